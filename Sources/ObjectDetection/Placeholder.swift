@@ -1,0 +1,1 @@
+// Placeholder so the module builds; delete when the first real file lands.

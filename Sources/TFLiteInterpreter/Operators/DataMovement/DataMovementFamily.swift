@@ -1,0 +1,6 @@
+import TFLiteSchema
+
+extension OperatorRegistry {
+    /// The DataMovement family's builtin operators.
+    static let dataMovementFamily: [BuiltinOperator: OperatorFactory] = [:]
+}

@@ -1,0 +1,91 @@
+// CONTRACT between the interpreter core and the operator families. Change only in agreement.
+import TFLiteSchema
+
+/// Run-time state of one tensor of the executing subgraph.
+final class RuntimeTensor {
+    /// Index in the subgraph's tensor table.
+    let index: Int
+    /// Tensor name from the model.
+    let name: String
+    /// Element type (an operator's `prepare` may set it on its outputs).
+    var type: TensorType
+    /// Current shape (`prepare` sets it on outputs).
+    var shape: [Int]
+    /// Quantization parameters (from the model; `prepare` may set them on outputs that lack them).
+    var quantization: Quantization?
+    /// Sparse storage description of a constant, if any.
+    let sparsity: Sparsity?
+    /// True for tensors backed by a model buffer, and for outputs folded at prepare time.
+    var isConstant: Bool
+    /// Start of the tensor's bytes; nil until the planner or the constant loader sets it.
+    /// Constant data is read-only even though the pointer is mutable.
+    var data: UnsafeMutableRawPointer?
+
+    init(index: Int, name: String, type: TensorType, shape: [Int], quantization: Quantization?,
+         sparsity: Sparsity?, isConstant: Bool) {
+        self.index = index; self.name = name; self.type = type; self.shape = shape
+        self.quantization = quantization; self.sparsity = sparsity; self.isConstant = isConstant
+    }
+
+    /// Number of elements (1 for a scalar).
+    var elementCount: Int { shape.reduce(1, *) }
+    /// Bytes the tensor occupies.
+    var byteCount: Int { elementCount * (type.byteSize ?? 0) }
+
+    /// The data as a typed pointer. Precondition: allocated, and `T` matches `type`.
+    func pointer<T>(as: T.Type) -> UnsafeMutablePointer<T> {
+        data!.assumingMemoryBound(to: T.self)
+    }
+    /// Per-tensor scale (first scale); 0 when unquantized.
+    var scale: Float { quantization?.scales.first ?? 0 }
+    /// Per-tensor zero point (first zero point); 0 when unquantized.
+    var zeroPoint: Int32 { Int32(truncatingIfNeeded: quantization?.zeroPoints.first ?? 0) }
+}
+
+/// What an operator sees of its node: tensors, options and the thread pool.
+struct NodeContext {
+    /// The operator code (builtin or custom name, version).
+    let code: OperatorCode
+    /// Inputs in order; nil where the model omitted an optional input (index -1).
+    let inputs: [RuntimeTensor?]
+    /// Outputs in order.
+    let outputs: [RuntimeTensor]
+    /// `builtin_options` table, nil when absent.
+    let options: OptionsTable?
+    /// `custom_options` FlexBuffer bytes.
+    let customOptions: [UInt8]
+    /// Worker threads for kernels that split work.
+    let threads: ThreadPool
+
+    /// Input `i`, or `InterpreterError.invalidModel` when it is missing.
+    func input(_ i: Int) throws -> RuntimeTensor {
+        guard i < inputs.count, let t = inputs[i] else {
+            throw InterpreterError.invalidModel("\(code.displayName): missing input \(i)")
+        }
+        return t
+    }
+    /// Output `i`, or `InterpreterError.invalidModel` when it is missing.
+    func output(_ i: Int) throws -> RuntimeTensor {
+        guard i < outputs.count else {
+            throw InterpreterError.invalidModel("\(code.displayName): missing output \(i)")
+        }
+        return outputs[i]
+    }
+}
+
+/// One operator instance in a graph (one per node; may hold prepared state).
+///
+/// `prepare` checks types, reads options, sets the outputs' shape, type and quantization,
+/// and computes everything that depends only on shapes, quantization and constant data
+/// (padding, multipliers and shifts, packed weights, scratch buffers). It is called after
+/// load and again after any input resize, and may allocate.
+/// `invoke` computes the outputs and must not allocate.
+protocol OperatorKernel: AnyObject {
+    /// Validates and precomputes; sets output shapes and types.
+    func prepare(_ node: NodeContext) throws
+    /// Computes the outputs.
+    func invoke(_ node: NodeContext) throws
+}
+
+/// Creates a fresh kernel instance for one node.
+typealias OperatorFactory = @Sendable () -> any OperatorKernel
