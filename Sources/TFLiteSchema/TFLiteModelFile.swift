@@ -1,4 +1,9 @@
-// CONTRACT (public API). Bodies are placeholders until the FlatBuffers reader lands.
+import FlatBufferReader
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A model-level `metadata` entry (name → buffer index).
 public struct MetadataEntry: Sendable, Equatable {
@@ -6,6 +11,8 @@ public struct MetadataEntry: Sendable, Equatable {
     public var name: String
     /// Buffer index holding its bytes.
     public var buffer: Int
+    /// Creates an entry.
+    public init(name: String, buffer: Int) { self.name = name; self.buffer = buffer }
 }
 
 /// A parsed and validated `.tflite` file: immutable, `Sendable`, shareable across threads.
@@ -28,34 +35,103 @@ public final class TFLiteModelFile: @unchecked Sendable {
     /// Files from the ZIP archive appended to the model (name → bytes).
     public let associatedFiles: [String: [UInt8]]
 
+    /// The whole file.
+    private let storage: ByteStorage
+    /// Each buffer's byte range in `storage`.
+    private let bufferRanges: [Range<Int>]
+
     /// Parses and validates a model from bytes (copied into owned, aligned storage).
-    public init(bytes: [UInt8]) throws {
-        throw TFLiteSchemaError.truncated("not implemented yet")
+    public convenience init(bytes: [UInt8]) throws {
+        try self.init(storage: ByteStorage(copying: bytes))
     }
 
     /// Reads, parses and validates the model at `path`.
     public convenience init(contentsOf path: String) throws {
-        throw TFLiteSchemaError.truncated("not implemented yet")
+        try self.init(storage: try FileReader.read(path: path))
     }
 
+    /// Parses and validates a model held in `storage`.
+    init(storage: ByteStorage) throws {
+        let decoded = try ModelDecoder(storage: storage).decode()
+        try ModelValidator(operatorCodes: decoded.operatorCodes, subgraphs: decoded.subgraphs,
+                           bufferSizes: decoded.buffers.map(\.count), signatures: decoded.signatures,
+                           metadataEntries: decoded.metadataEntries).validate()
+        self.storage = storage
+        version = decoded.version
+        description = decoded.description
+        operatorCodes = decoded.operatorCodes
+        subgraphs = decoded.subgraphs
+        signatures = decoded.signatures
+        metadataEntries = decoded.metadataEntries
+        bufferRanges = decoded.buffers
+        let extras = try ModelExtras.load(storage: storage, buffers: decoded.buffers, entries: decoded.metadataEntries)
+        metadata = extras.metadata
+        associatedFiles = extras.files
+    }
+
+    /// Size of the model file in bytes.
+    public var fileSize: Int { storage.count }
+
     /// Number of buffers.
-    public var bufferCount: Int { 0 }
+    public var bufferCount: Int { bufferRanges.count }
 
     /// Byte count of buffer `index` (0 for empty buffers or out-of-range indices).
-    public func bufferByteCount(_ index: Int) -> Int { 0 }
+    public func bufferByteCount(_ index: Int) -> Int {
+        guard index >= 0, index < bufferRanges.count else { return 0 }
+        return bufferRanges[index].count
+    }
 
     /// Calls `body` with the bytes of buffer `index` (empty for empty or out-of-range buffers).
-    /// The pointer stays valid as long as this object lives.
+    /// The pointer stays valid as long as this object lives. Inline buffers are not
+    /// necessarily aligned to their element type: read with `loadUnaligned` or copy.
     public func withBufferBytes<R>(_ index: Int, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try body(UnsafeRawBufferPointer(start: nil, count: 0))
+        guard index >= 0, index < bufferRanges.count else {
+            return try body(UnsafeRawBufferPointer(start: nil, count: 0))
+        }
+        return try body(storage.unsafeBytes(in: bufferRanges[index]))
+    }
+
+    /// A copy of buffer `index` (empty for empty or out-of-range buffers).
+    public func bufferBytes(_ index: Int) -> [UInt8] {
+        withBufferBytes(index) { Array($0) }
     }
 
     /// Labels of output `index` of subgraph 0 (`TENSOR_AXIS_LABELS` file), when the metadata has them.
-    public func labels(forOutput index: Int) -> LabelList? { nil }
+    public func labels(forOutput index: Int) -> LabelList? {
+        guard let subgraph = metadata?.subgraphs.first, index >= 0, index < subgraph.outputTensors.count
+        else { return nil }
+        let files = subgraph.outputTensors[index].associatedFiles
+        guard let file = files.first(where: { $0.type == .tensorAxisLabels }),
+              let bytes = associatedFiles[file.name] else { return nil }
+        return LabelList(text: String(decoding: bytes, as: UTF8.self), locale: file.locale)
+    }
 }
 
-/// Why a model file was rejected. Every case names the offending element.
-public enum TFLiteSchemaError: Error, Equatable, Sendable {
-    /// The data ends before a read.
-    case truncated(String)
+/// Reads whole files into aligned storage.
+enum FileReader {
+    /// Largest model file accepted (FlatBuffers address 2 GiB; external buffers may extend it).
+    static let maxFileSize = 1 << 34
+
+    static func read(path: String) throws -> ByteStorage {
+        guard let file = fopen(path, "rb") else {
+            throw TFLiteSchemaError.unreadableFile(path: path, reason: String(cString: strerror(errno)))
+        }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let read = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
+            if read > 0 { bytes.append(contentsOf: chunk[0..<read]) }
+            if read < chunk.count {
+                if ferror(file) != 0 {
+                    throw TFLiteSchemaError.unreadableFile(path: path, reason: "read error")
+                }
+                break
+            }
+            guard bytes.count <= maxFileSize else {
+                throw TFLiteSchemaError.unreadableFile(path: path, reason: "file larger than \(maxFileSize) bytes")
+            }
+        }
+        return ByteStorage(copying: bytes)
+    }
 }

@@ -1,0 +1,50 @@
+/// An immutable, 64-byte-aligned copy of a byte sequence that lives as long as the object.
+///
+/// All views (`FlatBuffer`, `FlatTable`, `FlatVector`, FlexBuffer references) keep a
+/// reference to their storage, so the memory stays valid while any view exists.
+/// The bytes are never mutated after `init`, which makes sharing across threads safe.
+public final class ByteStorage: @unchecked Sendable {
+    /// Alignment of the first byte.
+    public static let alignment = 64
+
+    /// Number of bytes.
+    public let count: Int
+    private let pointer: UnsafeMutableRawPointer
+
+    /// Copies `bytes` into a new aligned allocation.
+    public init<C: Collection>(copying bytes: C) where C.Element == UInt8 {
+        let count = bytes.count
+        self.count = count
+        pointer = UnsafeMutableRawPointer.allocate(byteCount: Swift.max(count, 1), alignment: Self.alignment)
+        let target = UnsafeMutableRawBufferPointer(start: pointer, count: count)
+        _ = target.initializeMemory(as: UInt8.self, from: bytes)
+    }
+
+    deinit { pointer.deallocate() }
+
+    /// Calls `body` with all bytes. The pointer stays valid while `self` is alive.
+    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try body(UnsafeRawBufferPointer(start: pointer, count: count))
+    }
+
+    /// The bytes in `range`, or an empty buffer when `range` is not inside the storage.
+    /// The pointer stays valid while `self` is alive.
+    public func unsafeBytes(in range: Range<Int>) -> UnsafeRawBufferPointer {
+        guard range.lowerBound >= 0, range.upperBound <= count, !range.isEmpty else {
+            return UnsafeRawBufferPointer(start: nil, count: 0)
+        }
+        return UnsafeRawBufferPointer(start: pointer + range.lowerBound, count: range.count)
+    }
+
+    /// Copies the bytes in `range` into an array (empty when out of range).
+    public func copyBytes(in range: Range<Int>) -> [UInt8] {
+        Array(unsafeBytes(in: range))
+    }
+
+    /// Reads a little-endian integer at `offset`; nil when it does not fit.
+    @inline(__always)
+    public func load<T: FixedWidthInteger>(_ type: T.Type, at offset: Int) -> T? {
+        guard offset >= 0, offset <= count - MemoryLayout<T>.size else { return nil }
+        return T(littleEndian: pointer.loadUnaligned(fromByteOffset: offset, as: T.self))
+    }
+}

@@ -1,0 +1,53 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension LabelList {
+    /// Largest label index accepted in "index name" files.
+    static let maxIndexedLabel = 1_000_000
+
+    /// Parses a label file: one label per line (`labels.txt`, `labelmap.txt`, `dict.txt`),
+    /// or "index name" lines, where each label goes to its index (gaps become empty labels).
+    /// Windows line endings and a UTF-8 byte-order mark are accepted; trailing empty lines
+    /// are dropped; a background slot such as `???` is kept as a label so indices stay aligned.
+    public init(text: String, locale: String? = nil) {
+        var body = Substring(text)
+        if body.hasPrefix("\u{FEFF}") { body = body.dropFirst() }
+        var lines = body.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+            var trimmed = Substring(line)
+            while let last = trimmed.last, last == "\r" || last == " " || last == "\t" { trimmed = trimmed.dropLast() }
+            return String(trimmed)
+        }
+        while let last = lines.last, last.isEmpty { lines.removeLast() }
+        self.init(labels: LabelList.indexedLabels(lines) ?? lines, locale: locale)
+    }
+
+    /// Reads a side-car label file from disk.
+    public init(contentsOf path: String, locale: String? = nil) throws {
+        let storage = try FileReader.read(path: path)
+        let text = storage.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+        self.init(text: text, locale: locale)
+    }
+
+    /// Labels of "index name" lines, or nil when not every line has that form.
+    private static func indexedLabels(_ lines: [String]) -> [String]? {
+        guard !lines.isEmpty else { return nil }
+        var entries: [(Int, String)] = []
+        for line in lines {
+            let digits = line.prefix { $0.isASCII && $0.isNumber }
+            guard !digits.isEmpty, digits.count <= 7, let index = Int(digits) else { return nil }
+            let rest = line.dropFirst(digits.count)
+            guard let separator = rest.first, separator == " " || separator == "\t" || separator == ":" else { return nil }
+            let name = rest.drop { $0 == " " || $0 == "\t" || $0 == ":" }
+            guard !name.isEmpty, index <= maxIndexedLabel else { return nil }
+            entries.append((index, String(name)))
+        }
+        let count = (entries.map(\.0).max() ?? -1) + 1
+        guard count <= entries.count * 2 + 16 else { return nil }
+        var labels = [String](repeating: "", count: count)
+        for (index, name) in entries { labels[index] = name }
+        return labels
+    }
+}

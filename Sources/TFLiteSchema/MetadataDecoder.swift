@@ -1,0 +1,7 @@
+import FlatBufferReader
+
+struct MetadataDecoder {
+    let storage: ByteStorage
+    let range: Range<Int>
+    func decode() throws -> ModelMetadata? { nil }
+}

@@ -1,0 +1,135 @@
+/// Semantic checks run at load, after decoding: every index in range, constant buffers sized
+/// to their shapes, a well-formed dataflow graph and consistent quantization arrays.
+/// The first violation throws a `TFLiteSchemaError` naming the element.
+struct ModelValidator {
+    let operatorCodes: [OperatorCode]
+    let subgraphs: [SubgraphDescription]
+    /// Byte count of each buffer.
+    let bufferSizes: [Int]
+    let signatures: [SignatureDescription]
+    let metadataEntries: [MetadataEntry]
+
+    func validate() throws {
+        for (index, subgraph) in subgraphs.enumerated() { try validate(subgraph, index: index) }
+        for (index, signature) in signatures.enumerated() {
+            let element = "signature \(index) (\(signature.key))"
+            try check(signature.subgraphIndex, count: subgraphs.count, "\(element) subgraph")
+            let tensorCount = subgraphs[signature.subgraphIndex].tensors.count
+            for entry in signature.inputs { try check(entry.tensorIndex, count: tensorCount, "\(element) input \(entry.name)") }
+            for entry in signature.outputs { try check(entry.tensorIndex, count: tensorCount, "\(element) output \(entry.name)") }
+        }
+        for (index, entry) in metadataEntries.enumerated() {
+            try check(entry.buffer, count: bufferSizes.count, "metadata entry \(index) (\(entry.name)) buffer")
+        }
+    }
+
+    private func check(_ index: Int, count: Int, _ element: @autoclosure () -> String) throws {
+        guard index >= 0, index < count else {
+            throw TFLiteSchemaError.indexOutOfRange(element: element(), index: index, count: count)
+        }
+    }
+
+    private func validate(_ subgraph: SubgraphDescription, index: Int) throws {
+        let prefix = "subgraph \(index)"
+        let tensorCount = subgraph.tensors.count
+        for (tensorIndex, tensor) in subgraph.tensors.enumerated() {
+            try validate(tensor, element: "\(prefix) tensor \(tensorIndex) (\(tensor.name))")
+        }
+        var isGraphInput = [Bool](repeating: false, count: tensorCount)
+        for (position, input) in subgraph.inputs.enumerated() {
+            try check(input, count: tensorCount, "\(prefix) input \(position)")
+            isGraphInput[input] = true
+        }
+        for (position, output) in subgraph.outputs.enumerated() {
+            try check(output, count: tensorCount, "\(prefix) output \(position)")
+        }
+        var producer = [Int](repeating: -1, count: tensorCount)
+        for (opIndex, op) in subgraph.operators.enumerated() {
+            let element = "\(prefix) operator \(opIndex)"
+            try check(op.opcodeIndex, count: operatorCodes.count, "\(element) opcode index")
+            let opName = "\(element) (\(operatorCodes[op.opcodeIndex].displayName))"
+            for (position, input) in op.inputs.enumerated() where input != -1 {
+                try check(input, count: tensorCount, "\(opName) input \(position)")
+            }
+            for (position, tensor) in op.intermediates.enumerated() {
+                try check(tensor, count: tensorCount, "\(opName) intermediate \(position)")
+            }
+            for (position, output) in op.outputs.enumerated() {
+                try check(output, count: tensorCount, "\(opName) output \(position)")
+                let tensor = subgraph.tensors[output]
+                if bufferSizes[tensor.buffer] > 0 {
+                    throw TFLiteSchemaError.invalidGraph(element: "\(opName) output \(position)",
+                                                         reason: "writes constant tensor \(output) (\(tensor.name))")
+                }
+                if isGraphInput[output] {
+                    throw TFLiteSchemaError.invalidGraph(element: "\(opName) output \(position)",
+                                                         reason: "writes graph input tensor \(output) (\(tensor.name))")
+                }
+                if producer[output] >= 0 {
+                    throw TFLiteSchemaError.invalidGraph(
+                        element: "\(opName) output \(position)",
+                        reason: "tensor \(output) (\(tensor.name)) is already produced by operator \(producer[output])")
+                }
+                producer[output] = opIndex
+            }
+        }
+    }
+
+    private func validate(_ tensor: TensorDescription, element: String) throws {
+        try check(tensor.buffer, count: bufferSizes.count, "\(element) buffer")
+        var elementCount = 1
+        for dimension in tensor.shape {
+            guard dimension >= 0 else {
+                throw TFLiteSchemaError.invalidShape(tensor: element, shape: tensor.shape, reason: "negative dimension")
+            }
+            let (product, overflow) = elementCount.multipliedReportingOverflow(by: dimension)
+            guard !overflow, product <= Int(Int32.max) else {
+                throw TFLiteSchemaError.invalidShape(tensor: element, shape: tensor.shape,
+                                                     reason: "element count overflows")
+            }
+            elementCount = product
+        }
+        if let signature = tensor.shapeSignature {
+            guard signature.count == tensor.shape.count, signature.allSatisfy({ $0 >= -1 }) else {
+                throw TFLiteSchemaError.invalidShape(tensor: element, shape: signature,
+                                                     reason: "shape signature does not match shape \(tensor.shape)")
+            }
+        }
+        try validateQuantization(tensor, element: element)
+        let actual = bufferSizes[tensor.buffer]
+        guard actual > 0, tensor.sparsity == nil else { return }
+        let expected: Int
+        switch tensor.type {
+        case .string, .resource, .variant: return
+        case .int4: expected = (elementCount + 1) / 2
+        default:
+            let (bytes, overflow) = elementCount.multipliedReportingOverflow(by: tensor.type.byteSize ?? 1)
+            guard !overflow else {
+                throw TFLiteSchemaError.invalidShape(tensor: element, shape: tensor.shape, reason: "byte size overflows")
+            }
+            expected = bytes
+        }
+        guard actual == expected else {
+            throw TFLiteSchemaError.bufferSizeMismatch(tensor: element, expected: expected, actual: actual)
+        }
+    }
+
+    private func validateQuantization(_ tensor: TensorDescription, element: String) throws {
+        guard let quantization = tensor.quantization else { return }
+        let scales = quantization.scales.count
+        guard quantization.zeroPoints.count == scales else {
+            throw TFLiteSchemaError.invalidQuantization(
+                tensor: element, reason: "\(scales) scales but \(quantization.zeroPoints.count) zero points")
+        }
+        guard scales > 1 else { return }
+        let axis = quantization.quantizedDimension
+        guard axis >= 0, axis < tensor.shape.count else {
+            throw TFLiteSchemaError.invalidQuantization(
+                tensor: element, reason: "quantized dimension \(axis) outside rank \(tensor.shape.count)")
+        }
+        guard tensor.shape[axis] == scales else {
+            throw TFLiteSchemaError.invalidQuantization(
+                tensor: element, reason: "\(scales) per-axis scales for dimension \(axis) of size \(tensor.shape[axis])")
+        }
+    }
+}
