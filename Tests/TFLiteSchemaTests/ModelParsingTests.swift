@@ -1,3 +1,4 @@
+import FlatBufferReader
 import Foundation
 import TFLiteSchema
 import XCTest
@@ -104,8 +105,19 @@ final class ModelParsingTests: XCTestCase {
         let op = try XCTUnwrap(model.subgraphs[0].operators.first {
             model.operatorCodes[$0.opcodeIndex].customName == "TFLite_Detection_PostProcess"
         })
-        XCTAssertFalse(op.customOptions.isEmpty)
         XCTAssertEqual(op.outputs.count, 4)
+        // Values as decoded by the python flexbuffers reader.
+        let options = try FlexBufferMap(bytes: op.customOptions)
+        XCTAssertEqual(options.int("max_detections"), 10)
+        XCTAssertEqual(options.int("max_classes_per_detection"), 1)
+        XCTAssertEqual(options.int("detections_per_class"), 100)
+        XCTAssertEqual(options.int("num_classes"), 1)
+        XCTAssertEqual(options.float("nms_iou_threshold"), 0.6)
+        XCTAssertEqual(options.float("nms_score_threshold"), 1e-8)
+        XCTAssertEqual(options.float("y_scale"), 10)
+        XCTAssertEqual(options.float("h_scale"), 5)
+        XCTAssertEqual(options.bool("use_regular_nms"), false)
+        XCTAssertEqual(options.bool("_output_quantized"), true)
     }
 
     func testMissingFileIsTypedError() {
