@@ -20,6 +20,8 @@ public enum InterpreterError: Error, Equatable, Sendable, CustomStringConvertibl
     case notFound(String)
     /// The interpreter was used from two threads at once.
     case concurrentUse
+    /// An argument or option outside its allowed range (e.g. a thread count below 1).
+    case invalidArgument(String)
 
     /// A readable message.
     public var description: String {
@@ -34,6 +36,7 @@ public enum InterpreterError: Error, Equatable, Sendable, CustomStringConvertibl
         case let .invocationFailed(m): return "invoke failed: \(m)"
         case let .notFound(m): return "not found: \(m)"
         case .concurrentUse: return "the interpreter was used from two threads at once"
+        case let .invalidArgument(m): return "invalid argument: \(m)"
         }
     }
 }

@@ -1,0 +1,194 @@
+import Foundation
+import TFLiteSchema
+
+/// Runs a TensorFlow Lite model. The API follows TensorFlowLiteSwift's `Interpreter`, so code
+/// written against it ports by changing the import:
+///
+/// ```swift
+/// let interpreter = try Interpreter(modelPath: path)
+/// try interpreter.allocateTensors()
+/// try interpreter.copy(inputData, toInputAt: 0)
+/// try interpreter.invoke()
+/// let output = try interpreter.output(at: 0)
+/// ```
+///
+/// **Threading.** An interpreter is used from one thread at a time (it may move between
+/// threads). Overlapping calls from two threads are detected and the later one throws
+/// ``InterpreterError/concurrentUse`` instead of corrupting state. To run one model on
+/// several threads, share a ``Model`` and create one interpreter per thread.
+/// Kernels split their work over ``Options/threadCount`` persistent worker threads.
+public final class Interpreter: @unchecked Sendable {
+    /// The loaded model (shareable with other interpreters).
+    public let model: Model
+    /// The options this interpreter was created with.
+    public let options: Options
+    private let threads: ThreadPool
+    private let executor: SubgraphExecutor
+    private let access = ExclusiveAccess()
+    private var signatureRunners: [String: SignatureRunner] = [:]
+
+    /// Loads the model at `modelPath`.
+    /// - Throws: ``InterpreterError/invalidModel(_:)`` or ``InterpreterError/unsupportedOperator(name:)``.
+    public convenience init(modelPath: String, options: Options? = nil) throws {
+        try self.init(model: Model(path: modelPath), options: options)
+    }
+
+    /// Loads a model from the bytes of a `.tflite` file.
+    public convenience init(modelData: Data, options: Options? = nil) throws {
+        try self.init(model: Model(data: modelData), options: options)
+    }
+
+    /// Creates an interpreter for an already loaded (possibly shared) model.
+    public init(model: Model, options: Options? = nil) throws {
+        let options = options ?? Options()
+        if let count = options.threadCount, count < 1 {
+            throw InterpreterError.invalidArgument("threadCount must be at least 1, got \(count)")
+        }
+        self.model = model
+        self.options = options
+        threads = ThreadPool(threadCount: options.threadCount ?? ThreadPool.defaultThreadCount)
+        executor = SubgraphExecutor(blueprint: model.subgraphs[0], threads: threads)
+    }
+
+    // MARK: Graph shape
+
+    /// Number of graph inputs.
+    public var inputTensorCount: Int { executor.inputIndices.count }
+    /// Number of graph outputs.
+    public var outputTensorCount: Int { executor.outputIndices.count }
+    /// Names of the graph inputs, in order.
+    public var inputNames: [String] { executor.inputIndices.map { executor.tensors[$0].name } }
+    /// Names of the graph outputs, in order.
+    public var outputNames: [String] { executor.outputIndices.map { executor.tensors[$0].name } }
+    /// Bytes of the activation arena after ``allocateTensors()`` (0 before).
+    public var arenaByteCount: Int { (try? access.run { executor.arenaByteCount }) ?? 0 }
+    /// Number of operators that run at invoke (after constant folding).
+    public var operatorCount: Int { executor.nodes.count }
+
+    // MARK: Lifecycle
+
+    /// Prepares every operator and plans memory. Call after creating the interpreter and
+    /// after ``resizeInput(at:to:)``. Cheap when nothing changed.
+    public func allocateTensors() throws {
+        try access.run { if !executor.isPrepared { try executor.prepare() } }
+    }
+
+    /// Changes the shape of input `index`; call ``allocateTensors()`` before the next use.
+    public func resizeInput(at index: Int, to shape: Tensor.Shape) throws {
+        try access.run {
+            try executor.resize(tensorIndex: inputTensorIndex(index), to: shape.dimensions)
+        }
+    }
+
+    /// Runs the model once on the current inputs.
+    public func invoke() throws {
+        try access.run { try executor.invoke() }
+    }
+
+    // MARK: Tensors
+
+    /// Graph input `index`.
+    public func input(at index: Int) throws -> Tensor {
+        try access.run { try executor.snapshot(of: inputTensorIndex(index)) }
+    }
+
+    /// Graph output `index` (its values after the last ``invoke()``).
+    public func output(at index: Int) throws -> Tensor {
+        try access.run { try executor.snapshot(of: outputTensorIndex(index)) }
+    }
+
+    /// The graph input named `name`.
+    public func input(named name: String) throws -> Tensor {
+        try input(at: inputIndex(named: name))
+    }
+
+    /// The graph output named `name`.
+    public func output(named name: String) throws -> Tensor {
+        try output(at: outputIndex(named: name))
+    }
+
+    /// The position of the graph input named `name`.
+    public func inputIndex(named name: String) throws -> Int {
+        guard let index = inputNames.firstIndex(of: name) else {
+            throw InterpreterError.notFound("no input named '\(name)' (inputs: \(inputNames.joined(separator: ", ")))")
+        }
+        return index
+    }
+
+    /// The position of the graph output named `name`.
+    public func outputIndex(named name: String) throws -> Int {
+        guard let index = outputNames.firstIndex(of: name) else {
+            throw InterpreterError.notFound("no output named '\(name)' (outputs: \(outputNames.joined(separator: ", ")))")
+        }
+        return index
+    }
+
+    /// Copies `data` into input `index`. The byte count must equal the tensor's.
+    /// Returns the input tensor, as TensorFlowLiteSwift does.
+    @discardableResult
+    public func copy(_ data: Data, toInputAt index: Int) throws -> Tensor {
+        try access.run {
+            let tensorIndex = try inputTensorIndex(index)
+            try executor.copy(data, into: tensorIndex)
+            return try executor.snapshot(of: tensorIndex)
+        }
+    }
+
+    /// Copies `data` into the input named `name`.
+    public func copy(_ data: Data, toInputNamed name: String) throws {
+        let index = try inputIndex(named: name)
+        try access.run { try executor.copy(data, into: inputTensorIndex(index)) }
+    }
+
+    /// Calls `body` with the memory of input `index` to fill it in place (zero copy).
+    /// The pointer is valid only inside `body`; don't call the interpreter from `body`.
+    public func withUnsafeMutableInputBytes<R>(at index: Int,
+                                               _ body: (UnsafeMutableRawBufferPointer) throws -> R) throws -> R {
+        try access.run { try executor.withMutableBytes(of: inputTensorIndex(index), body) }
+    }
+
+    /// Calls `body` with the memory of input `index` (zero copy, read-only).
+    public func withUnsafeInputBytes<R>(at index: Int, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
+        try access.run { try executor.withBytes(of: inputTensorIndex(index), body) }
+    }
+
+    /// Calls `body` with the memory of output `index` (zero copy, read-only).
+    /// The pointer is valid only inside `body`; don't call the interpreter from `body`.
+    public func withUnsafeOutputBytes<R>(at index: Int, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
+        try access.run { try executor.withBytes(of: outputTensorIndex(index), body) }
+    }
+
+    // MARK: Signatures
+
+    /// Keys of the model's signatures, e.g. `["serving_default"]`.
+    public var signatureKeys: [String] { model.file.signatures.map(\.key) }
+
+    /// The runner of the signature `key` (one per key per interpreter, with its own memory).
+    public func signatureRunner(with key: String) throws -> SignatureRunner {
+        try access.run {
+            if let runner = signatureRunners[key] { return runner }
+            guard let signature = model.file.signatures.first(where: { $0.key == key }) else {
+                throw InterpreterError.notFound("no signature '\(key)' (keys: \(signatureKeys.joined(separator: ", ")))")
+            }
+            let runner = try SignatureRunner(model: model, signature: signature, threads: threads)
+            signatureRunners[key] = runner
+            return runner
+        }
+    }
+
+    // MARK: Helpers
+
+    private func inputTensorIndex(_ index: Int) throws -> Int {
+        guard executor.inputIndices.indices.contains(index) else {
+            throw InterpreterError.invalidTensorIndex(index: index, count: inputTensorCount)
+        }
+        return executor.inputIndices[index]
+    }
+
+    private func outputTensorIndex(_ index: Int) throws -> Int {
+        guard executor.outputIndices.indices.contains(index) else {
+            throw InterpreterError.invalidTensorIndex(index: index, count: outputTensorCount)
+        }
+        return executor.outputIndices[index]
+    }
+}

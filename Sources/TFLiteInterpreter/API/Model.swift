@@ -1,0 +1,87 @@
+import Foundation
+import TFLiteSchema
+
+/// A loaded model, ready to be run by one or more ``Interpreter``s: the parsed file, the
+/// resolved operator kernels, and the constant tensors (model buffers, plus the outputs of
+/// operators whose inputs are all constant, such as float16 `DEQUANTIZE` or `DENSIFY` of
+/// weights, evaluated once here).
+///
+/// A `Model` is immutable after `init` and `Sendable`: several interpreters (one per thread)
+/// can share it, and with it the memory of all constant tensors.
+/// Unsupported operators are reported here, at load time, by name.
+public final class Model: @unchecked Sendable {
+    /// The parsed model file.
+    public let file: TFLiteModelFile
+    /// Prepared constant data and operator lists, one per subgraph.
+    let subgraphs: [SubgraphBlueprint]
+    /// Memory of copied and folded constants (kept alive with the model).
+    private let ownedStorage: [AlignedBuffer]
+
+    /// Loads the model at `path`.
+    /// - Throws: ``InterpreterError/invalidModel(_:)`` for unreadable or malformed files,
+    ///   ``InterpreterError/unsupportedOperator(name:)`` naming every operator this engine lacks.
+    public convenience init(path: String) throws {
+        let file: TFLiteModelFile
+        do { file = try TFLiteModelFile(contentsOf: path) } catch {
+            throw InterpreterError.invalidModel("\(path): \(error)")
+        }
+        try self.init(file: file)
+    }
+
+    /// Loads a model from the bytes of a `.tflite` file.
+    public convenience init(data: Data) throws {
+        let file: TFLiteModelFile
+        do { file = try TFLiteModelFile(bytes: [UInt8](data)) } catch {
+            throw InterpreterError.invalidModel("\(error)")
+        }
+        try self.init(file: file)
+    }
+
+    /// Prepares an already parsed model file with the engine's operators.
+    public convenience init(file: TFLiteModelFile) throws {
+        try self.init(file: file, resolver: OperatorRegistry.factory(for:))
+    }
+
+    /// Prepares `file` with kernels from `resolver` (tests inject kernels this way).
+    init(file: TFLiteModelFile, resolver: (OperatorCode) -> OperatorFactory?) throws {
+        self.file = file
+        let unsupported = Self.unsupportedOperators(in: file, resolver: resolver)
+        guard unsupported.isEmpty else {
+            throw InterpreterError.unsupportedOperator(name: unsupported.joined(separator: ", "))
+        }
+        guard !file.subgraphs.isEmpty else { throw InterpreterError.invalidModel("the model has no subgraph") }
+        let factories = file.operatorCodes.map { resolver($0) }
+        var storage: [AlignedBuffer] = []
+        var blueprints: [SubgraphBlueprint] = []
+        for index in file.subgraphs.indices {
+            blueprints.append(try SubgraphBlueprint(file: file, subgraphIndex: index, factories: factories,
+                                                    storage: &storage))
+        }
+        subgraphs = blueprints
+        ownedStorage = storage
+    }
+
+    /// Display names of the operators in `file` that this engine does not implement,
+    /// sorted and without repeats (empty when the model can run).
+    public static func unsupportedOperators(in file: TFLiteModelFile) -> [String] {
+        unsupportedOperators(in: file, resolver: OperatorRegistry.factory(for:))
+    }
+
+    /// Unsupported operator names under `resolver`, counting only operator codes the graph uses.
+    static func unsupportedOperators(in file: TFLiteModelFile,
+                                     resolver: (OperatorCode) -> OperatorFactory?) -> [String] {
+        var used = Set<Int>()
+        for subgraph in file.subgraphs { for op in subgraph.operators { used.insert(op.opcodeIndex) } }
+        var names = Set<String>()
+        for index in used {
+            guard file.operatorCodes.indices.contains(index) else { continue }
+            let code = file.operatorCodes[index]
+            if resolver(code) == nil { names.insert(code.displayName) }
+        }
+        return names.sorted()
+    }
+
+    /// Total bytes of constant data the model added to the file's own buffers
+    /// (realigned copies and folded constants).
+    public var derivedConstantByteCount: Int { ownedStorage.reduce(0) { $0 + $1.byteCount } }
+}

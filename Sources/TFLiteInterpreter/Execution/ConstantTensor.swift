@@ -1,0 +1,14 @@
+import TFLiteSchema
+
+/// The data and description of a tensor whose value is known at load time: a model buffer
+/// (used in place when aligned, else an aligned copy) or the output of a folded operator.
+struct ConstantTensor: @unchecked Sendable {
+    /// Start of the bytes; owned by the model file or by the ``Model``'s storage. Read-only.
+    let data: UnsafeMutableRawPointer
+    /// Element type.
+    let type: TensorType
+    /// Shape.
+    let shape: [Int]
+    /// Quantization parameters.
+    let quantization: Quantization?
+}

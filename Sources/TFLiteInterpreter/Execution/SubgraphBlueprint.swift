@@ -1,0 +1,145 @@
+import TFLiteSchema
+
+/// What every execution of one subgraph shares, computed once per ``Model``: the validated
+/// graph, the kernel factories, the constant tensors (including folded ones) and the list of
+/// operators that remain to run at invoke.
+struct SubgraphBlueprint: @unchecked Sendable {
+    /// Position of the subgraph in the model.
+    let subgraphIndex: Int
+    /// The subgraph as read from the file.
+    let description: SubgraphDescription
+    /// Constant data per tensor index, nil for tensors computed at run time.
+    let constants: [ConstantTensor?]
+    /// Indices (into `description.operators`) of the operators that run at invoke, in order.
+    let liveOperators: [Int]
+    /// Kernel factory per operator-code index (nil for codes the graph does not use).
+    let factories: [OperatorFactory?]
+    /// The model's operator-code table.
+    let codes: [OperatorCode]
+
+    /// Validates subgraph `subgraphIndex` of `file`, locates its constants and folds the
+    /// operators whose inputs are all constant. Copies and folded outputs go to `storage`.
+    init(file: TFLiteModelFile, subgraphIndex: Int, factories: [OperatorFactory?],
+         storage: inout [AlignedBuffer]) throws {
+        let subgraph = file.subgraphs[subgraphIndex]
+        self.subgraphIndex = subgraphIndex
+        self.description = subgraph
+        self.factories = factories
+        self.codes = file.operatorCodes
+        try Self.validate(subgraph, operatorCodeCount: file.operatorCodes.count, subgraphIndex: subgraphIndex)
+        var constants = try Self.locateConstants(of: subgraph, in: file, storage: &storage)
+        var live: [Int] = []
+        let tensors = Self.makeRuntimeTensors(subgraph, constants)
+        let graphInputs = Set(subgraph.inputs)
+        let serial = ThreadPool(threadCount: 1)
+        for (position, op) in subgraph.operators.enumerated() {
+            let inputs = op.inputs.filter { $0 >= 0 }
+            let foldable = !inputs.isEmpty && inputs.allSatisfy { tensors[$0].isConstant }
+                && op.outputs.allSatisfy { !graphInputs.contains($0) && !tensors[$0].isConstant
+                    && !subgraph.tensors[$0].isVariable }
+            guard foldable, let factory = factories[op.opcodeIndex] else { live.append(position); continue }
+            let context = Self.makeContext(op, codes: file.operatorCodes, tensors: tensors, threads: serial)
+            let name = context.code.displayName
+            let kernel = factory()
+            try KernelErrors.preparing(name) { try kernel.prepare(context) }
+            for output in context.outputs {
+                guard let bytes = TensorLayout.byteCount(output.shape, output.type) else {
+                    throw InterpreterError.invalidModel(
+                        "\(name): output '\(output.name)' has no fixed size (\(output.type) \(output.shape))")
+                }
+                let buffer = AlignedBuffer(byteCount: bytes)
+                storage.append(buffer)
+                output.data = buffer.pointer
+            }
+            try KernelErrors.preparing(name) { try kernel.invoke(context) }
+            for output in context.outputs {
+                output.isConstant = true
+                constants[output.index] = ConstantTensor(data: output.data!, type: output.type,
+                                                         shape: output.shape, quantization: output.quantization)
+            }
+        }
+        self.constants = constants
+        self.liveOperators = live
+    }
+
+    /// Fresh run-time tensors for one execution: constants point at their data.
+    func makeRuntimeTensors() -> [RuntimeTensor] { Self.makeRuntimeTensors(description, constants) }
+
+    /// The node context of `op` over `tensors`.
+    static func makeContext(_ op: OperatorDescription, codes: [OperatorCode], tensors: [RuntimeTensor],
+                            threads: ThreadPool) -> NodeContext {
+        NodeContext(code: codes[op.opcodeIndex],
+                    inputs: op.inputs.map { $0 < 0 ? nil : tensors[$0] },
+                    outputs: op.outputs.map { tensors[$0] },
+                    options: op.builtinOptions, customOptions: op.customOptions, threads: threads)
+    }
+
+    private static func makeRuntimeTensors(_ subgraph: SubgraphDescription,
+                                           _ constants: [ConstantTensor?]) -> [RuntimeTensor] {
+        subgraph.tensors.enumerated().map { index, t in
+            let constant = constants[index]
+            let tensor = RuntimeTensor(index: index, name: t.name, type: constant?.type ?? t.type,
+                                       shape: constant?.shape ?? t.shape,
+                                       quantization: constant?.quantization ?? t.quantization,
+                                       sparsity: t.sparsity, isConstant: constant != nil)
+            tensor.data = constant?.data
+            return tensor
+        }
+    }
+
+    /// Checks every index the subgraph holds.
+    private static func validate(_ subgraph: SubgraphDescription, operatorCodeCount: Int,
+                                 subgraphIndex: Int) throws {
+        let count = subgraph.tensors.count
+        func check(_ indices: [Int], _ role: String, optional: Bool = false) throws {
+            for i in indices where !(0..<count).contains(i) && !(optional && i == -1) {
+                throw InterpreterError.invalidModel(
+                    "subgraph \(subgraphIndex): \(role) refers to tensor \(i), the subgraph has \(count)")
+            }
+        }
+        try check(subgraph.inputs, "graph input")
+        try check(subgraph.outputs, "graph output")
+        for (position, op) in subgraph.operators.enumerated() {
+            guard (0..<operatorCodeCount).contains(op.opcodeIndex) else {
+                throw InterpreterError.invalidModel(
+                    "subgraph \(subgraphIndex): operator \(position) has operator code \(op.opcodeIndex) of \(operatorCodeCount)")
+            }
+            try check(op.inputs, "operator \(position) input", optional: true)
+            try check(op.outputs, "operator \(position) output")
+            try check(op.intermediates, "operator \(position) intermediate", optional: true)
+        }
+        for t in subgraph.tensors where TensorLayout.elementCount(t.shape) == nil {
+            throw InterpreterError.invalidModel("tensor '\(t.name)' has an invalid shape \(t.shape)")
+        }
+    }
+
+    /// Finds the data of every tensor with a non-empty buffer; copies misaligned data.
+    private static func locateConstants(of subgraph: SubgraphDescription, in file: TFLiteModelFile,
+                                        storage: inout [AlignedBuffer]) throws -> [ConstantTensor?] {
+        try subgraph.tensors.map { t -> ConstantTensor? in
+            guard t.buffer > 0, !t.isVariable else { return nil }
+            guard t.buffer < file.bufferCount else {
+                throw InterpreterError.invalidModel(
+                    "tensor '\(t.name)' uses buffer \(t.buffer), the model has \(file.bufferCount)")
+            }
+            let available = file.bufferByteCount(t.buffer)
+            guard available > 0 else { return nil }
+            if t.sparsity == nil, t.type.byteSize != nil {
+                guard let required = TensorLayout.byteCount(t.shape, t.type), available >= required else {
+                    throw InterpreterError.invalidModel(
+                        "tensor '\(t.name)' (\(t.type) \(t.shape)) has \(available) bytes of data")
+                }
+            }
+            let alignment = max(1, t.type.byteSize ?? 1)
+            let data: UnsafeMutableRawPointer = file.withBufferBytes(t.buffer) { bytes in
+                if let base = bytes.baseAddress, Int(bitPattern: base) % alignment == 0 {
+                    return UnsafeMutableRawPointer(mutating: base)
+                }
+                let copy = AlignedBuffer(copying: bytes)
+                storage.append(copy)
+                return copy.pointer
+            }
+            return ConstantTensor(data: data, type: t.type, shape: t.shape, quantization: t.quantization)
+        }
+    }
+}

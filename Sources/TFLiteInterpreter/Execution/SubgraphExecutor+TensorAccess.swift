@@ -1,0 +1,53 @@
+import Foundation
+
+/// Checked access to graph tensors, shared by ``Interpreter`` and ``SignatureRunner``.
+extension SubgraphExecutor {
+    /// A snapshot of tensor `index`. Requires a prepared graph.
+    func snapshot(of index: Int) throws -> Tensor {
+        let tensor = try allocatedTensor(index)
+        guard let dataType = Tensor.DataType(tensor.type) else {
+            throw InterpreterError.invalidTensorDataType(expected: "a numeric or bool type", got: "\(tensor.type)")
+        }
+        let count = tensor.byteCount
+        return Tensor(name: tensor.name, dataType: dataType, shape: Tensor.Shape(tensor.shape),
+                      data: Data(bytes: tensor.data!, count: count),
+                      quantizationParameters: QuantizationParameters(tensor.quantization))
+    }
+
+    /// Copies `data` into tensor `index`; the byte count must match exactly.
+    func copy(_ data: Data, into index: Int) throws {
+        try withMutableBytes(of: index) { destination in
+            guard data.count == destination.count else {
+                throw InterpreterError.invalidDataCount(provided: data.count, required: destination.count)
+            }
+            data.withUnsafeBytes { source in
+                if let base = source.baseAddress, source.count > 0 {
+                    destination.baseAddress!.copyMemory(from: base, byteCount: source.count)
+                }
+            }
+        }
+    }
+
+    /// Calls `body` with the writable bytes of tensor `index` (not constant).
+    func withMutableBytes<R>(of index: Int, _ body: (UnsafeMutableRawBufferPointer) throws -> R) throws -> R {
+        let tensor = try allocatedTensor(index)
+        guard !tensor.isConstant else {
+            throw InterpreterError.invalidTensorDataType(expected: "a writable tensor", got: "constant tensor '\(tensor.name)'")
+        }
+        return try body(UnsafeMutableRawBufferPointer(start: tensor.data, count: tensor.byteCount))
+    }
+
+    /// Calls `body` with the bytes of tensor `index`.
+    func withBytes<R>(of index: Int, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
+        let tensor = try allocatedTensor(index)
+        return try body(UnsafeRawBufferPointer(start: tensor.data, count: tensor.byteCount))
+    }
+
+    private func allocatedTensor(_ index: Int) throws -> RuntimeTensor {
+        let tensor = tensors[index]
+        guard isPrepared || tensor.isConstant, tensor.data != nil else {
+            throw InterpreterError.allocateTensorsRequired
+        }
+        return tensor
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+extension Interpreter {
+    /// Runs the model once on `.npy` arrays, one per input in order, and returns the outputs
+    /// as arrays with the outputs' types and shapes. Allocates as needed.
+    ///
+    /// Each input's type must equal the model input's. When an input's shape differs from the
+    /// model's, the input is resized if the model allows it (its shape signature marks the
+    /// differing dimensions dynamic, or it has none); otherwise this throws
+    /// ``InterpreterError/invalidShape(_:)`` naming the input and both shapes.
+    public func run(_ inputs: [NumPyArray]) throws -> [NumPyArray] {
+        guard inputs.count == inputTensorCount else {
+            throw InterpreterError.invalidArgument("the model has \(inputTensorCount) inputs, got \(inputs.count)")
+        }
+        let subgraph = model.file.subgraphs[0]
+        for (k, array) in inputs.enumerated() {
+            let declared = subgraph.tensors[subgraph.inputs[k]]
+            let name = declared.name
+            guard let modelType = Tensor.DataType(declared.type), modelType == array.dataType.tensorDataType else {
+                throw InterpreterError.invalidTensorDataType(
+                    expected: "\(declared.type) for input \(k) '\(name)'", got: "\(array.dataType)")
+            }
+            let current = try currentShape(ofInput: k)
+            guard current != array.shape else { continue }
+            if let signature = declared.shapeSignature {
+                let resizable = signature.count == array.shape.count
+                    && zip(signature, array.shape).allSatisfy { fixed, wanted in fixed < 0 || fixed == wanted }
+                guard resizable else {
+                    throw InterpreterError.invalidShape(
+                        "input \(k) '\(name)' needs shape \(signature.map { $0 < 0 ? "?" : String($0) }), got \(array.shape)")
+                }
+            }
+            try resizeInput(at: k, to: Tensor.Shape(array.shape))
+        }
+        do { try allocateTensors() } catch {
+            throw InterpreterError.invalidShape("the model cannot run on inputs of shapes \(inputs.map(\.shape)): \(error)")
+        }
+        for (k, array) in inputs.enumerated() { try copy(array.data, toInputAt: k) }
+        try invoke()
+        return try (0..<outputTensorCount).map { k in
+            let tensor = try output(at: k)
+            return try NumPyArray(dataType: NumPyArray.DataType(tensor.dataType), shape: tensor.shape.dimensions,
+                                  data: tensor.data)
+        }
+    }
+
+    /// The current shape of input `k` (allocated or not).
+    private func currentShape(ofInput k: Int) throws -> [Int] {
+        if let tensor = try? input(at: k) { return tensor.shape.dimensions }
+        return model.file.subgraphs[0].tensors[model.file.subgraphs[0].inputs[k]].shape
+    }
+}
