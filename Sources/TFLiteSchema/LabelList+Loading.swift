@@ -15,7 +15,7 @@ extension LabelList {
     public init(text: String, locale: String? = nil) {
         var body = Substring(text)
         if body.hasPrefix("\u{FEFF}") { body = body.dropFirst() }
-        var lines = body.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+        var lines = body.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }).map { line -> String in
             var trimmed = Substring(line)
             while let last = trimmed.last, last == "\r" || last == " " || last == "\t" { trimmed = trimmed.dropLast() }
             return String(trimmed)

@@ -75,7 +75,7 @@ public enum TensorContent: Sendable, Equatable {
 public enum ProcessUnit: Sendable, Equatable {
     /// `(x - mean) / std`, per channel or broadcast from one value.
     case normalization(mean: [Float], std: [Float])
-    /// Score calibration with the given function (0 identity, 1 sigmoid, 2 log, 3 inverse-logistic)
+    /// Score calibration with the given `ScoreTransformationType` (0 identity, 1 log, 2 inverse logistic)
     /// and the default score for classes without parameters.
     case scoreCalibration(function: Int, defaultScore: Float)
     /// Results below `globalThreshold` should be dropped.
