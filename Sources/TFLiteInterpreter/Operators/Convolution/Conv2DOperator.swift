@@ -1,0 +1,128 @@
+import TFLiteKernels
+import TFLiteSchema
+
+/// How a convolution-family operator computes, decided at prepare from the tensor types.
+enum ConvComputeMode: Equatable {
+    /// float32 activations and weights.
+    case float
+    /// uint8 activations and weights, per-tensor quantization.
+    case uint8
+    /// int8 activations, int8 (per-channel) weights.
+    case int8
+    /// float activations, int8 weights; inputs quantized per batch on the fly.
+    case hybrid(asymmetric: Bool)
+}
+
+/// CONV_2D: inputs (input NHWC, filter OHWI, bias?), `Conv2DOptions`.
+final class Conv2DOperator: OperatorKernel {
+    private let op = "CONV_2D"
+    private var mode = ConvComputeMode.float
+    private var geometry = ConvolutionGeometry(batches: 0, inputHeight: 0, inputWidth: 0, inputDepth: 0,
+                                               filterHeight: 0, filterWidth: 0, filterInputDepth: 0,
+                                               outputHeight: 0, outputWidth: 0, outputDepth: 0)
+    private var floatRange: (min: Float, max: Float) = (0, 0)
+    private var quantized: QuantizedConvolutionParameters?
+    private var hybrid: HybridConvolutionParameters?
+    private var scratch = HybridScratch()
+
+    func prepare(_ node: NodeContext) throws {
+        let input = try node.input(0), filter = try node.input(1)
+        let bias = node.inputs.count > 2 ? node.inputs[2] : nil
+        let output = try node.output(0)
+        try ConvSupport.requireRank(input, 4, "input", op: op)
+        try ConvSupport.requireRank(filter, 4, "filter", op: op)
+
+        let options = node.options
+        let padding = try ConvSupport.padding(options?.int8(0) ?? 0, op: op)
+        let strideW = try ConvSupport.positive(options?.int32(1) ?? 0, "stride_w", op: op)
+        let strideH = try ConvSupport.positive(options?.int32(2) ?? 0, "stride_h", op: op)
+        let activation = try ConvFusedActivation(code: options?.int8(3) ?? 0, op: op)
+        let dilationW = try ConvSupport.positive(options?.int32(4, default: 1) ?? 1, "dilation_w_factor", op: op)
+        let dilationH = try ConvSupport.positive(options?.int32(5, default: 1) ?? 1, "dilation_h_factor", op: op)
+
+        let (n, h, w, cin) = (input.shape[0], input.shape[1], input.shape[2], input.shape[3])
+        let (cout, fh, fw, fcin) = (filter.shape[0], filter.shape[1], filter.shape[2], filter.shape[3])
+        guard fcin > 0, cin % fcin == 0, cout > 0, cout % (cin / fcin) == 0 else {
+            throw InterpreterError.invalidShape("\(op): input depth \(cin) does not match filter \(filter.shape)")
+        }
+        let rows = ConvolutionAxis(inputSize: h, filterSize: fh, stride: strideH, dilation: dilationH, padding: padding)
+        let cols = ConvolutionAxis(inputSize: w, filterSize: fw, stride: strideW, dilation: dilationW, padding: padding)
+        guard rows.outputSize >= 0, cols.outputSize >= 0 else {
+            throw InterpreterError.invalidShape("\(op): filter \(fh)x\(fw) does not fit input \(h)x\(w) with VALID padding")
+        }
+        geometry = ConvolutionGeometry(batches: n, inputHeight: h, inputWidth: w, inputDepth: cin,
+                                       filterHeight: fh, filterWidth: fw, filterInputDepth: fcin,
+                                       outputHeight: rows.outputSize, outputWidth: cols.outputSize, outputDepth: cout,
+                                       strideHeight: strideH, strideWidth: strideW,
+                                       dilationHeight: dilationH, dilationWidth: dilationW,
+                                       padTop: rows.padBefore, padLeft: cols.padBefore)
+        _ = try ConvSupport.product([n, rows.outputSize, cols.outputSize, cout], op: op)
+
+        switch (input.type, filter.type) {
+        case (.float32, .float32):
+            mode = .float
+            try ConvSupport.checkBias(bias, count: cout, type: .float32, op: op)
+            floatRange = activation.floatRange
+            output.type = .float32
+        case (.float32, .int8):
+            try ConvSupport.checkBias(bias, count: cout, type: .float32, op: op)
+            let scales = try ConvSupport.filterScales(filter, channels: cout, op: op)
+            let rawScales = filter.quantization?.scales ?? []
+            let perChannel = rawScales.count > 1 && rawScales.contains { $0 != rawScales[0] }
+            mode = .hybrid(asymmetric: perChannel)
+            let range = activation.floatRange
+            hybrid = HybridConvolutionParameters(filterScales: scales, activationMin: range.min, activationMax: range.max)
+            scratch.resize(batches: n, rowSize: h * w * cin)
+            output.type = .float32
+        case (.uint8, .uint8), (.int8, .int8):
+            mode = input.type == .uint8 ? .uint8 : .int8
+            guard output.type == input.type else {
+                throw InterpreterError.invalidModel("\(op): output type \(output.type) differs from input type \(input.type)")
+            }
+            try ConvSupport.checkBias(bias, count: cout, type: .int32, op: op)
+            quantized = try ConvSupport.quantizedParameters(input: input, filter: filter, output: output, bias: bias,
+                                                            channels: cout, activation: activation, op: op)
+        default:
+            throw InterpreterError.invalidModel("\(op): unsupported input/filter types \(input.type)/\(filter.type)")
+        }
+        output.shape = [n, rows.outputSize, cols.outputSize, cout]
+    }
+
+    func invoke(_ node: NodeContext) throws {
+        let input = try node.input(0), filter = try node.input(1)
+        let bias = node.inputs.count > 2 ? node.inputs[2] : nil
+        let output = try node.output(0)
+        let g = geometry
+        guard g.outputCount > 0 else { return }
+        let x = try ConvSupport.data(input, op: op), f = try ConvSupport.data(filter, op: op)
+        let y = try ConvSupport.data(output, op: op)
+        let b = try bias.map { try ConvSupport.data($0, op: op) }
+        switch mode {
+        case .float:
+            Conv2DReference.float(g, activationMin: floatRange.min, activationMax: floatRange.max,
+                                  input: x.assumingMemoryBound(to: Float.self), filter: f.assumingMemoryBound(to: Float.self),
+                                  bias: b.map { UnsafePointer($0.assumingMemoryBound(to: Float.self)) },
+                                  output: y.assumingMemoryBound(to: Float.self))
+        case .uint8:
+            Conv2DReference.uint8(g, quantized!, input: x.assumingMemoryBound(to: UInt8.self),
+                                  filter: f.assumingMemoryBound(to: UInt8.self),
+                                  bias: b.map { UnsafePointer($0.assumingMemoryBound(to: Int32.self)) },
+                                  output: y.assumingMemoryBound(to: UInt8.self))
+        case .int8:
+            Conv2DReference.int8(g, quantized!, input: x.assumingMemoryBound(to: Int8.self),
+                                 filter: f.assumingMemoryBound(to: Int8.self),
+                                 bias: b.map { UnsafePointer($0.assumingMemoryBound(to: Int32.self)) },
+                                 output: y.assumingMemoryBound(to: Int8.self))
+        case .hybrid(let asymmetric):
+            let p = hybrid!
+            let rowSize = g.inputHeight * g.inputWidth * g.inputDepth
+            scratch.quantize(x.assumingMemoryBound(to: Float.self), batches: g.batches, rowSize: rowSize,
+                             asymmetric: asymmetric) { q, scales, offsets in
+                Conv2DReference.hybrid(g, p, quantizedInput: q, inputScales: scales, inputOffsets: offsets,
+                                       filter: f.assumingMemoryBound(to: Int8.self),
+                                       bias: b.map { UnsafePointer($0.assumingMemoryBound(to: Float.self)) },
+                                       output: y.assumingMemoryBound(to: Float.self))
+            }
+        }
+    }
+}

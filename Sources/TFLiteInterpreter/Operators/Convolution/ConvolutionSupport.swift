@@ -1,0 +1,210 @@
+import TFLiteKernels
+import TFLiteSchema
+
+/// `ActivationFunctionType` codes of the schema, as fused into convolution-family operators.
+enum ConvFusedActivation: Int8 {
+    case none = 0, relu = 1, reluN1To1 = 2, relu6 = 3, tanh = 4, signBit = 5
+
+    /// Decodes a schema code; unknown codes are a malformed model.
+    init(code: Int8, op: String) throws {
+        guard let value = ConvFusedActivation(rawValue: code) else {
+            throw InterpreterError.invalidModel("\(op): unknown fused activation \(code)")
+        }
+        self = value
+    }
+
+    /// The float clamp TFLite's `CalculateActivationRange` gives. TANH and SIGN_BIT clamp
+    /// nothing there (the reference kernels ignore them), and so do we.
+    var floatRange: (min: Float, max: Float) {
+        switch self {
+        case .relu: return (0, .greatestFiniteMagnitude)
+        case .relu6: return (0, 6)
+        case .reluN1To1: return (-1, 1)
+        case .none, .tanh, .signBit: return (-.greatestFiniteMagnitude, .greatestFiniteMagnitude)
+        }
+    }
+
+    /// The quantized clamp (TFLite `CalculateActivationRangeQuantized`) for an output with
+    /// `scale`/`zeroPoint` whose type spans `qmin...qmax`.
+    func quantizedRange(scale: Float, zeroPoint: Int32, qmin: Int32, qmax: Int32) -> (min: Int32, max: Int32) {
+        func quantize(_ f: Float) -> Int32 {
+            let q = (f / scale).rounded(.toNearestOrAwayFromZero)
+            guard q.isFinite, abs(q) < 1e9 else { return q < 0 ? Int32.min / 2 : Int32.max / 2 }
+            return zeroPoint &+ Int32(q)
+        }
+        switch self {
+        case .relu: return (max(qmin, quantize(0)), qmax)
+        case .relu6: return (max(qmin, quantize(0)), min(qmax, quantize(6)))
+        case .reluN1To1: return (max(qmin, quantize(-1)), min(qmax, quantize(1)))
+        case .none, .tanh, .signBit: return (qmin, qmax)
+        }
+    }
+}
+
+/// Helpers shared by the convolution-family operators (options, validation, quantization).
+enum ConvSupport {
+    /// Decodes the schema's `Padding` (0 = SAME, 1 = VALID).
+    static func padding(_ code: Int8, op: String) throws -> ConvolutionPadding {
+        switch code {
+        case 0: return .same
+        case 1: return .valid
+        default: throw InterpreterError.invalidModel("\(op): unknown padding \(code)")
+        }
+    }
+
+    /// Checks that a stride or dilation factor is usable.
+    static func positive(_ value: Int32, _ what: String, op: String) throws -> Int {
+        guard value >= 1, value <= 1 << 16 else {
+            throw InterpreterError.invalidModel("\(op): \(what) must be ≥ 1, got \(value)")
+        }
+        return Int(value)
+    }
+
+    /// Checks a tensor's rank.
+    static func requireRank(_ t: RuntimeTensor, _ rank: Int, _ what: String, op: String) throws {
+        guard t.shape.count == rank else {
+            throw InterpreterError.invalidShape("\(op): \(what) must have rank \(rank), got \(t.shape)")
+        }
+        guard t.shape.allSatisfy({ $0 >= 0 }) else {
+            throw InterpreterError.invalidShape("\(op): \(what) has a negative dimension \(t.shape)")
+        }
+    }
+
+    /// Checks a tensor's element type.
+    static func requireType(_ t: RuntimeTensor, _ types: [TensorType], _ what: String, op: String) throws {
+        guard types.contains(t.type) else {
+            throw InterpreterError.invalidModel("\(op): \(what) has type \(t.type), expected \(types.map(\.description).joined(separator: " or "))")
+        }
+    }
+
+    /// The tensor's data pointer, or an error when it has none.
+    static func data(_ t: RuntimeTensor, op: String) throws -> UnsafeMutableRawPointer {
+        guard let p = t.data else {
+            throw InterpreterError.invocationFailed("\(op): tensor \(t.index) '\(t.name)' has no data")
+        }
+        return p
+    }
+
+    /// The value range of a quantized element type.
+    static func quantizedBounds(_ type: TensorType) -> (Int32, Int32) {
+        switch type {
+        case .uint8: return (0, 255)
+        case .int8: return (-128, 127)
+        case .int16: return (-32768, 32767)
+        default: return (Int32.min, Int32.max)
+        }
+    }
+
+    /// The per-tensor quantization of `t` (scale > 0), or an error.
+    static func perTensor(_ t: RuntimeTensor, _ what: String, op: String) throws -> (scale: Float, zeroPoint: Int32) {
+        guard let q = t.quantization, let scale = q.scales.first, let zp = q.zeroPoints.first,
+              scale > 0, scale.isFinite else {
+            throw InterpreterError.invalidModel("\(op): \(what) needs quantization parameters with a positive scale")
+        }
+        guard zp >= Int64(Int32.min), zp <= Int64(Int32.max) else {
+            throw InterpreterError.invalidModel("\(op): \(what) zero point \(zp) out of range")
+        }
+        return (scale, Int32(zp))
+    }
+
+    /// Weight scales expanded to one per output channel (`channels`), validating the count.
+    static func filterScales(_ filter: RuntimeTensor, channels: Int, op: String) throws -> [Float] {
+        guard let q = filter.quantization, !q.scales.isEmpty else {
+            throw InterpreterError.invalidModel("\(op): quantized weights need scales")
+        }
+        guard q.scales.allSatisfy({ $0 > 0 && $0.isFinite }) else {
+            throw InterpreterError.invalidModel("\(op): weight scales must be positive")
+        }
+        if q.scales.count == 1 { return Array(repeating: q.scales[0], count: channels) }
+        guard q.scales.count == channels else {
+            throw InterpreterError.invalidModel("\(op): \(q.scales.count) weight scales for \(channels) output channels")
+        }
+        return q.scales
+    }
+
+    /// Requantization parameters for a uint8/int8 convolution-family operator, computed as
+    /// TFLite's `PopulateConvolutionQuantizationParams`: per channel
+    /// `M_c = (inputScale · filterScale_c) / outputScale` (in double); uint8 uses the first
+    /// filter scale for every channel, as the reference's per-tensor path does.
+    static func quantizedParameters(input: RuntimeTensor, filter: RuntimeTensor, output: RuntimeTensor,
+                                    bias: RuntimeTensor?, channels: Int, activation: ConvFusedActivation,
+                                    op: String) throws -> QuantizedConvolutionParameters {
+        let (inScale, inZero) = try perTensor(input, "input", op: op)
+        let (outScale, outZero) = try perTensor(output, "output", op: op)
+        var scales = try filterScales(filter, channels: channels, op: op)
+        if input.type == .uint8 { scales = Array(repeating: scales[0], count: channels) }
+        let filterZero = Int32(truncatingIfNeeded: filter.quantization?.zeroPoints.first ?? 0)
+        if let bias {
+            guard bias.type == .int32 else {
+                throw InterpreterError.invalidModel("\(op): quantized bias must be int32, got \(bias.type)")
+            }
+        }
+        let multipliers = scales.map {
+            QuantizedMultiplier(Double(inScale) * Double($0) / Double(outScale))
+        }
+        let (qmin, qmax) = quantizedBounds(output.type)
+        let range = activation.quantizedRange(scale: outScale, zeroPoint: outZero, qmin: qmin, qmax: qmax)
+        return QuantizedConvolutionParameters(inputOffset: -inZero, filterOffset: -filterZero, outputOffset: outZero,
+                                              outputMultipliers: multipliers,
+                                              activationMin: range.min, activationMax: range.max)
+    }
+
+    /// Checks an optional bias: `count` elements of `type`.
+    static func checkBias(_ bias: RuntimeTensor?, count: Int, type: TensorType, op: String) throws {
+        guard let bias else { return }
+        guard bias.type == type else {
+            throw InterpreterError.invalidModel("\(op): bias has type \(bias.type), expected \(type)")
+        }
+        guard bias.elementCount == count else {
+            throw InterpreterError.invalidShape("\(op): bias has \(bias.elementCount) elements, expected \(count)")
+        }
+    }
+
+    /// Overflow-checked product of dimensions.
+    static func product(_ dims: [Int], op: String) throws -> Int {
+        var n = 1
+        for d in dims {
+            let (r, o) = n.multipliedReportingOverflow(by: d)
+            guard !o, d >= 0 else { throw InterpreterError.invalidShape("\(op): shape \(dims) overflows") }
+            n = r
+        }
+        return n
+    }
+}
+
+/// Scratch space of a hybrid operator: the on-the-fly quantized input and its per-batch
+/// scale and zero point, sized at prepare.
+struct HybridScratch {
+    var quantizedInput: [Int8] = []
+    var scales: [Float] = []
+    var offsets: [Int32] = []
+
+    /// Resizes for `batches` rows of `rowSize` elements.
+    mutating func resize(batches: Int, rowSize: Int) {
+        if quantizedInput.count != batches * rowSize { quantizedInput = Array(repeating: 0, count: batches * rowSize) }
+        if scales.count != batches { scales = Array(repeating: 1, count: batches); offsets = Array(repeating: 0, count: batches) }
+    }
+
+    /// Quantizes `batches` rows of `input` (asymmetric or symmetric, as the reference does) and
+    /// hands the quantized data, scales and offsets to `body`.
+    mutating func quantize<R>(_ input: UnsafePointer<Float>, batches: Int, rowSize: Int, asymmetric: Bool,
+                              _ body: (UnsafePointer<Int8>, UnsafePointer<Float>, UnsafePointer<Int32>) -> R) -> R {
+        quantizedInput.withUnsafeMutableBufferPointer { q in
+            scales.withUnsafeMutableBufferPointer { s in
+                offsets.withUnsafeMutableBufferPointer { o in
+                    for b in 0..<batches {
+                        let row = input + b * rowSize
+                        let out = q.baseAddress! + b * rowSize
+                        if asymmetric {
+                            let r = HybridInputQuantizer.asymmetric(row, count: rowSize, into: out)
+                            s[b] = r.scale; o[b] = r.offset
+                        } else {
+                            s[b] = HybridInputQuantizer.symmetric(row, count: rowSize, into: out); o[b] = 0
+                        }
+                    }
+                    return body(UnsafePointer(q.baseAddress!), UnsafePointer(s.baseAddress!), UnsafePointer(o.baseAddress!))
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import TFLiteKernels
+import TFLiteSchema
+
+/// DEPTHWISE_CONV_2D: inputs (input NHWC, filter `[1, fh, fw, cin·multiplier]`, bias?),
+/// `DepthwiseConv2DOptions`. The depth multiplier is taken from the shapes (the option is redundant).
+final class DepthwiseConv2DOperator: OperatorKernel {
+    private let op = "DEPTHWISE_CONV_2D"
+    private var mode = ConvComputeMode.float
+    private var geometry = ConvolutionGeometry(batches: 0, inputHeight: 0, inputWidth: 0, inputDepth: 0,
+                                               filterHeight: 0, filterWidth: 0, filterInputDepth: 0,
+                                               outputHeight: 0, outputWidth: 0, outputDepth: 0)
+    private var floatRange: (min: Float, max: Float) = (0, 0)
+    private var quantized: QuantizedConvolutionParameters?
+    private var hybrid: HybridConvolutionParameters?
+    private var scratch = HybridScratch()
+
+    func prepare(_ node: NodeContext) throws {
+        let input = try node.input(0), filter = try node.input(1)
+        let bias = node.inputs.count > 2 ? node.inputs[2] : nil
+        let output = try node.output(0)
+        try ConvSupport.requireRank(input, 4, "input", op: op)
+        try ConvSupport.requireRank(filter, 4, "filter", op: op)
+
+        let options = node.options
+        let padding = try ConvSupport.padding(options?.int8(0) ?? 0, op: op)
+        let strideW = try ConvSupport.positive(options?.int32(1) ?? 0, "stride_w", op: op)
+        let strideH = try ConvSupport.positive(options?.int32(2) ?? 0, "stride_h", op: op)
+        let activation = try ConvFusedActivation(code: options?.int8(4) ?? 0, op: op)
+        let dilationW = try ConvSupport.positive(options?.int32(5, default: 1) ?? 1, "dilation_w_factor", op: op)
+        let dilationH = try ConvSupport.positive(options?.int32(6, default: 1) ?? 1, "dilation_h_factor", op: op)
+
+        let (n, h, w, cin) = (input.shape[0], input.shape[1], input.shape[2], input.shape[3])
+        let (fh, fw, cout) = (filter.shape[1], filter.shape[2], filter.shape[3])
+        guard filter.shape[0] == 1, cin > 0, cout % cin == 0, cout > 0 else {
+            throw InterpreterError.invalidShape("\(op): filter \(filter.shape) does not fit input depth \(cin)")
+        }
+        let rows = ConvolutionAxis(inputSize: h, filterSize: fh, stride: strideH, dilation: dilationH, padding: padding)
+        let cols = ConvolutionAxis(inputSize: w, filterSize: fw, stride: strideW, dilation: dilationW, padding: padding)
+        guard rows.outputSize >= 0, cols.outputSize >= 0 else {
+            throw InterpreterError.invalidShape("\(op): filter \(fh)x\(fw) does not fit input \(h)x\(w) with VALID padding")
+        }
+        geometry = ConvolutionGeometry(batches: n, inputHeight: h, inputWidth: w, inputDepth: cin,
+                                       filterHeight: fh, filterWidth: fw, filterInputDepth: 1,
+                                       outputHeight: rows.outputSize, outputWidth: cols.outputSize, outputDepth: cout,
+                                       strideHeight: strideH, strideWidth: strideW,
+                                       dilationHeight: dilationH, dilationWidth: dilationW,
+                                       padTop: rows.padBefore, padLeft: cols.padBefore)
+        _ = try ConvSupport.product([n, rows.outputSize, cols.outputSize, cout], op: op)
+
+        switch (input.type, filter.type) {
+        case (.float32, .float32):
+            mode = .float
+            try ConvSupport.checkBias(bias, count: cout, type: .float32, op: op)
+            floatRange = activation.floatRange
+            output.type = .float32
+        case (.float32, .int8):
+            try ConvSupport.checkBias(bias, count: cout, type: .float32, op: op)
+            let scales = try ConvSupport.filterScales(filter, channels: cout, op: op)
+            mode = .hybrid(asymmetric: true)
+            let range = activation.floatRange
+            hybrid = HybridConvolutionParameters(filterScales: scales, activationMin: range.min, activationMax: range.max)
+            scratch.resize(batches: n, rowSize: h * w * cin)
+            output.type = .float32
+        case (.uint8, .uint8), (.int8, .int8):
+            mode = input.type == .uint8 ? .uint8 : .int8
+            guard output.type == input.type else {
+                throw InterpreterError.invalidModel("\(op): output type \(output.type) differs from input type \(input.type)")
+            }
+            try ConvSupport.checkBias(bias, count: cout, type: .int32, op: op)
+            quantized = try ConvSupport.quantizedParameters(input: input, filter: filter, output: output, bias: bias,
+                                                            channels: cout, activation: activation, op: op)
+        default:
+            throw InterpreterError.invalidModel("\(op): unsupported input/filter types \(input.type)/\(filter.type)")
+        }
+        output.shape = [n, rows.outputSize, cols.outputSize, cout]
+    }
+
+    func invoke(_ node: NodeContext) throws {
+        let input = try node.input(0), filter = try node.input(1)
+        let bias = node.inputs.count > 2 ? node.inputs[2] : nil
+        let output = try node.output(0)
+        let g = geometry
+        guard g.outputCount > 0 else { return }
+        let x = try ConvSupport.data(input, op: op), f = try ConvSupport.data(filter, op: op)
+        let y = try ConvSupport.data(output, op: op)
+        let b = try bias.map { try ConvSupport.data($0, op: op) }
+        switch mode {
+        case .float:
+            DepthwiseConv2DReference.float(g, activationMin: floatRange.min, activationMax: floatRange.max,
+                                           input: x.assumingMemoryBound(to: Float.self),
+                                           filter: f.assumingMemoryBound(to: Float.self),
+                                           bias: b.map { UnsafePointer($0.assumingMemoryBound(to: Float.self)) },
+                                           output: y.assumingMemoryBound(to: Float.self))
+        case .uint8:
+            DepthwiseConv2DReference.uint8(g, quantized!, input: x.assumingMemoryBound(to: UInt8.self),
+                                           filter: f.assumingMemoryBound(to: UInt8.self),
+                                           bias: b.map { UnsafePointer($0.assumingMemoryBound(to: Int32.self)) },
+                                           output: y.assumingMemoryBound(to: UInt8.self))
+        case .int8:
+            DepthwiseConv2DReference.int8(g, quantized!, input: x.assumingMemoryBound(to: Int8.self),
+                                          filter: f.assumingMemoryBound(to: Int8.self),
+                                          bias: b.map { UnsafePointer($0.assumingMemoryBound(to: Int32.self)) },
+                                          output: y.assumingMemoryBound(to: Int8.self))
+        case .hybrid(let asymmetric):
+            let p = hybrid!
+            let rowSize = g.inputHeight * g.inputWidth * g.inputDepth
+            scratch.quantize(x.assumingMemoryBound(to: Float.self), batches: g.batches, rowSize: rowSize,
+                             asymmetric: asymmetric) { q, scales, offsets in
+                DepthwiseConv2DReference.hybrid(g, p, quantizedInput: q, inputScales: scales, inputOffsets: offsets,
+                                                filter: f.assumingMemoryBound(to: Int8.self),
+                                                bias: b.map { UnsafePointer($0.assumingMemoryBound(to: Float.self)) },
+                                                output: y.assumingMemoryBound(to: Float.self))
+            }
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import TFLiteKernels
+import TFLiteSchema
+
+/// FULLY_CONNECTED: inputs (input, weights `[units, inputSize]`, bias?), `FullyConnectedOptions`
+/// (fused activation, weights format DEFAULT only, keep_num_dims, asymmetric_quantize_inputs).
+final class FullyConnectedOperator: OperatorKernel {
+    private let op = "FULLY_CONNECTED"
+    private var mode = ConvComputeMode.float
+    private var geometry = FullyConnectedGeometry(batches: 0, inputSize: 0, outputSize: 0)
+    private var floatRange: (min: Float, max: Float) = (0, 0)
+    private var quantized: QuantizedConvolutionParameters?
+    private var hybrid: HybridConvolutionParameters?
+    private var scratch = HybridScratch()
+
+    func prepare(_ node: NodeContext) throws {
+        let input = try node.input(0), weights = try node.input(1)
+        let bias = node.inputs.count > 2 ? node.inputs[2] : nil
+        let output = try node.output(0)
+        try ConvSupport.requireRank(weights, 2, "weights", op: op)
+        guard !input.shape.isEmpty, input.shape.allSatisfy({ $0 >= 0 }) else {
+            throw InterpreterError.invalidShape("\(op): input shape \(input.shape) is not usable")
+        }
+        let options = node.options
+        let activation = try ConvFusedActivation(code: options?.int8(0) ?? 0, op: op)
+        let format = options?.int8(1) ?? 0
+        guard format == 0 else {
+            throw InterpreterError.invalidModel("\(op): weights format \(format) (shuffled) is not supported")
+        }
+        let keepNumDims = options?.bool(2) ?? false
+        let asymmetric = options?.bool(3) ?? false
+
+        let (units, inputSize) = (weights.shape[0], weights.shape[1])
+        let total = try ConvSupport.product(input.shape, op: op)
+        guard inputSize > 0, total % inputSize == 0 else {
+            throw InterpreterError.invalidShape("\(op): input \(input.shape) cannot be split into rows of \(inputSize)")
+        }
+        let batches = total / inputSize
+        geometry = FullyConnectedGeometry(batches: batches, inputSize: inputSize, outputSize: units)
+        var outShape = [batches, units]
+        if keepNumDims {
+            guard input.shape.last == inputSize else {
+                throw InterpreterError.invalidShape("\(op): keep_num_dims needs the input's last dimension \(input.shape) to be \(inputSize)")
+            }
+            outShape = Array(input.shape.dropLast()) + [units]
+        }
+
+        switch (input.type, weights.type) {
+        case (.float32, .float32):
+            mode = .float
+            try ConvSupport.checkBias(bias, count: units, type: .float32, op: op)
+            floatRange = activation.floatRange
+            output.type = .float32
+        case (.float32, .int8):
+            try ConvSupport.checkBias(bias, count: units, type: .float32, op: op)
+            let scales = try ConvSupport.filterScales(weights, channels: units, op: op)
+            mode = .hybrid(asymmetric: asymmetric)
+            let range = activation.floatRange
+            hybrid = HybridConvolutionParameters(filterScales: scales, activationMin: range.min, activationMax: range.max)
+            scratch.resize(batches: batches, rowSize: inputSize)
+            output.type = .float32
+        case (.uint8, .uint8), (.int8, .int8):
+            mode = input.type == .uint8 ? .uint8 : .int8
+            guard output.type == input.type else {
+                throw InterpreterError.invalidModel("\(op): output type \(output.type) differs from input type \(input.type)")
+            }
+            try ConvSupport.checkBias(bias, count: units, type: .int32, op: op)
+            quantized = try ConvSupport.quantizedParameters(input: input, filter: weights, output: output, bias: bias,
+                                                            channels: units, activation: activation, op: op)
+        default:
+            throw InterpreterError.invalidModel("\(op): unsupported input/weights types \(input.type)/\(weights.type)")
+        }
+        output.shape = outShape
+    }
+
+    func invoke(_ node: NodeContext) throws {
+        let input = try node.input(0), weights = try node.input(1)
+        let bias = node.inputs.count > 2 ? node.inputs[2] : nil
+        let output = try node.output(0)
+        let g = geometry
+        guard g.batches > 0, g.outputSize > 0 else { return }
+        let x = try ConvSupport.data(input, op: op), w = try ConvSupport.data(weights, op: op)
+        let y = try ConvSupport.data(output, op: op)
+        let b = try bias.map { try ConvSupport.data($0, op: op) }
+        switch mode {
+        case .float:
+            FullyConnectedReference.float(g, activationMin: floatRange.min, activationMax: floatRange.max,
+                                          input: x.assumingMemoryBound(to: Float.self),
+                                          weights: w.assumingMemoryBound(to: Float.self),
+                                          bias: b.map { UnsafePointer($0.assumingMemoryBound(to: Float.self)) },
+                                          output: y.assumingMemoryBound(to: Float.self))
+        case .uint8:
+            FullyConnectedReference.uint8(g, quantized!, input: x.assumingMemoryBound(to: UInt8.self),
+                                          weights: w.assumingMemoryBound(to: UInt8.self),
+                                          bias: b.map { UnsafePointer($0.assumingMemoryBound(to: Int32.self)) },
+                                          output: y.assumingMemoryBound(to: UInt8.self))
+        case .int8:
+            FullyConnectedReference.int8(g, quantized!, input: x.assumingMemoryBound(to: Int8.self),
+                                         weights: w.assumingMemoryBound(to: Int8.self),
+                                         bias: b.map { UnsafePointer($0.assumingMemoryBound(to: Int32.self)) },
+                                         output: y.assumingMemoryBound(to: Int8.self))
+        case .hybrid(let asymmetric):
+            let p = hybrid!
+            scratch.quantize(x.assumingMemoryBound(to: Float.self), batches: g.batches, rowSize: g.inputSize,
+                             asymmetric: asymmetric) { q, scales, offsets in
+                FullyConnectedReference.hybrid(g, p, quantizedInput: q, inputScales: scales, inputOffsets: offsets,
+                                               weights: w.assumingMemoryBound(to: Int8.self),
+                                               bias: b.map { UnsafePointer($0.assumingMemoryBound(to: Float.self)) },
+                                               output: y.assumingMemoryBound(to: Float.self))
+            }
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import TFLiteKernels
+import TFLiteSchema
+
+/// AVERAGE_POOL_2D and MAX_POOL_2D: one NHWC input, `Pool2DOptions`
+/// (padding, strides, filter size, fused activation). Quantized pools keep the input's
+/// scale and zero point, as the reference kernels do.
+final class Pool2DOperator: OperatorKernel {
+    /// Which reduction the window applies.
+    enum Kind { case average, max }
+
+    private let kind: Kind
+    private var op: String { kind == .average ? "AVERAGE_POOL_2D" : "MAX_POOL_2D" }
+    private var geometry = ConvolutionGeometry(batches: 0, inputHeight: 0, inputWidth: 0, inputDepth: 0,
+                                               filterHeight: 0, filterWidth: 0, filterInputDepth: 0,
+                                               outputHeight: 0, outputWidth: 0, outputDepth: 0)
+    private var floatRange: (min: Float, max: Float) = (0, 0)
+    private var quantizedRange: (min: Int32, max: Int32) = (0, 0)
+
+    /// Creates a pooling operator of `kind`.
+    init(kind: Kind) { self.kind = kind }
+
+    func prepare(_ node: NodeContext) throws {
+        let input = try node.input(0), output = try node.output(0)
+        try ConvSupport.requireRank(input, 4, "input", op: op)
+        try ConvSupport.requireType(input, [.float32, .uint8, .int8], "input", op: op)
+        let options = node.options
+        let padding = try ConvSupport.padding(options?.int8(0) ?? 0, op: op)
+        let strideW = try ConvSupport.positive(options?.int32(1) ?? 0, "stride_w", op: op)
+        let strideH = try ConvSupport.positive(options?.int32(2) ?? 0, "stride_h", op: op)
+        let filterW = try ConvSupport.positive(options?.int32(3) ?? 0, "filter_width", op: op)
+        let filterH = try ConvSupport.positive(options?.int32(4) ?? 0, "filter_height", op: op)
+        let activation = try ConvFusedActivation(code: options?.int8(5) ?? 0, op: op)
+
+        let (n, h, w, c) = (input.shape[0], input.shape[1], input.shape[2], input.shape[3])
+        let rows = ConvolutionAxis(inputSize: h, filterSize: filterH, stride: strideH, dilation: 1, padding: padding)
+        let cols = ConvolutionAxis(inputSize: w, filterSize: filterW, stride: strideW, dilation: 1, padding: padding)
+        guard rows.outputSize >= 0, cols.outputSize >= 0 else {
+            throw InterpreterError.invalidShape("\(op): window \(filterH)x\(filterW) does not fit input \(h)x\(w)")
+        }
+        geometry = ConvolutionGeometry(batches: n, inputHeight: h, inputWidth: w, inputDepth: c,
+                                       filterHeight: filterH, filterWidth: filterW, filterInputDepth: 1,
+                                       outputHeight: rows.outputSize, outputWidth: cols.outputSize, outputDepth: c,
+                                       strideHeight: strideH, strideWidth: strideW,
+                                       padTop: rows.padBefore, padLeft: cols.padBefore)
+        _ = try ConvSupport.product([n, rows.outputSize, cols.outputSize, c], op: op)
+        guard output.type == input.type else {
+            throw InterpreterError.invalidModel("\(op): output type \(output.type) differs from input type \(input.type)")
+        }
+        if input.type == .float32 {
+            floatRange = activation.floatRange
+        } else {
+            let (scale, zero) = try ConvSupport.perTensor(output.quantization == nil ? input : output, "output", op: op)
+            let (qmin, qmax) = ConvSupport.quantizedBounds(input.type)
+            quantizedRange = activation.quantizedRange(scale: scale, zeroPoint: zero, qmin: qmin, qmax: qmax)
+            if output.quantization == nil { output.quantization = input.quantization }
+        }
+        output.shape = [n, rows.outputSize, cols.outputSize, c]
+    }
+
+    func invoke(_ node: NodeContext) throws {
+        let input = try node.input(0), output = try node.output(0)
+        let g = geometry
+        guard g.outputCount > 0 else { return }
+        let x = try ConvSupport.data(input, op: op), y = try ConvSupport.data(output, op: op)
+        switch (input.type, kind) {
+        case (.float32, .average):
+            PoolingReference.averageFloat(g, activationMin: floatRange.min, activationMax: floatRange.max,
+                                          input: x.assumingMemoryBound(to: Float.self), output: y.assumingMemoryBound(to: Float.self))
+        case (.float32, .max):
+            PoolingReference.maxFloat(g, activationMin: floatRange.min, activationMax: floatRange.max,
+                                      input: x.assumingMemoryBound(to: Float.self), output: y.assumingMemoryBound(to: Float.self))
+        case (.uint8, .average):
+            PoolingReference.averageQuantized(g, activationMin: quantizedRange.min, activationMax: quantizedRange.max,
+                                              input: x.assumingMemoryBound(to: UInt8.self), output: y.assumingMemoryBound(to: UInt8.self))
+        case (.uint8, .max):
+            PoolingReference.maxQuantized(g, activationMin: quantizedRange.min, activationMax: quantizedRange.max,
+                                          input: x.assumingMemoryBound(to: UInt8.self), output: y.assumingMemoryBound(to: UInt8.self))
+        case (.int8, .average):
+            PoolingReference.averageQuantized(g, activationMin: quantizedRange.min, activationMax: quantizedRange.max,
+                                              input: x.assumingMemoryBound(to: Int8.self), output: y.assumingMemoryBound(to: Int8.self))
+        case (.int8, .max):
+            PoolingReference.maxQuantized(g, activationMin: quantizedRange.min, activationMax: quantizedRange.max,
+                                          input: x.assumingMemoryBound(to: Int8.self), output: y.assumingMemoryBound(to: Int8.self))
+        default:
+            throw InterpreterError.invocationFailed("\(op): unsupported type \(input.type)")
+        }
+    }
+}

@@ -1,0 +1,80 @@
+/// On-the-fly quantization of float activations for hybrid (dynamic-range) kernels, exactly
+/// as TFLite's `tensor_utils::SymmetricQuantizeFloats` / `AsymmetricQuantizeFloats` do.
+public enum HybridInputQuantizer {
+    /// Symmetric int8 quantization to [-127, 127]: `q = round(x · 127 / max|x|)`.
+    /// Returns the scale (`max|x| / 127`, or 1 for an all-zero input).
+    @discardableResult
+    public static func symmetric(_ values: UnsafePointer<Float>, count: Int,
+                                 into quantized: UnsafeMutablePointer<Int8>) -> Float {
+        guard count > 0 else { return 1 }
+        var lo = values[0], hi = values[0]
+        for i in 1..<count {
+            let v = values[i]
+            if v < lo { lo = v }
+            if v > hi { hi = v }
+        }
+        let range = max(abs(lo), abs(hi))
+        if range == 0 {
+            quantized.update(repeating: 0, count: count)
+            return 1
+        }
+        let inverse: Float = 127 / range
+        for i in 0..<count {
+            let q = Int32(clampingToInt32: (values[i] * inverse).rounded(.toNearestOrAwayFromZero))
+            quantized[i] = Int8(min(127, max(-127, q)))
+        }
+        return range / 127
+    }
+
+    /// Asymmetric int8 quantization to [-128, 127] with a nudged zero point, as TFLite's
+    /// `AsymmetricQuantizeFloats`: the range always includes 0.
+    /// Returns the scale and the zero point (`offset`); (1, 0) for an all-zero input.
+    @discardableResult
+    public static func asymmetric(_ values: UnsafePointer<Float>, count: Int,
+                                  into quantized: UnsafeMutablePointer<Int8>) -> (scale: Float, offset: Int32) {
+        guard count > 0 else { return (1, 0) }
+        var lo = values[0], hi = values[0]
+        for i in 1..<count {
+            let v = values[i]
+            if v < lo { lo = v }
+            if v > hi { hi = v }
+        }
+        let qmin = -128.0, qmax = 127.0
+        let rmin = Double(min(Float(0), lo))
+        let rmax = Double(max(Float(0), hi))
+        if rmin == rmax {
+            quantized.update(repeating: 0, count: count)
+            return (1, 0)
+        }
+        let scale = (rmax - rmin) / (qmax - qmin)
+        let zeroFromMin = qmin - rmin / scale
+        let zeroFromMax = qmax - rmax / scale
+        let errorFromMin = abs(qmin) + abs(rmin / scale)
+        let errorFromMax = abs(qmax) + abs(rmax / scale)
+        let zero = errorFromMin < errorFromMax ? zeroFromMin : zeroFromMax
+        let nudged: Int32
+        if zero <= qmin { nudged = -128 } else if zero >= qmax { nudged = 127 } else {
+            nudged = Int32(zero.rounded(.toNearestOrAwayFromZero))
+        }
+        let floatScale = Float(scale)
+        let inverse: Float = 1 / floatScale
+        let floatOffset = Float(nudged)
+        for i in 0..<count {
+            let q = Int32(clampingToInt32: (floatOffset + values[i] * inverse).rounded(.toNearestOrAwayFromZero))
+            quantized[i] = Int8(min(127, max(-128, q)))
+        }
+        return (floatScale, nudged)
+    }
+}
+
+extension Int32 {
+    /// Converts a float to Int32, saturating out-of-range values and mapping NaN to 0
+    /// (where C++'s `static_cast` is undefined).
+    @inline(__always)
+    init(clampingToInt32 value: Float) {
+        if value.isNaN { self = 0 }
+        else if value >= 2147483648 { self = .max }
+        else if value <= -2147483648 { self = .min }
+        else { self = Int32(value) }
+    }
+}
