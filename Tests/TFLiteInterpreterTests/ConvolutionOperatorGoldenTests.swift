@@ -1,0 +1,105 @@
+import Foundation
+import XCTest
+@testable import TFLiteInterpreter
+import TFLiteSchema
+
+/// Runs every one-operator golden case of the convolution family
+/// (`Tests/Fixtures/ops/convolution`) through the family's operator kernels directly
+/// (prepare + invoke on hand-built tensors), independent of the full interpreter:
+/// float within 2e-3·max(1, max|ref|), quantized bit-exact.
+final class ConvolutionOperatorGoldenTests: XCTestCase {
+    private var fixtures: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/ops/convolution")
+    }
+
+    /// The raw little-endian payload of a version 1/2 `.npy` file.
+    private func npyPayload(_ url: URL) throws -> [UInt8] {
+        let bytes = [UInt8](try Data(contentsOf: url))
+        guard bytes.count > 10, bytes[0] == 0x93 else { throw InterpreterError.invalidModel("not an npy file: \(url.path)") }
+        let major = bytes[6]
+        let headerLength = major == 1 ? Int(bytes[8]) | Int(bytes[9]) << 8
+            : Int(bytes[8]) | Int(bytes[9]) << 8 | Int(bytes[10]) << 16 | Int(bytes[11]) << 24
+        let start = (major == 1 ? 10 : 12) + headerLength
+        return Array(bytes[start...])
+    }
+
+    private func runCase(_ dir: URL) throws -> (ok: Bool, message: String) {
+        let model = try TFLiteModelFile(contentsOf: dir.appendingPathComponent("model.tflite").path)
+        let sub = model.subgraphs[0]
+        var allocations: [UnsafeMutableRawPointer] = []
+        defer { allocations.forEach { $0.deallocate() } }
+        let tensors: [RuntimeTensor] = sub.tensors.enumerated().map { i, d in
+            let constant = model.bufferByteCount(d.buffer) > 0
+            let t = RuntimeTensor(index: i, name: d.name, type: d.type, shape: d.shape, quantization: d.quantization,
+                                  sparsity: d.sparsity, isConstant: constant)
+            if constant {
+                let n = model.bufferByteCount(d.buffer)
+                let p = UnsafeMutableRawPointer.allocate(byteCount: n, alignment: 16)
+                allocations.append(p)
+                model.withBufferBytes(d.buffer) { p.copyMemory(from: $0.baseAddress!, byteCount: n) }
+                t.data = p
+            }
+            return t
+        }
+        for (k, index) in sub.inputs.enumerated() {
+            let payload = try npyPayload(dir.appendingPathComponent("input_\(k).npy"))
+            let p = UnsafeMutableRawPointer.allocate(byteCount: max(1, payload.count), alignment: 16)
+            allocations.append(p)
+            payload.withUnsafeBytes { p.copyMemory(from: $0.baseAddress!, byteCount: payload.count) }
+            tensors[index].data = p
+        }
+        let opDesc = sub.operators[0]
+        let code = model.operatorCodes[opDesc.opcodeIndex]
+        guard let factory = OperatorRegistry.factory(for: code) else { return (false, "no kernel for \(code.displayName)") }
+        let node = NodeContext(code: code, inputs: opDesc.inputs.map { $0 < 0 ? nil : tensors[$0] },
+                               outputs: opDesc.outputs.map { tensors[$0] }, options: opDesc.builtinOptions,
+                               customOptions: opDesc.customOptions, threads: ThreadPool(threadCount: 1))
+        let kernel = factory()
+        try kernel.prepare(node)
+        for t in node.outputs {
+            let p = UnsafeMutableRawPointer.allocate(byteCount: max(1, t.byteCount), alignment: 16)
+            allocations.append(p)
+            t.data = p
+        }
+        try kernel.invoke(node)
+        let out = node.outputs[0]
+        let expected = try npyPayload(dir.appendingPathComponent("output_0.npy"))
+        guard expected.count == out.byteCount else {
+            return (false, "output has \(out.byteCount) bytes (shape \(out.shape)), expected \(expected.count)")
+        }
+        if out.type == .float32 {
+            let ours = UnsafeBufferPointer(start: out.pointer(as: Float.self), count: out.elementCount)
+            let ref = expected.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+            let maxRef = ref.map { abs($0) }.max() ?? 0
+            let maxDiff = zip(ours, ref).map { abs($0 - $1) }.max() ?? 0
+            let ok = maxDiff <= 2e-3 * max(1, maxRef)
+            return (ok, "max|diff| \(maxDiff), max|ref| \(maxRef)")
+        }
+        let ours = UnsafeRawBufferPointer(start: out.data, count: out.byteCount)
+        var diffs = 0, worst = 0
+        for i in 0..<out.byteCount where ours[i] != expected[i] {
+            diffs += 1
+            let a = out.type == .int8 ? Int(Int8(bitPattern: ours[i])) : Int(ours[i])
+            let b = out.type == .int8 ? Int(Int8(bitPattern: expected[i])) : Int(expected[i])
+            worst = max(worst, abs(a - b))
+        }
+        return (diffs == 0, "\(diffs) of \(out.byteCount) differ, worst by \(worst)")
+    }
+
+    func testEveryConvolutionFamilyCaseMatchesTheReference() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: fixtures.path).sorted()
+        XCTAssertFalse(names.isEmpty, "no fixtures in \(fixtures.path)")
+        var failures: [String] = []
+        for name in names {
+            do {
+                let (ok, message) = try runCase(fixtures.appendingPathComponent(name))
+                if !ok { failures.append("\(name): \(message)") }
+                if ProcessInfo.processInfo.environment["CONV_GOLDEN_VERBOSE"] != nil { print("\(name): \(message)") }
+            } catch {
+                failures.append("\(name): threw \(error)")
+            }
+        }
+        XCTAssert(failures.isEmpty, "\(failures.count) of \(names.count) cases fail:\n" + failures.joined(separator: "\n"))
+    }
+}
