@@ -1,0 +1,44 @@
+import ObjectDetection
+
+extension VisionImage {
+    /// Creates an image from PNG bytes: grayscale files become `.gray8`, color files `.rgb8`.
+    public init(pngData data: [UInt8], orientation: ImageOrientation = .up,
+                limits: ImageLimits = .default) throws {
+        let decoded = try PNGDecoder.decode(data, limits: limits)
+        try self.init(pixels: decoded.pixels, width: decoded.width, height: decoded.height,
+                      format: decoded.channels == 1 ? .gray8 : .rgb8, orientation: orientation, limits: limits)
+    }
+
+    /// Creates an image from a PNG file.
+    public init(pngFile path: String, orientation: ImageOrientation = .up,
+                limits: ImageLimits = .default) throws {
+        try self.init(pngData: PNGDecoder.readFile(path), orientation: orientation, limits: limits)
+    }
+
+    /// The upright image encoded as an RGB PNG.
+    public func pngData() throws -> [UInt8] {
+        try PNGEncoder.encode(uprightRGB())
+    }
+}
+
+extension RGBImage {
+    /// Decodes a PNG into RGB (grayscale files are expanded to three equal channels).
+    public init(pngData data: [UInt8], limits: ImageLimits = .default) throws {
+        self = try VisionImage(pngData: data, limits: limits).uprightRGB()
+    }
+
+    /// Decodes a PNG file into RGB.
+    public init(pngFile path: String, limits: ImageLimits = .default) throws {
+        self = try VisionImage(pngFile: path, limits: limits).uprightRGB()
+    }
+
+    /// Encodes the image as PNG bytes.
+    public func pngData() throws -> [UInt8] {
+        try PNGEncoder.encode(self)
+    }
+
+    /// Writes the image to a PNG file.
+    public func writePNG(to path: String) throws {
+        try PNGEncoder.write(self, to: path)
+    }
+}

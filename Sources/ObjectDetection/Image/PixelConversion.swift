@@ -1,0 +1,140 @@
+/// Conversion kernels from the stored pixel formats to RGB8 and orientation remapping.
+///
+/// Inputs are validated planes (see ``ImagePlane``), so the loops index without further checks.
+enum PixelConversion {
+    /// BT.601 YUV→RGB coefficients in 16.16 fixed point for one range.
+    struct YUVCoefficients {
+        let lumaOffset: Int
+        let lumaScale: Int
+        let vToRed: Int
+        let uToGreen: Int
+        let vToGreen: Int
+        let uToBlue: Int
+
+        /// Limited range: Y 16...235, chroma 16...240 (R = 1.164(Y−16) + 1.596(V−128) …).
+        static let video = YUVCoefficients(lumaOffset: 16, lumaScale: 76309, vToRed: 104597,
+                                           uToGreen: 25675, vToGreen: 53279, uToBlue: 132201)
+        /// Full (JPEG) range: R = Y + 1.402(V−128), G = Y − 0.344136(U−128) − 0.714136(V−128),
+        /// B = Y + 1.772(U−128).
+        static let full = YUVCoefficients(lumaOffset: 0, lumaScale: 65536, vToRed: 91881,
+                                          uToGreen: 22554, vToGreen: 46802, uToBlue: 116130)
+
+        static func forRange(_ range: YUVColorRange) -> YUVCoefficients {
+            range == .video ? .video : .full
+        }
+    }
+
+    @inline(__always)
+    static func clampToByte(_ value: Int) -> UInt8 {
+        UInt8(truncatingIfNeeded: value < 0 ? 0 : (value > 255 ? 255 : value))
+    }
+
+    /// Writes `image`'s stored pixels as tightly packed RGB into `out` (`width × height × 3`).
+    static func convertToRGB(_ image: VisionImage, into out: inout [UInt8]) {
+        let width = image.width, height = image.height
+        precondition(out.count == width * height * 3)
+        out.withUnsafeMutableBufferPointer { dst in
+            switch image.format {
+            case .rgb8, .rgba8, .bgra8, .gray8:
+                convertPacked(image.planes[0], format: image.format, width: width, height: height, into: dst)
+            case .nv12:
+                convertYUV(luma: image.planes[0], u: image.planes[1], uOffset: 0, v: image.planes[1], vOffset: 1,
+                           chromaStep: 2, shiftX: 1, shiftY: 1, range: image.yuvRange,
+                           width: width, height: height, into: dst)
+            case .i420, .i422, .i444:
+                let shiftX = image.format == .i444 ? 0 : 1
+                let shiftY = image.format == .i420 ? 1 : 0
+                convertYUV(luma: image.planes[0], u: image.planes[1], uOffset: 0, v: image.planes[2], vOffset: 0,
+                           chromaStep: 1, shiftX: shiftX, shiftY: shiftY, range: image.yuvRange,
+                           width: width, height: height, into: dst)
+            }
+        }
+    }
+
+    private static func convertPacked(_ plane: ImagePlane, format: PixelFormat, width: Int, height: Int,
+                                      into dst: UnsafeMutableBufferPointer<UInt8>) {
+        plane.bytes.withUnsafeBufferPointer { src in
+            for row in 0..<height {
+                var s = plane.offset + row * plane.bytesPerRow
+                var d = row * width * 3
+                switch format {
+                case .rgb8:
+                    for i in 0..<(width * 3) { dst[d + i] = src[s + i] }
+                case .rgba8:
+                    for _ in 0..<width {
+                        dst[d] = src[s]; dst[d + 1] = src[s + 1]; dst[d + 2] = src[s + 2]
+                        s += 4; d += 3
+                    }
+                case .bgra8:
+                    for _ in 0..<width {
+                        dst[d] = src[s + 2]; dst[d + 1] = src[s + 1]; dst[d + 2] = src[s]
+                        s += 4; d += 3
+                    }
+                case .gray8:
+                    for _ in 0..<width {
+                        let g = src[s]
+                        dst[d] = g; dst[d + 1] = g; dst[d + 2] = g
+                        s += 1; d += 3
+                    }
+                default:
+                    preconditionFailure("not a packed format")
+                }
+            }
+        }
+    }
+
+    // swiftlint:disable:next function_parameter_count
+    private static func convertYUV(luma: ImagePlane, u: ImagePlane, uOffset: Int, v: ImagePlane, vOffset: Int,
+                                   chromaStep: Int, shiftX: Int, shiftY: Int, range: YUVColorRange,
+                                   width: Int, height: Int, into dst: UnsafeMutableBufferPointer<UInt8>) {
+        let k = YUVCoefficients.forRange(range)
+        luma.bytes.withUnsafeBufferPointer { ys in
+            u.bytes.withUnsafeBufferPointer { us in
+                v.bytes.withUnsafeBufferPointer { vs in
+                    for row in 0..<height {
+                        let yRow = luma.offset + row * luma.bytesPerRow
+                        let cRow = row >> shiftY
+                        let uRow = u.offset + cRow * u.bytesPerRow + uOffset
+                        let vRow = v.offset + cRow * v.bytesPerRow + vOffset
+                        var d = row * width * 3
+                        for x in 0..<width {
+                            let c = (x >> shiftX) * chromaStep
+                            let yy = (Int(ys[yRow + x]) - k.lumaOffset) * k.lumaScale + 32768
+                            let cb = Int(us[uRow + c]) - 128
+                            let cr = Int(vs[vRow + c]) - 128
+                            dst[d] = clampToByte((yy + k.vToRed * cr) >> 16)
+                            dst[d + 1] = clampToByte((yy - k.uToGreen * cb - k.vToGreen * cr) >> 16)
+                            dst[d + 2] = clampToByte((yy + k.uToBlue * cb) >> 16)
+                            d += 3
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Returns the upright version of a stored RGB image with the given orientation.
+    static func reorient(_ stored: RGBImage, orientation: ImageOrientation) -> RGBImage {
+        let transform = OrientationTransform(orientation: orientation, storedWidth: stored.width,
+                                             storedHeight: stored.height)
+        let outWidth = transform.uprightWidth, outHeight = transform.uprightHeight
+        let m = orientation.uprightToStoredCoefficients
+        // Moving one upright pixel right moves (a, c) in the stored buffer.
+        let step = (m.c * stored.width + m.a) * 3
+        var out = [UInt8](repeating: 0, count: outWidth * outHeight * 3)
+        stored.pixels.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                for y in 0..<outHeight {
+                    let start = transform.storedPixel(uprightX: 0, uprightY: y)
+                    var s = (start.y * stored.width + start.x) * 3
+                    var d = y * outWidth * 3
+                    for _ in 0..<outWidth {
+                        dst[d] = src[s]; dst[d + 1] = src[s + 1]; dst[d + 2] = src[s + 2]
+                        s += step; d += 3
+                    }
+                }
+            }
+        }
+        return RGBImage(validatedWidth: outWidth, height: outHeight, pixels: out)
+    }
+}

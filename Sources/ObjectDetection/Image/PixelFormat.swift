@@ -1,0 +1,51 @@
+/// The memory layout of a raw camera or decoder buffer.
+public enum PixelFormat: Sendable, Hashable, CaseIterable {
+    /// 4 bytes per pixel: red, green, blue, alpha (alpha ignored).
+    case rgba8
+    /// 4 bytes per pixel: blue, green, red, alpha (alpha ignored); the usual iOS camera format.
+    case bgra8
+    /// 3 bytes per pixel: red, green, blue.
+    case rgb8
+    /// 1 byte per pixel: luminance.
+    case gray8
+    /// Two planes: full-resolution Y, then interleaved U,V (Cb,Cr) at half width and half height.
+    case nv12
+    /// Three planes: full-resolution Y, U (Cb) and V (Cr) each at half width and half height.
+    case i420
+    /// Three planes: Y, then U and V at half width and full height (planar 4:2:2).
+    case i422
+    /// Three planes: Y, U and V all at full resolution (planar 4:4:4).
+    case i444
+
+    /// Bytes per pixel of the first plane's row (packed formats) or 1 (luma planes).
+    public var bytesPerPixel: Int {
+        switch self {
+        case .rgba8, .bgra8: return 4
+        case .rgb8: return 3
+        case .gray8, .nv12, .i420, .i422, .i444: return 1
+        }
+    }
+
+    /// True for the YUV formats.
+    public var isYUV: Bool {
+        switch self {
+        case .nv12, .i420, .i422, .i444: return true
+        default: return false
+        }
+    }
+}
+
+/// The quantization range of YUV samples (ITU-R BT.601 matrix in both cases).
+///
+/// - `video` (limited / "studio" range): Y in 16...235, Cb/Cr in 16...240. This is what video
+///   files (YUV4MPEG2 without `XCOLORRANGE=FULL`), broadcast and most camera preview formats
+///   such as iOS `420YpCbCr8BiPlanarVideoRange` deliver, and the default here.
+/// - `full` (JPEG / JFIF range): all components in 0...255, as in iOS
+///   `420YpCbCr8BiPlanarFullRange` and Android `YUV_420_888` from CameraX/Camera2 JPEG-style
+///   pipelines.
+public enum YUVColorRange: Sendable, Hashable {
+    /// Limited range: Y 16...235, chroma 16...240.
+    case video
+    /// Full range: 0...255 for all components.
+    case full
+}
