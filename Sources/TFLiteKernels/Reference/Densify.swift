@@ -1,0 +1,135 @@
+// DENSIFY: expands a sparse constant (TFLite's `SparsityParameters`: traversal order, block
+// map, dense or CSR storage per traversed dimension) into a dense tensor, as TFLite's format
+// converter (`SparseToDense`) does. Any element type.
+
+/// One traversed dimension's storage, as the densify plan needs it.
+public struct DensifyDimension: Sendable, Equatable {
+    /// True for CSR storage, false for dense.
+    public var isCompressed: Bool
+    /// Size of a dense dimension.
+    public var denseSize: Int
+    /// CSR segment offsets.
+    public var segments: [Int]
+    /// CSR indices.
+    public var indices: [Int]
+    /// Creates the description.
+    public init(isCompressed: Bool, denseSize: Int, segments: [Int], indices: [Int]) {
+        self.isCompressed = isCompressed; self.denseSize = denseSize
+        self.segments = segments; self.indices = indices
+    }
+}
+
+/// A validated sparse-to-dense expansion: for every stored value, its dense position.
+public struct DensifyPlan: Sendable, Equatable {
+    /// The dense shape.
+    public let denseShape: [Int]
+    /// Dense element offset of each stored value, in storage order.
+    public let destinations: [Int]
+
+    /// Number of stored values the sparse buffer must hold.
+    public var storedValueCount: Int { destinations.count }
+    /// Number of dense elements.
+    public var denseElementCount: Int { denseShape.reduce(1, *) }
+
+    /// Walks the storage description. Throws when the metadata is inconsistent (bad traversal
+    /// order or block map, out-of-range indices, non-monotonic segments) or maps a value outside
+    /// the dense tensor.
+    public init(denseShape: [Int], traversalOrder: [Int], blockMap: [Int],
+                dimensions: [DensifyDimension]) throws(DataMovementParameterError) {
+        let rank = denseShape.count
+        let total = traversalOrder.count
+        guard total == rank + blockMap.count, dimensions.count == total, total <= 16 else {
+            throw DataMovementParameterError("DENSIFY: traversal order, block map and dimension metadata disagree")
+        }
+        guard Set(traversalOrder).count == total, traversalOrder.allSatisfy({ $0 >= 0 && $0 < total }),
+              traversalOrder.prefix(rank).allSatisfy({ $0 < rank }),
+              blockMap.allSatisfy({ $0 >= 0 && $0 < rank }) else {
+            throw DataMovementParameterError("DENSIFY: invalid traversal order or block map")
+        }
+        // Block sizes come from the dense sizes of the block dimensions' metadata (in traversal
+        // order they sit at the positions whose traversal entry is ≥ rank).
+        var blockSizes = [Int](repeating: 1, count: blockMap.count)
+        for level in rank..<total {
+            let block = traversalOrder[level] - rank
+            blockSizes[block] = dimensions[level].denseSize
+            guard !dimensions[level].isCompressed, dimensions[level].denseSize > 0 else {
+                throw DataMovementParameterError("DENSIFY: block dimensions must be dense and non-empty")
+            }
+        }
+        var denseStrides = [Int](repeating: 1, count: rank)
+        var s = 1
+        for d in stride(from: rank - 1, through: 0, by: -1) { denseStrides[d] = s; s *= denseShape[d] }
+        let denseCount = s
+
+        var destinations: [Int] = []
+        var indices = [Int](repeating: 0, count: total)
+        var failure: DataMovementParameterError?
+
+        func leaf() {
+            var original = [Int](repeating: 0, count: rank)
+            for i in 0..<rank { original[traversalOrder[i]] = indices[i] }
+            for i in rank..<total {
+                let block = traversalOrder[i] - rank
+                let dim = blockMap[block]
+                original[dim] = original[dim] * blockSizes[block] + indices[i]
+            }
+            guard destinations.count < denseCount else {
+                failure = DataMovementParameterError("DENSIFY: more stored values than dense elements"); return
+            }
+            var offset = 0
+            for d in 0..<rank {
+                guard original[d] >= 0, original[d] < denseShape[d] else {
+                    failure = DataMovementParameterError("DENSIFY: sparse index outside the dense shape"); return
+                }
+                offset += original[d] * denseStrides[d]
+            }
+            destinations.append(offset)
+        }
+
+        func populate(level: Int, previous: Int) {
+            if failure != nil { return }
+            if level == total { leaf(); return }
+            let dim = dimensions[level]
+            if !dim.isCompressed {
+                guard dim.denseSize >= 0, dim.denseSize <= denseCount else {
+                    failure = DataMovementParameterError("DENSIFY: dense size exceeds the tensor"); return
+                }
+                for i in 0..<dim.denseSize {
+                    indices[level] = i
+                    populate(level: level + 1, previous: previous * dim.denseSize + i)
+                    if failure != nil { return }
+                }
+            } else if previous + 1 < dim.segments.count {
+                let from = dim.segments[previous], to = dim.segments[previous + 1]
+                guard from >= 0, from <= to, to <= dim.indices.count else {
+                    failure = DataMovementParameterError("DENSIFY: invalid CSR segments"); return
+                }
+                for i in from..<to {
+                    indices[level] = dim.indices[i]
+                    populate(level: level + 1, previous: i)
+                    if failure != nil { return }
+                }
+            }
+        }
+        populate(level: 0, previous: 0)
+        if let failure { throw failure }
+        guard destinations.count <= denseCount else {
+            throw DataMovementParameterError("DENSIFY: more stored values than dense elements")
+        }
+        self.denseShape = denseShape
+        self.destinations = destinations
+    }
+}
+
+/// Reference DENSIFY kernel.
+public enum Densify {
+    /// Zero-fills `output` (`plan.denseElementCount` elements) and scatters the
+    /// `plan.storedValueCount` stored values of `input` to their dense positions.
+    public static func run(_ plan: DensifyPlan, elementSize: Int,
+                           input: UnsafeRawPointer, output: UnsafeMutableRawPointer) {
+        output.initializeMemory(as: UInt8.self, repeating: 0, count: plan.denseElementCount * elementSize)
+        for (k, destination) in plan.destinations.enumerated() {
+            (output + destination * elementSize).copyMemory(from: input + k * elementSize, byteCount: elementSize)
+        }
+    }
+}

@@ -1,0 +1,77 @@
+// The shared core of SLICE and STRIDED_SLICE: copy an n-dimensional strided window of the
+// input into a contiguous output.
+
+/// A strided window of an input: for each dimension a start, an element count and a step
+/// (negative steps walk backwards), over the input's row-major strides.
+public struct StridedWindow: Sendable, Equatable {
+    /// Offset of the window's first element in the input, in elements.
+    public let baseOffset: Int
+    /// Elements per dimension (the output shape before dropping shrunk axes).
+    public let counts: [Int]
+    /// Step per dimension in input elements (`step × inputStride`).
+    public let elementSteps: [Int]
+
+    /// Creates a window from per-dimension starts, counts and steps over `inputShape`.
+    /// Precondition: every visited index is inside the input.
+    public init(inputShape: [Int], starts: [Int], counts: [Int], steps: [Int]) {
+        let rank = inputShape.count
+        var strides = [Int](repeating: 1, count: rank)
+        var s = 1
+        for d in stride(from: rank - 1, through: 0, by: -1) { strides[d] = s; s *= inputShape[d] }
+        baseOffset = (0..<rank).reduce(0) { $0 + starts[$1] * strides[$1] }
+        self.counts = counts
+        elementSteps = (0..<rank).map { steps[$0] * strides[$0] }
+    }
+
+    /// Number of elements in the window.
+    public var elementCount: Int { counts.reduce(1, *) }
+}
+
+/// Copies a `StridedWindow` of the input into a contiguous output, any element type.
+public enum StridedCopy {
+    /// Copies `window` of `input` to `output` (`window.elementCount` elements).
+    public static func run(_ window: StridedWindow, elementSize: Int,
+                           input: UnsafeRawPointer, output: UnsafeMutableRawPointer) {
+        if window.elementCount == 0 { return }
+        ElementSize.dispatch(elementSize, Operation(window: window, input: input, output: output))
+    }
+
+    struct Operation: ElementMovingOperation {
+        let window: StridedWindow
+        let input: UnsafeRawPointer
+        let output: UnsafeMutableRawPointer
+
+        func run<T>(_ carrier: T.Type) {
+            let src = input.assumingMemoryBound(to: T.self)
+            var dst = output.assumingMemoryBound(to: T.self)
+            let counts = window.counts, steps = window.elementSteps
+            let rank = counts.count
+            if rank == 0 { dst.pointee = src[window.baseOffset]; return }
+            let innerCount = counts[rank - 1], innerStep = steps[rank - 1]
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: rank) { index in
+                index.initialize(repeating: 0)
+                var offset = window.baseOffset
+                while true {
+                    if innerStep == 1 {
+                        dst.update(from: src + offset, count: innerCount)
+                    } else {
+                        var o = offset
+                        for j in 0..<innerCount { dst[j] = src[o]; o += innerStep }
+                    }
+                    dst += innerCount
+                    // Advance the outer dimensions like an odometer.
+                    var d = rank - 2
+                    while d >= 0 {
+                        index[d] += 1
+                        offset += steps[d]
+                        if index[d] < counts[d] { break }
+                        offset -= steps[d] * counts[d]
+                        index[d] = 0
+                        d -= 1
+                    }
+                    if d < 0 { return }
+                }
+            }
+        }
+    }
+}
