@@ -1,0 +1,76 @@
+import TFLiteKernels
+import TFLiteSchema
+
+/// RESIZE_BILINEAR and RESIZE_NEAREST_NEIGHBOR on NHWC tensors with the constant int32
+/// `size` tensor (input 1, [new_height, new_width]).
+/// Options: bilinear align_corners = field 2, half_pixel_centers = 3; nearest 0 and 1.
+final class ResizeOperator: OperatorKernel {
+    /// Sampling method.
+    enum Method { case bilinear, nearestNeighbor }
+    private let method: Method
+    private var parameters: ResizeParameters?
+    private var elementSize = 0
+
+    /// Creates the operator for `method`.
+    init(_ method: Method) { self.method = method }
+
+    private var op: String { method == .bilinear ? "RESIZE_BILINEAR" : "RESIZE_NEAREST_NEIGHBOR" }
+
+    func prepare(_ node: NodeContext) throws {
+        let op = self.op
+        let input = try node.input(0)
+        let output = try node.output(0)
+        guard input.shape.count == 4 else { throw InterpreterError.invalidModel("\(op): input must be 4-D") }
+        let size = try DataMovementSupport.constantIntegers(try node.input(1), op)
+        guard size.count == 2, size[0] > 0, size[1] > 0 else {
+            throw InterpreterError.invalidModel("\(op): size must be two positive values, got \(size)")
+        }
+        let alignCorners: Bool, halfPixel: Bool
+        switch method {
+        case .bilinear:
+            alignCorners = node.options?.bool(2) ?? false
+            halfPixel = node.options?.bool(3) ?? false
+            switch input.type {
+            case .float32, .uint8, .int8, .int16: break
+            default: throw InterpreterError.invalidModel("\(op): unsupported type \(input.type)")
+            }
+        case .nearestNeighbor:
+            alignCorners = node.options?.bool(0) ?? false
+            halfPixel = node.options?.bool(1) ?? false
+            elementSize = try DataMovementSupport.elementSize(input, op)
+        }
+        let s = input.shape
+        parameters = ResizeParameters(batches: s[0], inputHeight: s[1], inputWidth: s[2],
+                                      outputHeight: size[0], outputWidth: size[1], depth: s[3],
+                                      alignCorners: alignCorners, halfPixelCenters: halfPixel)
+        try DataMovementSupport.requireSameType(input, output, op)
+        DataMovementSupport.inheritQuantization(from: input, to: output)
+        output.shape = try DataMovementSupport.checkedShape([s[0], size[0], size[1], s[3]], op)
+    }
+
+    func invoke(_ node: NodeContext) throws {
+        let op = self.op
+        guard let p = parameters else { throw InterpreterError.allocateTensorsRequired }
+        let input = try node.input(0), output = try node.output(0)
+        guard output.elementCount > 0, input.elementCount > 0 else { return }
+        let src = try DataMovementSupport.data(input, op), dst = try DataMovementSupport.data(output, op)
+        switch (method, input.type) {
+        case (.nearestNeighbor, _):
+            ResizeNearestNeighbor.run(p, elementSize: elementSize, input: src, output: dst)
+        case (.bilinear, .float32):
+            ResizeBilinear.runFloat(p, input: src.assumingMemoryBound(to: Float.self),
+                                    output: dst.assumingMemoryBound(to: Float.self))
+        case (.bilinear, .uint8):
+            ResizeBilinear.runUInt8(p, input: src.assumingMemoryBound(to: UInt8.self),
+                                    output: dst.assumingMemoryBound(to: UInt8.self))
+        case (.bilinear, .int8):
+            ResizeBilinear.runInt8(p, input: src.assumingMemoryBound(to: Int8.self),
+                                   output: dst.assumingMemoryBound(to: Int8.self))
+        case (.bilinear, .int16):
+            ResizeBilinear.runInt16(p, input: src.assumingMemoryBound(to: Int16.self),
+                                    output: dst.assumingMemoryBound(to: Int16.self))
+        default:
+            throw InterpreterError.invocationFailed("\(op): unsupported type \(input.type)")
+        }
+    }
+}

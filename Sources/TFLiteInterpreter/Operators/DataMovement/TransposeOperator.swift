@@ -1,0 +1,33 @@
+import TFLiteKernels
+import TFLiteSchema
+
+/// TRANSPOSE: permutes dimensions by the constant `perm` tensor (input 1), rank ≤ 6.
+final class TransposeOperator: OperatorKernel {
+    private var plan: TransposePlan?
+    private var elementSize = 0
+
+    func prepare(_ node: NodeContext) throws {
+        let op = "TRANSPOSE"
+        let input = try node.input(0)
+        let output = try node.output(0)
+        let perm = try DataMovementSupport.constantIntegers(try node.input(1), op)
+        guard let plan = TransposePlan(inputShape: input.shape, permutation: perm) else {
+            throw InterpreterError.invalidModel("\(op): \(perm) is not a permutation of rank \(input.shape.count) (max 6)")
+        }
+        elementSize = try DataMovementSupport.elementSize(input, op)
+        try DataMovementSupport.requireSameType(input, output, op)
+        DataMovementSupport.inheritQuantization(from: input, to: output)
+        output.shape = plan.outputShape
+        self.plan = plan
+    }
+
+    func invoke(_ node: NodeContext) throws {
+        let op = "TRANSPOSE"
+        guard let plan else { throw InterpreterError.allocateTensorsRequired }
+        let output = try node.output(0)
+        guard output.elementCount > 0 else { return }
+        let input = try node.input(0)
+        Transpose.run(plan, elementSize: elementSize, input: try DataMovementSupport.data(input, op),
+                      output: try DataMovementSupport.data(output, op))
+    }
+}
