@@ -1,5 +1,5 @@
 // RESIZE_BILINEAR for float32, and for uint8 computed in float as the reference's generic
-// template does (the result truncated toward zero).
+// template does (the result rounded half away from zero).
 
 /// Reference RESIZE_BILINEAR kernels.
 public enum ResizeBilinear {
@@ -8,10 +8,10 @@ public enum ResizeBilinear {
         run(p, input: input, output: output, load: { $0 }, store: { $0 })
     }
 
-    /// UInt8 NHWC resize, interpolated in float and truncated (reference template for uint8).
+    /// UInt8 NHWC resize, interpolated in float and rounded (reference template for uint8).
     public static func runUInt8(_ p: ResizeParameters, input: UnsafePointer<UInt8>, output: UnsafeMutablePointer<UInt8>) {
         run(p, input: input, output: output, load: { Float($0) }, store: {
-            UInt8(truncatingIfNeeded: SaturatingRound.truncatingToInt32($0))
+            UInt8(truncatingIfNeeded: SaturatingRound.clamp(SaturatingRound.toInt32($0), 0, 255))
         })
     }
 
