@@ -31,7 +31,12 @@ public enum TensorType: Int8, Sendable, CaseIterable, CustomStringConvertible {
     }
 
     /// Lower-case schema name, e.g. `float32`, `uint8`.
-    public var description: String { String(describing: self) }
+    /// (Not `String(describing: self)`: that calls `description` again and recurses forever.)
+    public var description: String { Self.names[Int(rawValue)] }
+
+    private static let names = ["float32", "float16", "int32", "uint8", "int64", "string", "bool", "int16",
+                                "complex64", "int8", "float64", "complex128", "uint64", "resource", "variant",
+                                "uint32", "uint16", "int4", "bfloat16"]
 }
 
 /// Affine quantization of a tensor: `real = scale * (quantized - zeroPoint)`.

@@ -92,6 +92,12 @@ public final class Interpreter: @unchecked Sendable {
         try access.run { try executor.snapshot(of: inputTensorIndex(index)) }
     }
 
+    /// The current shape of input `index` (the model's, or the last resize); works before
+    /// ``allocateTensors()``.
+    public func inputShape(at index: Int) throws -> Tensor.Shape {
+        try access.run { Tensor.Shape(executor.tensors[try inputTensorIndex(index)].shape) }
+    }
+
     /// Graph output `index` (its values after the last ``invoke()``).
     public func output(at index: Int) throws -> Tensor {
         try access.run { try executor.snapshot(of: outputTensorIndex(index)) }

@@ -20,7 +20,7 @@ extension Interpreter {
                 throw InterpreterError.invalidTensorDataType(
                     expected: "\(declared.type) for input \(k) '\(name)'", got: "\(array.dataType)")
             }
-            let current = try currentShape(ofInput: k)
+            let current = try inputShape(at: k).dimensions
             guard current != array.shape else { continue }
             if let signature = declared.shapeSignature {
                 let resizable = signature.count == array.shape.count
@@ -42,11 +42,5 @@ extension Interpreter {
             return try NumPyArray(dataType: NumPyArray.DataType(tensor.dataType), shape: tensor.shape.dimensions,
                                   data: tensor.data)
         }
-    }
-
-    /// The current shape of input `k` (allocated or not).
-    private func currentShape(ofInput k: Int) throws -> [Int] {
-        if let tensor = try? input(at: k) { return tensor.shape.dimensions }
-        return model.file.subgraphs[0].tensors[model.file.subgraphs[0].inputs[k]].shape
     }
 }

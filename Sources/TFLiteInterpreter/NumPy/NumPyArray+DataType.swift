@@ -35,7 +35,7 @@ extension NumPyArray {
         public var descriptor: String { (byteSize == 1 ? "|" : "<") + rawValue }
 
         /// NumPy's name, e.g. `float32`.
-        public var description: String { String(describing: self) }
+        public var description: String { tensorDataType.schemaType.description }
 
         /// The interpreter tensor type with the same layout.
         public var tensorDataType: Tensor.DataType {
