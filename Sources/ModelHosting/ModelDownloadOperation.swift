@@ -45,8 +45,10 @@ struct ModelDownloadOperation: Sendable {
         let partial = cache.partialURL(model.name, sha256: manifest.sha256)
         try await fetchModelFile(from: fileURL, manifest: manifest, to: partial)
         try verify(partial.path, manifest: manifest)
-        return try cache.install(verifiedPath: partial.path, manifest: manifest, host: model.host,
-                                 manifestETag: manifestETag)
+        let path = try cache.install(verifiedPath: partial.path, manifest: manifest, host: model.host,
+                                     manifestETag: manifestETag)
+        try? FileManager.default.removeItem(at: cache.partialInfoURL(model.name, sha256: manifest.sha256))
+        return path
     }
 
     // MARK: Manifest
@@ -56,6 +58,7 @@ struct ModelDownloadOperation: Sendable {
         var request = URLRequest(url: model.manifestURL)
         request.httpMethod = "GET"
         request.setValue("application/json", forHTTPHeaderField: "Accept")
+        request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
         if let etag = installed?.manifestETag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
         let url = model.manifestURL.absoluteString
         let body = LockedBuffer()
@@ -123,6 +126,8 @@ struct ModelDownloadOperation: Sendable {
                            partial: URL, infoURL: URL) async throws {
         var request = URLRequest(url: url)
         request.httpMethod = "GET"
+        // Byte ranges and sizes refer to the file itself, never to a compressed encoding.
+        request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
         if let validator {
             request.setValue("bytes=\(existing)-", forHTTPHeaderField: "Range")
             request.setValue(validator, forHTTPHeaderField: "If-Range")
@@ -204,8 +209,12 @@ struct ModelDownloadOperation: Sendable {
 
     private func makeSessionConfiguration() -> URLSessionConfiguration {
         let session = configuration.makeSessionConfiguration()
-        session.timeoutIntervalForRequest = configuration.idleTimeout
-        session.timeoutIntervalForResource = configuration.resourceTimeout
+        // The idle timeout is enforced by HTTPTransfer's watchdog: FoundationNetworking on Linux
+        // truncates these to whole seconds and treats the request timeout as a bound on the
+        // whole transfer, so both carry the resource timeout (at least one second).
+        let bound = max(1, configuration.resourceTimeout.rounded(.up))
+        session.timeoutIntervalForRequest = bound
+        session.timeoutIntervalForResource = bound
         session.requestCachePolicy = .reloadIgnoringLocalCacheData
         session.urlCache = nil
         session.allowsCellularAccess = conditions.allowsCellularAccess

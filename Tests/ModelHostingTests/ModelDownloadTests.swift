@@ -34,6 +34,7 @@ final class ModelDownloadTests: ModelManagerTestCase {
         XCTAssertEqual(info.sha256, SHA256.hexString(SHA256.hash(modelV1)))
         XCTAssertEqual(cacheListing().filter { !$0.hasPrefix(".") }.count, 3, "\(cacheListing())") // current.json, 1, 1/file
         XCTAssertEqual(host.fileRequests.count, 1)
+        XCTAssertEqual(host.fileRequests[0].headers["accept-encoding"], "identity", "sizes and ranges are of the raw file")
     }
 
     func testUnchangedModelIsNotDownloadedAgain() async throws {

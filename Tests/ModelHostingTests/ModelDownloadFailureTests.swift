@@ -1,0 +1,218 @@
+import Foundation
+import XCTest
+@testable import ModelHosting
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Everything that can go wrong on the wire or on disk: each case must fail cleanly (typed error,
+/// no partial install) and leave the previously installed model serving.
+final class ModelDownloadFailureTests: ModelManagerTestCase {
+    /// Installs v1 and publishes v2, returning v1's path.
+    private func installV1ThenPublishV2(_ manager: ModelManager) async throws -> String {
+        host.publish(modelName, version: "1", bytes: modelV1)
+        let path = try await expectSuccess(manager.download(remote))
+        host.publish(modelName, version: "2", bytes: modelV2)
+        return path
+    }
+
+    private func assertOldModelIntact(_ manager: ModelManager, _ oldPath: String,
+                                      file: StaticString = #filePath, line: UInt = #line) throws {
+        XCTAssertEqual(manager.latestModelFilePath(remote), oldPath, file: file, line: line)
+        XCTAssertEqual(try fileBytes(oldPath), modelV1, file: file, line: line)
+        XCTAssertEqual(manager.downloadedModelInfo(remote)?.version, "1", file: file, line: line)
+        // A fresh manager (a restart) sees the same.
+        XCTAssertEqual(makeManager().latestModelFilePath(remote), oldPath, file: file, line: line)
+    }
+
+    func testResumeAfterServerDropsConnectionMidBody() async throws {
+        let manager = makeManager()
+        let oldPath = try await installV1ThenPublishV2(manager)
+        host.withFaults { $0.dropAfterBytes = 100_000; $0.dropCount = 1 }
+
+        let path = try await expectSuccess(manager.download(remote))
+
+        XCTAssertEqual(try fileBytes(path), modelV2)
+        XCTAssertNotEqual(path, oldPath)
+        let files = host.fileRequests
+        XCTAssertEqual(files.count, 3, "v1, the dropped v2 transfer, the resumed v2 transfer")
+        let resumed = files[2]
+        XCTAssertEqual(resumed.headers["range"], "bytes=100000-", "resumes where the dropped transfer ended")
+        XCTAssertEqual(resumed.headers["if-range"], "\"f-\(SHA256.hexString(SHA256.hash(modelV2)).prefix(16))\"")
+        XCTAssertFalse(cacheListing().contains { $0.hasPrefix(".partial") }, "\(cacheListing())")
+    }
+
+    func testResumeAcrossManagerRestart() async throws {
+        let manager = makeManager(maximumAttempts: 1)
+        let oldPath = try await installV1ThenPublishV2(manager)
+        host.withFaults { $0.dropAfterBytes = 150_000; $0.dropCount = 1 }
+        let error = await expectFailure(manager.download(remote))
+        guard case .network? = error else { return XCTFail("expected a network error, got \(String(describing: error))") }
+        try assertOldModelIntact(manager, oldPath)
+        XCTAssertTrue(cacheListing().contains { $0.hasPrefix(".partial") }, "partial kept for resume")
+
+        let restarted = makeManager(maximumAttempts: 1)
+        let path = try await expectSuccess(restarted.download(remote))
+        XCTAssertEqual(try fileBytes(path), modelV2)
+        XCTAssertEqual(host.fileRequests.last?.headers["range"], "bytes=150000-")
+    }
+
+    func testFullResponseToRangeRequestStartsOver() async throws {
+        let manager = makeManager()
+        _ = try await installV1ThenPublishV2(manager)
+        host.withFaults { $0.dropAfterBytes = 120_000; $0.dropCount = 1; $0.ignoreRange = true }
+
+        let path = try await expectSuccess(manager.download(remote))
+
+        XCTAssertEqual(try fileBytes(path), modelV2, "the 200 body replaced the partial bytes instead of being appended")
+        XCTAssertEqual(host.fileRequests.last?.headers["range"], "bytes=120000-")
+    }
+
+    func testServerErrorFails() async throws {
+        let manager = makeManager()
+        let oldPath = try await installV1ThenPublishV2(manager)
+        host.withFaults { $0.fileStatus = 500 }
+        let error = await expectFailure(manager.download(remote))
+        guard case .httpStatus(500, _)? = error else { return XCTFail("expected HTTP 500, got \(String(describing: error))") }
+        try assertOldModelIntact(manager, oldPath)
+
+        host.withFaults { $0.fileStatus = nil; $0.manifestStatus = 500 }
+        let manifestError = await expectFailure(manager.download(remote))
+        guard case .httpStatus(500, _)? = manifestError else { return XCTFail("got \(String(describing: manifestError))") }
+        try assertOldModelIntact(manager, oldPath)
+    }
+
+    func testStalledServerTimesOut() async throws {
+        let manager = makeManager(idleTimeout: 1, maximumAttempts: 2)
+        let oldPath = try await installV1ThenPublishV2(manager)
+        host.withFaults { $0.stallAfterBytes = 50_000; $0.stallSeconds = 6 }
+        let start = Date()
+        let error = await expectFailure(manager.download(remote))
+        let elapsed = Date().timeIntervalSince(start)
+        guard case .timedOut? = error else { return XCTFail("expected timedOut, got \(String(describing: error))") }
+        XCTAssertLessThan(elapsed, 5, "two attempts of 1 s idle timeout each, not the 6 s stall")
+        XCTAssertEqual(host.fileRequests.count, 3, "v1 + two attempts")
+        XCTAssertEqual(host.fileRequests.last?.headers["range"], "bytes=50000-", "the retry resumed")
+        try assertOldModelIntact(manager, oldPath)
+    }
+
+    func testContentLengthThatLiesIsRejected() async throws {
+        let manager = makeManager()
+        let oldPath = try await installV1ThenPublishV2(manager)
+        // Shorter than the real body and the manifest.
+        host.withFaults { $0.fileContentLength = self.modelV2.count - 1000 }
+        let short = await expectFailure(manager.download(remote))
+        XCTAssertEqual(short, .sizeMismatch(expected: modelV2.count, actual: modelV2.count - 1000))
+        try assertOldModelIntact(manager, oldPath)
+
+        // Longer than the body: the connection ends early every time.
+        host.withFaults { $0.fileContentLength = self.modelV2.count + 1000 }
+        let long = await expectFailure(manager.download(remote))
+        XCTAssertNotNil(long)
+        try assertOldModelIntact(manager, oldPath)
+        XCTAssertFalse(cacheListing().contains("2"), "\(cacheListing())")
+    }
+
+    func testManifestSizeThatLiesIsRejected() async throws {
+        let manager = makeManager()
+        let oldPath = try await installV1ThenPublishV2(manager)
+        host.withFaults { $0.manifestSize = self.modelV2.count - 10 }
+        let error = await expectFailure(manager.download(remote))
+        guard case .sizeMismatch? = error else { return XCTFail("expected sizeMismatch, got \(String(describing: error))") }
+        try assertOldModelIntact(manager, oldPath)
+    }
+
+    func testChecksumMismatchIsRejected() async throws {
+        let manager = makeManager()
+        let oldPath = try await installV1ThenPublishV2(manager)
+        let wrong = String(repeating: "ab", count: 32)
+        host.withFaults { $0.manifestSHA256 = wrong }
+        let error = await expectFailure(manager.download(remote))
+        XCTAssertEqual(error, .checksumMismatch(expected: wrong, actual: SHA256.hexString(SHA256.hash(modelV2))))
+        try assertOldModelIntact(manager, oldPath)
+        XCTAssertFalse(cacheListing().contains { $0.hasPrefix(".partial") }, "corrupt partial deleted: \(cacheListing())")
+    }
+
+    func testNonModelFileIsRejected() async throws {
+        let manager = makeManager()
+        let oldPath = try await installV1ThenPublishV2(manager)
+        let image = try Data(contentsOf: TestPaths.packageRoot.appendingPathComponent("Models/images")
+            .appendingPathComponent(try firstImageName()))
+        host.publish(modelName, version: "2", bytes: Array(image))
+        let error = await expectFailure(manager.download(remote))
+        guard case .invalidModel? = error else { return XCTFail("expected invalidModel, got \(String(describing: error))") }
+        try assertOldModelIntact(manager, oldPath)
+    }
+
+    func testModelFailingValidationIsRejected() async throws {
+        struct TooSmall: Error {}
+        // A validator that refuses models under 300 KB: v1 (229 KB) passes it? No: install v1
+        // with the standard validator, then use a strict manager for v2-sized rules.
+        let manager = makeManager()
+        let oldPath = try await installV1ThenPublishV2(manager)
+        let strict = makeManager(validator: ModelValidator { path in
+            try ModelValidator.standard.validate(path)
+            throw ModelHostingError.invalidModel("allocation failed in test validator for \((path as NSString).lastPathComponent)")
+        })
+        let error = await expectFailure(strict.download(remote))
+        guard case let .invalidModel(reason)? = error else { return XCTFail("expected invalidModel, got \(String(describing: error))") }
+        XCTAssertTrue(reason.contains("allocation failed"), reason)
+        try assertOldModelIntact(strict, oldPath)
+
+        // A truncated model keeps its TFL3 identifier but is cut off: it must not install.
+        host.publish(modelName, version: "3", bytes: Array(modelV2.prefix(4096)))
+        let truncated = await expectFailure(makeManager(validator: ModelValidator { path in
+            try ModelValidator.standard.validate(path)
+            let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
+            if size < 100_000 { throw TooSmall() }
+        }).download(remote))
+        guard case .invalidModel? = truncated else { return XCTFail("expected invalidModel, got \(String(describing: truncated))") }
+        try assertOldModelIntact(manager, oldPath)
+    }
+
+    #if canImport(Glibc)
+    /// Disk full, simulated with RLIMIT_FSIZE: writes past the limit fail with EFBIG exactly as
+    /// they fail with ENOSPC on a full disk (SIGXFSZ is ignored for the test).
+    func testDiskFullKeepsOldModel() async throws {
+        let manager = makeManager()
+        let oldPath = try await installV1ThenPublishV2(manager)
+        var original = rlimit()
+        XCTAssertEqual(getrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &original), 0)
+        let previousHandler = signal(SIGXFSZ, SIG_IGN)
+        var limited = original
+        limited.rlim_cur = 100_000
+        XCTAssertEqual(setrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &limited), 0)
+        let error = await expectFailure(manager.download(remote))
+        XCTAssertEqual(setrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &original), 0)
+        signal(SIGXFSZ, previousHandler)
+
+        guard case let .fileSystem(reason)? = error else { return XCTFail("expected fileSystem, got \(String(describing: error))") }
+        XCTAssertFalse(reason.isEmpty)
+        try assertOldModelIntact(manager, oldPath)
+
+        // With space again, the next attempt completes.
+        let path = try await expectSuccess(manager.download(remote))
+        XCTAssertEqual(try fileBytes(path), modelV2)
+    }
+    #endif
+
+    func testCancelKeepsOldModel() async throws {
+        let manager = makeManager()
+        let oldPath = try await installV1ThenPublishV2(manager)
+        host.withFaults { $0.stallAfterBytes = 10_000; $0.stallSeconds = 5 }
+        let download = manager.download(remote)
+        try await Task.sleep(nanoseconds: 300_000_000)
+        download.cancel()
+        let error = await expectFailure(download)
+        XCTAssertEqual(error, .cancelled)
+        try assertOldModelIntact(manager, oldPath)
+    }
+
+    private func firstImageName() throws -> String {
+        let directory = TestPaths.packageRoot.appendingPathComponent("Models/images").path
+        guard let name = (try? FileManager.default.contentsOfDirectory(atPath: directory))?.sorted().first else {
+            throw XCTSkip("no images in Models/images")
+        }
+        return name
+    }
+}
