@@ -1,1 +1,0 @@
-// Placeholder so the module builds; delete when the first real file lands.
