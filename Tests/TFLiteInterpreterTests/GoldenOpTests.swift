@@ -42,6 +42,7 @@ final class GoldenOpTests: XCTestCase {
             for failure in failures { XCTFail(failure) }
             if !failures.isEmpty { failed.append(goldenCase.name) }
         }
+        print("golden \(family): \(cases.count) cases, \(failed.count) failed (threads: \(threads))")
         if !failed.isEmpty {
             XCTFail("\(failed.count) of \(cases.count) '\(family)' cases failed: \(failed.joined(separator: ", "))")
         }
