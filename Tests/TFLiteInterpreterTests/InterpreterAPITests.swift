@@ -179,6 +179,22 @@ final class InterpreterAPITests: XCTestCase {
         XCTAssertEqual(problems, [])
     }
 
+    func testOperatorProfile() throws {
+        var options = Interpreter.Options(threadCount: 1)
+        XCTAssertTrue(try Interpreter(model: model("dynamic_chain"), options: options).operatorProfile.isEmpty)
+        options.isProfilingEnabled = true
+        let interpreter = try Interpreter(model: model("dynamic_chain"), options: options)
+        try interpreter.allocateTensors()
+        for _ in 0..<3 { try interpreter.invoke() }
+        let profile = interpreter.operatorProfile
+        XCTAssertEqual(profile.map(\.name), ["ADD", "MUL", "ADD"])
+        XCTAssertEqual(profile.map(\.invocations), [3, 3, 3])
+        XCTAssertEqual(profile.map(\.outputShape), [[1, 8], [1, 8], [1, 8]])
+        XCTAssertTrue(profile.allSatisfy { $0.totalNanoseconds > 0 })
+        try interpreter.resetOperatorProfile()
+        XCTAssertEqual(interpreter.operatorProfile.map(\.totalNanoseconds), [0, 0, 0])
+    }
+
     func testSignatureRunner() throws {
         let interpreter = try Interpreter(model: model("two_inputs"))
         XCTAssertEqual(interpreter.signatureKeys, ["add_mul"])

@@ -48,6 +48,7 @@ public final class Interpreter: @unchecked Sendable {
         self.options = options
         threads = ThreadPool(threadCount: options.threadCount ?? ThreadPool.defaultThreadCount)
         executor = SubgraphExecutor(blueprint: model.subgraphs[0], threads: threads)
+        executor.isProfiling = options.isProfilingEnabled
     }
 
     // MARK: Graph shape
@@ -162,6 +163,29 @@ public final class Interpreter: @unchecked Sendable {
     /// The pointer is valid only inside `body`; don't call the interpreter from `body`.
     public func withUnsafeOutputBytes<R>(at index: Int, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
         try access.run { try executor.withBytes(of: outputTensorIndex(index), body) }
+    }
+
+    // MARK: Profiling
+
+    /// Time per operator accumulated over the invokes since creation or
+    /// ``resetOperatorProfile()``, in execution order; empty unless
+    /// ``Options/isProfilingEnabled``.
+    public var operatorProfile: [OperatorProfile] {
+        guard options.isProfilingEnabled, let profile = try? access.run({ () -> [OperatorProfile] in
+            executor.nodes.enumerated().map { k, node in
+                let context = node.context
+                return OperatorProfile(position: node.position, name: context.code.displayName,
+                                       outputShape: context.outputs.first?.shape ?? [],
+                                       invocations: executor.profiledInvocations,
+                                       totalNanoseconds: executor.nodeNanoseconds[k])
+            }
+        }) else { return [] }
+        return profile
+    }
+
+    /// Clears ``operatorProfile``.
+    public func resetOperatorProfile() throws {
+        try access.run { executor.resetProfile() }
     }
 
     // MARK: Signatures

@@ -39,6 +39,12 @@ final class SubgraphExecutor {
     private var arena: AlignedBuffer?
     /// Persistent storage of variable tensors, by tensor index.
     private var variableStorage: [Int: AlignedBuffer] = [:]
+    /// When true, `invoke()` accumulates per-node wall time in `nodeNanoseconds`.
+    var isProfiling = false
+    /// Accumulated nanoseconds per node (same order as `nodes`).
+    private(set) var nodeNanoseconds: [UInt64]
+    /// Number of profiled invokes since the last reset.
+    private(set) var profiledInvocations = 0
 
     /// Creates kernels for the live operators of `blueprint`, splitting work over `threads`.
     init(blueprint: SubgraphBlueprint, threads: ThreadPool) {
@@ -54,6 +60,13 @@ final class SubgraphExecutor {
                         context: SubgraphBlueprint.makeContext(op, codes: blueprint.codes, tensors: tensors,
                                                                threads: threads))
         }
+        nodeNanoseconds = [UInt64](repeating: 0, count: nodes.count)
+    }
+
+    /// Clears the accumulated profile.
+    func resetProfile() {
+        for i in nodeNanoseconds.indices { nodeNanoseconds[i] = 0 }
+        profiledInvocations = 0
     }
 
     /// Sets the shape of graph input `tensorIndex`; the next `prepare()` re-plans.
@@ -84,6 +97,15 @@ final class SubgraphExecutor {
     /// Runs every node once. Requires `prepare()`.
     func invoke() throws {
         guard isPrepared else { throw InterpreterError.allocateTensorsRequired }
+        if isProfiling {
+            for (k, node) in nodes.enumerated() {
+                let start = DispatchTime.now().uptimeNanoseconds
+                try KernelErrors.invoking(node.context.code.displayName) { try node.kernel.invoke(node.context) }
+                nodeNanoseconds[k] &+= DispatchTime.now().uptimeNanoseconds &- start
+            }
+            profiledInvocations += 1
+            return
+        }
         for node in nodes {
             try KernelErrors.invoking(node.context.code.displayName) { try node.kernel.invoke(node.context) }
         }
