@@ -16,8 +16,13 @@ public final class ByteStorage: @unchecked Sendable {
         let count = bytes.count
         self.count = count
         pointer = UnsafeMutableRawPointer.allocate(byteCount: Swift.max(count, 1), alignment: Self.alignment)
-        let target = UnsafeMutableRawBufferPointer(start: pointer, count: count)
-        _ = target.initializeMemory(as: UInt8.self, from: bytes)
+        let copied: Void? = bytes.withContiguousStorageIfAvailable { source in
+            pointer.copyMemory(from: UnsafeRawPointer(source.baseAddress ?? UnsafePointer(bitPattern: 1)!), byteCount: count)
+        }
+        if copied == nil {
+            let target = UnsafeMutableRawBufferPointer(start: pointer, count: count)
+            _ = target.initializeMemory(as: UInt8.self, from: bytes)
+        }
     }
 
     deinit { pointer.deallocate() }

@@ -1,0 +1,57 @@
+import FlatBufferReader
+import Foundation
+import TFLiteSchema
+import XCTest
+
+/// Seeded truncation and corruption of every real model: loading must either succeed or
+/// throw a `TFLiteSchemaError`, never crash. Corruption targets the FlatBuffer structure
+/// (everything except the raw weight bytes), where it matters.
+final class CorruptionLoopTests: XCTestCase {
+    /// Byte positions of `bytes` outside buffer data, i.e. tables, vtables, vectors and strings.
+    func structurePositions(_ bytes: [UInt8]) throws -> [Range<Int>] {
+        let root = try FlatBuffer(storage: ByteStorage(copying: bytes), limits: nil).rootTable()
+        let data = try root.tableArray(4).compactMap { try $0.vector(0, elementSize: 1)?.byteRange }
+            .filter { !$0.isEmpty }.sorted { $0.lowerBound < $1.lowerBound }
+        var gaps: [Range<Int>] = []
+        var cursor = 0
+        for range in data where range.lowerBound > cursor {
+            gaps.append(cursor..<range.lowerBound); cursor = range.upperBound
+        }
+        if cursor < bytes.count { gaps.append(cursor..<bytes.count) }
+        return gaps
+    }
+
+    func testTruncationAndCorruptionNeverCrash() throws {
+        var generator = SystemRandomNumberGeneratorSeeded(seed: 0xC0FFEE)
+        var rejected = 0, accepted = 0
+        for url in try SchemaTestFiles.allModels() {
+            let original = [UInt8](try Data(contentsOf: url))
+            let gaps = try structurePositions(original)
+            let gapTotal = gaps.reduce(0) { $0 + $1.count }
+            func randomStructurePosition() -> Int {
+                var offset = Int(generator.next() % UInt64(gapTotal))
+                for gap in gaps {
+                    if offset < gap.count { return gap.lowerBound + offset }
+                    offset -= gap.count
+                }
+                return 0
+            }
+            for round in 0..<48 {
+                var bytes = original
+                if round < 8 {
+                    bytes.removeLast(Int(generator.next() % UInt64(bytes.count)))
+                } else {
+                    for _ in 0..<(1 + Int(generator.next() % 8)) {
+                        bytes[randomStructurePosition()] = UInt8(truncatingIfNeeded: generator.next())
+                    }
+                }
+                do { _ = try TFLiteModelFile(bytes: bytes); accepted += 1 } catch {
+                    XCTAssertTrue(error is TFLiteSchemaError, "\(url.lastPathComponent): \(error)")
+                    rejected += 1
+                }
+            }
+        }
+        XCTAssertGreaterThan(rejected, 0)
+        print("corruption loop: \(rejected) rejected, \(accepted) accepted")
+    }
+}
