@@ -42,3 +42,11 @@ extension RGBImage {
         try PNGEncoder.write(self, to: path)
     }
 }
+
+extension VisionImage {
+    /// Draws the annotations on the upright image and writes it as PNG in one pass.
+    public func writeAnnotatedPNG(_ annotations: [ImageAnnotation], to path: String,
+                                  thickness: Int? = nil, textScale: Int? = nil) throws {
+        try PNGEncoder.write(uprightRGB().annotated(with: annotations, thickness: thickness, textScale: textScale), to: path)
+    }
+}
