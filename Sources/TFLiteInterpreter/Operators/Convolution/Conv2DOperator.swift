@@ -24,6 +24,14 @@ final class Conv2DOperator: OperatorKernel {
     private var quantized: QuantizedConvolutionParameters?
     private var hybrid: HybridConvolutionParameters?
     private var scratch = HybridScratch()
+    /// Weights packed for the optimized kernels (nil: the reference kernel runs).
+    private var packedFloat: [Float]?
+    private var packedInteger: [Int32]?
+    /// Padding run read by taps outside the input: zeros (float), the input zero point
+    /// (quantized) or each batch's on-the-fly zero point (hybrid, `[batch][cin]`).
+    private var zeroRun: [Float] = []
+    private var paddingRun: [UInt8] = []
+    private var negatedOffsets: [Int32] = []
 
     func prepare(_ node: NodeContext) throws {
         let input = try node.input(0), filter = try node.input(1)
@@ -86,6 +94,36 @@ final class Conv2DOperator: OperatorKernel {
             throw InterpreterError.invalidModel("\(op): unsupported input/filter types \(input.type)/\(filter.type)")
         }
         output.shape = [n, rows.outputSize, cols.outputSize, cout]
+        try preparePacking(input: input, filter: filter)
+    }
+
+    /// Packs constant weights for the optimized kernels (ungrouped convolutions only).
+    private func preparePacking(input: RuntimeTensor, filter: RuntimeTensor) throws {
+        packedFloat = nil; packedInteger = nil
+        let g = geometry
+        guard filter.isConstant, let raw = filter.data, g.groups == 1, g.outputCount > 0, g.inputDepth > 0 else { return }
+        let depth = g.filterHeight * g.filterWidth * g.filterInputDepth
+        switch mode {
+        case .float:
+            packedFloat = ConvFilterPacking.packFloat(raw.assumingMemoryBound(to: Float.self),
+                                                      outputDepth: g.outputDepth, depth: depth)
+            zeroRun = Array(repeating: 0, count: g.inputDepth)
+        case .uint8:
+            let q = quantized!
+            packedInteger = ConvFilterPacking.packInteger(raw.assumingMemoryBound(to: UInt8.self), offset: q.filterOffset,
+                                                          outputDepth: g.outputDepth, depth: depth)
+            paddingRun = Array(repeating: UInt8(truncatingIfNeeded: -q.inputOffset), count: g.inputDepth)
+        case .int8:
+            let q = quantized!
+            packedInteger = ConvFilterPacking.packInteger(raw.assumingMemoryBound(to: Int8.self), offset: q.filterOffset,
+                                                          outputDepth: g.outputDepth, depth: depth)
+            paddingRun = Array(repeating: UInt8(truncatingIfNeeded: -q.inputOffset), count: g.inputDepth)
+        case .hybrid:
+            packedInteger = ConvFilterPacking.packInteger(raw.assumingMemoryBound(to: Int8.self), offset: 0,
+                                                          outputDepth: g.outputDepth, depth: depth)
+            paddingRun = Array(repeating: 0, count: g.batches * g.inputDepth)
+            negatedOffsets = Array(repeating: 0, count: g.batches)
+        }
     }
 
     func invoke(_ node: NodeContext) throws {
@@ -97,6 +135,10 @@ final class Conv2DOperator: OperatorKernel {
         let x = try ConvSupport.data(input, op: op), f = try ConvSupport.data(filter, op: op)
         let y = try ConvSupport.data(output, op: op)
         let b = try bias.map { try ConvSupport.data($0, op: op) }
+        if packedFloat != nil || packedInteger != nil {
+            invokeOptimized(node, x, b, y)
+            return
+        }
         switch mode {
         case .float:
             Conv2DReference.float(g, activationMin: floatRange.min, activationMax: floatRange.max,
@@ -122,6 +164,75 @@ final class Conv2DOperator: OperatorKernel {
                                        filter: f.assumingMemoryBound(to: Int8.self),
                                        bias: b.map { UnsafePointer($0.assumingMemoryBound(to: Float.self)) },
                                        output: y.assumingMemoryBound(to: Float.self))
+            }
+        }
+    }
+
+    /// Runs the packed-weight kernels, split over 4-pixel tiles across the thread pool.
+    private func invokeOptimized(_ node: NodeContext, _ x: UnsafeMutableRawPointer, _ b: UnsafeMutableRawPointer?,
+                                 _ y: UnsafeMutableRawPointer) {
+        let g = geometry
+        let tiles = Conv2DOptimized.tileCount(g)
+        let minChunk = max(1, 100_000 / max(1, 4 * g.outputDepth * g.filterHeight * g.filterWidth * g.inputDepth))
+        switch mode {
+        case .float:
+            let range = floatRange
+            packedFloat!.withUnsafeBufferPointer { w in
+                zeroRun.withUnsafeBufferPointer { z in
+                    node.threads.parallelFor(tiles, minChunk: minChunk) { part in
+                        Conv2DOptimized.float(g, activationMin: range.min, activationMax: range.max,
+                                              input: x.assumingMemoryBound(to: Float.self), packedFilter: w.baseAddress!,
+                                              bias: b.map { UnsafePointer($0.assumingMemoryBound(to: Float.self)) },
+                                              zeros: z.baseAddress!, output: y.assumingMemoryBound(to: Float.self),
+                                              tiles: part)
+                    }
+                }
+            }
+        case .uint8, .int8:
+            let q = quantized!
+            let isU8 = mode == .uint8
+            packedInteger!.withUnsafeBufferPointer { w in
+                paddingRun.withUnsafeBufferPointer { pad in
+                    let bias = b.map { UnsafePointer($0.assumingMemoryBound(to: Int32.self)) }
+                    node.threads.parallelFor(tiles, minChunk: minChunk) { part in
+                        if isU8 {
+                            Conv2DOptimized.uint8(g, q, input: x.assumingMemoryBound(to: UInt8.self), packedFilter: w.baseAddress!,
+                                                  bias: bias, padding: pad.baseAddress!,
+                                                  output: y.assumingMemoryBound(to: UInt8.self), tiles: part)
+                        } else {
+                            let p = UnsafeRawPointer(pad.baseAddress!).assumingMemoryBound(to: Int8.self)
+                            Conv2DOptimized.int8(g, q, input: x.assumingMemoryBound(to: Int8.self), packedFilter: w.baseAddress!,
+                                                 bias: bias, padding: p,
+                                                 output: y.assumingMemoryBound(to: Int8.self), tiles: part)
+                        }
+                    }
+                }
+            }
+        case .hybrid(let asymmetric):
+            let p = hybrid!
+            let rowSize = g.inputHeight * g.inputWidth * g.inputDepth
+            let cin = g.inputDepth
+            scratch.quantize(x.assumingMemoryBound(to: Float.self), batches: g.batches, rowSize: rowSize,
+                             asymmetric: asymmetric) { q, scales, offsets in
+                for batch in 0..<g.batches {
+                    negatedOffsets[batch] = -offsets[batch]
+                    let zp = UInt8(truncatingIfNeeded: offsets[batch])
+                    for i in 0..<cin { paddingRun[batch * cin + i] = zp }
+                }
+                packedInteger!.withUnsafeBufferPointer { w in
+                    paddingRun.withUnsafeBufferPointer { pad in
+                        negatedOffsets.withUnsafeBufferPointer { neg in
+                            let padding = UnsafeRawPointer(pad.baseAddress!).assumingMemoryBound(to: Int8.self)
+                            node.threads.parallelFor(tiles, minChunk: minChunk) { part in
+                                Conv2DOptimized.hybrid(g, p, quantizedInput: q, inputScales: scales,
+                                                       negatedInputOffsets: neg.baseAddress!, packedFilter: w.baseAddress!,
+                                                       bias: b.map { UnsafePointer($0.assumingMemoryBound(to: Float.self)) },
+                                                       padding: padding, output: y.assumingMemoryBound(to: Float.self),
+                                                       tiles: part)
+                            }
+                        }
+                    }
+                }
             }
         }
     }

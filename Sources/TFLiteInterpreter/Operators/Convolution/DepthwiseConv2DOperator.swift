@@ -13,6 +13,8 @@ final class DepthwiseConv2DOperator: OperatorKernel {
     private var quantized: QuantizedConvolutionParameters?
     private var hybrid: HybridConvolutionParameters?
     private var scratch = HybridScratch()
+    /// `Int32(w) + filterOffset` for the optimized quantized kernel (nil: reference).
+    private var packedInteger: [Int32]?
 
     func prepare(_ node: NodeContext) throws {
         let input = try node.input(0), filter = try node.input(1)
@@ -73,6 +75,14 @@ final class DepthwiseConv2DOperator: OperatorKernel {
             throw InterpreterError.invalidModel("\(op): unsupported input/filter types \(input.type)/\(filter.type)")
         }
         output.shape = [n, rows.outputSize, cols.outputSize, cout]
+        packedInteger = nil
+        if (mode == .uint8 || mode == .int8), DepthwiseConv2DOptimized.supports(geometry),
+           filter.isConstant, let raw = filter.data {
+            let offset = quantized!.filterOffset
+            packedInteger = mode == .uint8
+                ? ConvFilterPacking.packDepthwiseInteger(raw.assumingMemoryBound(to: UInt8.self), offset: offset, count: filter.elementCount)
+                : ConvFilterPacking.packDepthwiseInteger(raw.assumingMemoryBound(to: Int8.self), offset: offset, count: filter.elementCount)
+        }
     }
 
     func invoke(_ node: NodeContext) throws {
@@ -84,6 +94,10 @@ final class DepthwiseConv2DOperator: OperatorKernel {
         let x = try ConvSupport.data(input, op: op), f = try ConvSupport.data(filter, op: op)
         let y = try ConvSupport.data(output, op: op)
         let b = try bias.map { try ConvSupport.data($0, op: op) }
+        if DepthwiseConv2DOptimized.supports(g), mode == .float || packedInteger != nil {
+            invokeOptimized(node, x, f, b, y)
+            return
+        }
         switch mode {
         case .float:
             DepthwiseConv2DReference.float(g, activationMin: floatRange.min, activationMax: floatRange.max,
@@ -111,6 +125,44 @@ final class DepthwiseConv2DOperator: OperatorKernel {
                                                 bias: b.map { UnsafePointer($0.assumingMemoryBound(to: Float.self)) },
                                                 output: y.assumingMemoryBound(to: Float.self))
             }
+        }
+    }
+
+    /// Runs the channel-vectorized kernels, split over output rows across the thread pool.
+    private func invokeOptimized(_ node: NodeContext, _ x: UnsafeMutableRawPointer, _ f: UnsafeMutableRawPointer,
+                                 _ b: UnsafeMutableRawPointer?, _ y: UnsafeMutableRawPointer) {
+        let g = geometry
+        let rows = DepthwiseConv2DOptimized.rowCount(g)
+        let minChunk = max(1, 50_000 / max(1, g.outputWidth * g.outputDepth * g.filterHeight * g.filterWidth))
+        switch mode {
+        case .float:
+            let range = floatRange
+            node.threads.parallelFor(rows, minChunk: minChunk) { part in
+                DepthwiseConv2DOptimized.float(g, activationMin: range.min, activationMax: range.max,
+                                               input: x.assumingMemoryBound(to: Float.self),
+                                               filter: f.assumingMemoryBound(to: Float.self),
+                                               bias: b.map { UnsafePointer($0.assumingMemoryBound(to: Float.self)) },
+                                               output: y.assumingMemoryBound(to: Float.self), rows: part)
+            }
+        case .uint8, .int8:
+            let q = quantized!
+            let isU8 = mode == .uint8
+            let bias = b.map { UnsafePointer($0.assumingMemoryBound(to: Int32.self)) }
+            packedInteger!.withUnsafeBufferPointer { w in
+                node.threads.parallelFor(rows, minChunk: minChunk) { part in
+                    if isU8 {
+                        DepthwiseConv2DOptimized.uint8(g, q, input: x.assumingMemoryBound(to: UInt8.self),
+                                                       packedFilter: w.baseAddress!, bias: bias,
+                                                       output: y.assumingMemoryBound(to: UInt8.self), rows: part)
+                    } else {
+                        DepthwiseConv2DOptimized.int8(g, q, input: x.assumingMemoryBound(to: Int8.self),
+                                                      packedFilter: w.baseAddress!, bias: bias,
+                                                      output: y.assumingMemoryBound(to: Int8.self), rows: part)
+                    }
+                }
+            }
+        case .hybrid:
+            break
         }
     }
 }

@@ -11,6 +11,18 @@ final class FullyConnectedOperator: OperatorKernel {
     private var quantized: QuantizedConvolutionParameters?
     private var hybrid: HybridConvolutionParameters?
     private var scratch = HybridScratch()
+    /// Weights packed for the optimized kernels, used as a 1×1 convolution over `batches`
+    /// pixels (nil: the reference kernel runs).
+    private var packedFloat: [Float]?
+    private var packedInteger: [Int32]?
+    private var zeroRun: [Float] = []
+    private var paddingRun: [UInt8] = []
+    private var negatedOffsets: [Int32] = []
+    private var asConvolution: ConvolutionGeometry {
+        ConvolutionGeometry(batches: geometry.batches, inputHeight: 1, inputWidth: 1, inputDepth: geometry.inputSize,
+                            filterHeight: 1, filterWidth: 1, filterInputDepth: geometry.inputSize,
+                            outputHeight: 1, outputWidth: 1, outputDepth: geometry.outputSize)
+    }
 
     func prepare(_ node: NodeContext) throws {
         let input = try node.input(0), weights = try node.input(1)
@@ -70,6 +82,27 @@ final class FullyConnectedOperator: OperatorKernel {
             throw InterpreterError.invalidModel("\(op): unsupported input/weights types \(input.type)/\(weights.type)")
         }
         output.shape = outShape
+        packedFloat = nil; packedInteger = nil
+        if weights.isConstant, let raw = weights.data, batches > 0, units > 0 {
+            switch mode {
+            case .float:
+                packedFloat = ConvFilterPacking.packFloat(raw.assumingMemoryBound(to: Float.self), outputDepth: units, depth: inputSize)
+                zeroRun = Array(repeating: 0, count: inputSize)
+            case .uint8:
+                packedInteger = ConvFilterPacking.packInteger(raw.assumingMemoryBound(to: UInt8.self), offset: quantized!.filterOffset,
+                                                              outputDepth: units, depth: inputSize)
+                paddingRun = [0]
+            case .int8:
+                packedInteger = ConvFilterPacking.packInteger(raw.assumingMemoryBound(to: Int8.self), offset: quantized!.filterOffset,
+                                                              outputDepth: units, depth: inputSize)
+                paddingRun = [0]
+            case .hybrid:
+                packedInteger = ConvFilterPacking.packInteger(raw.assumingMemoryBound(to: Int8.self), offset: 0,
+                                                              outputDepth: units, depth: inputSize)
+                paddingRun = Array(repeating: 0, count: batches * inputSize)
+                negatedOffsets = Array(repeating: 0, count: batches)
+            }
+        }
     }
 
     func invoke(_ node: NodeContext) throws {
@@ -81,6 +114,10 @@ final class FullyConnectedOperator: OperatorKernel {
         let x = try ConvSupport.data(input, op: op), w = try ConvSupport.data(weights, op: op)
         let y = try ConvSupport.data(output, op: op)
         let b = try bias.map { try ConvSupport.data($0, op: op) }
+        if packedFloat != nil || packedInteger != nil {
+            invokeOptimized(node, x, b, y)
+            return
+        }
         switch mode {
         case .float:
             FullyConnectedReference.float(g, activationMin: floatRange.min, activationMax: floatRange.max,
@@ -106,6 +143,69 @@ final class FullyConnectedOperator: OperatorKernel {
                                                weights: w.assumingMemoryBound(to: Int8.self),
                                                bias: b.map { UnsafePointer($0.assumingMemoryBound(to: Float.self)) },
                                                output: y.assumingMemoryBound(to: Float.self))
+            }
+        }
+    }
+
+    /// Runs the packed-weight 1×1-convolution kernels, split over 4-row tiles.
+    private func invokeOptimized(_ node: NodeContext, _ x: UnsafeMutableRawPointer, _ b: UnsafeMutableRawPointer?,
+                                 _ y: UnsafeMutableRawPointer) {
+        let g = asConvolution
+        let tiles = Conv2DOptimized.tileCount(g)
+        let minChunk = max(1, 100_000 / max(1, 4 * g.outputDepth * g.inputDepth))
+        switch mode {
+        case .float:
+            let range = floatRange
+            packedFloat!.withUnsafeBufferPointer { w in
+                zeroRun.withUnsafeBufferPointer { z in
+                    node.threads.parallelFor(tiles, minChunk: minChunk) { part in
+                        Conv2DOptimized.float(g, activationMin: range.min, activationMax: range.max,
+                                              input: x.assumingMemoryBound(to: Float.self), packedFilter: w.baseAddress!,
+                                              bias: b.map { UnsafePointer($0.assumingMemoryBound(to: Float.self)) },
+                                              zeros: z.baseAddress!, output: y.assumingMemoryBound(to: Float.self),
+                                              tiles: part)
+                    }
+                }
+            }
+        case .uint8, .int8:
+            let q = quantized!
+            let isU8 = mode == .uint8
+            packedInteger!.withUnsafeBufferPointer { w in
+                paddingRun.withUnsafeBufferPointer { pad in
+                    let bias = b.map { UnsafePointer($0.assumingMemoryBound(to: Int32.self)) }
+                    node.threads.parallelFor(tiles, minChunk: minChunk) { part in
+                        if isU8 {
+                            Conv2DOptimized.uint8(g, q, input: x.assumingMemoryBound(to: UInt8.self), packedFilter: w.baseAddress!,
+                                                  bias: bias, padding: pad.baseAddress!,
+                                                  output: y.assumingMemoryBound(to: UInt8.self), tiles: part)
+                        } else {
+                            let p = UnsafeRawPointer(pad.baseAddress!).assumingMemoryBound(to: Int8.self)
+                            Conv2DOptimized.int8(g, q, input: x.assumingMemoryBound(to: Int8.self), packedFilter: w.baseAddress!,
+                                                 bias: bias, padding: p,
+                                                 output: y.assumingMemoryBound(to: Int8.self), tiles: part)
+                        }
+                    }
+                }
+            }
+        case .hybrid(let asymmetric):
+            let p = hybrid!
+            scratch.quantize(x.assumingMemoryBound(to: Float.self), batches: g.batches, rowSize: g.inputDepth,
+                             asymmetric: asymmetric) { q, scales, offsets in
+                for batch in 0..<g.batches { negatedOffsets[batch] = -offsets[batch] }
+                packedInteger!.withUnsafeBufferPointer { w in
+                    paddingRun.withUnsafeBufferPointer { pad in
+                        negatedOffsets.withUnsafeBufferPointer { neg in
+                            let padding = UnsafeRawPointer(pad.baseAddress!).assumingMemoryBound(to: Int8.self)
+                            node.threads.parallelFor(tiles, minChunk: minChunk) { part in
+                                Conv2DOptimized.hybrid(g, p, quantizedInput: q, inputScales: scales,
+                                                       negatedInputOffsets: neg.baseAddress!, packedFilter: w.baseAddress!,
+                                                       bias: b.map { UnsafePointer($0.assumingMemoryBound(to: Float.self)) },
+                                                       padding: padding, output: y.assumingMemoryBound(to: Float.self),
+                                                       tiles: part)
+                            }
+                        }
+                    }
+                }
             }
         }
     }

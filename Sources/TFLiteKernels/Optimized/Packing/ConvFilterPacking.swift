@@ -1,0 +1,49 @@
+/// Weight layouts the optimized convolution microkernels read, built once at prepare.
+///
+/// A CONV_2D filter `[outputDepth, fh, fw, filterInputDepth]` becomes column panels of
+/// `ConvPackedFilter.panelWidth` output channels: panel `p` holds, for every tap and input
+/// channel in filter order, the 16 weights of channels `16p ..< 16p + 16` (zero beyond
+/// `outputDepth`). FULLY_CONNECTED weights `[units, inputSize]` pack the same way as a 1×1 filter.
+public enum ConvFilterPacking {
+    /// Output channels per panel (one `SIMD16` register of results).
+    public static let panelWidth = 16
+
+    /// Number of panels for `outputDepth` channels.
+    public static func panelCount(outputDepth: Int) -> Int { (outputDepth + panelWidth - 1) / panelWidth }
+
+    /// Packs a float filter with `depth = fh·fw·filterInputDepth` weights per output channel.
+    public static func packFloat(_ filter: UnsafePointer<Float>, outputDepth: Int, depth: Int) -> [Float] {
+        let panels = panelCount(outputDepth: outputDepth)
+        var packed = [Float](repeating: 0, count: panels * depth * panelWidth)
+        packed.withUnsafeMutableBufferPointer { dst in
+            for oc in 0..<outputDepth {
+                let panel = oc / panelWidth, lane = oc % panelWidth
+                let base = panel * depth * panelWidth + lane
+                for k in 0..<depth { dst[base + k * panelWidth] = filter[oc * depth + k] }
+            }
+        }
+        return packed
+    }
+
+    /// Packs an integer filter as `Int32(w) + offset` (the filter offset is the negated
+    /// weight zero point; 0 for symmetric int8 weights). Padding channels are 0.
+    public static func packInteger<Weight: FixedWidthInteger>(_ filter: UnsafePointer<Weight>, offset: Int32,
+                                                             outputDepth: Int, depth: Int) -> [Int32] {
+        let panels = panelCount(outputDepth: outputDepth)
+        var packed = [Int32](repeating: 0, count: panels * depth * panelWidth)
+        packed.withUnsafeMutableBufferPointer { dst in
+            for oc in 0..<outputDepth {
+                let panel = oc / panelWidth, lane = oc % panelWidth
+                let base = panel * depth * panelWidth + lane
+                for k in 0..<depth { dst[base + k * panelWidth] = Int32(filter[oc * depth + k]) &+ offset }
+            }
+        }
+        return packed
+    }
+
+    /// A depthwise filter `[1, fh, fw, C]` as `Int32(w) + offset` in the same layout.
+    public static func packDepthwiseInteger<Weight: FixedWidthInteger>(_ filter: UnsafePointer<Weight>, offset: Int32,
+                                                                      count: Int) -> [Int32] {
+        (0..<count).map { Int32(filter[$0]) &+ offset }
+    }
+}

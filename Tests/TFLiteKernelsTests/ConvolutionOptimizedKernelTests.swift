@@ -1,0 +1,205 @@
+import XCTest
+@testable import TFLiteKernels
+
+/// The optimized convolution kernels against their reference twins on random geometries:
+/// channel counts that are not multiples of the 16-lane tile, pixel counts that are not
+/// multiples of the 4-pixel tile, SAME/VALID padding, strides, dilation, batches, clamps,
+/// and work split into arbitrary chunks as the thread pool does. Float within 1e-4 relative,
+/// quantized bit-exact.
+final class ConvolutionOptimizedKernelTests: XCTestCase {
+    /// SplitMix64: a small seeded generator so failures reproduce.
+    struct ConvTestRNG {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        mutating func int(_ range: ClosedRange<Int>) -> Int {
+            range.lowerBound + Int(next() % UInt64(range.count))
+        }
+        mutating func float() -> Float { Float(next() >> 40) / Float(1 << 24) * 2 - 1 }
+    }
+
+    private func randomGeometry(_ rng: inout ConvTestRNG, depthwise: Bool) -> ConvolutionGeometry {
+        let cin = rng.int(1...37)
+        let fh = rng.int(1...5), fw = rng.int(1...5)
+        let sh = rng.int(1...2), sw = rng.int(1...2)
+        let dh = rng.int(0...3) == 0 ? 2 : 1, dw = rng.int(0...3) == 0 ? 2 : 1
+        let h = rng.int(fh...13), w = rng.int(fw...13)
+        let padding: ConvolutionPadding = rng.int(0...1) == 0 ? .same : .valid
+        var rows = ConvolutionAxis(inputSize: h, filterSize: fh, stride: sh, dilation: dh, padding: padding)
+        var cols = ConvolutionAxis(inputSize: w, filterSize: fw, stride: sw, dilation: dw, padding: padding)
+        if rows.outputSize <= 0 { rows = ConvolutionAxis(inputSize: h, filterSize: fh, stride: sh, dilation: dh, padding: .same) }
+        if cols.outputSize <= 0 { cols = ConvolutionAxis(inputSize: w, filterSize: fw, stride: sw, dilation: dw, padding: .same) }
+        let cout = depthwise ? cin : rng.int(1...40)
+        return ConvolutionGeometry(batches: rng.int(1...2), inputHeight: h, inputWidth: w, inputDepth: cin,
+                                   filterHeight: fh, filterWidth: fw, filterInputDepth: depthwise ? 1 : cin,
+                                   outputHeight: rows.outputSize, outputWidth: cols.outputSize, outputDepth: cout,
+                                   strideHeight: sh, strideWidth: sw, dilationHeight: dh, dilationWidth: dw,
+                                   padTop: rows.padBefore, padLeft: cols.padBefore)
+    }
+
+    /// Splits `0..<count` into random contiguous chunks.
+    private func chunks(_ count: Int, _ rng: inout ConvTestRNG) -> [Range<Int>] {
+        var result: [Range<Int>] = [], start = 0
+        while start < count {
+            let end = min(count, start + rng.int(1...max(1, count / 2 + 1)))
+            result.append(start..<end); start = end
+        }
+        return result
+    }
+
+    private func quantizedParameters(_ rng: inout ConvTestRNG, channels: Int, uint8: Bool, taps: Int) -> QuantizedConvolutionParameters {
+        let inputZero = uint8 ? Int32(rng.int(0...255)) : Int32(rng.int(-128...127))
+        let filterZero = uint8 ? Int32(rng.int(0...255)) : 0
+        let base = 1.0 / (Double(taps) * 60)
+        let multipliers = (0..<channels).map { _ in QuantizedMultiplier(base * pow(10, Double(rng.int(-20...10)) / 10)) }
+        let outputZero = uint8 ? Int32(rng.int(0...255)) : Int32(rng.int(-128...127))
+        let lo: Int32 = uint8 ? Int32(rng.int(0...60)) : Int32(rng.int((-128)...(-60)))
+        let hi: Int32 = uint8 ? Int32(rng.int(190...255)) : Int32(rng.int(60...127))
+        return QuantizedConvolutionParameters(inputOffset: -inputZero, filterOffset: -filterZero, outputOffset: outputZero,
+                                              outputMultipliers: multipliers, activationMin: lo, activationMax: hi)
+    }
+
+    func testFloatConvMatchesReference() {
+        var rng = ConvTestRNG(state: 1)
+        for _ in 0..<60 {
+            let g = randomGeometry(&rng, depthwise: false)
+            let input = (0..<g.inputCount).map { _ in rng.float() }
+            let filter = (0..<g.filterCount).map { _ in rng.float() }
+            let bias = (0..<g.outputDepth).map { _ in rng.float() }
+            let (lo, hi): (Float, Float) = rng.int(0...1) == 0 ? (-.infinity, .infinity) : (-0.5, 1.5)
+            var expected = [Float](repeating: 0, count: g.outputCount)
+            Conv2DReference.float(g, activationMin: lo, activationMax: hi, input: input, filter: filter, bias: bias, output: &expected)
+            let packed = ConvFilterPacking.packFloat(filter, outputDepth: g.outputDepth,
+                                                     depth: g.filterHeight * g.filterWidth * g.inputDepth)
+            let zeros = [Float](repeating: 0, count: g.inputDepth)
+            var actual = [Float](repeating: .nan, count: g.outputCount)
+            for part in chunks(Conv2DOptimized.tileCount(g), &rng) {
+                Conv2DOptimized.float(g, activationMin: lo, activationMax: hi, input: input, packedFilter: packed,
+                                      bias: bias, zeros: zeros, output: &actual, tiles: part)
+            }
+            for i in 0..<g.outputCount {
+                XCTAssertEqual(actual[i], expected[i], accuracy: 1e-4 * max(1, abs(expected[i])), "\(g) at \(i)")
+            }
+        }
+    }
+
+    private func checkQuantizedConv<T: FixedWidthInteger>(_ type: T.Type, seed: UInt64) {
+        var rng = ConvTestRNG(state: seed)
+        let isU8 = T.self == UInt8.self
+        for _ in 0..<60 {
+            let g = randomGeometry(&rng, depthwise: false)
+            let q = quantizedParameters(&rng, channels: g.outputDepth, uint8: isU8, taps: g.filterHeight * g.filterWidth * g.inputDepth)
+            let input = (0..<g.inputCount).map { _ in T(truncatingIfNeeded: rng.next()) }
+            let filter = (0..<g.filterCount).map { _ in T(truncatingIfNeeded: rng.next()) }
+            let bias = (0..<g.outputDepth).map { _ in Int32(rng.int(-20000...20000)) }
+            var expected = [T](repeating: 0, count: g.outputCount)
+            Conv2DReference.quantized(g, q, input: input, filter: filter, bias: bias, output: &expected)
+            let packed = ConvFilterPacking.packInteger(filter, offset: q.filterOffset, outputDepth: g.outputDepth,
+                                                       depth: g.filterHeight * g.filterWidth * g.inputDepth)
+            let padding = [T](repeating: T(truncatingIfNeeded: -q.inputOffset), count: g.inputDepth)
+            var actual = [T](repeating: 0, count: g.outputCount)
+            var offset = q.inputOffset
+            for part in chunks(Conv2DOptimized.tileCount(g), &rng) {
+                Conv2DOptimized.integer(g, input: input, packedFilter: packed, bias: bias, inputOffsets: &offset,
+                                        padding: padding, perBatch: false,
+                                        epilogue: ConvRequantizeEpilogue<T>(parameters: q), output: &actual, tiles: part)
+            }
+            XCTAssertEqual(actual, expected, "\(g)")
+        }
+    }
+
+    func testUInt8ConvIsBitExact() { checkQuantizedConv(UInt8.self, seed: 2) }
+    func testInt8ConvIsBitExact() { checkQuantizedConv(Int8.self, seed: 3) }
+
+    func testHybridConvMatchesReference() {
+        var rng = ConvTestRNG(state: 4)
+        for _ in 0..<40 {
+            let g = randomGeometry(&rng, depthwise: false)
+            let rowSize = g.inputHeight * g.inputWidth * g.inputDepth
+            let input = (0..<g.inputCount).map { _ in rng.float() * 3 + 0.5 }
+            var quantized = [Int8](repeating: 0, count: g.inputCount)
+            var scales = [Float](repeating: 0, count: g.batches), offsets = [Int32](repeating: 0, count: g.batches)
+            for b in 0..<g.batches {
+                input.withUnsafeBufferPointer { src in
+                    quantized.withUnsafeMutableBufferPointer { dst in
+                        let r = HybridInputQuantizer.asymmetric(src.baseAddress! + b * rowSize, count: rowSize,
+                                                                into: dst.baseAddress! + b * rowSize)
+                        scales[b] = r.scale; offsets[b] = r.offset
+                    }
+                }
+            }
+            let filter = (0..<g.filterCount).map { _ in Int8(truncatingIfNeeded: rng.int(-127...127)) }
+            let p = HybridConvolutionParameters(filterScales: (0..<g.outputDepth).map { _ in 0.01 * Float(rng.int(1...100)) },
+                                                activationMin: -5, activationMax: 5)
+            let bias = (0..<g.outputDepth).map { _ in rng.float() }
+            var expected = [Float](repeating: 0, count: g.outputCount)
+            Conv2DReference.hybrid(g, p, quantizedInput: quantized, inputScales: scales, inputOffsets: offsets,
+                                   filter: filter, bias: bias, output: &expected)
+            let packed = ConvFilterPacking.packInteger(filter, offset: 0, outputDepth: g.outputDepth,
+                                                       depth: g.filterHeight * g.filterWidth * g.inputDepth)
+            var padding = [Int8](repeating: 0, count: g.batches * g.inputDepth)
+            for b in 0..<g.batches { for i in 0..<g.inputDepth { padding[b * g.inputDepth + i] = Int8(offsets[b]) } }
+            let negated = offsets.map { -$0 }
+            var actual = [Float](repeating: .nan, count: g.outputCount)
+            for part in chunks(Conv2DOptimized.tileCount(g), &rng) {
+                Conv2DOptimized.hybrid(g, p, quantizedInput: quantized, inputScales: scales, negatedInputOffsets: negated,
+                                       packedFilter: packed, bias: bias, padding: padding, output: &actual, tiles: part)
+            }
+            for i in 0..<g.outputCount {
+                XCTAssertEqual(actual[i], expected[i], accuracy: 1e-5 * max(1, abs(expected[i])), "\(g) at \(i)")
+            }
+        }
+    }
+
+    func testFloatDepthwiseMatchesReference() {
+        var rng = ConvTestRNG(state: 5)
+        for _ in 0..<60 {
+            let g = randomGeometry(&rng, depthwise: true)
+            let taps = g.filterHeight * g.filterWidth
+            let input = (0..<g.inputCount).map { _ in rng.float() }
+            let filter = (0..<taps * g.outputDepth).map { _ in rng.float() }
+            let bias = (0..<g.outputDepth).map { _ in rng.float() }
+            var expected = [Float](repeating: 0, count: g.outputCount)
+            DepthwiseConv2DReference.float(g, activationMin: -1, activationMax: 2, input: input, filter: filter, bias: bias, output: &expected)
+            var actual = [Float](repeating: .nan, count: g.outputCount)
+            for part in chunks(DepthwiseConv2DOptimized.rowCount(g), &rng) {
+                DepthwiseConv2DOptimized.float(g, activationMin: -1, activationMax: 2, input: input, filter: filter,
+                                               bias: bias, output: &actual, rows: part)
+            }
+            for i in 0..<g.outputCount {
+                XCTAssertEqual(actual[i], expected[i], accuracy: 1e-5 * max(1, abs(expected[i])), "\(g) at \(i)")
+            }
+        }
+    }
+
+    private func checkQuantizedDepthwise<T: FixedWidthInteger & SIMDScalar>(_ type: T.Type, seed: UInt64) {
+        var rng = ConvTestRNG(state: seed)
+        let isU8 = T.self == UInt8.self
+        for _ in 0..<60 {
+            var g = randomGeometry(&rng, depthwise: true)
+            if rng.int(0...1) == 0 { g.inputDepth += 16; g.outputDepth = g.inputDepth }
+            let taps = g.filterHeight * g.filterWidth
+            let q = quantizedParameters(&rng, channels: g.outputDepth, uint8: isU8, taps: taps)
+            let input = (0..<g.inputCount).map { _ in T(truncatingIfNeeded: rng.next()) }
+            let filter = (0..<taps * g.outputDepth).map { _ in T(truncatingIfNeeded: rng.next()) }
+            let bias = (0..<g.outputDepth).map { _ in Int32(rng.int(-20000...20000)) }
+            var expected = [T](repeating: 0, count: g.outputCount)
+            DepthwiseConv2DReference.quantized(g, q, input: input, filter: filter, bias: bias, output: &expected)
+            let packed = ConvFilterPacking.packDepthwiseInteger(filter, offset: q.filterOffset, count: filter.count)
+            var actual = [T](repeating: 0, count: g.outputCount)
+            for part in chunks(DepthwiseConv2DOptimized.rowCount(g), &rng) {
+                DepthwiseConv2DOptimized.quantized(g, q, input: input, packedFilter: packed, bias: bias,
+                                                   output: &actual, rows: part)
+            }
+            XCTAssertEqual(actual, expected, "\(g)")
+        }
+    }
+
+    func testUInt8DepthwiseIsBitExact() { checkQuantizedDepthwise(UInt8.self, seed: 6) }
+    func testInt8DepthwiseIsBitExact() { checkQuantizedDepthwise(Int8.self, seed: 7) }
+}
