@@ -1,0 +1,109 @@
+import TFLiteSchema
+import TFLiteKernels
+
+/// RELU, RELU6, RELU_N1_TO_1, RELU_0_TO_1, LEAKY_RELU, HARD_SWISH, LOGISTIC, TANH, ELU on
+/// float32, and on uint8 / int8 with the reference's quantized arithmetic (requantizing
+/// clamps, 16-bit fixed-point HARD_SWISH, lookup tables for LOGISTIC and TANH).
+final class ActivationOperator: OperatorKernel {
+    /// Which activation.
+    enum Kind {
+        case clamp(Float, Float), leakyRelu, hardSwish, logistic, tanh, elu
+    }
+    private let kind: Kind
+    private let name: String
+    private var count = 0
+
+    private enum Plan {
+        case float32(ActivationKernels.Float32Function)
+        case relu(ActivationKernels.QuantizedReluParams)
+        case leakyRelu(ActivationKernels.QuantizedLeakyReluParams)
+        case hardSwish(ActivationKernels.QuantizedHardSwishParams)
+        case table(ActivationKernels.LookupTable8)
+    }
+    private var plan: Plan = .float32(.logistic)
+
+    init(_ kind: Kind, name: String) { self.kind = kind; self.name = name }
+
+    func prepare(_ node: NodeContext) throws {
+        let x = try node.input(0), out = try node.output(0)
+        count = try ElementwiseSupport.checkedCount(x.shape, name)
+        let alpha = node.options?.float(0, default: 0) ?? 0
+        switch x.type {
+        case .float32:
+            switch kind {
+            case let .clamp(lo, hi): plan = .float32(.clamp(lo, hi))
+            case .leakyRelu: plan = .float32(.leakyRelu(alpha: alpha))
+            case .hardSwish: plan = .float32(.hardSwish)
+            case .logistic: plan = .float32(.logistic)
+            case .tanh: plan = .float32(.tanh)
+            case .elu: plan = .float32(.elu)
+            }
+        case .int8, .uint8:
+            guard out.type == x.type || out.quantization != nil else { throw ElementwiseSupport.unsupported(name, x.type) }
+            let qi = try ElementwiseSupport.perTensor(x, name), qo = try ElementwiseSupport.perTensor(out, name)
+            let (tmin, tmax) = ElementwiseSupport.bounds(x.type)
+            let signed = x.type == .int8
+            switch kind {
+            case let .clamp(lo, hi):
+                plan = .relu(.init(inputScale: qi.scale, inputZeroPoint: qi.zeroPoint, outputScale: qo.scale,
+                                   outputZeroPoint: qo.zeroPoint, lo: lo, hi: hi, typeMin: tmin, typeMax: tmax))
+            case .leakyRelu:
+                plan = .leakyRelu(.init(inputScale: qi.scale, inputZeroPoint: qi.zeroPoint, outputScale: qo.scale,
+                                        outputZeroPoint: qo.zeroPoint, alpha: alpha))
+            case .hardSwish:
+                let p = ActivationKernels.QuantizedHardSwishParams(inputScale: qi.scale, inputZeroPoint: qi.zeroPoint,
+                                                                   outputScale: qo.scale, outputZeroPoint: qo.zeroPoint)
+                guard p.outputMultiplierExponent <= 0 else {
+                    throw InterpreterError.invalidModel("\(name): output scale too small for the input scale")
+                }
+                plan = .hardSwish(p)
+            case .logistic:
+                plan = .table(.logistic(signed: signed, inputScale: qi.scale, inputZeroPoint: qi.zeroPoint,
+                                        outputScale: qo.scale, outputZeroPoint: qo.zeroPoint))
+            case .tanh:
+                plan = .table(.tanh(signed: signed, inputScale: qi.scale, inputZeroPoint: qi.zeroPoint,
+                                    outputScale: qo.scale, outputZeroPoint: qo.zeroPoint))
+            case .elu:
+                throw ElementwiseSupport.unsupported(name, x.type)
+            }
+        default:
+            throw ElementwiseSupport.unsupported(name, x.type)
+        }
+        out.type = x.type
+        out.shape = x.shape
+    }
+
+    func invoke(_ node: NodeContext) throws {
+        let x = try node.input(0), out = try node.output(0)
+        let px = try ElementwiseSupport.data(x, name), po = try ElementwiseSupport.data(out, name)
+        let n = count
+        switch plan {
+        case let .float32(f):
+            ElementwiseParallel.flat(n, node.threads) { r in
+                ActivationKernels.float32(f, range: r, px.assumingMemoryBound(to: Float.self), po.assumingMemoryBound(to: Float.self))
+            }
+        case let .relu(p):
+            if x.type == .int8 {
+                ActivationKernels.quantizedRelu(p, range: 0..<n, px.assumingMemoryBound(to: Int8.self), po.assumingMemoryBound(to: Int8.self))
+            } else {
+                ActivationKernels.quantizedRelu(p, range: 0..<n, px.assumingMemoryBound(to: UInt8.self), po.assumingMemoryBound(to: UInt8.self))
+            }
+        case let .leakyRelu(p):
+            if x.type == .int8 {
+                ActivationKernels.quantizedLeakyRelu(p, range: 0..<n, px.assumingMemoryBound(to: Int8.self), po.assumingMemoryBound(to: Int8.self))
+            } else {
+                ActivationKernels.quantizedLeakyRelu(p, range: 0..<n, px.assumingMemoryBound(to: UInt8.self), po.assumingMemoryBound(to: UInt8.self))
+            }
+        case let .hardSwish(p):
+            if x.type == .int8 {
+                ActivationKernels.quantizedHardSwish(p, range: 0..<n, px.assumingMemoryBound(to: Int8.self), po.assumingMemoryBound(to: Int8.self))
+            } else {
+                ActivationKernels.quantizedHardSwish(p, range: 0..<n, px.assumingMemoryBound(to: UInt8.self), po.assumingMemoryBound(to: UInt8.self))
+            }
+        case let .table(t):
+            ElementwiseParallel.flat(n, node.threads) { r in
+                t.apply(range: r, px.assumingMemoryBound(to: UInt8.self), po.assumingMemoryBound(to: UInt8.self))
+            }
+        }
+    }
+}

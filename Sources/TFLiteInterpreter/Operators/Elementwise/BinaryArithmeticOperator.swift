@@ -1,0 +1,176 @@
+import TFLiteSchema
+import TFLiteKernels
+
+/// ADD, SUB, MUL, DIV, SQUARED_DIFFERENCE, MAXIMUM, MINIMUM, POW, FLOOR_DIV, FLOOR_MOD:
+/// two broadcast inputs, optional fused activation (ADD, SUB, MUL, DIV).
+final class BinaryArithmeticOperator: OperatorKernel {
+    private let operation: BinaryArithmetic.Operation
+    private let name: String
+    /// Options field of the fused activation, nil when the operator has none.
+    private let activationField: Int?
+
+    private enum Plan {
+        case float32(min: Float, max: Float)
+        case int32(min: Int32, max: Int32)
+        case int64(min: Int64, max: Int64)
+        case quantizedAdd(BinaryArithmetic.QuantizedAddParams, subtract: Bool)
+        case quantizedMul(BinaryArithmetic.QuantizedMulParams)
+        case rawMaxMin(maximum: Bool)
+    }
+    private var plan: Plan = .float32(min: -.infinity, max: .infinity)
+    private var layout: BroadcastLayout?
+    private var elementType: TensorType = .float32
+
+    init(_ operation: BinaryArithmetic.Operation, name: String, activationField: Int?) {
+        self.operation = operation; self.name = name; self.activationField = activationField
+    }
+
+    func prepare(_ node: NodeContext) throws {
+        let a = try node.input(0), b = try node.input(1), out = try node.output(0)
+        try ElementwiseSupport.requireSameType([a, b], name)
+        let layout = try ElementwiseSupport.broadcastLayout(a.shape, b.shape, name)
+        let activation = try activationField.map { try ElementwiseActivation.read(node.options, field: $0, name) } ?? .none
+        let type = a.type
+        switch type {
+        case .float32:
+            let (lo, hi) = activation.floatRange
+            plan = .float32(min: lo, max: hi)
+        case .int32:
+            let (lo, hi) = activation.integerRange(Int32.self)
+            plan = .int32(min: lo, max: hi)
+        case .int64:
+            let (lo, hi) = activation.integerRange(Int64.self)
+            plan = .int64(min: lo, max: hi)
+        case .int8, .uint8, .int16:
+            let qa = try ElementwiseSupport.perTensor(a, name), qb = try ElementwiseSupport.perTensor(b, name)
+            let qo = try ElementwiseSupport.perTensor(out, name)
+            let (lo, hi) = activation.quantizedRange(scale: qo.scale, zeroPoint: qo.zeroPoint, type: type)
+            switch operation {
+            case .add, .sub:
+                if type == .int16 {
+                    // The reference's power-of-two int16 path (pot_scale_int16, symmetric) is not implemented.
+                    let pot = node.options?.bool(1, default: true) ?? true
+                    let symmetric = qa.zeroPoint == 0 && qb.zeroPoint == 0 && qo.zeroPoint == 0
+                    if pot && symmetric && [qa.scale, qb.scale, qo.scale].allSatisfy(Self.isPowerOfTwo) {
+                        throw ElementwiseSupport.unsupported("\(name) (power-of-two int16 scales)", type)
+                    }
+                }
+                plan = .quantizedAdd(BinaryArithmetic.QuantizedAddParams(
+                    input1Scale: qa.scale, input1ZeroPoint: qa.zeroPoint, input2Scale: qb.scale,
+                    input2ZeroPoint: qb.zeroPoint, outputScale: qo.scale, outputZeroPoint: qo.zeroPoint,
+                    leftShift: type == .int16 ? 15 : 20, activationMin: lo, activationMax: hi), subtract: operation == .sub)
+            case .mul:
+                plan = .quantizedMul(BinaryArithmetic.QuantizedMulParams(
+                    input1Scale: qa.scale, input1ZeroPoint: qa.zeroPoint, input2Scale: qb.scale,
+                    input2ZeroPoint: qb.zeroPoint, outputScale: qo.scale, outputZeroPoint: qo.zeroPoint,
+                    activationMin: lo, activationMax: hi))
+            case .maximum, .minimum:
+                plan = .rawMaxMin(maximum: operation == .maximum)
+            default:
+                throw ElementwiseSupport.unsupported(name, type)
+            }
+        default:
+            throw ElementwiseSupport.unsupported(name, type)
+        }
+        out.type = type
+        out.shape = layout.outputShape
+        self.layout = layout
+        elementType = type
+    }
+
+    private static func isPowerOfTwo(_ s: Float) -> Bool {
+        s > 0 && s.significand == 1
+    }
+
+    func invoke(_ node: NodeContext) throws {
+        guard let layout else { throw InterpreterError.allocateTensorsRequired }
+        let a = try node.input(0), b = try node.input(1), out = try node.output(0)
+        let pa = try ElementwiseSupport.data(a, name), pb = try ElementwiseSupport.data(b, name)
+        let po = try ElementwiseSupport.data(out, name)
+        let rows = 0..<layout.rowCount
+        switch plan {
+        case let .float32(lo, hi):
+            let op = operation
+            ElementwiseParallel.rows(layout, node.threads) { r in
+                BinaryArithmetic.float32(op, layout: layout, rows: r, pa.assumingMemoryBound(to: Float.self),
+                                         pb.assumingMemoryBound(to: Float.self), po.assumingMemoryBound(to: Float.self),
+                                         activationMin: lo, activationMax: hi)
+            }
+        case let .int32(lo, hi):
+            do {
+                try BinaryArithmetic.int32(operation, layout: layout, rows: rows, pa.assumingMemoryBound(to: Int32.self),
+                                           pb.assumingMemoryBound(to: Int32.self), po.assumingMemoryBound(to: Int32.self),
+                                           activationMin: lo, activationMax: hi)
+            } catch { throw InterpreterError.invocationFailed("\(name): division by zero") }
+        case let .int64(lo, hi):
+            do {
+                try BinaryArithmetic.int64(operation, layout: layout, rows: rows, pa.assumingMemoryBound(to: Int64.self),
+                                           pb.assumingMemoryBound(to: Int64.self), po.assumingMemoryBound(to: Int64.self),
+                                           activationMin: lo, activationMax: hi)
+            } catch { throw InterpreterError.invocationFailed("\(name): division by zero") }
+        case let .quantizedAdd(p, subtract):
+            switch elementType {
+            case .int8:
+                ElementwiseParallel.rows(layout, node.threads) { r in
+                    BinaryArithmetic.quantizedAdd(layout: layout, rows: r, pa.assumingMemoryBound(to: Int8.self),
+                                                  pb.assumingMemoryBound(to: Int8.self), po.assumingMemoryBound(to: Int8.self),
+                                                  p, subtract: subtract)
+                }
+            case .uint8:
+                ElementwiseParallel.rows(layout, node.threads) { r in
+                    BinaryArithmetic.quantizedAdd(layout: layout, rows: r, pa.assumingMemoryBound(to: UInt8.self),
+                                                  pb.assumingMemoryBound(to: UInt8.self), po.assumingMemoryBound(to: UInt8.self),
+                                                  p, subtract: subtract)
+                }
+            default:
+                BinaryArithmetic.quantizedAdd(layout: layout, rows: rows, pa.assumingMemoryBound(to: Int16.self),
+                                              pb.assumingMemoryBound(to: Int16.self), po.assumingMemoryBound(to: Int16.self),
+                                              p, subtract: subtract)
+            }
+        case let .quantizedMul(p):
+            switch elementType {
+            case .int8:
+                ElementwiseParallel.rows(layout, node.threads) { r in
+                    BinaryArithmetic.quantizedMul(layout: layout, rows: r, pa.assumingMemoryBound(to: Int8.self),
+                                                  pb.assumingMemoryBound(to: Int8.self), po.assumingMemoryBound(to: Int8.self), p)
+                }
+            case .uint8:
+                ElementwiseParallel.rows(layout, node.threads) { r in
+                    BinaryArithmetic.quantizedMul(layout: layout, rows: r, pa.assumingMemoryBound(to: UInt8.self),
+                                                  pb.assumingMemoryBound(to: UInt8.self), po.assumingMemoryBound(to: UInt8.self), p)
+                }
+            default:
+                BinaryArithmetic.quantizedMul(layout: layout, rows: rows, pa.assumingMemoryBound(to: Int16.self),
+                                              pb.assumingMemoryBound(to: Int16.self), po.assumingMemoryBound(to: Int16.self), p)
+            }
+        case let .rawMaxMin(maximum):
+            switch elementType {
+            case .int8:
+                BinaryArithmetic.rawMaxMin(maximum, layout: layout, rows: rows, pa.assumingMemoryBound(to: Int8.self),
+                                           pb.assumingMemoryBound(to: Int8.self), po.assumingMemoryBound(to: Int8.self))
+            case .uint8:
+                BinaryArithmetic.rawMaxMin(maximum, layout: layout, rows: rows, pa.assumingMemoryBound(to: UInt8.self),
+                                           pb.assumingMemoryBound(to: UInt8.self), po.assumingMemoryBound(to: UInt8.self))
+            default:
+                BinaryArithmetic.rawMaxMin(maximum, layout: layout, rows: rows, pa.assumingMemoryBound(to: Int16.self),
+                                           pb.assumingMemoryBound(to: Int16.self), po.assumingMemoryBound(to: Int16.self))
+            }
+        }
+    }
+}
+
+/// Splits broadcast work over the thread pool by innermost rows.
+enum ElementwiseParallel {
+    /// Minimum number of output elements per task.
+    static let minElementsPerTask = 16384
+
+    /// Runs `body` on chunks of `0..<layout.rowCount`.
+    static func rows(_ layout: BroadcastLayout, _ pool: ThreadPool, _ body: (Range<Int>) -> Void) {
+        let rowCount = layout.rowCount
+        guard rowCount > 0 else { return }
+        let inner = max(1, layout.innerCount)
+        let minRows = max(1, minElementsPerTask / inner)
+        if rowCount <= minRows || pool.threadCount == 1 { body(0..<rowCount); return }
+        pool.parallelFor(rowCount, minChunk: minRows, body)
+    }
+}

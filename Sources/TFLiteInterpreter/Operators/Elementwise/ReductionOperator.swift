@@ -1,0 +1,127 @@
+import TFLiteSchema
+import TFLiteKernels
+
+/// MEAN, SUM, REDUCE_MAX, REDUCE_MIN, REDUCE_PROD over a constant axis tensor, with
+/// keep_dims and negative axes. Quantized MEAN / SUM follow the reference's paths.
+final class ReductionOperator: OperatorKernel {
+    /// Which reduction.
+    enum Kind { case mean, sum, maximum, minimum, product }
+    private let kind: Kind
+    private let name: String
+    private var plan: ReductionPlan?
+    private var spatial = false
+    private var quantized: ReductionKernels.QuantizedMeanParams?
+    /// Int32 / Int64 accumulators, sized at prepare.
+    private var scratch32: [Int32] = []
+    private var scratch64: [Int64] = []
+
+    init(_ kind: Kind, name: String) { self.kind = kind; self.name = name }
+
+    private var operation: ReductionKernels.Operation {
+        switch kind {
+        case .sum, .mean: return .sum
+        case .maximum: return .maximum
+        case .minimum: return .minimum
+        case .product: return .product
+        }
+    }
+
+    func prepare(_ node: NodeContext) throws {
+        let x = try node.input(0), axisTensor = try node.input(1), out = try node.output(0)
+        let axes = try ElementwiseSupport.constantIntegers(axisTensor, name)
+        let keepDims = node.options?.bool(0, default: false) ?? false
+        _ = try ElementwiseSupport.checkedCount(x.shape, name)
+        let plan: ReductionPlan
+        do { plan = try ReductionPlan(inputShape: x.shape, axes: axes, keepDims: keepDims) } catch {
+            throw InterpreterError.invalidModel("\(name): \(error)")
+        }
+        spatial = plan.isSpatialMean(keepDims: keepDims, rawAxisCount: axes.count)
+        quantized = nil
+        switch x.type {
+        case .float32, .int32, .int64: break
+        case .int8, .uint8, .int16:
+            let qi = try ElementwiseSupport.perTensor(x, name), qo = try ElementwiseSupport.perTensor(out, name)
+            let p = ReductionKernels.QuantizedMeanParams(inputScale: qi.scale, inputZeroPoint: qi.zeroPoint,
+                                                         outputScale: qo.scale, outputZeroPoint: qo.zeroPoint)
+            switch kind {
+            case .mean:
+                if x.type == .int16 && (qi.zeroPoint != 0 || qo.zeroPoint != 0) {
+                    throw InterpreterError.invalidModel("\(name): int16 zero points must be 0")
+                }
+                quantized = p
+            case .sum:
+                if x.type == .int16 { throw ElementwiseSupport.unsupported(name, x.type) }
+                quantized = p
+            case .maximum, .minimum:
+                guard p.sameQuantization else {
+                    throw InterpreterError.invalidModel("\(name): input and output quantization must match")
+                }
+            case .product:
+                throw ElementwiseSupport.unsupported(name, x.type)
+            }
+        default:
+            throw ElementwiseSupport.unsupported(name, x.type)
+        }
+        if kind == .product && x.type != .float32 && x.type != .int32 && x.type != .int64 {
+            throw ElementwiseSupport.unsupported(name, x.type)
+        }
+        scratch32 = [Int32](repeating: 0, count: plan.outputCount)
+        scratch64 = x.type == .int32 && kind == .mean ? [Int64](repeating: 0, count: plan.outputCount) : []
+        self.plan = plan
+        out.type = x.type
+        out.shape = plan.outputShape
+    }
+
+    func invoke(_ node: NodeContext) throws {
+        guard let plan else { throw InterpreterError.allocateTensorsRequired }
+        guard plan.outputCount > 0 else { return }
+        let x = try node.input(0), out = try node.output(0)
+        let px = try ElementwiseSupport.data(x, name), po = try ElementwiseSupport.data(out, name)
+        let op = operation
+        switch x.type {
+        case .float32:
+            let xi = px.assumingMemoryBound(to: Float.self), o = po.assumingMemoryBound(to: Float.self)
+            if kind == .mean { ReductionKernels.meanFloat32(plan: plan, xi, o) } else { ReductionKernels.float32(op, plan: plan, xi, o) }
+        case .int32:
+            let xi = px.assumingMemoryBound(to: Int32.self), o = po.assumingMemoryBound(to: Int32.self)
+            if kind == .mean {
+                scratch64.withUnsafeMutableBufferPointer { s in ReductionKernels.meanInt32(plan: plan, scratch: s.baseAddress!, xi, o) }
+            } else { ReductionKernels.int32(op, plan: plan, xi, o) }
+        case .int64:
+            let xi = px.assumingMemoryBound(to: Int64.self), o = po.assumingMemoryBound(to: Int64.self)
+            if kind == .mean { ReductionKernels.meanInt64(plan: plan, xi, o) } else { ReductionKernels.int64(op, plan: plan, xi, o) }
+        case .int8:
+            let xi = px.assumingMemoryBound(to: Int8.self), o = po.assumingMemoryBound(to: Int8.self)
+            try quantizedRun(plan, xi, o, mean: ReductionKernels.meanInt8, sum: ReductionKernels.sumInt8, raw: ReductionKernels.int8)
+        case .uint8:
+            let xi = px.assumingMemoryBound(to: UInt8.self), o = po.assumingMemoryBound(to: UInt8.self)
+            try quantizedRun(plan, xi, o, mean: ReductionKernels.meanUInt8, sum: ReductionKernels.sumUInt8, raw: ReductionKernels.uint8)
+        default:
+            let xi = px.assumingMemoryBound(to: Int16.self), o = po.assumingMemoryBound(to: Int16.self)
+            try quantizedRun(plan, xi, o, mean: ReductionKernels.meanInt16, sum: nil, raw: ReductionKernels.int16)
+        }
+    }
+
+    private func quantizedRun<T>(
+        _ plan: ReductionPlan, _ x: UnsafeMutablePointer<T>, _ out: UnsafeMutablePointer<T>,
+        mean: (ReductionKernels.QuantizedMeanParams, ReductionPlan, Bool, UnsafeMutablePointer<Int32>, UnsafePointer<T>, UnsafeMutablePointer<T>) -> Void,
+        sum: ((ReductionKernels.QuantizedMeanParams, ReductionPlan, UnsafeMutablePointer<Int32>, UnsafePointer<T>, UnsafeMutablePointer<T>) -> Void)?,
+        raw: (ReductionKernels.Operation, ReductionPlan, UnsafePointer<T>, UnsafeMutablePointer<T>) -> Void
+    ) throws {
+        let spatial = self.spatial
+        switch kind {
+        case .mean:
+            guard let q = quantized else { throw InterpreterError.allocateTensorsRequired }
+            scratch32.withUnsafeMutableBufferPointer { s in mean(q, plan, spatial, s.baseAddress!, x, out) }
+        case .sum:
+            guard let q = quantized else { throw InterpreterError.allocateTensorsRequired }
+            if q.sameQuantization || sum == nil {
+                raw(.sum, plan, x, out)
+            } else if let sum {
+                scratch32.withUnsafeMutableBufferPointer { s in sum(q, plan, s.baseAddress!, x, out) }
+            }
+        default:
+            raw(operation, plan, x, out)
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import TFLiteSchema
+import TFLiteKernels
+
+/// SOFTMAX (float32; uint8 / int8 in, same type or int16 out) and LOG_SOFTMAX (float32)
+/// along the last dimension.
+final class SoftmaxOperator: OperatorKernel {
+    private let isLog: Bool
+    private let name: String
+    private var depth = 0
+    private var rows = 0
+    private var beta: Float = 1
+    private var quantized: SoftmaxKernels.QuantizedParams?
+
+    init(log: Bool) { isLog = log; name = log ? "LOG_SOFTMAX" : "SOFTMAX" }
+
+    func prepare(_ node: NodeContext) throws {
+        let x = try node.input(0), out = try node.output(0)
+        guard !x.shape.isEmpty else { throw InterpreterError.invalidShape("\(name): input must have at least one dimension") }
+        let count = try ElementwiseSupport.checkedCount(x.shape, name)
+        depth = x.shape[x.shape.count - 1]
+        rows = depth == 0 ? 0 : count / depth
+        beta = isLog ? 1 : (node.options?.float(0, default: 0) ?? 0)
+        switch x.type {
+        case .float32:
+            quantized = nil
+            out.type = .float32
+        case .int8 where !isLog, .uint8 where !isLog:
+            let qi = try ElementwiseSupport.perTensor(x, name)
+            guard out.type == x.type || out.type == .int16 else { throw ElementwiseSupport.unsupported(name, out.type) }
+            quantized = .init(beta: beta, inputScale: qi.scale)
+        default:
+            throw ElementwiseSupport.unsupported(name, x.type)
+        }
+        out.shape = x.shape
+    }
+
+    func invoke(_ node: NodeContext) throws {
+        let x = try node.input(0), out = try node.output(0)
+        let px = try ElementwiseSupport.data(x, name), po = try ElementwiseSupport.data(out, name)
+        let depth = self.depth, beta = self.beta
+        let minRows = max(1, ElementwiseParallel.minElementsPerTask / max(1, depth))
+        if x.type == .float32 {
+            let isLog = self.isLog
+            node.threads.parallelFor(rows, minChunk: minRows) { r in
+                if isLog {
+                    SoftmaxKernels.logSoftmaxFloat32(depth: depth, rows: r, px.assumingMemoryBound(to: Float.self),
+                                                     po.assumingMemoryBound(to: Float.self))
+                } else {
+                    SoftmaxKernels.float32(beta: beta, depth: depth, rows: r, px.assumingMemoryBound(to: Float.self),
+                                           po.assumingMemoryBound(to: Float.self))
+                }
+            }
+            return
+        }
+        guard let p = quantized else { throw InterpreterError.allocateTensorsRequired }
+        let inType = x.type, outType = out.type
+        node.threads.parallelFor(rows, minChunk: minRows) { r in
+            switch (inType, outType) {
+            case (.int8, .int8):
+                SoftmaxKernels.int8(p, depth: depth, rows: r, px.assumingMemoryBound(to: Int8.self), po.assumingMemoryBound(to: Int8.self))
+            case (.uint8, .uint8):
+                SoftmaxKernels.uint8(p, depth: depth, rows: r, px.assumingMemoryBound(to: UInt8.self), po.assumingMemoryBound(to: UInt8.self))
+            case (.int8, _):
+                SoftmaxKernels.int8ToInt16(p, depth: depth, rows: r, px.assumingMemoryBound(to: Int8.self), po.assumingMemoryBound(to: Int16.self))
+            default:
+                SoftmaxKernels.uint8ToInt16(p, depth: depth, rows: r, px.assumingMemoryBound(to: UInt8.self), po.assumingMemoryBound(to: Int16.self))
+            }
+        }
+    }
+}

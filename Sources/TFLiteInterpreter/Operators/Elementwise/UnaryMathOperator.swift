@@ -1,0 +1,52 @@
+import TFLiteSchema
+import TFLiteKernels
+
+/// ABS, NEG, EXP, LOG, SQRT, RSQRT, SQUARE, FLOOR, CEIL, ROUND, SIN, COS, SIGN: one input,
+/// same shape out. Float32 for all; int32 / int64 for ABS, NEG, SQUARE, SIGN.
+final class UnaryMathOperator: OperatorKernel {
+    private let operation: ElementwiseUnary.Operation
+    private let name: String
+    private var count = 0
+
+    init(_ operation: ElementwiseUnary.Operation, name: String) {
+        self.operation = operation; self.name = name
+    }
+
+    func prepare(_ node: NodeContext) throws {
+        let x = try node.input(0), out = try node.output(0)
+        switch x.type {
+        case .float32: break
+        case .int32 where ElementwiseUnary.supportsIntegers(operation): break
+        case .int64 where ElementwiseUnary.supportsIntegers(operation): break
+        default: throw ElementwiseSupport.unsupported(name, x.type)
+        }
+        count = try ElementwiseSupport.checkedCount(x.shape, name)
+        out.type = x.type
+        out.shape = x.shape
+    }
+
+    func invoke(_ node: NodeContext) throws {
+        let x = try node.input(0), out = try node.output(0)
+        let px = try ElementwiseSupport.data(x, name), po = try ElementwiseSupport.data(out, name)
+        let op = operation, n = count
+        switch x.type {
+        case .float32:
+            ElementwiseParallel.flat(n, node.threads) { r in
+                ElementwiseUnary.float32(op, range: r, px.assumingMemoryBound(to: Float.self), po.assumingMemoryBound(to: Float.self))
+            }
+        case .int32:
+            ElementwiseUnary.int32(op, count: n, px.assumingMemoryBound(to: Int32.self), po.assumingMemoryBound(to: Int32.self))
+        default:
+            ElementwiseUnary.int64(op, count: n, px.assumingMemoryBound(to: Int64.self), po.assumingMemoryBound(to: Int64.self))
+        }
+    }
+}
+
+extension ElementwiseParallel {
+    /// Runs `body` on chunks of `0..<count` (flat elementwise work).
+    static func flat(_ count: Int, _ pool: ThreadPool, _ body: (Range<Int>) -> Void) {
+        guard count > 0 else { return }
+        if count <= minElementsPerTask || pool.threadCount == 1 { body(0..<count); return }
+        pool.parallelFor(count, minChunk: minElementsPerTask, body)
+    }
+}

@@ -1,0 +1,177 @@
+// MEAN, SUM, REDUCE_MAX, REDUCE_MIN, REDUCE_PROD over any set of axes, following the
+// reference kernels: inputs are visited in row-major order and accumulated into their
+// output slot, so float sums add in the same order as the reference.
+
+/// Errors of reduction planning.
+public enum ReductionError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// An axis outside `-rank..<rank`.
+    case axisOutOfRange(axis: Int, rank: Int)
+
+    /// A readable message.
+    public var description: String {
+        switch self {
+        case let .axisOutOfRange(a, r): return "reduction axis \(a) is out of range for rank \(r)"
+        }
+    }
+}
+
+/// Which input dimensions a reduction folds, precomputed once per shape.
+public struct ReductionPlan: Sendable, Equatable {
+    /// Input shape.
+    public let inputShape: [Int]
+    /// Resolved axes (non-negative, without duplicates), in the order given.
+    public let axes: [Int]
+    /// Output shape (reduced dimensions kept as 1 when `keepDims`, dropped otherwise).
+    public let outputShape: [Int]
+    /// Number of output elements.
+    public let outputCount: Int
+    /// Number of input elements folded into each output element.
+    public let reducedCount: Int
+    /// Output element stride for each input dimension (0 for reduced dimensions).
+    let outputStrides: [Int]
+
+    /// Plans reducing `inputShape` over `axes` (negative axes count from the end).
+    public init(inputShape: [Int], axes rawAxes: [Int], keepDims: Bool) throws {
+        let rank = inputShape.count
+        var axes: [Int] = []
+        for a in rawAxes {
+            let r = a < 0 ? a + rank : a
+            guard rank == 0 || (r >= 0 && r < rank) else { throw ReductionError.axisOutOfRange(axis: a, rank: rank) }
+            if rank > 0 && !axes.contains(r) { axes.append(r) }
+        }
+        var outShape: [Int] = []
+        var kept: [Int] = []    // extents of the output dims in input order (1 for reduced)
+        for d in 0..<rank {
+            if axes.contains(d) {
+                kept.append(1)
+                if keepDims { outShape.append(1) }
+            } else {
+                kept.append(inputShape[d]); outShape.append(inputShape[d])
+            }
+        }
+        var strides = [Int](repeating: 0, count: rank)
+        var acc = 1
+        for d in stride(from: rank - 1, through: 0, by: -1) {
+            strides[d] = axes.contains(d) ? 0 : acc
+            acc *= kept[d]
+        }
+        self.inputShape = inputShape
+        self.axes = axes
+        outputShape = outShape
+        outputCount = outShape.reduce(1, *)
+        reducedCount = axes.reduce(1) { $0 * inputShape[$1] }
+        outputStrides = strides
+    }
+
+    /// True for the reference's special case: 4D input, axes {1, 2}, keep_dims.
+    public func isSpatialMean(keepDims: Bool, rawAxisCount: Int) -> Bool {
+        keepDims && inputShape.count == 4 && rawAxisCount == 2 && Set(axes) == [1, 2]
+    }
+
+    /// Calls `body(inputIndex, outputIndex)` for every input element in row-major order.
+    @inline(__always)
+    func forEach(_ body: (Int, Int) -> Void) {
+        let rank = inputShape.count
+        let total = inputShape.reduce(1, *)
+        if rank == 0 { if total == 1 { body(0, 0) }; return }
+        // Odometer over the input with a running output offset.
+        let extents = inputShape, strides = outputStrides
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: rank) { idx in
+            for d in 0..<rank { idx[d] = 0 }
+            var outOff = 0
+            for i in 0..<total {
+                body(i, outOff)
+                var d = rank - 1
+                while d >= 0 {
+                    idx[d] += 1
+                    outOff += strides[d]
+                    if idx[d] < extents[d] { break }
+                    outOff -= strides[d] * extents[d]
+                    idx[d] = 0
+                    d -= 1
+                }
+            }
+        }
+    }
+}
+
+/// Reduction kernels.
+public enum ReductionKernels {
+    /// The reduction.
+    public enum Operation: Sendable, Equatable {
+        case sum, product, maximum, minimum
+    }
+
+    @inline(__always)
+    static func reduce<T>(_ plan: ReductionPlan, _ x: UnsafePointer<T>, _ out: UnsafeMutablePointer<T>,
+                          initial: T, _ f: (T, T) -> T) {
+        for j in 0..<plan.outputCount { out[j] = initial }
+        plan.forEach { i, o in out[o] = f(out[o], x[i]) }
+    }
+
+    /// SUM / REDUCE_PROD / REDUCE_MAX / REDUCE_MIN on float32.
+    public static func float32(_ op: Operation, plan: ReductionPlan, _ x: UnsafePointer<Float>,
+                               _ out: UnsafeMutablePointer<Float>) {
+        switch op {
+        case .sum: reduce(plan, x, out, initial: 0) { $0 + $1 }
+        case .product: reduce(plan, x, out, initial: 1) { $0 * $1 }
+        case .maximum: reduce(plan, x, out, initial: -.greatestFiniteMagnitude) { $1 > $0 ? $1 : $0 }
+        case .minimum: reduce(plan, x, out, initial: .greatestFiniteMagnitude) { $1 < $0 ? $1 : $0 }
+        }
+    }
+
+    @inline(__always)
+    static func integer<T: FixedWidthInteger>(_ op: Operation, _ plan: ReductionPlan, _ x: UnsafePointer<T>,
+                                              _ out: UnsafeMutablePointer<T>) {
+        switch op {
+        case .sum: reduce(plan, x, out, initial: 0) { $0 &+ $1 }
+        case .product: reduce(plan, x, out, initial: 1) { $0 &* $1 }
+        case .maximum: reduce(plan, x, out, initial: T.min) { $1 > $0 ? $1 : $0 }
+        case .minimum: reduce(plan, x, out, initial: T.max) { $1 < $0 ? $1 : $0 }
+        }
+    }
+
+    /// Integer reductions (wrapping sum / product) on int32.
+    public static func int32(_ op: Operation, plan: ReductionPlan, _ x: UnsafePointer<Int32>, _ out: UnsafeMutablePointer<Int32>) {
+        integer(op, plan, x, out)
+    }
+    /// Integer reductions on int64.
+    public static func int64(_ op: Operation, plan: ReductionPlan, _ x: UnsafePointer<Int64>, _ out: UnsafeMutablePointer<Int64>) {
+        integer(op, plan, x, out)
+    }
+    /// Raw reductions on int8 (quantized inputs with the output's scale and zero point).
+    public static func int8(_ op: Operation, plan: ReductionPlan, _ x: UnsafePointer<Int8>, _ out: UnsafeMutablePointer<Int8>) {
+        integer(op, plan, x, out)
+    }
+    /// Raw reductions on uint8.
+    public static func uint8(_ op: Operation, plan: ReductionPlan, _ x: UnsafePointer<UInt8>, _ out: UnsafeMutablePointer<UInt8>) {
+        integer(op, plan, x, out)
+    }
+    /// Raw reductions on int16.
+    public static func int16(_ op: Operation, plan: ReductionPlan, _ x: UnsafePointer<Int16>, _ out: UnsafeMutablePointer<Int16>) {
+        integer(op, plan, x, out)
+    }
+
+    /// Float MEAN: sum in row-major order, then divide by the reduced element count.
+    public static func meanFloat32(plan: ReductionPlan, _ x: UnsafePointer<Float>, _ out: UnsafeMutablePointer<Float>) {
+        reduce(plan, x, out, initial: 0) { $0 + $1 }
+        let n = Float(plan.reducedCount)
+        if plan.reducedCount > 0 { for j in 0..<plan.outputCount { out[j] = out[j] / n } }
+    }
+
+    /// Integer MEAN (int32 / int64): sum in 64 bits, divide truncating toward zero.
+    public static func meanInt32(plan: ReductionPlan, scratch: UnsafeMutablePointer<Int64>,
+                                 _ x: UnsafePointer<Int32>, _ out: UnsafeMutablePointer<Int32>) {
+        for j in 0..<plan.outputCount { scratch[j] = 0 }
+        plan.forEach { i, o in scratch[o] = scratch[o] &+ Int64(x[i]) }
+        let n = Int64(plan.reducedCount)
+        if n > 0 { for j in 0..<plan.outputCount { out[j] = Int32(truncatingIfNeeded: scratch[j] / n) } }
+    }
+
+    /// Integer MEAN on int64.
+    public static func meanInt64(plan: ReductionPlan, _ x: UnsafePointer<Int64>, _ out: UnsafeMutablePointer<Int64>) {
+        reduce(plan, x, out, initial: 0) { $0 &+ $1 }
+        let n = Int64(plan.reducedCount)
+        if n > 0 { for j in 0..<plan.outputCount { out[j] = out[j] / n } }
+    }
+}

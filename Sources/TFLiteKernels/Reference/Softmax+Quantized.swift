@@ -1,0 +1,84 @@
+// Quantized SOFTMAX (uint8 / int8 input; uint8 / int8 / int16 output) with the reference
+// kernels' gemmlowp fixed-point arithmetic: input differences from the row maximum are
+// scaled into Q5.26, exponentiated, summed in Q12.19 and divided by a fixed-point reciprocal.
+
+extension SoftmaxKernels {
+    /// Fixed-point parameters of quantized SOFTMAX.
+    public struct QuantizedParams: Sendable, Equatable {
+        /// `beta × inputScale` in Q5.26 terms, as a multiplier greater than one.
+        public var inputMultiplier: Int32
+        /// Its left shift.
+        public var inputLeftShift: Int
+        /// Differences below this are treated as exp(−∞) = 0.
+        public var diffMin: Int32
+
+        static let scaledDiffIntegerBits = 5
+        static let accumulationIntegerBits = 12
+
+        /// Parameters as the reference (`PreprocessSoftmaxScaling`, `CalculateInputRadius`) computes them.
+        public init(beta: Float, inputScale: Float) {
+            let integerBits = QuantizedParams.scaledDiffIntegerBits
+            let real = Swift.min(Double(beta) * Double(inputScale) * Double(Int64(1) << (31 - integerBits)),
+                                 Double(Int64(1) << 31) - 1.0)
+            let m = QuantizedMultiplier(real)
+            inputMultiplier = m.multiplier
+            inputLeftShift = m.shift
+            let maxInputRescaled = 1.0 * Double((Int64(1) << integerBits) - 1)
+                * Double(Int64(1) << (31 - integerBits)) / Double(Int64(1) << m.shift)
+            diffMin = -Int32(clamping: Int64(maxInputRescaled.rounded(.down)))
+        }
+    }
+
+    @inline(__always)
+    static func quantized<In: FixedWidthInteger, Out: FixedWidthInteger>(
+        _ p: QuantizedParams, depth: Int, rows: Range<Int>, _ x: UnsafePointer<In>, _ out: UnsafeMutablePointer<Out>
+    ) {
+        guard depth > 0 else { return }
+        let integerBits = QuantizedParams.scaledDiffIntegerBits
+        let accumBits = QuantizedParams.accumulationIntegerBits
+        @inline(__always) func expOf(_ diff: Int32) -> Int32 {
+            let rescaled = multiplyByQuantizedMultiplierGreaterThanOne(diff, p.inputMultiplier, p.inputLeftShift)
+            return GemmlowpFixedPoint.expOnNegativeValues(rescaled, integerBits: integerBits)
+        }
+        let outMin = Int32(Out.min), outMax = Int32(Out.max)
+        for r in rows {
+            let xi = x + r * depth, oi = out + r * depth
+            var maxInRow = In.min
+            for c in 0..<depth { maxInRow = Swift.max(maxInRow, xi[c]) }
+            var sumOfExps: Int32 = 0
+            for c in 0..<depth {
+                let diff = Int32(xi[c]) - Int32(maxInRow)
+                if diff >= p.diffMin {
+                    sumOfExps = sumOfExps &+ GemmlowpFixedPoint.rescale(expOf(diff), from: 0, to: accumBits)
+                }
+            }
+            let (shiftedScale, bitsOverUnit) = GemmlowpFixedPoint.reciprocal(sumOfExps, integerDigits: accumBits)
+            let exponent = bitsOverUnit + 31 - Out.bitWidth
+            for c in 0..<depth {
+                let diff = Int32(xi[c]) - Int32(maxInRow)
+                if diff >= p.diffMin {
+                    let e = expOf(diff)
+                    let unsat = roundingDivideByPOT(saturatingRoundingDoublingHighMul(shiftedScale, e),
+                                                    Swift.max(0, Swift.min(31, exponent)))
+                    let shifted = unsat &+ outMin
+                    oi[c] = Out(truncatingIfNeeded: Swift.max(Swift.min(shifted, outMax), outMin))
+                } else {
+                    oi[c] = Out.min
+                }
+            }
+        }
+    }
+
+    /// Quantized softmax, int8 → int8.
+    public static func int8(_ p: QuantizedParams, depth: Int, rows: Range<Int>, _ x: UnsafePointer<Int8>,
+                            _ out: UnsafeMutablePointer<Int8>) { quantized(p, depth: depth, rows: rows, x, out) }
+    /// Quantized softmax, uint8 → uint8.
+    public static func uint8(_ p: QuantizedParams, depth: Int, rows: Range<Int>, _ x: UnsafePointer<UInt8>,
+                             _ out: UnsafeMutablePointer<UInt8>) { quantized(p, depth: depth, rows: rows, x, out) }
+    /// Quantized softmax, int8 → int16.
+    public static func int8ToInt16(_ p: QuantizedParams, depth: Int, rows: Range<Int>, _ x: UnsafePointer<Int8>,
+                                   _ out: UnsafeMutablePointer<Int16>) { quantized(p, depth: depth, rows: rows, x, out) }
+    /// Quantized softmax, uint8 → int16.
+    public static func uint8ToInt16(_ p: QuantizedParams, depth: Int, rows: Range<Int>, _ x: UnsafePointer<UInt8>,
+                                    _ out: UnsafeMutablePointer<Int16>) { quantized(p, depth: depth, rows: rows, x, out) }
+}
