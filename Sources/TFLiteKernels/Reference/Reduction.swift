@@ -63,11 +63,6 @@ public struct ReductionPlan: Sendable, Equatable {
         outputStrides = strides
     }
 
-    /// True for the reference's special case: 4D input, axes {1, 2}, keep_dims.
-    public func isSpatialMean(keepDims: Bool, rawAxisCount: Int) -> Bool {
-        keepDims && inputShape.count == 4 && rawAxisCount == 2 && Set(axes) == [1, 2]
-    }
-
     /// Calls `body(inputIndex, outputIndex)` for every input element in row-major order.
     @inline(__always)
     func forEach(_ body: (Int, Int) -> Void) {

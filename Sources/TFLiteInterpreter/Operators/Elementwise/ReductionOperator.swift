@@ -2,14 +2,14 @@ import TFLiteSchema
 import TFLiteKernels
 
 /// MEAN, SUM, REDUCE_MAX, REDUCE_MIN, REDUCE_PROD over a constant axis tensor, with
-/// keep_dims and negative axes. Quantized MEAN / SUM follow the reference's paths.
+/// keep_dims and negative axes. Quantized MEAN / SUM requantize with the reference's
+/// integer arithmetic; REDUCE_MAX / REDUCE_MIN work on raw values (equal quantization).
 final class ReductionOperator: OperatorKernel {
     /// Which reduction.
     enum Kind { case mean, sum, maximum, minimum, product }
     private let kind: Kind
     private let name: String
     private var plan: ReductionPlan?
-    private var spatial = false
     private var quantized: ReductionKernels.QuantizedMeanParams?
     /// Int32 / Int64 accumulators, sized at prepare.
     private var scratch32: [Int32] = []
@@ -35,7 +35,6 @@ final class ReductionOperator: OperatorKernel {
         do { plan = try ReductionPlan(inputShape: x.shape, axes: axes, keepDims: keepDims) } catch {
             throw InterpreterError.invalidModel("\(name): \(error)")
         }
-        spatial = plan.isSpatialMean(keepDims: keepDims, rawAxisCount: axes.count)
         quantized = nil
         switch x.type {
         case .float32, .int32, .int64: break
@@ -50,7 +49,9 @@ final class ReductionOperator: OperatorKernel {
                 }
                 quantized = p
             case .sum:
-                if x.type == .int16 { throw ElementwiseSupport.unsupported(name, x.type) }
+                if x.type == .int16 && (qi.zeroPoint != 0 || qo.zeroPoint != 0) {
+                    throw InterpreterError.invalidModel("\(name): int16 zero points must be 0")
+                }
                 quantized = p
             case .maximum, .minimum:
                 guard p.sameQuantization else {
@@ -98,28 +99,23 @@ final class ReductionOperator: OperatorKernel {
             try quantizedRun(plan, xi, o, mean: ReductionKernels.meanUInt8, sum: ReductionKernels.sumUInt8, raw: ReductionKernels.uint8)
         default:
             let xi = px.assumingMemoryBound(to: Int16.self), o = po.assumingMemoryBound(to: Int16.self)
-            try quantizedRun(plan, xi, o, mean: ReductionKernels.meanInt16, sum: nil, raw: ReductionKernels.int16)
+            try quantizedRun(plan, xi, o, mean: ReductionKernels.meanInt16, sum: ReductionKernels.sumInt16, raw: ReductionKernels.int16)
         }
     }
 
     private func quantizedRun<T>(
         _ plan: ReductionPlan, _ x: UnsafeMutablePointer<T>, _ out: UnsafeMutablePointer<T>,
-        mean: (ReductionKernels.QuantizedMeanParams, ReductionPlan, Bool, UnsafeMutablePointer<Int32>, UnsafePointer<T>, UnsafeMutablePointer<T>) -> Void,
-        sum: ((ReductionKernels.QuantizedMeanParams, ReductionPlan, UnsafeMutablePointer<Int32>, UnsafePointer<T>, UnsafeMutablePointer<T>) -> Void)?,
+        mean: (ReductionKernels.QuantizedMeanParams, ReductionPlan, UnsafeMutablePointer<Int32>, UnsafePointer<T>, UnsafeMutablePointer<T>) -> Void,
+        sum: (ReductionKernels.QuantizedMeanParams, ReductionPlan, UnsafeMutablePointer<Int32>, UnsafePointer<T>, UnsafeMutablePointer<T>) -> Void,
         raw: (ReductionKernels.Operation, ReductionPlan, UnsafePointer<T>, UnsafeMutablePointer<T>) -> Void
     ) throws {
-        let spatial = self.spatial
         switch kind {
         case .mean:
             guard let q = quantized else { throw InterpreterError.allocateTensorsRequired }
-            scratch32.withUnsafeMutableBufferPointer { s in mean(q, plan, spatial, s.baseAddress!, x, out) }
+            scratch32.withUnsafeMutableBufferPointer { s in mean(q, plan, s.baseAddress!, x, out) }
         case .sum:
             guard let q = quantized else { throw InterpreterError.allocateTensorsRequired }
-            if q.sameQuantization || sum == nil {
-                raw(.sum, plan, x, out)
-            } else if let sum {
-                scratch32.withUnsafeMutableBufferPointer { s in sum(q, plan, s.baseAddress!, x, out) }
-            }
+            scratch32.withUnsafeMutableBufferPointer { s in sum(q, plan, s.baseAddress!, x, out) }
         default:
             raw(operation, plan, x, out)
         }
