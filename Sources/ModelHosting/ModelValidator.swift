@@ -1,4 +1,6 @@
 import Foundation
+import TFLiteInterpreter
+import TFLiteSchema
 
 /// Decides whether a downloaded, checksum-verified file is a model this engine can use, before
 /// it is installed. Throwing rejects the file; the previous version stays current.
@@ -24,6 +26,32 @@ public struct ModelValidator: Sendable {
         }
     }
 
-    /// The validator a ``ModelManager`` uses unless configured otherwise.
-    public static let standard = fileIdentifier
+    /// Parses the file with the engine's FlatBuffers loader, which bounds-checks every offset,
+    /// index and buffer and validates the graph (``TFLiteSchema/TFLiteModelFile``). It does not
+    /// check that the engine implements every operator.
+    public static let modelFile = ModelValidator { path in
+        do {
+            _ = try TFLiteModelFile(contentsOf: path)
+        } catch {
+            throw ModelHostingError.invalidModel(String(describing: error))
+        }
+    }
+
+    /// Loads the file with the engine's own loader (every offset, index and buffer checked,
+    /// every operator supported) and allocates its tensors: what an app would do with it next.
+    public static let interpreter = ModelValidator { path in
+        do {
+            let interpreter = try Interpreter(modelPath: path, options: Interpreter.Options(threadCount: 1))
+            try interpreter.allocateTensors()
+        } catch {
+            throw ModelHostingError.invalidModel(String(describing: error))
+        }
+    }
+
+    /// The validator a ``ModelManager`` uses unless configured otherwise: ``fileIdentifier``
+    /// (cheap, clear message for files that are not models at all), then ``interpreter``.
+    public static let standard = ModelValidator { path in
+        try fileIdentifier.validate(path)
+        try interpreter.validate(path)
+    }
 }

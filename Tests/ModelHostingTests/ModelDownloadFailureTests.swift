@@ -144,30 +144,54 @@ final class ModelDownloadFailureTests: ModelManagerTestCase {
         try assertOldModelIntact(manager, oldPath)
     }
 
-    func testModelFailingValidationIsRejected() async throws {
-        struct TooSmall: Error {}
-        // A validator that refuses models under 300 KB: v1 (229 KB) passes it? No: install v1
-        // with the standard validator, then use a strict manager for v2-sized rules.
+    /// A file that carries the TFLite identifier but is cut short passes the cheap checks and
+    /// must be stopped by the engine's loader (the standard validator).
+    func testTruncatedModelFailsLoaderValidation() async throws {
+        let manager = makeManager()
+        let oldPath = try await installV1ThenPublishV2(manager)
+        host.publish(modelName, version: "3", bytes: Array(modelV2.prefix(40_000)))
+        XCTAssertNoThrow(try ModelValidator.fileIdentifier.validate(
+            writeTemporary(Array(modelV2.prefix(40_000)))), "the identifier alone does not catch it")
+        let error = await expectFailure(manager.download(remote))
+        guard case .invalidModel? = error else { return XCTFail("expected invalidModel, got \(String(describing: error))") }
+        try assertOldModelIntact(manager, oldPath)
+    }
+
+    /// The standard validator (load with every operator, allocate) installs real models and
+    /// rejects truncated ones.
+    func testStandardValidatorInstallsRealModelAndRejectsTruncated() async throws {
+        try requireInterpreterSupport("face_detection_short_range.tflite")
+        try requireInterpreterSupport("face_detection_back.tflite")
+        let manager = makeManager(validator: .standard)
+        let oldPath = try await installV1ThenPublishV2(manager)
+        host.publish(modelName, version: "3", bytes: Array(modelV2.prefix(200_000)))
+        let error = await expectFailure(manager.download(remote))
+        guard case .invalidModel? = error else { return XCTFail("expected invalidModel, got \(String(describing: error))") }
+        try assertOldModelIntact(manager, oldPath)
+        host.publish(modelName, version: "2", bytes: modelV2)
+        let path = try await expectSuccess(manager.download(remote))
+        XCTAssertEqual(try fileBytes(path), modelV2)
+    }
+
+    /// A custom validator (e.g. an app requiring a particular input shape) vetoes the install.
+    func testModelFailingCustomValidationIsRejected() async throws {
         let manager = makeManager()
         let oldPath = try await installV1ThenPublishV2(manager)
         let strict = makeManager(validator: ModelValidator { path in
-            try ModelValidator.standard.validate(path)
-            throw ModelHostingError.invalidModel("allocation failed in test validator for \((path as NSString).lastPathComponent)")
+            try ModelManagerTestCase.loaderValidator.validate(path)
+            throw ModelHostingError.invalidModel("rejected by the app's validator: \((path as NSString).lastPathComponent)")
         })
         let error = await expectFailure(strict.download(remote))
         guard case let .invalidModel(reason)? = error else { return XCTFail("expected invalidModel, got \(String(describing: error))") }
-        XCTAssertTrue(reason.contains("allocation failed"), reason)
+        XCTAssertTrue(reason.contains("rejected by the app"), reason)
         try assertOldModelIntact(strict, oldPath)
+    }
 
-        // A truncated model keeps its TFL3 identifier but is cut off: it must not install.
-        host.publish(modelName, version: "3", bytes: Array(modelV2.prefix(4096)))
-        let truncated = await expectFailure(makeManager(validator: ModelValidator { path in
-            try ModelValidator.standard.validate(path)
-            let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
-            if size < 100_000 { throw TooSmall() }
-        }).download(remote))
-        guard case .invalidModel? = truncated else { return XCTFail("expected invalidModel, got \(String(describing: truncated))") }
-        try assertOldModelIntact(manager, oldPath)
+    private func writeTemporary(_ bytes: [UInt8]) throws -> String {
+        let url = cacheDirectory.appendingPathComponent("scratch-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: cacheDirectory, withIntermediateDirectories: true)
+        try Data(bytes).write(to: url)
+        return url.path
     }
 
     #if canImport(Glibc)

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import ModelHosting
+import TFLiteInterpreter
 
 /// Downloads against a real HTTP server on loopback: the happy paths.
 final class ModelDownloadTests: ModelManagerTestCase {
@@ -198,6 +199,21 @@ final class ModelDownloadTests: ModelManagerTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: path))
         XCTAssertEqual(try source.resolvedFilePath(using: manager), bundled.path)
         XCTAssertEqual(manager.downloadedModels(), [])
+    }
+
+    func testInterpreterLoadsFromModelSource() async throws {
+        try requireInterpreterSupport("face_detection_short_range.tflite")
+        try requireInterpreterSupport("face_detection_back.tflite")
+        host.publish(modelName, version: "1", bytes: modelV1)
+        let manager = makeManager()
+        let bundled = LocalModel(path: try TestPaths.model("face_detection_back.tflite").path)
+        let before = try Interpreter(modelSource: ModelSource.remote(remote, fallback: bundled), manager: manager)
+        try before.allocateTensors()
+        XCTAssertEqual(try before.inputShape(at: 0).dimensions, [1, 256, 256, 3], "the bundled back-camera model")
+        try await expectSuccess(manager.download(remote))
+        let after = try Interpreter(modelSource: ModelSource.remote(remote, fallback: bundled), manager: manager)
+        try after.allocateTensors()
+        XCTAssertEqual(try after.inputShape(at: 0).dimensions, [1, 128, 128, 3], "the downloaded short-range model")
     }
 
     func testInvalidNamesAndHostsFail() async throws {
