@@ -17,6 +17,9 @@ rng = np.random.default_rng(20261121)
 CONCATENATION, DEPTH_TO_SPACE, DEQUANTIZE, RESHAPE, RESIZE_BILINEAR = 2, 5, 6, 22, 23
 SPACE_TO_DEPTH, PAD, TRANSPOSE, SQUEEZE, STRIDED_SLICE = 26, 34, 39, 43, 45
 PADV2, SLICE, EXPAND_DIMS, RESIZE_NEAREST_NEIGHBOR, QUANTIZE = 60, 65, 70, 97, 114
+GATHER, TOPK_V2, SPLIT, CAST, TILE, SHAPE, PACK, UNPACK = 36, 48, 49, 53, 69, 77, 83, 88
+ZEROS_LIKE, FILL, RANGE, MIRROR_PAD, SPLIT_V, GATHER_ND, WHERE = 93, 94, 96, 100, 102, 107, 109
+SCATTER_ND, BROADCAST_TO = 122, 130
 
 
 def opt(name, **fields):
@@ -176,9 +179,82 @@ def quantization():
          description="constant per-channel int8 weights (model without inputs)")
 
 
+def split_stack():
+    case("split_float_axis1", SPLIT, [const(1), T([2, 6, 3], np.float32)], [out(np.float32)] * 3,
+         **opt("SplitOptions", NumSplits=3))
+    case("split_int8_neg_axis", SPLIT, [const(-1), T([2, 4], np.int8, (0.1, 0))], [out(np.int8, (0.1, 0))] * 2,
+         **opt("SplitOptions", NumSplits=2))
+    case("split_v_inferred", SPLIT_V, [T([7, 2], np.float32), const([2, -1, 1]), const(0)], [out(np.float32)] * 3,
+         **opt("SplitVOptions", NumSplits=3))
+    case("pack_axis1", PACK, [T([2, 3], np.float32)] * 3, [out(np.float32)], **opt("PackOptions", ValuesCount=3, Axis=1))
+    case("pack_uint8_neg_axis", PACK, [T([2, 2], np.uint8, (0.1, 1))] * 2, [out(np.uint8, (0.1, 1))],
+         **opt("PackOptions", ValuesCount=2, Axis=-1))
+    case("unpack_axis0_int32", UNPACK, [T([3, 2, 2], np.int32)], [out(np.int32)] * 3, **opt("UnpackOptions", Num=3, Axis=0))
+    case("unpack_neg_axis_float", UNPACK, [T([2, 3, 2], np.float32)], [out(np.float32)] * 2,
+         **opt("UnpackOptions", Num=2, Axis=-1))
+
+
+def indexed_copies():
+    case("mirror_pad_reflect", MIRROR_PAD, [T([2, 4, 3], np.float32), const([[1, 0], [3, 2], [2, 2]])], [out(np.float32)],
+         **opt("MirrorPadOptions", Mode=0))
+    case("mirror_pad_symmetric_int8", MIRROR_PAD, [T([1, 3, 4, 2], np.int8, (0.1, 0)), const([[0, 0], [3, 1], [2, 4], [0, 0]])],
+         [out(np.int8, (0.1, 0))], **opt("MirrorPadOptions", Mode=1))
+    case("tile_float", TILE, [T([2, 3], np.float32), const([3, 2])], [out(np.float32)])
+    case("tile_uint8_int64_multiples", TILE, [T([1, 2, 3], np.uint8, (0.1, 0)), const([2, 1, 3], np.int64)],
+         [out(np.uint8, (0.1, 0))])
+    case("broadcast_to_float", BROADCAST_TO, [T([3, 1], np.float32), const([2, 3, 4])], [out(np.float32)], version=2)
+    case("broadcast_to_int32", BROADCAST_TO, [T([1, 4], np.int32), const([3, 4])], [out(np.int32)], version=2)
+
+
+def shape_fill_range():
+    case("shape_int32", SHAPE, [T([2, 5, 1, 3], np.float32)], [out(np.int32)], **opt("ShapeOptions", OutType=2))
+    case("shape_int64", SHAPE, [T([4, 1], np.int8, (0.1, 0))], [out(np.int64)], **opt("ShapeOptions", OutType=4))
+    case("fill_float", FILL, [const([2, 3]), T([], np.float32)], [out(np.float32)])
+    case("fill_int32_int64_dims", FILL, [const([4], np.int64), T([], np.int32)], [out(np.int32)])
+    case("zeros_like_int64", ZEROS_LIKE, [T([2, 3], np.int64)], [out(np.int64)])
+    case("range_int32", RANGE, [const(3, shape=[]), const(20, shape=[]), const(4, shape=[])], [out(np.int32)])
+    case("range_float_negative", RANGE, [const(1.5, np.float32, shape=[]), const(-2.0, np.float32, shape=[]),
+                                         const(-0.3, np.float32, shape=[])], [out(np.float32)])
+
+
+def casts():
+    pairs = [(np.float32, np.int32), (np.float32, np.uint8), (np.int32, np.float32), (np.uint8, np.float32),
+             (np.int8, np.int32), (np.float32, np.bool_), (np.bool_, np.float32), (np.int64, np.int32),
+             (np.int32, np.int64), (np.int16, np.float32), (np.float32, np.int8),
+             (np.int32, np.int8), (np.int32, np.uint8)]
+    for a, b in pairs:
+        case(f"cast_{np.dtype(a).name}_{np.dtype(b).name}", CAST, [T([3, 5], a)], [T([3, 5], b)],
+             low=-200, high=200)
+
+
+def gathers():
+    case("gather_axis0_float", GATHER, [T([5, 3], np.float32), const([4, 0, 2, 2])], [out(np.float32)])
+    case("gather_axis_neg1_int8", GATHER, [T([2, 3, 4], np.int8, (0.1, 0)), const([[3, 1], [0, 0]])],
+         [out(np.int8, (0.1, 0))], **opt("GatherOptions", Axis=-1))
+    case("gather_batch_dims", GATHER, [T([2, 4, 3], np.float32), const([[1, 3], [2, 0]], np.int64)],
+         [out(np.float32)], **opt("GatherOptions", Axis=1, BatchDims=1))
+    case("gather_nd_float", GATHER_ND, [T([3, 4, 2], np.float32), const([[2, 1], [0, 3], [1, 1]])], [out(np.float32)])
+    case("gather_nd_full_depth_int32", GATHER_ND, [T([3, 4], np.int32), const([[[2, 1]], [[0, 3]]])], [out(np.int32)])
+    case("scatter_nd_float_duplicates", SCATTER_ND, [const([[1], [3], [1]]), T([3, 2], np.float32), const([5, 2])],
+         [out(np.float32)])
+    case("scatter_nd_int32", SCATTER_ND, [const([[0, 1], [2, 2]]), T([2], np.int32), const([3, 3])], [out(np.int32)])
+
+
+def selection():
+    case("topk_float", TOPK_V2, [T([3, 10], np.float32), const(4, shape=[])], [out(np.float32), out(np.int32)])
+    ties = np.array([[1, 5, 5, 2, 5, 0, 1]], dtype=np.int32)
+    case("topk_int32_ties_const", TOPK_V2, [T([1, 7], np.int32, data=ties), const(3, shape=[])],
+         [out(np.int32), out(np.int32)], description="ties keep index order; constant input")
+    case("topk_uint8", TOPK_V2, [T([2, 6], np.uint8, (0.1, 0)), const(6, shape=[])], [out(np.uint8, (0.1, 0)), out(np.int32)])
+    mask = np.array([[True, False, True], [False, False, True]])
+    case("where_bool_const", WHERE, [T([2, 3], np.bool_, data=mask)], [out(np.int64)])
+    case("where_float_const", WHERE, [T([4], np.float32, data=np.array([0.0, -1.5, 0.0, 2.0], np.float32))], [out(np.int64)])
+
+
 def main():
     clear_family(FAMILY)
-    for section in (concatenation, shapes, transpose, pad, slices, resize, depth_space, quantization):
+    for section in (concatenation, shapes, transpose, pad, slices, resize, depth_space, quantization,
+                    split_stack, indexed_copies, shape_fill_range, casts, gathers, selection):
         section()
 
 

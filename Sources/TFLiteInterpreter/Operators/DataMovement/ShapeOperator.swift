@@ -1,0 +1,28 @@
+import TFLiteKernels
+import TFLiteSchema
+
+/// SHAPE: the input's shape as an int32 or int64 vector (ShapeOptions.out_type = field 0).
+final class ShapeOperator: OperatorKernel {
+    func prepare(_ node: NodeContext) throws {
+        let input = try node.input(0)
+        let output = try node.output(0)
+        let outType = TensorType(rawValue: node.options?.int8(0, default: 2) ?? 2) ?? .int32
+        guard outType == .int32 || outType == .int64, output.type == outType else {
+            throw InterpreterError.invalidModel("SHAPE: output must be int32 or int64 matching out_type")
+        }
+        output.shape = [input.shape.count]
+    }
+
+    func invoke(_ node: NodeContext) throws {
+        let input = try node.input(0), output = try node.output(0)
+        guard output.elementCount > 0 else { return }
+        let dst = try DataMovementSupport.data(output, "SHAPE")
+        for (i, d) in input.shape.enumerated() {
+            if output.type == .int64 {
+                dst.storeBytes(of: Int64(d), toByteOffset: i * 8, as: Int64.self)
+            } else {
+                dst.storeBytes(of: Int32(truncatingIfNeeded: d), toByteOffset: i * 4, as: Int32.self)
+            }
+        }
+    }
+}

@@ -1,0 +1,51 @@
+// GATHER and GATHER_ND: slices of the input picked by integer indices, any element type.
+
+/// Reference GATHER / GATHER_ND kernels. Index values are checked; a bad index returns its
+/// position instead of reading outside the input.
+public enum Gather {
+    /// GATHER with `batch_dims`: for each batch, outer slice and coordinate, copies the
+    /// `innerCount`-element slice at `indices[batch][i]` of the axis.
+    /// - Returns: nil on success, else the position of the first index outside `0..<axisSize`.
+    public static func run<Index: FixedWidthInteger>(batchCount: Int, outerCount: Int, axisSize: Int,
+                                                     innerCount: Int, coordinateCount: Int,
+                                                     indices: UnsafePointer<Index>, elementSize: Int,
+                                                     input: UnsafeRawPointer, output: UnsafeMutableRawPointer) -> Int? {
+        let sliceBytes = innerCount * elementSize
+        for k in 0..<(batchCount * coordinateCount) where indices[k] < 0 || indices[k] >= axisSize { return k }
+        var dst = output
+        for batch in 0..<batchCount {
+            for outer in 0..<outerCount {
+                let base = (batch * outerCount + outer) * axisSize
+                for i in 0..<coordinateCount {
+                    let index = Int(indices[batch * coordinateCount + i])
+                    dst.copyMemory(from: input + (base + index) * sliceBytes, byteCount: sliceBytes)
+                    dst += sliceBytes
+                }
+            }
+        }
+        return nil
+    }
+
+    /// GATHER_ND: each of the `indexCount` index tuples (`depth` values) selects a slice of
+    /// `sliceCount` elements of `inputShape`.
+    /// - Returns: nil on success, else the position of the first bad index tuple.
+    public static func runND<Index: FixedWidthInteger>(inputShape: [Int], depth: Int, indexCount: Int,
+                                                       indices: UnsafePointer<Index>, elementSize: Int,
+                                                       input: UnsafeRawPointer, output: UnsafeMutableRawPointer) -> Int? {
+        let strides = IndexedCopyPlan.strides(inputShape)
+        let sliceCount = inputShape[depth...].reduce(1, *)
+        let sliceBytes = sliceCount * elementSize
+        var dst = output
+        for k in 0..<indexCount {
+            var offset = 0
+            for d in 0..<depth {
+                let v = indices[k * depth + d]
+                guard v >= 0, v < inputShape[d] else { return k }
+                offset += Int(v) * strides[d]
+            }
+            dst.copyMemory(from: input + offset * elementSize, byteCount: sliceBytes)
+            dst += sliceBytes
+        }
+        return nil
+    }
+}

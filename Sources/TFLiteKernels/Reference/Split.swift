@@ -1,0 +1,23 @@
+// SPLIT, SPLIT_V and UNPACK: the input cut along one axis into consecutive pieces; moves
+// bytes, any element type.
+
+/// Reference split kernel (the inverse of `Concatenation.run`).
+public enum Split {
+    /// Copies consecutive pieces of each outer slice of `input` to the outputs.
+    /// - Parameters:
+    ///   - outerCount: product of the dimensions before the axis.
+    ///   - innerByteCounts: bytes of one outer slice of each output.
+    ///   - outputs: one pointer per output, same order.
+    public static func run(outerCount: Int, innerByteCounts: [Int], input: UnsafeRawPointer,
+                           outputs: [UnsafeMutableRawPointer]) {
+        precondition(innerByteCounts.count == outputs.count)
+        var src = input
+        for outer in 0..<outerCount {
+            for k in 0..<outputs.count {
+                let n = innerByteCounts[k]
+                if n > 0 { (outputs[k] + outer * n).copyMemory(from: src, byteCount: n) }
+                src += n
+            }
+        }
+    }
+}
