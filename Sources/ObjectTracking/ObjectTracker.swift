@@ -4,12 +4,14 @@
 /// tracks seen in that frame. Per frame it
 /// 1. predicts every track to the frame's timestamp with a constant-velocity Kalman filter
 ///    (the clock, or explicit timestamps, drive the motion model);
-/// 2. associates active (tentative and confirmed) tracks with detections on IoU between the
-///    predicted box and the detection, blended with appearance similarity when both carry
-///    an ``AppearanceDescriptor``; pairs below ``TrackerConfiguration/minimumIoU`` never match;
-/// 3. re-identifies lost tracks among the remaining detections: by IoU with the predicted or
-///    last seen box, or, away from it, by appearance similarity of at least
-///    ``TrackerConfiguration/minimumAppearanceSimilarity`` and a similar size;
+/// 2. associates established tracks (confirmed, and lost ones near their predicted or last
+///    seen box) with detections on IoU, blended with appearance similarity when both carry an
+///    ``AppearanceDescriptor``; pairs below ``TrackerConfiguration/minimumIoU`` never match.
+///    Tentative tracks get the remaining detections only afterwards, so a false positive
+///    cannot take an established object's detection;
+/// 3. re-identifies the remaining lost tracks away from their last position by appearance
+///    similarity of at least ``TrackerConfiguration/minimumAppearanceSimilarity`` and a
+///    similar size;
 /// 4. advances the lifecycle (see ``TrackState``) and starts tentative tracks for unmatched
 ///    detections.
 ///
@@ -65,10 +67,15 @@ public final class ObjectTracker {
 
         var matchedDetection = [Int: Int]()   // track position -> detection index
         var freeDetections = usable
-        let active = tracks.indices.filter { tracks[$0].state != .lost }
-        associate(trackPositions: active, detectionIndices: &freeDetections, detections: detections,
-                  into: &matchedDetection, cost: activeCost)
-        let lost = tracks.indices.filter { tracks[$0].state == .lost }
+        // Established tracks (confirmed, or lost and still near where they were) come first,
+        // so a tentative track (often a false positive) cannot take their detection.
+        let established = tracks.indices.filter { tracks[$0].state != .tentative }
+        associate(trackPositions: established, detectionIndices: &freeDetections, detections: detections,
+                  into: &matchedDetection, cost: spatialCost)
+        let tentative = tracks.indices.filter { tracks[$0].state == .tentative }
+        associate(trackPositions: tentative, detectionIndices: &freeDetections, detections: detections,
+                  into: &matchedDetection, cost: spatialCost)
+        let lost = tracks.indices.filter { tracks[$0].state == .lost && matchedDetection[$0] == nil }
         associate(trackPositions: lost, detectionIndices: &freeDetections, detections: detections,
                   into: &matchedDetection, cost: reidentificationCost)
 
@@ -130,10 +137,12 @@ public final class ObjectTracker {
         return (1 - w) * iou + w * max(0, a.similarity(to: b))
     }
 
-    /// Cost of matching an active track: 1 - score, gated on IoU with the prediction.
-    private func activeCost(_ track: Track, _ detection: TrackerDetection) -> Double? {
+    /// Cost of a spatially supported match: 1 - score, gated on IoU with the predicted box
+    /// (for a lost track also with the last seen box).
+    private func spatialCost(_ track: Track, _ detection: TrackerDetection) -> Double? {
         guard classesAgree(track, detection) else { return nil }
-        let iou = track.motion.box.intersectionOverUnion(detection.box)
+        var iou = track.motion.box.intersectionOverUnion(detection.box)
+        if track.state == .lost { iou = max(iou, track.lastObservedBox.intersectionOverUnion(detection.box)) }
         guard iou >= configuration.minimumIoU else { return nil }
         return 1 - matchScore(iou: iou, track, detection)
     }

@@ -180,4 +180,21 @@ final class ObjectTrackerTests: XCTestCase {
         XCTAssertEqual(idOfRightMover, [1])
         XCTAssertEqual(idOfLeftMover, [2])
     }
+
+    /// A false positive next to an occluded object starts a tentative track; when the object
+    /// reappears between them, its established (lost) track wins the detection.
+    func testEstablishedTrackHasPriorityOverTentative() {
+        let clock = ManualTrackingClock()
+        let tracker = ObjectTracker(configuration: TrackerConfiguration(minimumHitsToConfirm: 2), clock: clock)
+        for _ in 0..<3 { tracker.update(with: [TrackerDetection(box: box(100, 100))]); clock.advance(by: frame) }
+        XCTAssertEqual(tracker.state(ofTrack: 1), .confirmed)
+        tracker.update(with: [TrackerDetection(box: box(130, 100))])   // object missed, false positive nearby
+        clock.advance(by: frame)
+        XCTAssertEqual(tracker.state(ofTrack: 1), .lost)
+        XCTAssertEqual(tracker.state(ofTrack: 2), .tentative)
+        // The reappearing object overlaps the tentative track more than its own lost track.
+        let out = tracker.update(with: [TrackerDetection(box: box(117, 100))])
+        XCTAssertEqual(out.map(\.trackingID), [1])
+        XCTAssertNil(tracker.state(ofTrack: 2), "the unmatched tentative track is dropped")
+    }
 }
