@@ -2,6 +2,7 @@
 
     two_inputs.tflite       x[1,4], y[1,4] -> (x + y, x * y); signature serving_default
     dynamic_chain.tflite    x[?,8] -> ((x + c1) * c2) + x   (resizable batch)
+    reshape_chain.tflite    x[1,8] -> reshape(x + c1, [2,4]) @ w3   (RESHAPE shares memory)
     float16_weights.tflite  x[1,8] -> x * w with w stored as float16 (DEQUANTIZE on a constant)
 
 Each model comes with input_<k>.npy / output_<k>.npy from the reference kernels, in the
@@ -71,6 +72,13 @@ def main():
     def chain(x):
         return (x + c1) * c2 + x
     save("dynamic_chain", convert(chain, [tf.TensorSpec([None, 8], f32, name="x")]),
+         [rng.uniform(-1, 1, (1, 8)).astype(np.float32)])
+
+    w3 = tf.constant(rng.uniform(-1, 1, (4, 3)).astype(np.float32))
+
+    def reshape_chain(x):
+        return tf.matmul(tf.reshape(x + c1, [2, 4]), w3)
+    save("reshape_chain", convert(reshape_chain, [tf.TensorSpec([1, 8], f32, name="x")]),
          [rng.uniform(-1, 1, (1, 8)).astype(np.float32)])
 
     w = tf.constant(rng.uniform(-1, 1, (64, 8)).astype(np.float32))

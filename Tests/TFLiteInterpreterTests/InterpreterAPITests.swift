@@ -225,6 +225,22 @@ final class InterpreterAPITests: XCTestCase {
         XCTAssertNil(TolerantCompare.mismatch(outputs[0], try golden("float16_weights", "output_0"), tolerance: .float))
     }
 
+    func testReshapeSharesMemoryWithItsInput() throws {
+        let resolver: (OperatorCode) -> OperatorFactory? = { code in
+            code.builtin == .reshape ? OperatorRegistry.factory(for: code) : TestKernels.resolver(code)
+        }
+        let loaded = try model("reshape_chain", resolver: resolver)
+        let interpreter = try Interpreter(model: loaded)
+        let outputs = try interpreter.run([try golden("reshape_chain", "input_0")])
+        XCTAssertNil(TolerantCompare.mismatch(outputs[0], try golden("reshape_chain", "output_0"), tolerance: .float))
+        // Same check at the executor level: the ADD output and the RESHAPE output share bytes.
+        let executor = SubgraphExecutor(blueprint: loaded.subgraphs[0], threads: ThreadPool(threadCount: 1))
+        try executor.prepare()
+        let added = executor.tensors.first { $0.name == "add" }!, reshaped = executor.tensors.first { $0.name == "Reshape" }!
+        XCTAssertEqual(added.data, reshaped.data)
+        XCTAssertNotEqual(added.data, executor.tensors[executor.inputIndices[0]].data)
+    }
+
     func testUnsupportedOperatorsReportedAtLoadByName() throws {
         let path = try TestPaths.fixture("interpreter/dynamic_chain/model.tflite")
         let file = try TFLiteModelFile(contentsOf: path)

@@ -111,9 +111,10 @@ final class SubgraphExecutor {
         }
     }
 
-    /// Lifetime of every arena tensor in steps (node positions in `nodes`).
+    /// Arena requests: lifetimes in steps (node positions in `nodes`) of groups of tensors
+    /// that share memory (usually one tensor; input and output of shape-only operators).
     /// Graph inputs and outputs span the whole run.
-    func arenaRequests() throws -> (tensorIndices: [Int], requests: [ArenaPlanner.Request]) {
+    func arenaRequests() throws -> (groups: [[Int]], requests: [ArenaPlanner.Request]) {
         let lastStep = max(0, nodes.count - 1)
         var first: [Int: Int] = [:], last: [Int: Int] = [:]
         func use(_ index: Int, at step: Int) {
@@ -131,27 +132,51 @@ final class SubgraphExecutor {
         for index in outputIndices { use(index, at: lastStep) }
         // Tensors nobody writes (malformed but harmless) are kept for the whole run.
         for index in first.keys where !produced.contains(index) { first[index] = 0; last[index] = lastStep }
-        let indices = first.keys.sorted()
-        var requests: [ArenaPlanner.Request] = []
-        for index in indices {
-            let t = tensors[index]
-            guard let bytes = TensorLayout.byteCount(t.shape, t.type) else {
-                throw InterpreterError.invalidModel("tensor '\(t.name)' has no fixed size (\(t.type) \(t.shape))")
-            }
-            requests.append(ArenaPlanner.Request(byteCount: bytes, firstUse: first[index]!, lastUse: last[index]!))
+        // Shape-only operators share memory between input 0 and output 0: one request per group.
+        var root: [Int: Int] = [:]
+        func find(_ i: Int) -> Int { var r = i; while let p = root[r], p != r { r = p }; return r }
+        for node in nodes where Self.forwardsInput0(node.context.code.builtin) {
+            guard let input = node.context.inputs.first ?? nil, let output = node.context.outputs.first,
+                  first[input.index] != nil, first[output.index] != nil,
+                  !inputIndices.contains(input.index), !outputIndices.contains(output.index),
+                  let inBytes = TensorLayout.byteCount(input.shape, input.type),
+                  inBytes == TensorLayout.byteCount(output.shape, output.type) else { continue }
+            root[find(output.index)] = find(input.index)
         }
-        return (indices, requests)
+        var groups: [Int: [Int]] = [:]
+        for index in first.keys.sorted() { groups[find(index), default: []].append(index) }
+        var members: [[Int]] = []
+        var requests: [ArenaPlanner.Request] = []
+        for (_, group) in groups.sorted(by: { $0.key < $1.key }) {
+            var bytes = 0, from = Int.max, to = Int.min
+            for index in group {
+                let t = tensors[index]
+                guard let size = TensorLayout.byteCount(t.shape, t.type) else {
+                    throw InterpreterError.invalidModel("tensor '\(t.name)' has no fixed size (\(t.type) \(t.shape))")
+                }
+                bytes = max(bytes, size); from = min(from, first[index]!); to = max(to, last[index]!)
+            }
+            members.append(group)
+            requests.append(ArenaPlanner.Request(byteCount: bytes, firstUse: from, lastUse: to))
+        }
+        return (members, requests)
+    }
+
+    /// Operators whose output 0 holds exactly the bytes of input 0, so both may share memory.
+    /// Their kernels must skip the copy when `input.data == output.data`.
+    static func forwardsInput0(_ op: BuiltinOperator) -> Bool {
+        op == .reshape || op == .squeeze || op == .expandDims
     }
 
     /// Plans the arena and points every non-constant tensor into it.
     private func planMemory() throws {
-        let (indices, requests) = try arenaRequests()
+        let (groups, requests) = try arenaRequests()
         let plan = ArenaPlanner.plan(requests)
         if arena == nil || arena!.byteCount < plan.arenaByteCount {
             arena = AlignedBuffer(byteCount: plan.arenaByteCount)
         }
         let base = arena!.pointer
-        for (k, index) in indices.enumerated() { tensors[index].data = base + plan.offsets[k] }
+        for (k, group) in groups.enumerated() { for index in group { tensors[index].data = base + plan.offsets[k] } }
         arenaByteCount = plan.arenaByteCount
         for (index, t) in blueprint.description.tensors.enumerated() where t.isVariable {
             let tensor = tensors[index]

@@ -80,6 +80,14 @@ struct NodeContext {
 /// (padding, multipliers and shifts, packed weights, scratch buffers). It is called after
 /// load and again after any input resize, and may allocate.
 /// `invoke` computes the outputs and must not allocate.
+///
+/// Memory: the planner may give output 0 of RESHAPE, SQUEEZE and EXPAND_DIMS the same bytes as
+/// input 0 (see `SubgraphExecutor.forwardsInput0`); their `invoke` must skip the copy when
+/// `input.data == output.data`. Kernels whose inputs are all constant run once, at load.
+///
+/// Optimized kernels drop in without touching the interpreter: a family's factory returns one
+/// kernel object per node, and that object's `prepare` chooses the implementation (reference or
+/// optimized, packed weights) for the node's types and shapes; `invoke` dispatches to it.
 protocol OperatorKernel: AnyObject {
     /// Validates and precomputes; sets output shapes and types.
     func prepare(_ node: NodeContext) throws
