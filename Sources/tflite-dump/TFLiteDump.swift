@@ -1,0 +1,50 @@
+import ArgumentParser
+import Foundation
+import TFLiteSchema
+
+/// `tflite-dump MODEL`: what a `.tflite` file contains, as text or JSON.
+@main
+struct TFLiteDump: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tflite-dump",
+        abstract: "Show the inputs, outputs, operators, metadata and cost of a TFLite model.")
+
+    @Argument(help: "Path of the .tflite model.")
+    var model: String
+
+    @Flag(name: .long, help: "Print one JSON object instead of text.")
+    var json = false
+
+    @Flag(name: .long, help: "Include the full tensor table.")
+    var tensors = false
+
+    @Flag(name: .customLong("no-arena"), help: "Skip preparing the model with the engine to estimate its arena.")
+    var noArena = false
+
+    @Option(name: .long, help: "How many labels to list in the text report.")
+    var labels = 10
+
+    func run() throws {
+        let file: TFLiteModelFile
+        do { file = try TFLiteModelFile(contentsOf: model) } catch {
+            FileHandle.standardError.write(Data("tflite-dump: \(model): \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+        let engine = EngineReport(model: file, estimateArena: !noArena)
+        let summary = ModelSummary(model: file, path: model, includeTensors: tensors, engine: engine)
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            encoder.nonConformingFloatEncodingStrategy = .convertToString(
+                positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+            let data: Data
+            do { data = try encoder.encode(summary) } catch {
+                FileHandle.standardError.write(Data("tflite-dump: cannot encode JSON: \(error)\n".utf8))
+                throw ExitCode(1)
+            }
+            FileHandle.standardOutput.write(data + Data("\n".utf8))
+        } else {
+            print(TextReport(summary: summary, labelPreview: max(0, labels)).render())
+        }
+    }
+}
