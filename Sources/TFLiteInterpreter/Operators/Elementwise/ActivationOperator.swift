@@ -80,7 +80,7 @@ final class ActivationOperator: OperatorKernel {
         switch plan {
         case let .float32(f):
             ElementwiseParallel.flat(n, node.threads) { r in
-                ActivationKernels.float32(f, range: r, px.assumingMemoryBound(to: Float.self), po.assumingMemoryBound(to: Float.self))
+                OptimizedActivation.float32(f, range: r, px.assumingMemoryBound(to: Float.self), po.assumingMemoryBound(to: Float.self))
             }
         case let .relu(p):
             if x.type == .int8 {

@@ -91,10 +91,20 @@ final class BinaryArithmeticOperator: OperatorKernel {
         switch plan {
         case let .float32(lo, hi):
             let op = operation
-            ElementwiseParallel.rows(layout, node.threads) { r in
-                BinaryArithmetic.float32(op, layout: layout, rows: r, pa.assumingMemoryBound(to: Float.self),
-                                         pb.assumingMemoryBound(to: Float.self), po.assumingMemoryBound(to: Float.self),
-                                         activationMin: lo, activationMax: hi)
+            let fa = pa.assumingMemoryBound(to: Float.self), fb = pb.assumingMemoryBound(to: Float.self)
+            let fo = po.assumingMemoryBound(to: Float.self)
+            if !OptimizedBinaryArithmetic.supportsFloat(op) {
+                ElementwiseParallel.rows(layout, node.threads) { r in
+                    BinaryArithmetic.float32(op, layout: layout, rows: r, fa, fb, fo, activationMin: lo, activationMax: hi)
+                }
+            } else if layout.isElementwise {
+                ElementwiseParallel.flat(layout.elementCount, node.threads) { r in
+                    OptimizedBinaryArithmetic.float32Elementwise(op, range: r, fa, fb, fo, activationMin: lo, activationMax: hi)
+                }
+            } else {
+                ElementwiseParallel.rows(layout, node.threads) { r in
+                    OptimizedBinaryArithmetic.float32(op, layout: layout, rows: r, fa, fb, fo, activationMin: lo, activationMax: hi)
+                }
             }
         case let .int32(lo, hi):
             do {
@@ -111,16 +121,28 @@ final class BinaryArithmeticOperator: OperatorKernel {
         case let .quantizedAdd(p, subtract):
             switch elementType {
             case .int8:
-                ElementwiseParallel.rows(layout, node.threads) { r in
-                    BinaryArithmetic.quantizedAdd(layout: layout, rows: r, pa.assumingMemoryBound(to: Int8.self),
-                                                  pb.assumingMemoryBound(to: Int8.self), po.assumingMemoryBound(to: Int8.self),
-                                                  p, subtract: subtract)
+                let a8 = pa.assumingMemoryBound(to: Int8.self), b8 = pb.assumingMemoryBound(to: Int8.self)
+                let o8 = po.assumingMemoryBound(to: Int8.self)
+                if layout.isElementwise {
+                    ElementwiseParallel.flat(layout.elementCount, node.threads) { r in
+                        OptimizedQuantizedArithmetic.addInt8(range: r, a8, b8, o8, p, subtract: subtract)
+                    }
+                } else {
+                    ElementwiseParallel.rows(layout, node.threads) { r in
+                        OptimizedQuantizedArithmetic.addInt8(layout: layout, rows: r, a8, b8, o8, p, subtract: subtract)
+                    }
                 }
             case .uint8:
-                ElementwiseParallel.rows(layout, node.threads) { r in
-                    BinaryArithmetic.quantizedAdd(layout: layout, rows: r, pa.assumingMemoryBound(to: UInt8.self),
-                                                  pb.assumingMemoryBound(to: UInt8.self), po.assumingMemoryBound(to: UInt8.self),
-                                                  p, subtract: subtract)
+                let a8 = pa.assumingMemoryBound(to: UInt8.self), b8 = pb.assumingMemoryBound(to: UInt8.self)
+                let o8 = po.assumingMemoryBound(to: UInt8.self)
+                if layout.isElementwise {
+                    ElementwiseParallel.flat(layout.elementCount, node.threads) { r in
+                        OptimizedQuantizedArithmetic.addUInt8(range: r, a8, b8, o8, p, subtract: subtract)
+                    }
+                } else {
+                    ElementwiseParallel.rows(layout, node.threads) { r in
+                        OptimizedQuantizedArithmetic.addUInt8(layout: layout, rows: r, a8, b8, o8, p, subtract: subtract)
+                    }
                 }
             default:
                 BinaryArithmetic.quantizedAdd(layout: layout, rows: rows, pa.assumingMemoryBound(to: Int16.self),
@@ -130,14 +152,28 @@ final class BinaryArithmeticOperator: OperatorKernel {
         case let .quantizedMul(p):
             switch elementType {
             case .int8:
-                ElementwiseParallel.rows(layout, node.threads) { r in
-                    BinaryArithmetic.quantizedMul(layout: layout, rows: r, pa.assumingMemoryBound(to: Int8.self),
-                                                  pb.assumingMemoryBound(to: Int8.self), po.assumingMemoryBound(to: Int8.self), p)
+                let a8 = pa.assumingMemoryBound(to: Int8.self), b8 = pb.assumingMemoryBound(to: Int8.self)
+                let o8 = po.assumingMemoryBound(to: Int8.self)
+                if layout.isElementwise {
+                    ElementwiseParallel.flat(layout.elementCount, node.threads) { r in
+                        OptimizedQuantizedArithmetic.mulInt8(range: r, a8, b8, o8, p)
+                    }
+                } else {
+                    ElementwiseParallel.rows(layout, node.threads) { r in
+                        OptimizedQuantizedArithmetic.mulInt8(layout: layout, rows: r, a8, b8, o8, p)
+                    }
                 }
             case .uint8:
-                ElementwiseParallel.rows(layout, node.threads) { r in
-                    BinaryArithmetic.quantizedMul(layout: layout, rows: r, pa.assumingMemoryBound(to: UInt8.self),
-                                                  pb.assumingMemoryBound(to: UInt8.self), po.assumingMemoryBound(to: UInt8.self), p)
+                let a8 = pa.assumingMemoryBound(to: UInt8.self), b8 = pb.assumingMemoryBound(to: UInt8.self)
+                let o8 = po.assumingMemoryBound(to: UInt8.self)
+                if layout.isElementwise {
+                    ElementwiseParallel.flat(layout.elementCount, node.threads) { r in
+                        OptimizedQuantizedArithmetic.mulUInt8(range: r, a8, b8, o8, p)
+                    }
+                } else {
+                    ElementwiseParallel.rows(layout, node.threads) { r in
+                        OptimizedQuantizedArithmetic.mulUInt8(layout: layout, rows: r, a8, b8, o8, p)
+                    }
                 }
             default:
                 BinaryArithmetic.quantizedMul(layout: layout, rows: rows, pa.assumingMemoryBound(to: Int16.self),
