@@ -5,12 +5,16 @@ import ObjectDetection
 /// Encodes images as 8-bit PNG with libpng's simplified write API.
 public enum PNGEncoder {
     /// Encodes an RGB image to PNG bytes.
-    public static func encode(_ image: RGBImage) throws -> [UInt8] {
-        try encode(pixels: image.pixels, width: image.width, height: image.height, channels: 3)
+    ///
+    /// - Parameter fast: favour speed over size (libpng `PNG_IMAGE_FLAG_FAST`: several times
+    ///   faster, larger files); meant for intermediate files such as annotated frames.
+    public static func encode(_ image: RGBImage, fast: Bool = false) throws -> [UInt8] {
+        try encode(pixels: image.pixels, width: image.width, height: image.height, channels: 3, fast: fast)
     }
 
     /// Encodes tightly packed 8-bit gray (`channels == 1`) or RGB (`channels == 3`) samples.
-    public static func encode(pixels: [UInt8], width: Int, height: Int, channels: Int) throws -> [UInt8] {
+    public static func encode(pixels: [UInt8], width: Int, height: Int, channels: Int,
+                              fast: Bool = false) throws -> [UInt8] {
         guard channels == 1 || channels == 3 else {
             throw ImageCodecError.encodingFailed("unsupported channel count \(channels)")
         }
@@ -23,26 +27,32 @@ public enum PNGEncoder {
         image.width = UInt32(width)
         image.height = UInt32(height)
         image.format = channels == 3 ? UInt32(PNG_FORMAT_FLAG_COLOR) : 0
+        if fast { image.flags |= UInt32(PNG_IMAGE_FLAG_FAST) }
         let rowStride = Int32(width * channels)
         return try pixels.withUnsafeBytes { raw -> [UInt8] in
-            // First call measures the encoded size, second call writes.
-            var size = 0
-            guard png_image_write_to_memory(&image, nil, &size, 0, raw.baseAddress, rowStride, nil) != 0 else {
-                throw ImageCodecError.encodingFailed(PNGDecoder.message(of: &image))
+            // Compress once into a buffer that is almost always large enough; libpng reports
+            // the size it needs when it is not, and the second attempt uses that.
+            var capacity = pixels.count + pixels.count / 8 + height + 65_536
+            for _ in 0..<2 {
+                var out = [UInt8](repeating: 0, count: capacity)
+                var size = capacity
+                let ok = out.withUnsafeMutableBytes { dst in
+                    png_image_write_to_memory(&image, dst.baseAddress, &size, 0, raw.baseAddress, rowStride, nil)
+                }
+                if ok != 0 {
+                    out.removeLast(out.count - size)
+                    return out
+                }
+                guard size > capacity else { break }
+                capacity = size
             }
-            var out = [UInt8](repeating: 0, count: size)
-            let ok = out.withUnsafeMutableBytes { dst in
-                png_image_write_to_memory(&image, dst.baseAddress, &size, 0, raw.baseAddress, rowStride, nil)
-            }
-            guard ok != 0 else { throw ImageCodecError.encodingFailed(PNGDecoder.message(of: &image)) }
-            if size < out.count { out.removeLast(out.count - size) }
-            return out
+            throw ImageCodecError.encodingFailed(PNGDecoder.message(of: &image))
         }
     }
 
     /// Encodes an RGB image and writes it to `path` (replacing an existing file).
-    public static func write(_ image: RGBImage, to path: String) throws {
-        let bytes = try encode(image)
+    public static func write(_ image: RGBImage, to path: String, fast: Bool = false) throws {
+        let bytes = try encode(image, fast: fast)
         guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
             throw ImageCodecError.fileAccess(path: path, reason: "cannot create file")
         }

@@ -37,16 +37,18 @@ extension RGBImage {
         try PNGEncoder.encode(self)
     }
 
-    /// Writes the image to a PNG file.
-    public func writePNG(to path: String) throws {
-        try PNGEncoder.write(self, to: path)
+    /// Writes the image to a PNG file (`fast`: larger file, written several times faster).
+    public func writePNG(to path: String, fast: Bool = false) throws {
+        try PNGEncoder.write(self, to: path, fast: fast)
     }
 }
 
 extension VisionImage {
     /// Draws the annotations on the upright image and writes it as PNG in one pass.
+    /// `fast` trades file size for speed (see ``PNGEncoder/encode(_:fast:)``).
     public func writeAnnotatedPNG(_ annotations: [ImageAnnotation], to path: String,
-                                  thickness: Int? = nil, textScale: Int? = nil) throws {
-        try PNGEncoder.write(uprightRGB().annotated(with: annotations, thickness: thickness, textScale: textScale), to: path)
+                                  thickness: Int? = nil, textScale: Int? = nil, fast: Bool = false) throws {
+        let annotated = uprightRGB().annotated(with: annotations, thickness: thickness, textScale: textScale)
+        try PNGEncoder.write(annotated, to: path, fast: fast)
     }
 }

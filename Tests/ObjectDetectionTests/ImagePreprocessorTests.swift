@@ -165,13 +165,33 @@ final class ImagePreprocessorTests: XCTestCase {
 
     func testPreprocessingAnOrientedBufferUsesUprightCoordinates() throws {
         let upright = try ImageTestFixtures.photoCrop("astronaut.png", x: 200, y: 100, width: 30, height: 20)
-        // Build the stored buffer of a `.left` camera frame: stored (sx, sy) shows upright (sy, H-1-sx).
-        var stored = try RGBImage(width: 20, height: 30)
-        for sy in 0..<30 { for sx in 0..<20 { stored[sx, sy] = upright[sy, 19 - sx] } }
+        // Build the stored buffer of a `.left` camera frame by hand: stored (sx, sy) shows upright (sy, H-1-sx).
+        var left = try RGBImage(width: 20, height: 30)
+        for sy in 0..<30 { for sx in 0..<20 { left[sx, sy] = upright[sy, 19 - sx] } }
         let region = ImageRect(x: 5, y: 2, width: 20, height: 10)
-        let direct = try rawRGB(8, 4).makeInput(from: upright, region: region)
-        let viaOrientation = try rawRGB(8, 4).makeInput(from: VisionImage(stored, orientation: .left), region: region)
-        XCTAssertEqual(direct.data, viaOrientation.data)
+        for (w, h) in [(8, 4), (40, 17)] {
+            let direct = try rawRGB(w, h).makeInput(from: upright, region: region)
+            let viaLeft = try rawRGB(w, h).makeInput(from: VisionImage(left, orientation: .left), region: region)
+            XCTAssertEqual(direct.data, viaLeft.data)
+            XCTAssertEqual(direct.transform, viaLeft.transform)
+            // Every orientation, with letterboxing, samples the same upright pixels.
+            let fill = RGBColor(red: 1, green: 2, blue: 3)
+            let reference = try rawRGB(w, h).makeInput(from: upright, region: region, resize: .letterbox(fill: fill))
+            for orientation in ImageOrientation.allCases {
+                let t = OrientationTransform(orientation: orientation, storedWidth: orientation.swapsDimensions ? 20 : 30,
+                                             storedHeight: orientation.swapsDimensions ? 30 : 20)
+                var stored = try RGBImage(width: t.storedWidth, height: t.storedHeight)
+                for uy in 0..<20 {
+                    for ux in 0..<30 {
+                        let s = t.storedPixel(uprightX: ux, uprightY: uy)
+                        stored[s.x, s.y] = upright[ux, uy]
+                    }
+                }
+                let image = VisionImage(stored, orientation: orientation)
+                XCTAssertEqual(try rawRGB(w, h).makeInput(from: image, region: region, resize: .letterbox(fill: fill)).data,
+                               reference.data, "\(orientation)")
+            }
+        }
     }
 
     func testInvalidSpecsAndRegionsThrow() throws {

@@ -51,12 +51,12 @@ extension RGBImage {
     /// - Parameters:
     ///   - thickness: box line width; default scales with the image (1 px per 250 px of the
     ///     shorter side, at least 2).
-    ///   - textScale: font pixel size; default scales likewise (at least 1).
+    ///   - textScale: font pixel size; default is the shorter side / 320, rounded (at least 1).
     public func annotated(with annotations: [ImageAnnotation], thickness: Int? = nil,
                           textScale: Int? = nil) -> RGBImage {
         let shorter = min(width, height)
         let lineWidth = thickness ?? max(2, shorter / 250)
-        let scale = textScale ?? max(1, shorter / 400)
+        let scale = textScale ?? max(1, Int((Double(shorter) / 320).rounded()))
         var canvas = self
         for annotation in annotations {
             let color = annotation.color ?? AnnotationPalette.color(forTrackingID: annotation.trackingID)

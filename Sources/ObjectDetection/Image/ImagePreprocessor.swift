@@ -45,9 +45,20 @@ public struct ImagePreprocessor: Sendable {
     }
 
     /// Preprocesses `region` (upright coordinates; nil = whole image) of an image.
+    ///
+    /// The orientation is applied while sampling (no rotated copy of the frame is made).
     public func makeInput(from image: VisionImage, region: ImageRect? = nil,
                           resize: ResizeMode = .stretch) throws -> PreprocessedInput {
-        try makeInput(from: image.uprightRGB(), region: region, resize: resize)
+        var data = [UInt8]()
+        let transform = try fill(&data, from: image, region: region, resize: resize)
+        return PreprocessedInput(data: data, transform: transform)
+    }
+
+    /// Like the ``RGBImage`` form of `fill` for a ``VisionImage``: converts the
+    /// stored buffer to RGB once and samples it through the orientation.
+    public func fill(_ data: inout [UInt8], from image: VisionImage, region: ImageRect? = nil,
+                     resize: ResizeMode = .stretch) throws -> InputTransform {
+        try fill(&data, stored: image.storedRGB(), orientation: image.orientation, region: region, resize: resize)
     }
 
     /// Preprocesses `region` (nil = whole image) of an upright RGB image.
@@ -64,11 +75,21 @@ public struct ImagePreprocessor: Sendable {
     ///   not overlap the image.
     public func fill(_ data: inout [UInt8], from image: RGBImage, region: ImageRect? = nil,
                      resize: ResizeMode = .stretch) throws -> InputTransform {
-        let full = ImageRect(x: 0, y: 0, width: Double(image.width), height: Double(image.height))
+        try fill(&data, stored: image, orientation: .up, region: region, resize: resize)
+    }
+
+    /// The shared implementation: `stored` is shown upright through `orientation`; `region`
+    /// is in upright coordinates.
+    private func fill(_ data: inout [UInt8], stored image: RGBImage, orientation: ImageOrientation,
+                      region: ImageRect?, resize: ResizeMode) throws -> InputTransform {
+        let orientationTransform = OrientationTransform(orientation: orientation, storedWidth: image.width,
+                                                        storedHeight: image.height)
+        let uprightWidth = orientationTransform.uprightWidth, uprightHeight = orientationTransform.uprightHeight
+        let full = ImageRect(x: 0, y: 0, width: Double(uprightWidth), height: Double(uprightHeight))
         var source = region ?? full
         guard source.x.isFinite, source.y.isFinite, source.width.isFinite, source.height.isFinite,
               source.width > 0, source.height > 0, !source.intersection(full).isEmpty else {
-            throw ImageError.invalidRegion("\(source) does not overlap the \(image.width)x\(image.height) image")
+            throw ImageError.invalidRegion("\(source) does not overlap the \(uprightWidth)x\(uprightHeight) image")
         }
         let outWidth = spec.width, outHeight = spec.height
         var contentWidth = outWidth, contentHeight = outHeight, padX = 0, padY = 0
@@ -101,10 +122,16 @@ public struct ImagePreprocessor: Sendable {
             data = [UInt8](repeating: 0, count: byteCount)
         }
         // Resample the content area into 8-bit RGB rows, then convert each row to tensor elements.
+        // Upright pixel (ux, uy) lives at stored byte offset rowBase(uy) + columnOffset(ux).
+        let m = orientation.uprightToStoredCoefficients
+        let storedOriginX = m.flipX ? image.width - 1 : 0, storedOriginY = m.flipY ? image.height - 1 : 0
+        let columnStride = (m.c * image.width + m.a) * 3
+        let rowStride = (m.d * image.width + m.b) * 3
+        let rowOrigin = (storedOriginY * image.width + storedOriginX) * 3
         let columns = ResamplingAxis(start: source.x, length: source.width, outputCount: contentWidth,
-                                     sourceCount: image.width)
+                                     sourceCount: uprightWidth, byteStride: columnStride, byteOrigin: 0)
         let rows = ResamplingAxis(start: source.y, length: source.height, outputCount: contentHeight,
-                                  sourceCount: image.height)
+                                  sourceCount: uprightHeight, byteStride: rowStride, byteOrigin: rowOrigin)
         var rowPixels = [UInt8](repeating: 0, count: outWidth * 3)
         if let fillColor {
             for x in 0..<outWidth {
@@ -121,9 +148,9 @@ public struct ImagePreprocessor: Sendable {
                         writeRow(rowBuffer, into: output, row: y)
                     }
                     for j in 0..<contentHeight {
-                        BilinearSampler.sampleRow(src: src, imageWidth: image.width,
-                                                  y0: rows.lower[j], y1: rows.upper[j], fy: rows.fraction[j],
-                                                  columns: columns, into: rowBuffer, offset: padX * 3)
+                        BilinearSampler.sampleRow(src: src, top: rows.lower[j], bottom: rows.upper[j],
+                                                  fy: rows.fraction[j], columns: columns, into: rowBuffer,
+                                                  offset: padX * 3)
                         writeRow(rowBuffer, into: output, row: padY + j)
                     }
                 }
@@ -178,17 +205,19 @@ public struct ImagePreprocessor: Sendable {
     }
 }
 
-/// Precomputed source indices and weights along one axis for half-pixel-center bilinear sampling.
+/// Precomputed source byte offsets and weights along one axis for half-pixel-center bilinear
+/// sampling.
 struct ResamplingAxis {
-    /// Lower source index per output index.
+    /// Byte offset of the lower source pixel per output index.
     var lower: [Int]
-    /// Upper source index per output index (equal to `lower` at the borders).
+    /// Byte offset of the upper source pixel (the lower one again at the border).
     var upper: [Int]
     /// Weight of `upper`.
     var fraction: [Float]
 
-    /// Maps `outputCount` samples onto `[start, start + length)` of an axis with `sourceCount` pixels.
-    init(start: Double, length: Double, outputCount: Int, sourceCount: Int) {
+    /// Maps `outputCount` samples onto `[start, start + length)` of an axis with `sourceCount`
+    /// pixels; source pixel `i` is at byte offset `byteOrigin + i · byteStride`.
+    init(start: Double, length: Double, outputCount: Int, sourceCount: Int, byteStride: Int, byteOrigin: Int) {
         lower = [Int](repeating: 0, count: outputCount)
         upper = [Int](repeating: 0, count: outputCount)
         fraction = [Float](repeating: 0, count: outputCount)
@@ -197,8 +226,8 @@ struct ResamplingAxis {
         for i in 0..<outputCount {
             let position = min(last, max(0, start + (Double(i) + 0.5) * step - 0.5))
             let low = Int(position.rounded(.down))
-            lower[i] = low
-            upper[i] = min(low + 1, sourceCount - 1)
+            lower[i] = byteOrigin + low * byteStride
+            upper[i] = byteOrigin + min(low + 1, sourceCount - 1) * byteStride
             fraction[i] = Float(position - Double(low))
         }
     }
@@ -206,17 +235,17 @@ struct ResamplingAxis {
 
 /// The bilinear inner loop.
 enum BilinearSampler {
-    /// Samples one output row (3 channels per pixel) from source rows `y0` and `y1`.
+    /// Samples one output row (3 channels per pixel) from the source rows starting at byte
+    /// offsets `top` and `bottom`.
     @inline(__always)
-    static func sampleRow(src: UnsafeBufferPointer<UInt8>, imageWidth: Int, y0: Int, y1: Int, fy: Float,
+    static func sampleRow(src: UnsafeBufferPointer<UInt8>, top: Int, bottom: Int, fy: Float,
                           columns: ResamplingAxis, into row: UnsafeMutableBufferPointer<UInt8>, offset: Int) {
-        let top = y0 * imageWidth * 3, bottom = y1 * imageWidth * 3
         columns.lower.withUnsafeBufferPointer { lower in
             columns.upper.withUnsafeBufferPointer { upper in
                 columns.fraction.withUnsafeBufferPointer { fraction in
                     var o = offset
                     for i in 0..<lower.count {
-                        let x0 = lower[i] * 3, x1 = upper[i] * 3
+                        let x0 = lower[i], x1 = upper[i]
                         let fx = fraction[i]
                         let a = SIMD4<Float>(Float(src[top + x0]), Float(src[top + x0 + 1]), Float(src[top + x0 + 2]), 0)
                         let b = SIMD4<Float>(Float(src[top + x1]), Float(src[top + x1 + 1]), Float(src[top + x1 + 2]), 0)

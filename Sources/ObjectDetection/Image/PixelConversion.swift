@@ -88,24 +88,37 @@ enum PixelConversion {
                                    chromaStep: Int, shiftX: Int, shiftY: Int, range: YUVColorRange,
                                    width: Int, height: Int, into dst: UnsafeMutableBufferPointer<UInt8>) {
         let k = YUVCoefficients.forRange(range)
+        let lumaOffset = k.lumaOffset, lumaScale = k.lumaScale
+        let vToRed = k.vToRed, uToGreen = k.uToGreen, vToGreen = k.vToGreen, uToBlue = k.uToBlue
         luma.bytes.withUnsafeBufferPointer { ys in
             u.bytes.withUnsafeBufferPointer { us in
                 v.bytes.withUnsafeBufferPointer { vs in
                     for row in 0..<height {
                         let yRow = luma.offset + row * luma.bytesPerRow
                         let cRow = row >> shiftY
-                        let uRow = u.offset + cRow * u.bytesPerRow + uOffset
-                        let vRow = v.offset + cRow * v.bytesPerRow + vOffset
+                        var uIndex = u.offset + cRow * u.bytesPerRow + uOffset
+                        var vIndex = v.offset + cRow * v.bytesPerRow + vOffset
                         var d = row * width * 3
-                        for x in 0..<width {
-                            let c = (x >> shiftX) * chromaStep
-                            let yy = (Int(ys[yRow + x]) - k.lumaOffset) * k.lumaScale + 32768
-                            let cb = Int(us[uRow + c]) - 128
-                            let cr = Int(vs[vRow + c]) - 128
-                            dst[d] = clampToByte((yy + k.vToRed * cr) >> 16)
-                            dst[d + 1] = clampToByte((yy - k.uToGreen * cb - k.vToGreen * cr) >> 16)
-                            dst[d + 2] = clampToByte((yy + k.uToBlue * cb) >> 16)
-                            d += 3
+                        var x = 0
+                        // Each chroma sample covers 1 (4:4:4) or 2 (subsampled) luma samples.
+                        let run = 1 << shiftX
+                        while x < width {
+                            let cb = Int(us[uIndex]) - 128
+                            let cr = Int(vs[vIndex]) - 128
+                            let red = vToRed * cr + 32768
+                            let green = 32768 - uToGreen * cb - vToGreen * cr
+                            let blue = uToBlue * cb + 32768
+                            let end = min(width, x + run)
+                            while x < end {
+                                let yy = (Int(ys[yRow + x]) - lumaOffset) * lumaScale
+                                dst[d] = clampToByte((yy + red) >> 16)
+                                dst[d + 1] = clampToByte((yy + green) >> 16)
+                                dst[d + 2] = clampToByte((yy + blue) >> 16)
+                                d += 3
+                                x += 1
+                            }
+                            uIndex += chromaStep
+                            vIndex += chromaStep
                         }
                     }
                 }
@@ -122,15 +135,22 @@ enum PixelConversion {
         // Moving one upright pixel right moves (a, c) in the stored buffer.
         let step = (m.c * stored.width + m.a) * 3
         var out = [UInt8](repeating: 0, count: outWidth * outHeight * 3)
+        // Square tiles keep both the reads and the writes of a 90° turn within cache.
+        let tile = 32
         stored.pixels.withUnsafeBufferPointer { src in
             out.withUnsafeMutableBufferPointer { dst in
-                for y in 0..<outHeight {
-                    let start = transform.storedPixel(uprightX: 0, uprightY: y)
-                    var s = (start.y * stored.width + start.x) * 3
-                    var d = y * outWidth * 3
-                    for _ in 0..<outWidth {
-                        dst[d] = src[s]; dst[d + 1] = src[s + 1]; dst[d + 2] = src[s + 2]
-                        s += step; d += 3
+                for tileY in stride(from: 0, to: outHeight, by: tile) {
+                    for tileX in stride(from: 0, to: outWidth, by: tile) {
+                        let columns = min(tile, outWidth - tileX)
+                        for y in tileY..<min(outHeight, tileY + tile) {
+                            let start = transform.storedPixel(uprightX: tileX, uprightY: y)
+                            var s = (start.y * stored.width + start.x) * 3
+                            var d = (y * outWidth + tileX) * 3
+                            for _ in 0..<columns {
+                                dst[d] = src[s]; dst[d + 1] = src[s + 1]; dst[d + 2] = src[s + 2]
+                                s += step; d += 3
+                            }
+                        }
                     }
                 }
             }
