@@ -78,6 +78,7 @@ public struct DetectionPostProcessWorkspace: Sendable {
     var sortedValues: [Float]
     var maxScores: [Float]
     var sortedClassIndices: [Int]
+    var rowOrder: [Int]
 
     /// Scratch for `boxCount` anchors with `encodingLength` values each and `classesWithBackground` scores.
     public init(boxCount: Int, encodingLength: Int, classesWithBackground: Int, parameters p: DetectionPostProcessParameters) {
@@ -98,6 +99,7 @@ public struct DetectionPostProcessWorkspace: Sendable {
         sortedValues = [Float](repeating: 0, count: 2 * maxDet)
         maxScores = [Float](repeating: 0, count: n)
         sortedClassIndices = [Int](repeating: 0, count: n * max(0, p.numClasses))
+        rowOrder = [Int](repeating: 0, count: max(0, p.numClasses))
     }
 }
 
@@ -253,16 +255,18 @@ public enum DetectionPostProcess {
 
     /// `DecreasingPartialArgSort`: the first `toSort` entries of `order` become the indices of
     /// the largest `values[0..<count]`, in the reference's order (first maximum for one entry).
-    static func decreasingPartialArgSort(_ values: UnsafeBufferPointer<Float>, count: Int, toSort: Int, order: inout [Int], base: Int) {
+    /// `scratch` must hold at least `count` elements.
+    static func decreasingPartialArgSort(_ values: UnsafeBufferPointer<Float>, count: Int, toSort: Int, order: inout [Int],
+                                         base: Int, scratch: inout [Int]) {
         if toSort == 1 {
             var best = 0
             for i in 1..<max(1, count) where values[i] > values[best] { best = i }
             order[base] = best
             return
         }
-        var local = Array(0..<count)
-        ReferenceHeapOrder.partialSort(&local, middle: toSort, count: count) { values[$0] > values[$1] }
-        for i in 0..<count { order[base + i] = local[i] }
+        for i in 0..<count { scratch[i] = i }
+        ReferenceHeapOrder.partialSort(&scratch, middle: toSort, count: count) { values[$0] > values[$1] }
+        for i in 0..<count { order[base + i] = scratch[i] }
     }
 
     /// Regular NMS: per class, single-class NMS keeping at most
@@ -330,7 +334,7 @@ public enum DetectionPostProcess {
             for row in 0..<boxCount {
                 let rowScores = UnsafeBufferPointer(rebasing: all[(row * columns + labelOffset)..<(row * columns + labelOffset + p.numClasses)])
                 decreasingPartialArgSort(rowScores, count: p.numClasses, toSort: perAnchor,
-                                         order: &w.sortedClassIndices, base: row * p.numClasses)
+                                         order: &w.sortedClassIndices, base: row * p.numClasses, scratch: &w.rowOrder)
                 w.maxScores[row] = rowScores[w.sortedClassIndices[row * p.numClasses]]
             }
         }
