@@ -51,6 +51,7 @@ struct ModelValidator {
             for (position, input) in op.inputs.enumerated() where input != -1 {
                 try check(input, count: tensorCount, "\(opName) input \(position)")
             }
+            try validateSubgraphReferences(op, builtin: operatorCodes[op.opcodeIndex].builtin, element: opName)
             for (position, tensor) in op.intermediates.enumerated() {
                 try check(tensor, count: tensorCount, "\(opName) intermediate \(position)")
             }
@@ -72,6 +73,24 @@ struct ModelValidator {
                 }
                 producer[output] = opIndex
             }
+        }
+    }
+
+    /// Control-flow operators name other subgraphs in their options: IF (then 0, else 1),
+    /// WHILE (cond 0, body 1), CALL_ONCE (init 0).
+    private func validateSubgraphReferences(_ op: OperatorDescription, builtin: BuiltinOperator, element: String) throws {
+        let fields: [(Int, String)]
+        switch builtin {
+        case .if: fields = [(0, "then subgraph"), (1, "else subgraph")]
+        case .while: fields = [(0, "cond subgraph"), (1, "body subgraph")]
+        case .callOnce: fields = [(0, "init subgraph")]
+        default: return
+        }
+        guard let options = op.builtinOptions else {
+            throw TFLiteSchemaError.invalidGraph(element: element, reason: "control-flow operator without options")
+        }
+        for (field, name) in fields {
+            try check(Int(options.int32(field)), count: subgraphs.count, "\(element) \(name)")
         }
     }
 

@@ -98,10 +98,18 @@ public final class TFLiteModelFile: @unchecked Sendable {
 
     /// Labels of output `index` of subgraph 0 (`TENSOR_AXIS_LABELS` file), when the metadata has them.
     public func labels(forOutput index: Int) -> LabelList? {
+        labels(forOutput: index, type: .tensorAxisLabels)
+    }
+
+    /// Labels of output `index` of subgraph 0 from its first associated file of `type`:
+    /// `.tensorAxisLabels` (one label per element of the output's last axis, classifiers) or
+    /// `.tensorValueLabels` (values of the output are label indices, e.g. detection classes).
+    /// When several files have that type (one per locale), the first one is used.
+    public func labels(forOutput index: Int, type: AssociatedFileType) -> LabelList? {
         guard let subgraph = metadata?.subgraphs.first, index >= 0, index < subgraph.outputTensors.count
         else { return nil }
         let files = subgraph.outputTensors[index].associatedFiles
-        guard let file = files.first(where: { $0.type == .tensorAxisLabels }),
+        guard let file = files.first(where: { $0.type == type }),
               let bytes = associatedFiles[file.name] else { return nil }
         return LabelList(text: String(decoding: bytes, as: UTF8.self), locale: file.locale)
     }

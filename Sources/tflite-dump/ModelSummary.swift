@@ -146,10 +146,12 @@ extension ModelSummary.MetadataSummary {
         author = metadata?.author; license = metadata?.license
         labels = []; labelsOutputIndex = nil; labelLocale = nil
         let outputCount = model.subgraphs.first?.outputs.count ?? 0
-        for index in 0..<outputCount {
-            if let list = model.labels(forOutput: index) {
-                labels = list.labels; labelsOutputIndex = index; labelLocale = list.locale
-                break
+        search: for type in [AssociatedFileType.tensorAxisLabels, .tensorValueLabels] {
+            for index in 0..<outputCount {
+                if let list = model.labels(forOutput: index, type: type) {
+                    labels = list.labels; labelsOutputIndex = index; labelLocale = list.locale
+                    break search
+                }
             }
         }
         let subgraph = metadata?.subgraphs.first

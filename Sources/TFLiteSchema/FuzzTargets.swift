@@ -1,0 +1,48 @@
+import FlatBufferReader
+
+/// Drives every reader on arbitrary bytes and touches all decoded values: the body of the
+/// libFuzzer target (`Scripts/fuzz.sh`) and of the crash-regression tests.
+public enum FuzzTargets {
+    /// Loads `bytes` as a model, a FlexBuffer map and an appended ZIP archive; errors are expected,
+    /// crashes are bugs.
+    public static func exercise(_ bytes: [UInt8]) {
+        if let model = try? TFLiteModelFile(bytes: bytes) { touch(model) }
+        if let map = try? FlexBufferMap(bytes: bytes) { touch(map, depth: 0) }
+        _ = try? AssociatedFileArchive.files(in: bytes)
+        _ = LabelList(text: String(decoding: bytes, as: UTF8.self))
+    }
+
+    private static func touch(_ model: TFLiteModelFile) {
+        for index in 0..<model.bufferCount {
+            model.withBufferBytes(index) { raw in _ = raw.first; _ = raw.last }
+        }
+        for subgraph in model.subgraphs {
+            for op in subgraph.operators {
+                if let options = op.builtinOptions {
+                    for field in 0..<12 {
+                        _ = options.int32(field); _ = options.float(field); _ = options.int32Array(field)
+                        _ = options.int64(field); _ = options.bool(field)
+                    }
+                }
+                if let map = try? FlexBufferMap(bytes: op.customOptions) { touch(map, depth: 0) }
+            }
+        }
+        for index in -1...(model.subgraphs.first?.outputs.count ?? 0) { _ = model.labels(forOutput: index) }
+    }
+
+    private static func touch(_ map: FlexBufferMap, depth: Int) {
+        guard depth < 4 else { return }
+        for key in map.keys {
+            guard let value = map[key] else { continue }
+            touch(value, depth: depth)
+        }
+    }
+
+    private static func touch(_ value: FlexBufferReference, depth: Int) {
+        _ = value.int; _ = value.double; _ = value.bool; _ = value.string; _ = value.blob
+        if let vector = value.vector, depth < 4 {
+            for element in vector.elements.prefix(16) { touch(element, depth: depth + 1) }
+        }
+        if let map = value.map { touch(map, depth: depth + 1) }
+    }
+}
