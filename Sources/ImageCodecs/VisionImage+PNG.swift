@@ -1,3 +1,4 @@
+import Foundation
 import ObjectDetection
 
 extension VisionImage {
@@ -7,6 +8,11 @@ extension VisionImage {
         let decoded = try PNGDecoder.decode(data, limits: limits)
         try self.init(pixels: decoded.pixels, width: decoded.width, height: decoded.height,
                       format: decoded.channels == 1 ? .gray8 : .rgb8, orientation: orientation, limits: limits)
+    }
+
+    /// Creates an image from PNG bytes held in `Data`.
+    public init(pngData data: Data, orientation: ImageOrientation = .up, limits: ImageLimits = .default) throws {
+        try self.init(pngData: [UInt8](data), orientation: orientation, limits: limits)
     }
 
     /// Creates an image from a PNG file.
