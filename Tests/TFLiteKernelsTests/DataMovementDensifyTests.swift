@@ -1,0 +1,68 @@
+import XCTest
+@testable import TFLiteKernels
+
+/// DENSIFY's format-converter walk on hand-built sparse layouts.
+final class DataMovementDensifyTests: XCTestCase {
+    /// The 4×4 block-sparse example of TFLite's sparsity documentation: 2×2 blocks, block
+    /// rows stored densely, block columns as CSR.
+    func testBlockSparseCSR() throws {
+        // Dense matrix:
+        //  1 0 | 0 0
+        //  2 3 | 0 0
+        //  ----+----
+        //  0 0 | 4 5
+        //  0 0 | 6 0
+        let plan = try DensifyPlan(
+            denseShape: [4, 4], traversalOrder: [0, 1, 2, 3], blockMap: [0, 1],
+            dimensions: [
+                DensifyDimension(isCompressed: false, denseSize: 2, segments: [], indices: []),
+                DensifyDimension(isCompressed: true, denseSize: 0, segments: [0, 1, 2], indices: [0, 1]),
+                DensifyDimension(isCompressed: false, denseSize: 2, segments: [], indices: []),
+                DensifyDimension(isCompressed: false, denseSize: 2, segments: [], indices: []),
+            ])
+        XCTAssertEqual(plan.storedValueCount, 8)
+        let values: [Float] = [1, 0, 2, 3, 4, 5, 6, 0]
+        var dense = [Float](repeating: -1, count: 16)
+        values.withUnsafeBytes { src in
+            dense.withUnsafeMutableBytes { dst in
+                Densify.run(plan, elementSize: 4, input: src.baseAddress!, output: dst.baseAddress!)
+            }
+        }
+        XCTAssertEqual(dense, [1, 0, 0, 0, 2, 3, 0, 0, 0, 0, 4, 5, 0, 0, 6, 0])
+    }
+
+    /// Plain CSR over a 3×5 matrix with 16-bit elements.
+    func testRowCSR() throws {
+        let plan = try DensifyPlan(
+            denseShape: [3, 5], traversalOrder: [0, 1], blockMap: [],
+            dimensions: [
+                DensifyDimension(isCompressed: false, denseSize: 3, segments: [], indices: []),
+                DensifyDimension(isCompressed: true, denseSize: 0, segments: [0, 2, 2, 3], indices: [1, 4, 0]),
+            ])
+        let values: [UInt16] = [7, 8, 9]
+        var dense = [UInt16](repeating: 99, count: 15)
+        values.withUnsafeBytes { src in
+            dense.withUnsafeMutableBytes { Densify.run(plan, elementSize: 2, input: src.baseAddress!, output: $0.baseAddress!) }
+        }
+        XCTAssertEqual(dense, [0, 7, 0, 0, 8, 0, 0, 0, 0, 0, 9, 0, 0, 0, 0])
+    }
+
+    func testMalformedMetadataThrows() {
+        let dense = DensifyDimension(isCompressed: false, denseSize: 3, segments: [], indices: [])
+        // Index 7 is outside a 5-wide row.
+        XCTAssertThrowsError(try DensifyPlan(denseShape: [3, 5], traversalOrder: [0, 1], blockMap: [], dimensions: [
+            dense, DensifyDimension(isCompressed: true, denseSize: 0, segments: [0, 1, 1, 1], indices: [7])]))
+        // Segment points past the index array.
+        XCTAssertThrowsError(try DensifyPlan(denseShape: [3, 5], traversalOrder: [0, 1], blockMap: [], dimensions: [
+            dense, DensifyDimension(isCompressed: true, denseSize: 0, segments: [0, 4, 4, 4], indices: [1])]))
+        // Decreasing segments.
+        XCTAssertThrowsError(try DensifyPlan(denseShape: [3, 5], traversalOrder: [0, 1], blockMap: [], dimensions: [
+            dense, DensifyDimension(isCompressed: true, denseSize: 0, segments: [0, 2, 1, 2], indices: [1, 2])]))
+        // Traversal order that is not a permutation.
+        XCTAssertThrowsError(try DensifyPlan(denseShape: [3, 5], traversalOrder: [0, 0], blockMap: [], dimensions: [
+            dense, dense]))
+        // Dense size larger than the tensor.
+        XCTAssertThrowsError(try DensifyPlan(denseShape: [3, 5], traversalOrder: [0, 1], blockMap: [], dimensions: [
+            DensifyDimension(isCompressed: false, denseSize: 1 << 40, segments: [], indices: []), dense]))
+    }
+}
