@@ -9,6 +9,8 @@ final class ResizeOperator: OperatorKernel {
     enum Method { case bilinear, nearestNeighbor }
     private let method: Method
     private var parameters: ResizeParameters?
+    /// Row tables for the row-splitting kernels (float bilinear, nearest neighbour).
+    private var rowsPlan: ResizeRowsPlan?
     private var elementSize = 0
 
     /// Creates the operator for `method`.
@@ -46,6 +48,11 @@ final class ResizeOperator: OperatorKernel {
         try DataMovementSupport.requireSameType(input, output, op)
         DataMovementSupport.inheritQuantization(from: input, to: output)
         output.shape = try DataMovementSupport.checkedShape([s[0], size[0], size[1], s[3]], op)
+        switch (method, input.type) {
+        case (.nearestNeighbor, _): rowsPlan = ResizeRowsPlan(nearest: parameters!)
+        case (.bilinear, .float32): rowsPlan = ResizeRowsPlan(bilinear: parameters!)
+        default: rowsPlan = nil
+        }
     }
 
     func invoke(_ node: NodeContext) throws {
@@ -54,12 +61,22 @@ final class ResizeOperator: OperatorKernel {
         let input = try node.input(0), output = try node.output(0)
         guard output.elementCount > 0, input.elementCount > 0 else { return }
         let src = try DataMovementSupport.data(input, op), dst = try DataMovementSupport.data(output, op)
+        // Rows of work big enough to be worth a thread: about 16k output elements each.
+        let rowElements = max(1, p.outputWidth * p.depth)
+        let minRows = max(1, 16_384 / rowElements)
         switch (method, input.type) {
         case (.nearestNeighbor, _):
-            ResizeNearestNeighbor.run(p, elementSize: elementSize, input: src, output: dst)
+            guard let plan = rowsPlan else { throw InterpreterError.allocateTensorsRequired }
+            let size = elementSize
+            node.threads.parallelFor(plan.rowCount, minChunk: minRows) { rows in
+                ResizeRows.nearest(plan, rows: rows, elementSize: size, input: src, output: dst)
+            }
         case (.bilinear, .float32):
-            ResizeBilinear.runFloat(p, input: src.assumingMemoryBound(to: Float.self),
-                                    output: dst.assumingMemoryBound(to: Float.self))
+            guard let plan = rowsPlan else { throw InterpreterError.allocateTensorsRequired }
+            let x = UnsafePointer(src.assumingMemoryBound(to: Float.self)), y = dst.assumingMemoryBound(to: Float.self)
+            node.threads.parallelFor(plan.rowCount, minChunk: minRows) { rows in
+                ResizeRows.bilinearFloat(plan, rows: rows, input: x, output: y)
+            }
         case (.bilinear, .uint8):
             ResizeBilinear.runUInt8(p, input: src.assumingMemoryBound(to: UInt8.self),
                                     output: dst.assumingMemoryBound(to: UInt8.self))

@@ -1,0 +1,99 @@
+// RESIZE_BILINEAR (float32) and RESIZE_NEAREST_NEIGHBOR (any type) over a range of output
+// rows, with the sampling tables computed once at prepare. Same arithmetic, in the same
+// order, as the reference kernels, so results are bit-identical; rows split across threads.
+
+/// Sampling tables for resizing one NHWC geometry.
+public struct ResizeRowsPlan: Sendable {
+    /// The geometry.
+    public let parameters: ResizeParameters
+    /// Per output column: element offsets (× depth) of the lower and upper input columns.
+    let xLower: [Int], xUpper: [Int]
+    /// Per output column: fractional distance from the lower column.
+    let xFraction: [Float]
+    /// Per output row: lower and upper input rows.
+    let yLower: [Int], yUpper: [Int]
+    /// Per output row: fractional distance from the lower row.
+    let yFraction: [Float]
+
+    /// Bilinear tables (the reference's float `ComputeInterpolationValues`).
+    public init(bilinear p: ResizeParameters) {
+        parameters = p
+        let hs = BilinearSample.scale(input: p.inputHeight, output: p.outputHeight, alignCorners: p.alignCorners)
+        let ws = BilinearSample.scale(input: p.inputWidth, output: p.outputWidth, alignCorners: p.alignCorners)
+        let ys = (0..<p.outputHeight).map { BilinearSample($0, scale: hs, halfPixelCenters: p.halfPixelCenters, inputSize: p.inputHeight) }
+        let xs = (0..<p.outputWidth).map { BilinearSample($0, scale: ws, halfPixelCenters: p.halfPixelCenters, inputSize: p.inputWidth) }
+        yLower = ys.map(\.lower); yUpper = ys.map(\.upper); yFraction = ys.map { $0.position - Float($0.lower) }
+        xLower = xs.map { $0.lower * p.depth }; xUpper = xs.map { $0.upper * p.depth }
+        xFraction = xs.map { $0.position - Float($0.lower) }
+    }
+
+    /// Nearest-neighbour tables (the reference's `GetNearestNeighbor`).
+    public init(nearest p: ResizeParameters) {
+        parameters = p
+        yLower = (0..<p.outputHeight).map {
+            ResizeNearestNeighbor.sourceIndex($0, inputSize: p.inputHeight, outputSize: p.outputHeight,
+                                              alignCorners: p.alignCorners, halfPixelCenters: p.halfPixelCenters)
+        }
+        xLower = (0..<p.outputWidth).map {
+            ResizeNearestNeighbor.sourceIndex($0, inputSize: p.inputWidth, outputSize: p.outputWidth,
+                                              alignCorners: p.alignCorners, halfPixelCenters: p.halfPixelCenters) * p.depth
+        }
+        yUpper = []; xUpper = []; yFraction = []; xFraction = []
+    }
+
+    /// Number of output rows (`batches × outputHeight`), the unit of work splitting.
+    public var rowCount: Int { parameters.batches * parameters.outputHeight }
+}
+
+/// Row-range resize kernels.
+public enum ResizeRows {
+    /// Bilinear float32 for output rows `rows` (indices into `batches × outputHeight`).
+    public static func bilinearFloat(_ plan: ResizeRowsPlan, rows: Range<Int>,
+                                     input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>) {
+        let p = plan.parameters
+        let depth = p.depth, outWidth = p.outputWidth
+        let rowStride = p.inputWidth * depth
+        plan.xLower.withUnsafeBufferPointer { xl in
+        plan.xUpper.withUnsafeBufferPointer { xu in
+        plan.xFraction.withUnsafeBufferPointer { xf in
+            for row in rows {
+                let b = row / p.outputHeight, y = row % p.outputHeight
+                let dy = plan.yFraction[y], wy0 = 1 - dy
+                let base = input + b * p.inputHeight * rowStride
+                let r0 = base + plan.yLower[y] * rowStride, r1 = base + plan.yUpper[y] * rowStride
+                var dst = output + row * outWidth * depth
+                for x in 0..<outWidth {
+                    let dx = xf[x], wx0 = 1 - dx
+                    let p00 = r0 + xl[x], p10 = r1 + xl[x], p01 = r0 + xu[x], p11 = r1 + xu[x]
+                    for c in 0..<depth {
+                        let a = p00[c] * wy0 * wx0
+                        let bb = p10[c] * dy * wx0
+                        let cc = p01[c] * wy0 * dx
+                        let d = p11[c] * dy * dx
+                        dst[c] = a + bb + cc + d
+                    }
+                    dst += depth
+                }
+            }
+        } } }
+    }
+
+    /// Nearest neighbour for output rows `rows`, elements of `elementSize` bytes.
+    public static func nearest(_ plan: ResizeRowsPlan, rows: Range<Int>, elementSize: Int,
+                               input: UnsafeRawPointer, output: UnsafeMutableRawPointer) {
+        let p = plan.parameters
+        let pixelBytes = p.depth * elementSize
+        let rowBytes = p.inputWidth * pixelBytes
+        plan.xLower.withUnsafeBufferPointer { xl in
+            for row in rows {
+                let b = row / p.outputHeight, y = row % p.outputHeight
+                let src = input + (b * p.inputHeight + plan.yLower[y]) * rowBytes
+                var dst = output + row * p.outputWidth * pixelBytes
+                for x in 0..<p.outputWidth {
+                    dst.copyMemory(from: src + xl[x] * elementSize, byteCount: pixelBytes)
+                    dst += pixelBytes
+                }
+            }
+        }
+    }
+}

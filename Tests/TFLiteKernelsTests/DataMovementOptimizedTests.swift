@@ -1,0 +1,64 @@
+import TestSupport
+import XCTest
+@testable import TFLiteKernels
+
+/// Optimized data-movement kernels against their reference twins: bit-identical results on
+/// random geometries (odd sizes, up- and down-scaling, every sampling mode), whole and split
+/// into row ranges as the thread pool does.
+final class DataMovementOptimizedTests: XCTestCase {
+    private let modes = [(false, false), (true, false), (false, true)]
+
+    private func randomGeometry(_ rng: inout SeededGenerator, mode: (Bool, Bool)) -> ResizeParameters {
+        ResizeParameters(batches: Int.random(in: 1...2, using: &rng),
+                         inputHeight: Int.random(in: 1...9, using: &rng), inputWidth: Int.random(in: 1...9, using: &rng),
+                         outputHeight: Int.random(in: 1...17, using: &rng), outputWidth: Int.random(in: 1...17, using: &rng),
+                         depth: Int.random(in: 1...7, using: &rng), alignCorners: mode.0, halfPixelCenters: mode.1)
+    }
+
+    /// Row ranges as a thread pool might cut them.
+    private func chunks(_ count: Int, _ rng: inout SeededGenerator) -> [Range<Int>] {
+        var cuts = [0, count]
+        for _ in 0..<3 { cuts.append(Int.random(in: 0...count, using: &rng)) }
+        cuts.sort()
+        return zip(cuts, cuts.dropFirst()).map { $0..<$1 }
+    }
+
+    func testBilinearFloatRowsMatchReference() {
+        var rng = SeededGenerator(seed: 11)
+        for trial in 0..<120 {
+            let p = randomGeometry(&rng, mode: modes[trial % 3])
+            let input = rng.floats(p.inputElementCount, in: -10...10)
+            var expected = [Float](repeating: 0, count: p.outputElementCount)
+            var actual = [Float](repeating: .nan, count: p.outputElementCount)
+            ResizeBilinear.runFloat(p, input: input, output: &expected)
+            let plan = ResizeRowsPlan(bilinear: p)
+            for rows in chunks(plan.rowCount, &rng) {
+                input.withUnsafeBufferPointer { x in actual.withUnsafeMutableBufferPointer { y in
+                    ResizeRows.bilinearFloat(plan, rows: rows, input: x.baseAddress!, output: y.baseAddress!)
+                } }
+            }
+            XCTAssertEqual(actual.map(\.bitPattern), expected.map(\.bitPattern), "\(p)")
+        }
+    }
+
+    func testNearestRowsMatchReference() {
+        var rng = SeededGenerator(seed: 12)
+        for trial in 0..<120 {
+            let p = randomGeometry(&rng, mode: modes[trial % 3])
+            let size = [1, 2, 4, 8][trial % 4]
+            let input = (0..<(p.inputElementCount * size)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 8) }
+            var expected = [UInt8](repeating: 0, count: p.outputElementCount * size)
+            var actual = [UInt8](repeating: 0xEE, count: expected.count)
+            input.withUnsafeBytes { x in expected.withUnsafeMutableBytes { y in
+                ResizeNearestNeighbor.run(p, elementSize: size, input: x.baseAddress!, output: y.baseAddress!)
+            } }
+            let plan = ResizeRowsPlan(nearest: p)
+            for rows in chunks(plan.rowCount, &rng) {
+                input.withUnsafeBytes { x in actual.withUnsafeMutableBytes { y in
+                    ResizeRows.nearest(plan, rows: rows, elementSize: size, input: x.baseAddress!, output: y.baseAddress!)
+                } }
+            }
+            XCTAssertEqual(actual, expected, "\(p) element size \(size)")
+        }
+    }
+}
