@@ -336,6 +336,30 @@ def pool_case(rng, name, kind, n, h, w, c, fh, fw, pad, sw, sh, act, q=None, des
     common.save_case(FAMILY, name, model, [x], "exact", desc)
 
 
+def multiplier_rounding_cases():
+    """Per-tensor multipliers round the scale product to float first (GetQuantizedConvolutionMultipler):
+    with these scales (from ssd_pets_uint8) an accumulator of 13163 gives 101, not the 102 that a
+    double product would. Found by the real-model cuts (cuts_convolution.py)."""
+    s_in, s_w = 0.0235297, 0.0077107116
+    bias_scale = [np.float32(s_in) * np.float32(s_w)]
+    acc = np.array([13160, 13161, 13162, 13163, 13164], dtype=np.int32)
+    x = np.ones([1, 1, 5, 1], dtype=np.uint8)
+    model = build(fb.BuiltinOperator.CONV_2D, fb.BuiltinOptions.Conv2DOptions, conv_options(VALID, 1, 1, "relu6"),
+                  [qtensor([1, 1, 5, 1], U8, [s_in], [0]), qtensor([5, 1, 1, 1], U8, [s_w], [100],
+                                                                    np.full([5, 1, 1, 1], 101, np.uint8)),
+                   qtensor([5], I32, bias_scale, [0], acc - 1)],
+                  qtensor([1, 1, 5, 5], U8, [s_in], [0]))
+    common.save_case(FAMILY, "conv_u8_multiplier_float_product", model, [x], "exact",
+                     "CONV_2D uint8 whose per-tensor multiplier depends on rounding the scale product to float")
+    xi = np.ones([1, 5], dtype=np.int8)
+    model = build(fb.BuiltinOperator.FULLY_CONNECTED, fb.BuiltinOptions.FullyConnectedOptions, fc_options("none"),
+                  [qtensor([1, 5], I8, [s_in], [0]), qtensor([5, 5], I8, [s_w], [0], np.eye(5, dtype=np.int8)),
+                   qtensor([5], I32, bias_scale, [0], acc - 1)],
+                  qtensor([1, 5], I8, [s_in], [0]))
+    common.save_case(FAMILY, "fc_i8_multiplier_float_product", model, [xi], "exact",
+                     "FULLY_CONNECTED int8 per-tensor: multiplier from the float scale product")
+
+
 def main():
     rng = np.random.default_rng(20261121)
     common.clear_family(FAMILY)
@@ -426,6 +450,8 @@ def main():
                desc="TRANSPOSE_CONV uint8 SAME s2")
     tconv_case(rng, "tconv_i8_valid_s2", 1, 3, 4, 3, 5, 2, 2, VALID, 2, 2, "none", q=i8(out_zp=0, scale_spread=2),
                desc="TRANSPOSE_CONV int8 per-channel VALID s2")
+
+    multiplier_rounding_cases()
 
     # Pooling
     pgeoms = [

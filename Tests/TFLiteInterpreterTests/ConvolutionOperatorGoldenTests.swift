@@ -8,8 +8,11 @@ import TFLiteSchema
 /// (prepare + invoke on hand-built tensors), independent of the full interpreter:
 /// float within 2e-3·max(1, max|ref|), quantized bit-exact.
 final class ConvolutionOperatorGoldenTests: XCTestCase {
+    /// The committed fixtures, or `CONV_GOLDEN_DIR` (e.g. cuts of real models made by
+    /// `Scripts/goldens/cuts_convolution.py`).
     private var fixtures: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        if let dir = ProcessInfo.processInfo.environment["CONV_GOLDEN_DIR"] { return URL(fileURLWithPath: dir) }
+        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/ops/convolution")
     }
 
@@ -77,14 +80,16 @@ final class ConvolutionOperatorGoldenTests: XCTestCase {
             return (ok, "max|diff| \(maxDiff), max|ref| \(maxRef)")
         }
         let ours = UnsafeRawBufferPointer(start: out.data, count: out.byteCount)
-        var diffs = 0, worst = 0
+        var diffs = 0, worst = 0, first = -1
         for i in 0..<out.byteCount where ours[i] != expected[i] {
             diffs += 1
+            if first < 0 { first = i }
             let a = out.type == .int8 ? Int(Int8(bitPattern: ours[i])) : Int(ours[i])
             let b = out.type == .int8 ? Int(Int8(bitPattern: expected[i])) : Int(expected[i])
             worst = max(worst, abs(a - b))
         }
-        return (diffs == 0, "\(diffs) of \(out.byteCount) differ, worst by \(worst)")
+        let at = first < 0 ? "" : ", first at \(first): \(ours[first]) vs \(expected[first])"
+        return (diffs == 0, "\(diffs) of \(out.byteCount) differ, worst by \(worst)\(at)")
     }
 
     func testEveryConvolutionFamilyCaseMatchesTheReference() throws {

@@ -89,7 +89,8 @@ final class Conv2DOperator: OperatorKernel {
             }
             try ConvSupport.checkBias(bias, count: cout, type: .int32, op: op)
             quantized = try ConvSupport.quantizedParameters(input: input, filter: filter, output: output, bias: bias,
-                                                            channels: cout, activation: activation, op: op)
+                                                            channels: cout, activation: activation,
+                                                            floatScaleProduct: input.type == .uint8, op: op)
         default:
             throw InterpreterError.invalidModel("\(op): unsupported input/filter types \(input.type)/\(filter.type)")
         }

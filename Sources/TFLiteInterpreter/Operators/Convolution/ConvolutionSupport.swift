@@ -123,12 +123,16 @@ enum ConvSupport {
     }
 
     /// Requantization parameters for a uint8/int8 convolution-family operator, computed as
-    /// TFLite's `PopulateConvolutionQuantizationParams`: per channel
-    /// `M_c = (inputScale · filterScale_c) / outputScale` (in double); uint8 uses the first
-    /// filter scale for every channel, as the reference's per-tensor path does.
+    /// the reference does. Per-channel (`PopulateConvolutionQuantizationParams`):
+    /// `M_c = Double(inputScale) · Double(filterScale_c) / Double(outputScale)`. Per-tensor
+    /// (`GetQuantizedConvolutionMultipler`, used for uint8 convolutions and per-tensor
+    /// FULLY_CONNECTED): the scale product is rounded to float first,
+    /// `M = Double(inputScale · filterScale) / Double(outputScale)` — which changes the last
+    /// bits of the multiplier and so, now and then, an output by one. uint8 uses the first
+    /// filter scale for every channel.
     static func quantizedParameters(input: RuntimeTensor, filter: RuntimeTensor, output: RuntimeTensor,
                                     bias: RuntimeTensor?, channels: Int, activation: ConvFusedActivation,
-                                    op: String) throws -> QuantizedConvolutionParameters {
+                                    floatScaleProduct: Bool, op: String) throws -> QuantizedConvolutionParameters {
         let (inScale, inZero) = try perTensor(input, "input", op: op)
         let (outScale, outZero) = try perTensor(output, "output", op: op)
         var scales = try filterScales(filter, channels: channels, op: op)
@@ -140,7 +144,8 @@ enum ConvSupport {
             }
         }
         let multipliers = scales.map {
-            QuantizedMultiplier(Double(inScale) * Double($0) / Double(outScale))
+            QuantizedMultiplier(floatScaleProduct ? Double(inScale * $0) / Double(outScale)
+                                                  : Double(inScale) * Double($0) / Double(outScale))
         }
         let (qmin, qmax) = quantizedBounds(output.type)
         let range = activation.quantizedRange(scale: outScale, zeroPoint: outZero, qmin: qmin, qmax: qmax)

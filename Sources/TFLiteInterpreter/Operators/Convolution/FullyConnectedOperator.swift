@@ -77,7 +77,8 @@ final class FullyConnectedOperator: OperatorKernel {
             }
             try ConvSupport.checkBias(bias, count: units, type: .int32, op: op)
             quantized = try ConvSupport.quantizedParameters(input: input, filter: weights, output: output, bias: bias,
-                                                            channels: units, activation: activation, op: op)
+                                                            channels: units, activation: activation,
+                                                            floatScaleProduct: (weights.quantization?.scales.count ?? 1) <= 1, op: op)
         default:
             throw InterpreterError.invalidModel("\(op): unsupported input/weights types \(input.type)/\(weights.type)")
         }

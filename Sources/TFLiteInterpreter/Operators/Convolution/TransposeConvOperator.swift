@@ -61,7 +61,8 @@ final class TransposeConvOperator: OperatorKernel {
             }
             try ConvSupport.checkBias(bias, count: cout, type: .int32, op: op)
             quantized = try ConvSupport.quantizedParameters(input: input, filter: filter, output: output, bias: bias,
-                                                            channels: cout, activation: activation, op: op)
+                                                            channels: cout, activation: activation,
+                                                            floatScaleProduct: input.type == .uint8, op: op)
             if accumulators.count != count { accumulators = Array(repeating: 0, count: count) }
         default:
             throw InterpreterError.invalidModel("\(op): unsupported input/weights types \(input.type)/\(filter.type)")
