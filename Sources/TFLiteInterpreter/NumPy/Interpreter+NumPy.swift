@@ -13,6 +13,7 @@ extension Interpreter {
             throw InterpreterError.invalidArgument("the model has \(inputTensorCount) inputs, got \(inputs.count)")
         }
         let subgraph = model.file.subgraphs[0]
+        var resized: [String] = []
         for (k, array) in inputs.enumerated() {
             let declared = subgraph.tensors[subgraph.inputs[k]]
             let name = declared.name
@@ -30,10 +31,13 @@ extension Interpreter {
                         "input \(k) '\(name)' needs shape \(signature.map { $0 < 0 ? "?" : String($0) }), got \(array.shape)")
                 }
             }
+            resized.append("input \(k) '\(name)' has shape \(array.shape), the model's is \(declared.shape)")
             try resizeInput(at: k, to: Tensor.Shape(array.shape))
         }
         do { try allocateTensors() } catch {
-            throw InterpreterError.invalidShape("the model cannot run on inputs of shapes \(inputs.map(\.shape)): \(error)")
+            guard !resized.isEmpty else { throw error }
+            throw InterpreterError.invalidShape(
+                "\(resized.joined(separator: "; ")), and the model does not run at that shape: \(error)")
         }
         for (k, array) in inputs.enumerated() { try copy(array.data, toInputAt: k) }
         try invoke()
