@@ -71,13 +71,13 @@ public final class ObjectTracker {
         // so a tentative track (often a false positive) cannot take their detection.
         let established = tracks.indices.filter { tracks[$0].state != .tentative }
         associate(trackPositions: established, detectionIndices: &freeDetections, detections: detections,
-                  into: &matchedDetection, cost: spatialCost)
+                  into: &matchedDetection, weight: spatialWeight)
         let tentative = tracks.indices.filter { tracks[$0].state == .tentative }
         associate(trackPositions: tentative, detectionIndices: &freeDetections, detections: detections,
-                  into: &matchedDetection, cost: spatialCost)
+                  into: &matchedDetection, weight: spatialWeight)
         let lost = tracks.indices.filter { tracks[$0].state == .lost && matchedDetection[$0] == nil }
         associate(trackPositions: lost, detectionIndices: &freeDetections, detections: detections,
-                  into: &matchedDetection, cost: reidentificationCost)
+                  into: &matchedDetection, weight: reidentificationWeight)
 
         var survivors: [Track] = []
         var reported: [TrackedObject] = []
@@ -112,13 +112,13 @@ public final class ObjectTracker {
 
     /// Solves one association stage and removes matched detections from `detectionIndices`.
     private func associate(trackPositions: [Int], detectionIndices: inout [Int], detections: [TrackerDetection],
-                           into matches: inout [Int: Int], cost: (Track, TrackerDetection) -> Double?) {
+                           into matches: inout [Int: Int], weight: (Track, TrackerDetection) -> Double?) {
         guard !trackPositions.isEmpty, !detectionIndices.isEmpty else { return }
-        let costs = trackPositions.map { position in
-            detectionIndices.map { cost(tracks[position], detections[$0]) }
+        let weights = trackPositions.map { position in
+            detectionIndices.map { weight(tracks[position], detections[$0]) }
         }
         var taken = Set<Int>()
-        for pair in AssignmentSolver.solve(costs: costs, strategy: configuration.assignment) {
+        for pair in AssignmentSolver.solve(weights: weights, strategy: configuration.assignment) {
             matches[trackPositions[pair.row]] = detectionIndices[pair.column]
             taken.insert(detectionIndices[pair.column])
         }
@@ -137,29 +137,25 @@ public final class ObjectTracker {
         return (1 - w) * iou + w * max(0, a.similarity(to: b))
     }
 
-    /// Cost of a spatially supported match: 1 - score, gated on IoU with the predicted box
-    /// (for a lost track also with the last seen box).
-    private func spatialCost(_ track: Track, _ detection: TrackerDetection) -> Double? {
+    /// Weight of a spatially supported match (the match score), gated on IoU with the
+    /// predicted box (for a lost track also with the last seen box).
+    private func spatialWeight(_ track: Track, _ detection: TrackerDetection) -> Double? {
         guard classesAgree(track, detection) else { return nil }
         var iou = track.motion.box.intersectionOverUnion(detection.box)
         if track.state == .lost { iou = max(iou, track.lastObservedBox.intersectionOverUnion(detection.box)) }
         guard iou >= configuration.minimumIoU else { return nil }
-        return 1 - matchScore(iou: iou, track, detection)
+        return matchScore(iou: iou, track, detection)
     }
 
-    /// Cost of re-identifying a lost track: spatial matches cost in [0, 1], appearance-only
-    /// matches in [1, 2] so that a spatially supported match always wins.
-    private func reidentificationCost(_ track: Track, _ detection: TrackerDetection) -> Double? {
-        guard classesAgree(track, detection) else { return nil }
-        let iou = max(track.motion.box.intersectionOverUnion(detection.box),
-                      track.lastObservedBox.intersectionOverUnion(detection.box))
-        if iou >= configuration.minimumIoU { return 1 - matchScore(iou: iou, track, detection) }
-        guard let a = track.appearance, let b = detection.appearance else { return nil }
+    /// Weight of re-identifying a lost track away from where it was: its appearance similarity,
+    /// when at least ``TrackerConfiguration/minimumAppearanceSimilarity`` and the sizes are similar.
+    private func reidentificationWeight(_ track: Track, _ detection: TrackerDetection) -> Double? {
+        guard classesAgree(track, detection), let a = track.appearance, let b = detection.appearance else { return nil }
         let similarity = a.similarity(to: b)
         guard similarity >= configuration.minimumAppearanceSimilarity else { return nil }
         let areaRatio = max(track.lastObservedBox.area, detection.box.area) /
             max(min(track.lastObservedBox.area, detection.box.area), .leastNonzeroMagnitude)
         guard areaRatio <= configuration.maximumReidentificationAreaRatio else { return nil }
-        return 2 - similarity
+        return similarity
     }
 }

@@ -59,4 +59,36 @@ final class AssignmentSolverTests: XCTestCase {
         visit(0, [], 0, 0)
         return best
     }
+
+    /// Maximum-weight matching keeps one strong pair rather than two weak ones.
+    func testMaximumWeightDoesNotTradeStrongPairForTwoWeakOnes() {
+        let weights: [[Double?]] = [[0.9, 0.4], [0.4, nil]]
+        XCTAssertEqual(AssignmentSolver.solve(weights: weights), [AssignedPair(row: 0, column: 0)])
+        XCTAssertEqual(AssignmentSolver.solve(weights: weights, strategy: .greedy), [AssignedPair(row: 0, column: 0)])
+        // Cardinality-first cost minimisation pairs both rows instead.
+        XCTAssertEqual(AssignmentSolver.solve(costs: weights.map { $0.map { $0.map { 1 - $0 } } }).count, 2)
+        XCTAssertEqual(AssignmentSolver.solve(weights: [[0, -1], [.nan, nil]]), [], "non-positive weights are forbidden")
+    }
+
+    /// The maximum-weight solver agrees with exhaustive search.
+    func testMaximumWeightMatchesBruteForce() {
+        var rng = SeededGenerator(seed: 11)
+        for _ in 0..<300 {
+            let rows = Int.random(in: 1...5, using: &rng), columns = Int.random(in: 1...5, using: &rng)
+            let weights: [[Double?]] = (0..<rows).map { _ in
+                (0..<columns).map { _ in Double.random(in: 0..<1, using: &rng) < 0.3 ? nil : Double.random(in: 0.01..<1, using: &rng) }
+            }
+            let total = AssignmentSolver.solve(weights: weights).reduce(0) { $0 + weights[$1.row][$1.column]! }
+            var best = 0.0
+            func visit(_ row: Int, _ used: Set<Int>, _ sum: Double) {
+                if row == rows { best = max(best, sum); return }
+                visit(row + 1, used, sum)
+                for c in 0..<columns where !used.contains(c) {
+                    if let w = weights[row][c] { visit(row + 1, used.union([c]), sum + w) }
+                }
+            }
+            visit(0, [], 0)
+            XCTAssertEqual(total, best, accuracy: 1e-9, "\(weights)")
+        }
+    }
 }

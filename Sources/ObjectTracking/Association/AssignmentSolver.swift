@@ -8,11 +8,14 @@ public struct AssignedPair: Hashable, Sendable {
     public init(row: Int, column: Int) { self.row = row; self.column = column }
 }
 
-/// How rows and columns of a cost matrix are paired.
+/// How rows and columns are paired.
 public enum AssignmentStrategy: Hashable, Sendable {
-    /// Optimal: the most pairs possible, and among those the lowest total cost (Hungarian method).
+    /// Optimal (Hungarian method): for ``AssignmentSolver/solve(costs:strategy:)`` the most
+    /// pairs possible and among those the lowest total cost; for
+    /// ``AssignmentSolver/solve(weights:strategy:)`` the largest total weight.
     case optimal
-    /// Greedy: repeatedly takes the cheapest remaining allowed pair (ties: lower row, then lower column).
+    /// Greedy: repeatedly takes the best remaining allowed pair (cheapest cost or heaviest
+    /// weight; ties: lower row, then lower column).
     case greedy
 }
 
@@ -36,6 +39,34 @@ public enum AssignmentSolver {
         switch strategy {
         case .greedy: return greedy(costs, columns: columns)
         case .optimal: return optimal(costs, rows: rows, columns: columns)
+        }
+    }
+
+    /// Pairs rows with columns to maximise the total weight (a maximum-weight matching).
+    ///
+    /// Unlike ``solve(costs:strategy:)`` this never trades one strong pair for two weak ones
+    /// just to pair more rows, which is what a tracker wants: a track left unmatched for a
+    /// frame is better than two tracks swapping their detections.
+    /// - Parameters:
+    ///   - weights: `weights[row][column]`; `nil`, non-finite or non-positive values forbid the pair.
+    /// - Returns: the chosen pairs sorted by row.
+    public static func solve(weights: [[Double?]], strategy: AssignmentStrategy = .optimal) -> [AssignedPair] {
+        let rows = weights.count
+        guard rows > 0 else { return [] }
+        let columns = weights[0].count
+        guard columns > 0, weights.allSatisfy({ $0.count == columns }) else { return [] }
+        func allowed(_ w: Double?) -> Double? {
+            guard let w, w.isFinite, w > 0 else { return nil }
+            return w
+        }
+        switch strategy {
+        case .greedy:
+            return greedy(weights.map { $0.map { allowed($0).map { -$0 } } }, columns: columns)
+        case .optimal:
+            // Every pair is allowed in the solve (forbidden ones weigh 0), so the minimum total
+            // of negated weights is the maximum total weight; zero-weight pairs are dropped.
+            let costs: [[Double?]] = weights.map { $0.map { -(allowed($0) ?? 0) } }
+            return optimal(costs, rows: rows, columns: columns).filter { allowed(weights[$0.row][$0.column]) != nil }
         }
     }
 

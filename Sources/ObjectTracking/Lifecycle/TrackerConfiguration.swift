@@ -18,7 +18,10 @@ public struct TrackerConfiguration: Hashable, Sendable {
     public var minimumScoreToStartTrack: Double
     /// When true, a track only matches detections with the same `classIndex` (nil matches anything).
     public var isClassAware: Bool
-    /// Optimal (Hungarian) or greedy association.
+    /// How tracks and detections are paired in each stage: greedy (default: best match score
+    /// first) or optimal (maximum total match score, Hungarian method). On the tracking
+    /// benchmark greedy makes fewer ID switches in crowds (1 vs 11 on the crowd scenario),
+    /// because a maximum-weight matching will trade one strong pair for two mediocre ones.
     public var assignment: AssignmentStrategy
     /// Report the motion model's filtered box instead of the raw detection box.
     public var reportsFilteredBoxes: Bool
@@ -31,7 +34,7 @@ public struct TrackerConfiguration: Hashable, Sendable {
     public init(minimumIoU: Double = 0.3, appearanceWeight: Double = 0.5, minimumAppearanceSimilarity: Double = 0.9,
                 maximumReidentificationAreaRatio: Double = 4, minimumHitsToConfirm: Int = 2,
                 maximumMissedFrames: Int = 30, minimumScoreToStartTrack: Double = 0,
-                isClassAware: Bool = true, assignment: AssignmentStrategy = .optimal,
+                isClassAware: Bool = true, assignment: AssignmentStrategy = .greedy,
                 reportsFilteredBoxes: Bool = false, appearanceUpdateRate: Float = 0.2,
                 motion: MotionModelParameters = MotionModelParameters()) {
         self.minimumIoU = minimumIoU
