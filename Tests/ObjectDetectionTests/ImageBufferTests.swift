@@ -67,3 +67,16 @@ final class ImageBufferTests: XCTestCase {
         XCTAssertThrowsError(try RGBImage(width: 2, height: 2, pixels: [0, 0, 0]))
     }
 }
+
+final class ImageConversionHelperTests: XCTestCase {
+    func testConvertedToRGBKeepsOrientationAndPixels() throws {
+        let y = (0..<(6 * 4)).map { UInt8(40 + $0 * 7) }
+        let image = try VisionImage(nv12Y: y, uv: [UInt8](repeating: 100, count: 12), width: 6, height: 4, orientation: .down)
+        let converted = image.convertedToRGB()
+        XCTAssertEqual(converted.format, .rgb8)
+        XCTAssertEqual(converted.orientation, .down)
+        XCTAssertEqual(converted.uprightRGB(), image.uprightRGB())
+        let rect = ImageRect(x: 1, y: 2, width: 3, height: 4)
+        XCTAssertEqual(ImageRect(rect.boundingBox), rect)
+    }
+}

@@ -153,4 +153,10 @@ public struct VisionImage: Sendable {
         guard orientation != .up else { return stored }
         return PixelConversion.reorient(stored, orientation: orientation)
     }
+
+    /// The same image stored as tightly packed RGB, orientation unchanged. Preprocessing it
+    /// repeatedly (one crop per detected object, say) then skips the color conversion.
+    public func convertedToRGB() -> VisionImage {
+        VisionImage(storedRGB(), orientation: orientation)
+    }
 }

@@ -1,0 +1,89 @@
+import Foundation
+import ObjectDetection
+
+/// Video frames for tracking from one of three inputs: a folder of PNG frames (sorted by
+/// file name), a YUV4MPEG2 file, or `-` for YUV4MPEG2 on standard input
+/// (`ffmpeg -i clip.mp4 -f yuv4mpegpipe - | litevision track -`).
+public final class FrameSource {
+    /// One frame and where it came from.
+    public struct Frame {
+        /// Zero-based frame number.
+        public var index: Int
+        /// The PNG file name for folder inputs; nil for video streams.
+        public var name: String?
+        /// The frame.
+        public var image: VisionImage
+    }
+
+    private enum Input {
+        case pngFiles(folder: String, names: [String])
+        case y4m(Y4MReader)
+    }
+
+    private let input: Input
+    private let orientation: ImageOrientation
+    private let limits: ImageLimits
+    private var nextIndex = 0
+
+    /// Frames per second when the input states it (YUV4MPEG2 `F` parameter).
+    public var framesPerSecond: Double? {
+        if case let .y4m(reader) = input { return reader.header.framesPerSecond }
+        return nil
+    }
+
+    /// Number of frames when known in advance (PNG folders).
+    public var frameCount: Int? {
+        if case let .pngFiles(_, names) = input { return names.count }
+        return nil
+    }
+
+    /// Opens `path`: `-` reads YUV4MPEG2 from standard input, a directory yields its `.png`
+    /// files in name order, any other path is read as a YUV4MPEG2 file.
+    /// - Throws: ``ImageCodecError`` when the input cannot be opened, a folder has no PNG
+    ///   files, or the stream header is invalid.
+    public init(path: String, orientation: ImageOrientation = .up, limits: ImageLimits = .default) throws {
+        self.orientation = orientation
+        self.limits = limits
+        if path == "-" {
+            input = .y4m(try Y4MReader(fileHandle: .standardInput, orientation: orientation, limits: limits))
+            return
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw ImageCodecError.fileAccess(path: path, reason: "no such file or directory")
+        }
+        if isDirectory.boolValue {
+            let names: [String]
+            do {
+                names = try FileManager.default.contentsOfDirectory(atPath: path)
+                    .filter { $0.lowercased().hasSuffix(".png") && !$0.hasPrefix(".") }
+                    .sorted()
+            } catch {
+                throw ImageCodecError.fileAccess(path: path, reason: "\(error)")
+            }
+            guard !names.isEmpty else {
+                throw ImageCodecError.fileAccess(path: path, reason: "folder contains no .png frames")
+            }
+            input = .pngFiles(folder: path, names: names)
+        } else {
+            input = .y4m(try Y4MReader(path: path, orientation: orientation, limits: limits))
+        }
+    }
+
+    /// The next frame, or nil after the last one.
+    public func nextFrame() throws -> Frame? {
+        switch input {
+        case let .pngFiles(folder, names):
+            guard nextIndex < names.count else { return nil }
+            let name = names[nextIndex]
+            let path = URL(fileURLWithPath: folder).appendingPathComponent(name).path
+            let image = try VisionImage(pngFile: path, orientation: orientation, limits: limits)
+            defer { nextIndex += 1 }
+            return Frame(index: nextIndex, name: name, image: image)
+        case let .y4m(reader):
+            guard let image = try reader.nextFrame() else { return nil }
+            defer { nextIndex += 1 }
+            return Frame(index: nextIndex, name: nil, image: image)
+        }
+    }
+}
