@@ -79,7 +79,4 @@ public struct FlatVector: Sendable {
 
     /// All elements as strings.
     public func strings() throws -> [String] { try (0..<count).map { try string(at: $0) } }
-
-    /// Element `index` as an inline struct: its position, checked to fit `elementSize` bytes.
-    public func structPosition(at index: Int) throws -> Int { try position(of: index) }
 }

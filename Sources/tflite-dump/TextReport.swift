@@ -97,7 +97,7 @@ struct TextReport {
     }
 
     private func shape(_ shape: [Int]) -> String {
-        shape.isEmpty ? "scalar" : shape.map(String.init).joined(separator: "x")
+        shape.isEmpty ? "[]" : shape.map(String.init).joined(separator: "x")
     }
 
     private func pad(_ text: String, _ width: Int) -> String {

@@ -32,6 +32,19 @@ final class FlatTableTests: XCTestCase {
         XCTAssertNil(try root.string(7))
     }
 
+    func testStructsInFieldsAndVectors() throws {
+        let root = try FlatBuffer(storage: ByteStorage(copying: Self.sampleBuffer())).rootTable()
+        // Field 0 read as a 4-byte struct { int32 }.
+        let field = try XCTUnwrap(try root.structField(0, size: 4))
+        XCTAssertEqual(try field.scalar(at: 0, as: Int32.self), 7)
+        XCTAssertThrowsError(try field.scalar(at: 2, as: Int32.self), "read past the struct's end")
+        XCTAssertThrowsError(try root.structField(0, size: 64), "struct larger than its table")
+        // Field 2 read as a vector of 2-byte structs { int16 }.
+        let vector = try XCTUnwrap(try root.vector(2, elementSize: 2))
+        XCTAssertEqual(try vector.structElement(at: 1).scalar(at: 0, as: Int16.self), -2)
+        XCTAssertThrowsError(try vector.structElement(at: 2))
+    }
+
     func testEveryTruncationIsRejectedOrReadsConsistently() throws {
         let bytes = Self.sampleBuffer()
         for length in 0..<bytes.count {
