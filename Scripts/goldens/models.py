@@ -40,7 +40,7 @@ MODELS = [
     ("shared/classifier_stopsign_int8.tflite", ["camera", "random"], (1.0, -128.0)),
     ("shared/ssd_fish_uint8.tflite", ["chelsea", "random"], (1.0, 0.0)),
     ("shared/ssd_pets_uint8.tflite", ["chelsea", "astronaut"], (1.0, 0.0)),
-    ("shared/yolov8n_int8_640.tflite", ["motorcycle"], (1.0, -128.0)),
+    ("shared/yolov8n_int8_640.tflite", ["motorcycle"], (1 / (255.0 * 0.01865844801068306), -14.0)),
     ("shared/yolov8n_dynamic_range_640.tflite", ["motorcycle"], (1 / 255.0, 0.0)),
 ]
 
