@@ -1,0 +1,33 @@
+/// How the detector trades latency for completeness.
+public enum DetectorMode: String, Sendable, CaseIterable {
+    /// Lowest latency, tracking IDs that persist across consecutive frames (the default).
+    /// The first frames may return partial results (boxes before labels).
+    case stream
+    /// Waits until boxes (and labels when classification is on) are final; no tracking IDs.
+    case singleImage
+}
+
+/// Options of the default object detector (the SDK's `ObjectDetectorOptions`).
+public struct ObjectDetectorOptions: Sendable {
+    /// Stream (default) or single-image mode.
+    public var detectorMode: DetectorMode = .stream
+    /// False (default): only the most prominent object. True: up to `maxObjectCount` objects.
+    public var shouldEnableMultipleObjects = false
+    /// False (default): no labels. True: each object is labelled with a coarse category
+    /// (Fashion good, Food, Home good, Place, Plant) or left unlabelled.
+    public var shouldEnableClassification = false
+
+    /// Beyond the SDK: objects returned when multiple objects are on (default 5, the SDK's cap).
+    public var maxObjectCount = 5
+    /// Beyond the SDK: minimum localizer score of a returned object (nil: the localizer's default).
+    public var detectionScoreThreshold: Float?
+    /// Beyond the SDK: only these label texts are kept on objects (nil: all).
+    public var labelAllowList: Set<String>?
+    /// Beyond the SDK: these label texts are removed from objects.
+    public var labelDenyList: Set<String> = []
+    /// Beyond the SDK: frames missed before a track is dropped (stream mode).
+    public var maxMissedFrames = 10
+
+    /// Default options: stream mode, most prominent object only, no classification.
+    public init() {}
+}
