@@ -62,12 +62,12 @@ final class LocalizationMathTests: XCTestCase {
     }
 
     func testWeightedSuppressionBlendsOverlappingBoxes() {
-        let a = DetectionCandidate(rect: CGRect(x: 0, y: 0, width: 1, height: 1), score: 0.75)
-        let b = DetectionCandidate(rect: CGRect(x: 0.1, y: 0, width: 1, height: 1), score: 0.25)
-        let far = DetectionCandidate(rect: CGRect(x: 5, y: 5, width: 1, height: 1), score: 0.5)
+        let a = DetectionCandidate(rect: ImageRect(x: 0, y: 0, width: 1, height: 1), score: 0.75)
+        let b = DetectionCandidate(rect: ImageRect(x: 0.1, y: 0, width: 1, height: 1), score: 0.25)
+        let far = DetectionCandidate(rect: ImageRect(x: 5, y: 5, width: 1, height: 1), score: 0.5)
         let kept = weightedNonMaxSuppression([b, far, a], iouThreshold: 0.3, maxCount: 10)
         XCTAssertEqual(kept.count, 2)
-        XCTAssertEqual(kept[0].rect.minX, 0.025, accuracy: 1e-9)
+        XCTAssertEqual(kept[0].rect.x, 0.025, accuracy: 1e-9)
         XCTAssertEqual(kept[0].score, 0.75)
         XCTAssertEqual(kept[1], far)
     }

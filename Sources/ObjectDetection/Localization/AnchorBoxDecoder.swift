@@ -1,5 +1,3 @@
-import Foundation
-
 /// Decodes raw SSD regressions against anchors, as MediaPipe's `TensorsToDetectionsCalculator`
 /// does for BlazeFace-style models (`[1, N, coords]` boxes and `[1, N, 1]` logits).
 public struct AnchorBoxDecoder: Sendable {
@@ -39,7 +37,7 @@ public struct AnchorBoxDecoder: Sendable {
             let cy = Double(boxes[b + 1]) / yScale * a.height + a.centerY
             let w = Double(boxes[b + 2]) / wScale * a.width
             let h = Double(boxes[b + 3]) / hScale * a.height
-            result.append(DetectionCandidate(rect: CGRect(x: cx - w / 2, y: cy - h / 2, width: w, height: h),
+            result.append(DetectionCandidate(rect: ImageRect(x: cx - w / 2, y: cy - h / 2, width: w, height: h),
                                              score: score))
         }
         return result.sorted { $0.score > $1.score }
@@ -62,9 +60,9 @@ public func weightedNonMaxSuppression(_ candidates: [DetectionCandidate], iouThr
         var x = 0.0, y = 0.0, maxX = 0.0, maxY = 0.0
         for c in cluster {
             let w = Double(c.score) / total
-            x += c.rect.minX * w; y += c.rect.minY * w; maxX += c.rect.maxX * w; maxY += c.rect.maxY * w
+            x += c.rect.x * w; y += c.rect.y * w; maxX += c.rect.maxX * w; maxY += c.rect.maxY * w
         }
-        kept.append(DetectionCandidate(rect: CGRect(x: x, y: y, width: maxX - x, height: maxY - y),
+        kept.append(DetectionCandidate(rect: ImageRect(x: x, y: y, width: maxX - x, height: maxY - y),
                                        score: best.score, classIndex: best.classIndex))
         remaining = rest
     }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// A connected region of a foreground mask.
 public struct MaskRegion: Sendable, Equatable {
     /// Bounding box in mask cells: x, y, width, height.
@@ -66,8 +64,8 @@ extension MaskRegion {
     }
 
     /// The region's bounding box normalized to the mask.
-    func normalizedRect(width: Int, height: Int) -> CGRect {
-        CGRect(x: Double(minX) / Double(width), y: Double(minY) / Double(height),
+    func normalizedRect(width: Int, height: Int) -> ImageRect {
+        ImageRect(x: Double(minX) / Double(width), y: Double(minY) / Double(height),
                width: Double(maxX - minX + 1) / Double(width), height: Double(maxY - minY + 1) / Double(height))
     }
 }

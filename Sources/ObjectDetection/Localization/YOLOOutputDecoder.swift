@@ -1,5 +1,3 @@
-import Foundation
-
 /// Decodes the single raw output of YOLOv8-style exports: `[1, 4 + classes, candidates]`
 /// (or transposed `[1, candidates, 4 + classes]`) with centre x, centre y, width, height and
 /// one score per class. Box values may be normalized or in input pixels; pass `inputSize` to
@@ -44,7 +42,7 @@ public struct YOLOOutputDecoder: Sendable {
             guard best >= scoreThreshold else { continue }
             let cx = Double(value(0, i)) / sx, cy = Double(value(1, i)) / sy
             let w = Double(value(2, i)) / sx, h = Double(value(3, i)) / sy
-            candidates.append(DetectionCandidate(rect: CGRect(x: cx - w / 2, y: cy - h / 2, width: w, height: h),
+            candidates.append(DetectionCandidate(rect: ImageRect(x: cx - w / 2, y: cy - h / 2, width: w, height: h),
                                                  score: best, classIndex: bestClass))
         }
         return hardNonMaxSuppression(candidates, iouThreshold: iouThreshold, maxCount: maxDetections, classAware: true)

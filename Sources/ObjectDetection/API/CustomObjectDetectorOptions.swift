@@ -1,0 +1,42 @@
+import ModelHosting
+
+/// Options of a detector whose boxes are classified by a custom image-classification model,
+/// or whose boxes come from a custom detector model (the SDK's `CustomObjectDetectorOptions`).
+public struct CustomObjectDetectorOptions: Sendable {
+    /// The classifier (or detector) model.
+    public var model: ModelSource
+    /// Stream (default) or single-image mode.
+    public var detectorMode: DetectorMode = .stream
+    /// See `ObjectDetectorOptions.shouldEnableMultipleObjects`.
+    public var shouldEnableMultipleObjects = false
+    /// Classify each object with the custom model (default false, as in the SDK).
+    public var shouldEnableClassification = false
+    /// Minimum label confidence. Nil (default): the model metadata's score threshold, else 0.
+    public var classificationConfidenceThreshold: Float?
+    /// Labels kept per object, best first (default 10).
+    public var maxPerObjectLabelCount = 10
+
+    /// Beyond the SDK: see `ObjectDetectorOptions`.
+    public var maxObjectCount = 5
+    /// Beyond the SDK: minimum localizer score.
+    public var detectionScoreThreshold: Float?
+    /// Beyond the SDK: only these label texts are kept.
+    public var labelAllowList: Set<String>?
+    /// Beyond the SDK: these label texts are removed.
+    public var labelDenyList: Set<String> = []
+    /// Beyond the SDK: frames missed before a track is dropped (stream mode).
+    public var maxMissedFrames = 10
+    /// Beyond the SDK: a detector model used as the localizer instead of the default one
+    /// (SSD with `TFLite_Detection_PostProcess`, BlazeFace-style raw outputs, YOLO single output).
+    public var detectorModel: ModelSource?
+    /// Beyond the SDK: side-car label file of `detectorModel` (`labels.txt`, `labelmap.txt`).
+    public var detectorLabelsPath: String?
+    /// Beyond the SDK: side-car label file of the classifier model.
+    public var classifierLabelsPath: String?
+
+    /// Options with a bundled (local) classifier model.
+    public init(localModel: LocalModel) { model = .local(localModel) }
+    /// Options with a hosted classifier model; falls back to nothing until downloaded —
+    /// use `ModelManager.preferredModel(remote:local:)` to fall back to a bundled one.
+    public init(remoteModel: RemoteModel) { model = .remote(remoteModel) }
+}

@@ -1,0 +1,198 @@
+import Foundation
+import ModelHosting
+import ObjectTracking
+import TFLiteSchema
+
+/// Detects, tracks and classifies objects in images (the SDK's `ObjectDetector`).
+///
+/// Create one with `objectDetector(options:)`, then call `results(in:)` per image or frame.
+/// In stream mode the detector keeps tracking state between calls: feed it the frames of one
+/// stream in order. Calls are serialized; one detector can be shared across tasks.
+public final class ObjectDetector: @unchecked Sendable {
+    private let lock = NSLock()
+    private let settings: Settings
+    private let localizer: any Localizer
+    private let classifier: ((RGBImage, ImageRect) throws -> [ObjectLabel])?
+    private let tracker: ObjectTracker?
+
+    /// What the detector does with candidates, common to both option types.
+    struct Settings {
+        var mode: DetectorMode
+        var multipleObjects: Bool
+        var classification: Bool
+        var maxObjectCount: Int
+        var allowList: Set<String>?
+        var denyList: Set<String>
+    }
+
+    init(settings: Settings, localizer: any Localizer,
+         classifier: ((RGBImage, ImageRect) throws -> [ObjectLabel])?, maxMissedFrames: Int,
+         clock: any TrackingClock) {
+        self.settings = settings
+        self.localizer = localizer
+        self.classifier = classifier
+        tracker = settings.mode == .stream
+            ? ObjectTracker(configuration: TrackerConfiguration(minimumHitsToConfirm: 1, maximumMissedFrames: maxMissedFrames),
+                            clock: clock)
+            : nil
+    }
+
+    /// The default detector: prominent objects (DeepLabV3 regions) with optional coarse
+    /// categories (EfficientNet-Lite0), models from `modelDirectory`.
+    public static func objectDetector(options: ObjectDetectorOptions = ObjectDetectorOptions(),
+                                      modelDirectory: String = DefaultModels.directory,
+                                      threadCount: Int? = nil,
+                                      clock: any TrackingClock = SystemTrackingClock()) throws -> ObjectDetector {
+        try options.validate()
+        let localizer = ProminentRegionLocalizer(
+            runner: try ModelRunner(path: DefaultModels.path(DefaultModels.localizerFileName, in: modelDirectory),
+                                    threadCount: threadCount, floatNormalization: .signedUnitInterval),
+            scoreThreshold: options.detectionScoreThreshold ?? 0.02)
+        var classify: ((RGBImage, ImageRect) throws -> [ObjectLabel])?
+        if options.shouldEnableClassification {
+            let coarse = CoarseCategoryClassifier(classifier: try ImageClassifier(
+                modelPath: DefaultModels.path(DefaultModels.classifierFileName, in: modelDirectory),
+                labels: nil, threadCount: threadCount))
+            classify = { try coarse.classify($0, region: $1) }
+        }
+        return ObjectDetector(
+            settings: Settings(mode: options.detectorMode, multipleObjects: options.shouldEnableMultipleObjects,
+                               classification: options.shouldEnableClassification,
+                               maxObjectCount: options.maxObjectCount, allowList: options.labelAllowList,
+                               denyList: options.labelDenyList),
+            localizer: localizer, classifier: classify, maxMissedFrames: options.maxMissedFrames, clock: clock)
+    }
+
+    /// A detector with a custom classifier (and optionally a custom detector model as localizer).
+    /// Hosted models must have been downloaded; see `ModelSource.remote(_:fallback:)`.
+    public static func objectDetector(options: CustomObjectDetectorOptions,
+                                      modelDirectory: String = DefaultModels.directory,
+                                      modelManager: ModelManager = .shared,
+                                      threadCount: Int? = nil,
+                                      clock: any TrackingClock = SystemTrackingClock()) throws -> ObjectDetector {
+        try options.validate()
+        let localizer: any Localizer
+        if let detector = options.detectorModel {
+            let labels = try options.detectorLabelsPath.map { try LabelList(contentsOf: $0) }
+            localizer = try makeLocalizer(modelPath: detector.resolvedFilePath(using: modelManager), labels: labels,
+                                          scoreThreshold: options.detectionScoreThreshold, threadCount: threadCount)
+        } else {
+            localizer = ProminentRegionLocalizer(
+                runner: try ModelRunner(path: DefaultModels.path(DefaultModels.localizerFileName, in: modelDirectory),
+                                        threadCount: threadCount, floatNormalization: .signedUnitInterval),
+                scoreThreshold: options.detectionScoreThreshold ?? 0.02)
+        }
+        var classify: ((RGBImage, ImageRect) throws -> [ObjectLabel])?
+        if options.shouldEnableClassification {
+            let labels = try options.classifierLabelsPath.map { try LabelList(contentsOf: $0) }
+            let classifier = try ImageClassifier(modelPath: options.model.resolvedFilePath(using: modelManager),
+                                                 labels: labels, threadCount: threadCount)
+            let threshold = options.classificationConfidenceThreshold ?? classifier.metadataScoreThreshold ?? 0
+            let maxCount = options.maxPerObjectLabelCount
+            classify = { try classifier.classify($0, region: $1, threshold: threshold, maxCount: maxCount) }
+        }
+        return ObjectDetector(
+            settings: Settings(mode: options.detectorMode, multipleObjects: options.shouldEnableMultipleObjects,
+                               classification: options.shouldEnableClassification,
+                               maxObjectCount: options.maxObjectCount, allowList: options.labelAllowList,
+                               denyList: options.labelDenyList),
+            localizer: localizer, classifier: classify, maxMissedFrames: options.maxMissedFrames, clock: clock)
+    }
+
+    /// Detects objects synchronously. An empty array means nothing was found.
+    /// In stream mode the injected clock timestamps the frame.
+    public func results(in image: VisionImage) throws -> [DetectedObject] {
+        try results(in: image, timestamp: nil)
+    }
+
+    /// Detects objects in a video frame taken at `timestamp` seconds (drives the tracker's
+    /// motion model instead of the clock).
+    public func results(in image: VisionImage, timestamp: Double?) throws -> [DetectedObject] {
+        let upright = try image.uprightRGB()
+        lock.lock(); defer { lock.unlock() }
+        return try detect(upright, timestamp: timestamp)
+    }
+
+    /// Detects objects asynchronously.
+    public func process(_ image: VisionImage) async throws -> [DetectedObject] {
+        try await Task.detached(priority: .userInitiated) { try self.results(in: image) }.value
+    }
+
+    /// Detects objects and calls `completion` with the objects or the error (SDK style).
+    public func process(_ image: VisionImage,
+                        completion: @escaping @Sendable ([DetectedObject]?, (any Error)?) -> Void) {
+        Task.detached(priority: .userInitiated) {
+            do { completion(try self.results(in: image), nil) } catch { completion(nil, error) }
+        }
+    }
+
+    /// Forgets tracking state (start of a new stream).
+    public func resetTracking() {
+        lock.lock(); defer { lock.unlock() }
+        tracker?.reset()
+    }
+
+    private func detect(_ image: RGBImage, timestamp: Double?) throws -> [DetectedObject] {
+        let limit = settings.multipleObjects ? settings.maxObjectCount : 1
+        var objects: [(rect: ImageRect, score: Float, labels: [ObjectLabel])] = []
+        for candidate in try localizer.localize(image) {
+            guard objects.count < limit else { break }
+            var labels: [ObjectLabel] = []
+            if settings.classification {
+                if let classifier {
+                    labels = try classifier(image, candidate.rect)
+                } else if let names = localizer.labels, let index = candidate.classIndex {
+                    let text = names.labels.indices.contains(index) ? names.labels[index] : nil
+                    labels = [ObjectLabel(text: text, index: index, confidence: candidate.score)]
+                }
+            }
+            guard let kept = filter(labels) else { continue }
+            objects.append((candidate.rect, candidate.score, kept))
+        }
+        var ids = [Int?](repeating: nil, count: objects.count)
+        if let tracker {
+            let detections = objects.map {
+                TrackerDetection(box: BoundingBox(x: $0.rect.x, y: $0.rect.y, width: $0.rect.width, height: $0.rect.height),
+                                 score: Double($0.score))
+            }
+            for track in tracker.update(with: detections, at: timestamp) { ids[track.detectionIndex] = track.trackingID }
+        }
+        return objects.indices.map { i in
+            let r = objects[i].rect
+            return DetectedObject(frame: CGRect(x: r.x, y: r.y, width: r.width, height: r.height),
+                                  trackingID: ids[i], labels: objects[i].labels)
+        }
+    }
+
+    /// Applies the allow/deny lists: nil drops the object (all its labels were filtered out).
+    private func filter(_ labels: [ObjectLabel]) -> [ObjectLabel]? {
+        guard settings.allowList != nil || !settings.denyList.isEmpty else { return labels }
+        let kept = labels.filter { label in
+            guard let text = label.text else { return settings.allowList == nil }
+            return (settings.allowList?.contains(text) ?? true) && !settings.denyList.contains(text)
+        }
+        if settings.allowList != nil && kept.isEmpty { return nil }
+        if !labels.isEmpty && kept.isEmpty { return nil }
+        return kept
+    }
+}
+
+extension ObjectDetectorOptions {
+    func validate() throws {
+        guard maxObjectCount >= 1 else { throw ObjectDetectionError.invalidOptions("maxObjectCount must be at least 1") }
+        guard maxMissedFrames >= 0 else { throw ObjectDetectionError.invalidOptions("maxMissedFrames must not be negative") }
+    }
+}
+
+extension CustomObjectDetectorOptions {
+    func validate() throws {
+        guard maxObjectCount >= 1 else { throw ObjectDetectionError.invalidOptions("maxObjectCount must be at least 1") }
+        guard maxPerObjectLabelCount >= 1 else {
+            throw ObjectDetectionError.invalidOptions("maxPerObjectLabelCount must be at least 1")
+        }
+        guard maxMissedFrames >= 0 else { throw ObjectDetectionError.invalidOptions("maxMissedFrames must not be negative") }
+        if let t = classificationConfidenceThreshold, !(0...1).contains(t) {
+            throw ObjectDetectionError.invalidOptions("classificationConfidenceThreshold \(t) is outside 0...1")
+        }
+    }
+}

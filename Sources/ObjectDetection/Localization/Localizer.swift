@@ -1,0 +1,35 @@
+import TFLiteSchema
+
+/// Finds object boxes in an upright image.
+protocol Localizer: AnyObject {
+    /// Candidates in upright-image pixel coordinates, best first.
+    func localize(_ image: RGBImage) throws -> [DetectionCandidate]
+    /// Names of `DetectionCandidate.classIndex` values, when the localizer classifies.
+    var labels: LabelList? { get }
+}
+
+/// Builds the localizer that fits a detector model, recognised from its outputs:
+/// four outputs `[1,N,4]`, `[1,N]`, `[1,N]`, `[1]` (SSD with `TFLite_Detection_PostProcess`,
+/// AutoML exports); two outputs `[1,N,≥4]` + `[1,N,1]` (BlazeFace-style raw SSD);
+/// one output `[1,4+C,N]` (YOLO); one output `[1,H,W,C]` (segmentation: prominent regions).
+func makeLocalizer(modelPath: String, labels: LabelList?, scoreThreshold: Float?,
+                   threadCount: Int?) throws -> any Localizer {
+    let probe = try ModelRunner(path: modelPath, threadCount: threadCount, floatNormalization: .signedUnitInterval)
+    let shapes = try probe.outputShapes()
+    let labels = labels ?? probe.file.labels(forOutput: 0) ?? probe.file.labels(forOutput: 1)
+    switch shapes.count {
+    case 4 where shapes[0].last == 4 && shapes[0].count == 3:
+        return PostProcessedSSDLocalizer(runner: probe, labels: labels, scoreThreshold: scoreThreshold ?? 0.5)
+    case 2 where shapes[0].count == 3 && shapes[0][2] >= 4 && shapes[1].count == 3 && shapes[1][2] == 1:
+        // BlazeFace models are normalized to [-1, 1]; reload to be sure the preprocessing matches.
+        return try AnchorSSDLocalizer(runner: probe, scoreThreshold: scoreThreshold ?? 0.5)
+    case 1 where shapes[0].count == 3:
+        let yolo = try ModelRunner(path: modelPath, threadCount: threadCount, floatNormalization: .unitInterval)
+        return YOLOLocalizer(runner: yolo, labels: labels, scoreThreshold: scoreThreshold ?? 0.25)
+    case 1 where shapes[0].count == 4 && shapes[0][3] > 1:
+        return ProminentRegionLocalizer(runner: probe, scoreThreshold: scoreThreshold ?? 0)
+    default:
+        throw ObjectDetectionError.unsupportedModel(
+            "\(modelPath): outputs \(shapes) match no known detector layout (SSD post-processed, raw SSD anchors, YOLO, segmentation)")
+    }
+}

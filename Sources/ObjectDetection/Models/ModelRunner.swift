@@ -1,0 +1,111 @@
+import TFLiteInterpreter
+import TFLiteSchema
+
+/// One image model ready to run: interpreter, input preprocessing (from the model's metadata,
+/// else the given default), and dequantized outputs. Not thread-safe: owners serialize calls.
+final class ModelRunner {
+    /// The interpreter (allocated).
+    let interpreter: Interpreter
+    /// Fills the image input tensor.
+    let preprocessor: ImagePreprocessor
+    /// The model file (metadata, labels).
+    let file: TFLiteModelFile
+    /// Where the model was loaded from, for messages.
+    let path: String
+    private var inputBytes: [UInt8] = []
+
+    /// A float output with its shape.
+    struct Output {
+        /// Values, dequantized for quantized tensors.
+        var values: [Float]
+        /// Tensor shape.
+        var shape: [Int]
+    }
+
+    /// Loads `path` and prepares its single NHWC image input.
+    /// - Parameter floatNormalization: used for float inputs when the metadata has none.
+    init(path: String, threadCount: Int?, floatNormalization: InputNormalization) throws {
+        self.path = path
+        let model = try Model(path: path)
+        file = model.file
+        interpreter = try Interpreter(model: model, options: Interpreter.Options(threadCount: threadCount))
+        try interpreter.allocateTensors()
+        guard interpreter.inputTensorCount >= 1 else {
+            throw ObjectDetectionError.unsupportedModel("\(path) has no input tensor")
+        }
+        let input = try interpreter.input(at: 0)
+        let dims = input.shape.dimensions
+        guard dims.count == 4, dims[0] == 1, dims[1] > 0, dims[2] > 0, dims[3] == 1 || dims[3] == 3 else {
+            throw ObjectDetectionError.unsupportedModel(
+                "\(path): input 0 has shape \(dims); an image input [1, height, width, 1 or 3] is needed")
+        }
+        let color: InputColorOrder = dims[3] == 1 ? .grayscale : .rgb
+        let metadataNormalization = file.metadata?.subgraphs.first?.inputTensors.first?.normalization
+            .map { InputNormalization(mean: $0.mean, std: $0.std) }
+        let spec: InputTensorSpec
+        switch input.dataType {
+        case .float32:
+            spec = InputTensorSpec(width: dims[2], height: dims[1], colorOrder: color, elementType: .float32,
+                                   normalization: metadataNormalization ?? floatNormalization)
+        case .uInt8:
+            // uint8 image models take raw pixels (their input quantization encodes the normalization).
+            spec = InputTensorSpec(width: dims[2], height: dims[1], colorOrder: color, elementType: .uint8,
+                                   normalization: .identity)
+        case .int8:
+            // int8 inputs: quantize the normalized image with the input's own parameters. When the
+            // input range spans hundreds of units the model expects pixel values, else [0, 1].
+            let q = input.quantizationParameters ?? QuantizationParameters(scale: 1, zeroPoint: 0)
+            let realRange = Float(127 - q.zeroPoint) * q.scale
+            let normalization = metadataNormalization ?? (realRange > 10 ? .identity : .unitInterval)
+            spec = InputTensorSpec(width: dims[2], height: dims[1], colorOrder: color, elementType: .int8,
+                                   normalization: normalization,
+                                   quantization: InputQuantization(scale: q.scale, zeroPoint: q.zeroPoint))
+        default:
+            throw ObjectDetectionError.unsupportedModel("\(path): image input of type \(input.dataType) is not supported")
+        }
+        preprocessor = try ImagePreprocessor(spec: spec)
+    }
+
+    /// Input width and height.
+    var inputSize: (width: Int, height: Int) { (preprocessor.spec.width, preprocessor.spec.height) }
+
+    /// Shapes of all outputs.
+    func outputShapes() throws -> [[Int]] {
+        try (0..<interpreter.outputTensorCount).map { try interpreter.output(at: $0).shape.dimensions }
+    }
+
+    /// Preprocesses `region` of `image` into the input tensor and invokes the model.
+    /// Returns the transform from input coordinates back to the image.
+    @discardableResult
+    func run(_ image: RGBImage, region: ImageRect? = nil, resize: ResizeMode = .stretch) throws -> InputTransform {
+        let transform = try preprocessor.fill(&inputBytes, from: image, region: region, resize: resize)
+        try interpreter.withUnsafeMutableInputBytes(at: 0) { buffer in
+            guard buffer.count == inputBytes.count else {
+                throw ObjectDetectionError.unsupportedModel("\(path): input tensor holds \(buffer.count) bytes, preprocessing made \(inputBytes.count)")
+            }
+            inputBytes.withUnsafeBytes { buffer.copyMemory(from: $0) }
+        }
+        try interpreter.invoke()
+        return transform
+    }
+
+    /// Output `index` as floats (dequantized), with its shape.
+    func output(_ index: Int) throws -> Output {
+        let tensor = try interpreter.output(at: index)
+        let count = tensor.shape.elementCount
+        let q = tensor.quantizationParameters
+        let scale = q?.scale ?? 1, zeroPoint = Float(q?.zeroPoint ?? 0)
+        let values: [Float] = try interpreter.withUnsafeOutputBytes(at: index) { raw in
+            switch tensor.dataType {
+            case .float32: return Array(raw.bindMemory(to: Float.self).prefix(count))
+            case .uInt8: return raw.prefix(count).map { (Float($0) - zeroPoint) * scale }
+            case .int8: return raw.bindMemory(to: Int8.self).prefix(count).map { (Float($0) - zeroPoint) * scale }
+            case .int32: return raw.bindMemory(to: Int32.self).prefix(count).map { Float($0) }
+            case .int64: return raw.bindMemory(to: Int64.self).prefix(count).map { Float($0) }
+            default:
+                throw ObjectDetectionError.unsupportedModel("\(path): output \(index) of type \(tensor.dataType) is not supported")
+            }
+        }
+        return Output(values: values, shape: tensor.shape.dimensions)
+    }
+}
