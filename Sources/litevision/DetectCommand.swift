@@ -1,10 +1,62 @@
 import ArgumentParser
+import Foundation
+import ImageCodecs
+import ObjectDetection
 
-/// `litevision detect`: Detect objects in images.
+/// `litevision detect`: detect (and optionally classify) objects in PNG images.
 struct DetectCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "detect", abstract: "Detect objects in images.")
+    static let configuration = CommandConfiguration(
+        commandName: "detect",
+        abstract: "Detect objects in PNG images.",
+        discussion: "With no options: the default detector (most prominent object, stream mode) on each image.")
+
+    @Argument(help: "PNG images.")
+    var images: [String]
+
+    @OptionGroup var detection: DetectionOptionGroup
+
+    @Flag(help: "Print one JSON object per image.")
+    var json = false
+
+    @Option(help: "Write the image with boxes, labels and IDs drawn (a directory or a .png path; with several images the image name is appended).")
+    var annotate: String?
 
     func run() async throws {
-        throw ValidationError("litevision detect is not implemented yet")
+        guard !images.isEmpty else { throw ValidationError("give at least one image") }
+        let detector = try detection.makeDetector()
+        let orientation = try detection.imageOrientation()
+        for path in images {
+            let image = try VisionImage(pngFile: path, orientation: orientation)
+            let objects = try detector.results(in: image)
+            if json {
+                print(try jsonLine(ImageResultJSON(image: path, width: image.uprightWidth, height: image.uprightHeight,
+                                                   objects: objects.map(ObjectJSON.init))))
+            } else {
+                print("\(path) \(image.uprightWidth)x\(image.uprightHeight): \(objects.count) object\(objects.count == 1 ? "" : "s")")
+                objects.forEach { print(describe($0)) }
+            }
+            if let annotate {
+                let out = annotationPath(annotate, for: path, multiple: images.count > 1)
+                try AnnotationRenderer.render(objects, on: try image.uprightRGB()).writePNG(to: out)
+            }
+        }
     }
+
+    private func annotationPath(_ target: String, for image: String, multiple: Bool) -> String {
+        var isDirectory: ObjCBool = false
+        let stem = ((image as NSString).lastPathComponent as NSString).deletingPathExtension
+        if target.hasSuffix("/") || (FileManager.default.fileExists(atPath: target, isDirectory: &isDirectory) && isDirectory.boolValue) {
+            return (target as NSString).appendingPathComponent(stem + ".png")
+        }
+        guard multiple else { return target }
+        return (target as NSString).deletingPathExtension + "-" + stem + ".png"
+    }
+}
+
+/// `{"image", "width", "height", "objects": [...]}`.
+struct ImageResultJSON: Encodable {
+    var image: String
+    var width: Int
+    var height: Int
+    var objects: [ObjectJSON]
 }

@@ -44,12 +44,11 @@ public final class ObjectDetector: @unchecked Sendable {
                                       threadCount: Int? = nil,
                                       clock: any TrackingClock = SystemTrackingClock()) throws -> ObjectDetector {
         try options.validate()
-        let localizer = ProminentRegionLocalizer(
-            runner: try ModelRunner(path: DefaultModels.path(DefaultModels.localizerFileName, in: modelDirectory),
-                                    threadCount: threadCount, floatNormalization: .signedUnitInterval),
-            scoreThreshold: options.detectionScoreThreshold ?? 0.02)
+        let localizer = try makeLocalizer(detectorModel: options.detectorModel, labelsPath: options.detectorLabelsPath,
+                                          scoreThreshold: options.detectionScoreThreshold, modelDirectory: modelDirectory,
+                                          modelManager: .shared, threadCount: threadCount)
         var classify: ((RGBImage, ImageRect) throws -> [ObjectLabel])?
-        if options.shouldEnableClassification {
+        if options.shouldEnableClassification && options.detectorModel == nil {
             let coarse = CoarseCategoryClassifier(classifier: try ImageClassifier(
                 modelPath: DefaultModels.path(DefaultModels.classifierFileName, in: modelDirectory),
                 labels: nil, threadCount: threadCount))
@@ -71,17 +70,9 @@ public final class ObjectDetector: @unchecked Sendable {
                                       threadCount: Int? = nil,
                                       clock: any TrackingClock = SystemTrackingClock()) throws -> ObjectDetector {
         try options.validate()
-        let localizer: any Localizer
-        if let detector = options.detectorModel {
-            let labels = try options.detectorLabelsPath.map { try LabelList(contentsOf: $0) }
-            localizer = try makeLocalizer(modelPath: detector.resolvedFilePath(using: modelManager), labels: labels,
-                                          scoreThreshold: options.detectionScoreThreshold, threadCount: threadCount)
-        } else {
-            localizer = ProminentRegionLocalizer(
-                runner: try ModelRunner(path: DefaultModels.path(DefaultModels.localizerFileName, in: modelDirectory),
-                                        threadCount: threadCount, floatNormalization: .signedUnitInterval),
-                scoreThreshold: options.detectionScoreThreshold ?? 0.02)
-        }
+        let localizer = try makeLocalizer(detectorModel: options.detectorModel, labelsPath: options.detectorLabelsPath,
+                                          scoreThreshold: options.detectionScoreThreshold, modelDirectory: modelDirectory,
+                                          modelManager: modelManager, threadCount: threadCount)
         var classify: ((RGBImage, ImageRect) throws -> [ObjectLabel])?
         if options.shouldEnableClassification {
             let labels = try options.classifierLabelsPath.map { try LabelList(contentsOf: $0) }
@@ -97,6 +88,22 @@ public final class ObjectDetector: @unchecked Sendable {
                                maxObjectCount: options.maxObjectCount, allowList: options.labelAllowList,
                                denyList: options.labelDenyList),
             localizer: localizer, classifier: classify, maxMissedFrames: options.maxMissedFrames, clock: clock)
+    }
+
+    /// The given detector model as localizer, else the default prominent-regions localizer.
+    private static func makeLocalizer(detectorModel: ModelSource?, labelsPath: String?, scoreThreshold: Float?,
+                                      modelDirectory: String, modelManager: ModelManager,
+                                      threadCount: Int?) throws -> any Localizer {
+        if let detectorModel {
+            let labels = try labelsPath.map { try LabelList(contentsOf: $0) }
+            return try ObjectDetection.makeLocalizer(modelPath: detectorModel.resolvedFilePath(using: modelManager),
+                                                     labels: labels, scoreThreshold: scoreThreshold,
+                                                     threadCount: threadCount)
+        }
+        return ProminentRegionLocalizer(
+            runner: try ModelRunner(path: DefaultModels.path(DefaultModels.localizerFileName, in: modelDirectory),
+                                    threadCount: threadCount, floatNormalization: .signedUnitInterval),
+            scoreThreshold: scoreThreshold ?? 0.02)
     }
 
     /// Detects objects synchronously. An empty array means nothing was found.

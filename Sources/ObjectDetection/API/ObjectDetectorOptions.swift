@@ -1,3 +1,5 @@
+import ModelHosting
+
 /// How the detector trades latency for completeness.
 public enum DetectorMode: String, Sendable, CaseIterable {
     /// Lowest latency, tracking IDs that persist across consecutive frames (the default).
@@ -27,6 +29,12 @@ public struct ObjectDetectorOptions: Sendable {
     public var labelDenyList: Set<String> = []
     /// Beyond the SDK: frames missed before a track is dropped (stream mode).
     public var maxMissedFrames = 10
+    /// Beyond the SDK: a detector model used as the localizer instead of the default one
+    /// (SSD with `TFLite_Detection_PostProcess`, BlazeFace-style raw outputs, YOLO single output).
+    /// With classification on, objects carry the detector's own class labels.
+    public var detectorModel: ModelSource?
+    /// Beyond the SDK: side-car label file of `detectorModel` (`labels.txt`, `labelmap.txt`).
+    public var detectorLabelsPath: String?
 
     /// Default options: stream mode, most prominent object only, no classification.
     public init() {}

@@ -1,0 +1,141 @@
+import ArgumentParser
+import Foundation
+import ModelHosting
+import ObjectDetection
+
+/// Options shared by `detect` and `track`: which models, which objects, which labels.
+struct DetectionOptionGroup: ParsableArguments {
+    @Option(help: "Detector mode: stream (tracking IDs) or single (no IDs).")
+    var mode: ModeArgument = .stream
+
+    @Flag(help: "Return up to --max-objects objects instead of only the most prominent one.")
+    var multiple = false
+
+    @Flag(help: "Label objects: coarse categories with the default classifier, or the --classifier / --detector model's labels.")
+    var classify = false
+
+    @Option(help: "Image-classification .tflite that labels each object (turns on --classify).")
+    var classifier: String?
+
+    @Option(help: "Detector .tflite used as the localizer (SSD with TFLite_Detection_PostProcess, BlazeFace, YOLO).")
+    var detector: String?
+
+    @Option(help: "Label file of the --detector model, or of the --classifier model when no detector is given.")
+    var labels: String?
+
+    @Option(help: "Label file of the --classifier model when --labels names the detector's labels.")
+    var classifierLabels: String?
+
+    @Option(help: "Minimum confidence: detector score (with --detector) and label confidence (with --classifier).")
+    var threshold: Float?
+
+    @Option(help: "Labels kept per object (custom classifier).")
+    var maxLabels: Int = 10
+
+    @Option(help: "Maximum objects returned (implies --multiple when above 1).")
+    var maxObjects: Int?
+
+    @Option(help: "Orientation of the stored image: up, down, left, right, upMirrored, ..., EXIF 1-8, or topLeft...leftBottom.")
+    var orientation: String = "up"
+
+    @Option(help: "Directory with the default models (default: $LITEVISION_MODELS or Models).")
+    var models: String?
+
+    @Option(help: "Interpreter threads (default: all cores).")
+    var threads: Int?
+
+    enum ModeArgument: String, ExpressibleByArgument, CaseIterable {
+        case stream, single
+    }
+
+    /// The parsed orientation.
+    func imageOrientation() throws -> ImageOrientation {
+        if let exif = Int(orientation), let o = ImageOrientation(exifValue: exif) { return o }
+        guard let o = ImageOrientation(name: orientation) else {
+            throw ValidationError("unknown orientation \(orientation)")
+        }
+        return o
+    }
+
+    /// Builds the detector these options describe.
+    func makeDetector() throws -> ObjectDetector {
+        let directory = models ?? DefaultModels.directory
+        let multipleObjects = multiple || (maxObjects ?? 1) > 1
+        let detectorMode: DetectorMode = mode == .stream ? .stream : .singleImage
+        if let n = maxObjects, n < 1 { throw ValidationError("--max-objects must be at least 1") }
+        guard let classifier else {
+            var options = ObjectDetectorOptions()
+            options.detectorMode = detectorMode
+            options.shouldEnableMultipleObjects = multipleObjects
+            options.shouldEnableClassification = classify
+            options.maxObjectCount = maxObjects ?? 5
+            options.detectorModel = detector.map { .local(LocalModel(path: $0)) }
+            options.detectorLabelsPath = labels
+            options.detectionScoreThreshold = detector != nil ? threshold : nil
+            return try ObjectDetector.objectDetector(options: options, modelDirectory: directory, threadCount: threads)
+        }
+        var options = CustomObjectDetectorOptions(localModel: LocalModel(path: classifier))
+        options.detectorMode = detectorMode
+        options.shouldEnableMultipleObjects = multipleObjects
+        options.shouldEnableClassification = true
+        options.maxObjectCount = maxObjects ?? 5
+        options.maxPerObjectLabelCount = maxLabels
+        options.detectorModel = detector.map { .local(LocalModel(path: $0)) }
+        options.detectorLabelsPath = detector != nil ? labels : nil
+        options.classifierLabelsPath = detector != nil ? classifierLabels : (classifierLabels ?? labels)
+        options.classificationConfidenceThreshold = threshold
+        options.detectionScoreThreshold = detector != nil ? threshold : nil
+        return try ObjectDetector.objectDetector(options: options, modelDirectory: directory, threadCount: threads)
+    }
+}
+
+/// The JSON shape of one object: `{"frame": {"x","y","width","height"}, "trackingID", "labels": [...]}`.
+struct ObjectJSON: Encodable {
+    struct Frame: Encodable { var x, y, width, height: Double }
+    struct Label: Encodable {
+        var text: String?
+        var index: Int
+        var confidence: Float
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(text, forKey: .text)   // null when the model has no label names
+            try c.encode(index, forKey: .index)
+            try c.encode((confidence * 10000).rounded() / 10000, forKey: .confidence)
+        }
+        enum CodingKeys: String, CodingKey { case text, index, confidence }
+    }
+    var frame: Frame
+    var trackingID: Int?
+    var labels: [Label]
+
+    init(_ object: DetectedObject) {
+        func r(_ v: CGFloat) -> Double { (Double(v) * 10).rounded() / 10 }
+        frame = Frame(x: r(object.frame.minX), y: r(object.frame.minY), width: r(object.frame.width), height: r(object.frame.height))
+        trackingID = object.trackingID
+        labels = object.labels.map { Label(text: $0.text, index: $0.index, confidence: $0.confidence) }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(frame, forKey: .frame)
+        try c.encode(trackingID, forKey: .trackingID)   // null in single-image mode
+        try c.encode(labels, forKey: .labels)
+    }
+    enum CodingKeys: String, CodingKey { case frame, trackingID, labels }
+}
+
+/// One compact JSON line.
+func jsonLine(_ value: some Encodable) throws -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return String(decoding: try encoder.encode(value), as: UTF8.self)
+}
+
+/// A human-readable line for one object.
+func describe(_ object: DetectedObject) -> String {
+    let f = object.frame
+    let box = String(format: "[x %.0f y %.0f w %.0f h %.0f]", f.minX, f.minY, f.width, f.height)
+    let id = object.trackingID.map { "#\($0) " } ?? ""
+    let labels = object.labels.map { "\($0.text ?? "class \($0.index)") \(String(format: "%.2f", $0.confidence))" }
+    return "  \(id)\(box)" + (labels.isEmpty ? "" : " " + labels.joined(separator: ", "))
+}
