@@ -37,7 +37,7 @@ struct DetectCommand: AsyncParsableCommand {
             }
             if let annotate {
                 let out = annotationPath(annotate, for: path, multiple: images.count > 1)
-                try AnnotationRenderer.render(objects, on: try image.uprightRGB()).writePNG(to: out)
+                try annotatedImage(image, objects).writePNG(to: out)
             }
         }
     }

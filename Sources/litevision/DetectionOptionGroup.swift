@@ -139,3 +139,15 @@ func describe(_ object: DetectedObject) -> String {
     let labels = object.labels.map { "\($0.text ?? "class \($0.index)") \(String(format: "%.2f", $0.confidence))" }
     return "  \(id)\(box)" + (labels.isEmpty ? "" : " " + labels.joined(separator: ", "))
 }
+
+/// The upright image with every object's box, labels and tracking ID drawn in one pass.
+func annotatedImage(_ image: VisionImage, _ objects: [DetectedObject]) throws -> RGBImage {
+    let annotations = objects.map { object in
+        ImageAnnotation(
+            frame: ImageRect(x: Double(object.frame.minX), y: Double(object.frame.minY),
+                             width: Double(object.frame.width), height: Double(object.frame.height)),
+            label: object.labels.first.map { "\($0.text ?? "class \($0.index)") \(String(format: "%.2f", $0.confidence))" },
+            trackingID: object.trackingID)
+    }
+    return try image.uprightRGB().annotated(with: annotations)
+}

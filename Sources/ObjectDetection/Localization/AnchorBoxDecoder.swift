@@ -1,3 +1,5 @@
+import Foundation
+
 /// Decodes raw SSD regressions against anchors, as MediaPipe's `TensorsToDetectionsCalculator`
 /// does for BlazeFace-style models (`[1, N, coords]` boxes and `[1, N, 1]` logits).
 public struct AnchorBoxDecoder: Sendable {
