@@ -80,7 +80,7 @@ def image_for(photo, h, w, c, rng):
             img = rng.integers(0, 256, size=(h, w, c), dtype=np.uint8)
         else:
             img = resize_bilinear(load_photo(photo, c), h, w)
-        np.save(path, img)
+        np.save(path, np.ascontiguousarray(img))
     return "images/" + name, np.load(path)
 
 
