@@ -115,6 +115,10 @@ public struct DetectionPostProcessWorkspace: Sendable {
 ///   classes with the reference's unstable `std::partial_sort`, reproduced tie for tie
 ///   (``ReferenceHeapOrder``), or its first maximum for one class per box;
 /// - unused output slots are zero (the reference leaves them unwritten in the fast variant).
+///
+/// The reference runtime splits the regular NMS's classes over its threads when it has more
+/// than one, which changes the order of equal scores from different classes; this kernel
+/// matches its single-threaded order (the one the golden cases are generated with).
 public enum DetectionPostProcess {
     /// Decodes center-size encodings against anchors into corner boxes in `workspace.decodedBoxes`.
     ///

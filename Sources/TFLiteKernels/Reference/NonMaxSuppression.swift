@@ -16,6 +16,10 @@ import Darwin
 /// multiplied by `exp(-0.5 / sigma * iou²)` for each earlier selection, and it is selected
 /// only when its score was not decayed since it was queued (otherwise it is re-queued while
 /// the decayed score stays `> scoreThreshold`).
+///
+/// Reference quirk, reproduced on purpose: a selected candidate is queued again; normally it
+/// then suppresses itself (IoU 1), but a zero-area box has IoU 0 with everything and is
+/// selected repeatedly until `maxOutputSize` is reached (the `nms_v4` golden case shows it).
 public enum NonMaxSuppressionReference {
     private struct Candidate {
         var index: Int
