@@ -3,6 +3,7 @@
     two_inputs.tflite       x[1,4], y[1,4] -> (x + y, x * y); signature serving_default
     dynamic_chain.tflite    x[?,8] -> ((x + c1) * c2) + x   (resizable batch)
     reshape_chain.tflite    x[1,8] -> reshape(x + c1, [2,4]) @ w3   (RESHAPE shares memory)
+    shape_dependent.tflite  x[?,2,4] -> reshape(x, [shape(x)[0], 8]) * c2   (SHAPE evaluated at prepare)
     float16_weights.tflite  x[1,8] -> x * w with w stored as float16 (DEQUANTIZE on a constant)
 
 Each model comes with input_<k>.npy / output_<k>.npy from the reference kernels, in the
@@ -80,6 +81,12 @@ def main():
         return tf.matmul(tf.reshape(x + c1, [2, 4]), w3)
     save("reshape_chain", convert(reshape_chain, [tf.TensorSpec([1, 8], f32, name="x")]),
          [rng.uniform(-1, 1, (1, 8)).astype(np.float32)])
+
+    def shape_dependent(x):
+        batch = tf.shape(x)[0]
+        return tf.reshape(x, tf.stack([batch, 8])) * c2
+    save("shape_dependent", convert(shape_dependent, [tf.TensorSpec([None, 2, 4], f32, name="x")]),
+         [rng.uniform(-1, 1, (1, 2, 4)).astype(np.float32)])
 
     w = tf.constant(rng.uniform(-1, 1, (64, 8)).astype(np.float32))
 

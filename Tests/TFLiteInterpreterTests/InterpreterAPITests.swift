@@ -220,8 +220,8 @@ final class InterpreterAPITests: XCTestCase {
         XCTAssertEqual(loaded.subgraphs[0].liveOperators.count, 1)
         XCTAssertEqual(loaded.derivedConstantByteCount, 64 * 8 * 4)
         let interpreter = try Interpreter(model: loaded)
-        XCTAssertEqual(interpreter.operatorCount, 1)
         let outputs = try interpreter.run([try golden("float16_weights", "input_0")])
+        XCTAssertEqual(interpreter.operatorCount, 1)
         XCTAssertNil(TolerantCompare.mismatch(outputs[0], try golden("float16_weights", "output_0"), tolerance: .float))
     }
 
@@ -239,6 +239,22 @@ final class InterpreterAPITests: XCTestCase {
         let added = executor.tensors.first { $0.name == "add" }!, reshaped = executor.tensors.first { $0.name == "Reshape" }!
         XCTAssertEqual(added.data, reshaped.data)
         XCTAssertNotEqual(added.data, executor.tensors[executor.inputIndices[0]].data)
+    }
+
+    /// SHAPE → STRIDED_SLICE → PACK feed RESHAPE's shape input; they are evaluated at
+    /// allocation, again after a resize (uses the engine's real kernels).
+    func testShapeDependentValuesAreEvaluatedAtAllocation() throws {
+        let interpreter = try Interpreter(modelPath: TestPaths.fixture("interpreter/shape_dependent/model.tflite"))
+        let row = try golden("shape_dependent", "input_0"), expected = try golden("shape_dependent", "output_0")
+        let outputs = try interpreter.run([row])
+        XCTAssertNil(TolerantCompare.mismatch(outputs[0], expected, tolerance: .float))
+        XCTAssertEqual(interpreter.operatorCount, 2)  // RESHAPE and MUL
+        let three = try NumPyArray(dataType: .float32, shape: [3, 2, 4], data: row.data + row.data + row.data)
+        let resized = try interpreter.run([three])
+        XCTAssertEqual(resized[0].shape, [3, 8])
+        let values = expected.doubleValues()
+        XCTAssertNil(TolerantCompare.floatMismatch(resized[0].doubleValues(), values + values + values))
+        XCTAssertNil(TolerantCompare.mismatch(try interpreter.run([row])[0], expected, tolerance: .float))
     }
 
     func testUnsupportedOperatorsReportedAtLoadByName() throws {

@@ -63,8 +63,9 @@ public final class Interpreter: @unchecked Sendable {
     public var outputNames: [String] { executor.outputIndices.map { executor.tensors[$0].name } }
     /// Bytes of the activation arena after ``allocateTensors()`` (0 before).
     public var arenaByteCount: Int { (try? access.run { executor.arenaByteCount }) ?? 0 }
-    /// Number of operators that run at invoke (after constant folding).
-    public var operatorCount: Int { executor.nodes.count }
+    /// Number of operators that run at invoke: the model's, minus those evaluated once at load
+    /// (constant inputs) or at allocation (shape-only values). Known after ``allocateTensors()``.
+    public var operatorCount: Int { (try? access.run { executor.runOrder.count }) ?? 0 }
 
     // MARK: Lifecycle
 
@@ -172,8 +173,8 @@ public final class Interpreter: @unchecked Sendable {
     /// ``Options/isProfilingEnabled``.
     public var operatorProfile: [OperatorProfile] {
         guard options.isProfilingEnabled, let profile = try? access.run({ () -> [OperatorProfile] in
-            executor.nodes.enumerated().map { k, node in
-                let context = node.context
+            executor.runOrder.map { k in
+                let node = executor.nodes[k], context = node.context
                 return OperatorProfile(position: node.position, name: context.code.displayName,
                                        outputShape: context.outputs.first?.shape ?? [],
                                        invocations: executor.profiledInvocations,

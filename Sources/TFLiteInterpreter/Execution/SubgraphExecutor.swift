@@ -39,6 +39,12 @@ final class SubgraphExecutor {
     private var arena: AlignedBuffer?
     /// Persistent storage of variable tensors, by tensor index.
     private var variableStorage: [Int: AlignedBuffer] = [:]
+    /// Positions (in `nodes`) of the nodes `invoke()` runs: all but those evaluated at prepare.
+    private(set) var runOrder: [Int] = []
+    /// Tensors made constant by the last `prepare()` (outputs of nodes evaluated there).
+    private var preparedConstants: [Int] = []
+    /// Memory of the tensors in `preparedConstants`.
+    private var preparedStorage: [AlignedBuffer] = []
     /// When true, `invoke()` accumulates per-node wall time in `nodeNanoseconds`.
     var isProfiling = false
     /// Accumulated nanoseconds per node (same order as `nodes`).
@@ -85,11 +91,42 @@ final class SubgraphExecutor {
     }
 
     /// Prepares every node and plans the arena.
+    ///
+    /// Nodes whose values depend only on shapes and constants (`SHAPE`, and anything computed
+    /// from constants and `SHAPE` outputs, e.g. the `SHAPE → STRIDED_SLICE → PACK → RESHAPE`
+    /// chains of dynamic-batch exports) are evaluated right here, so later nodes see their
+    /// outputs as constants; they are re-evaluated after every resize.
     func prepare() throws {
         isPrepared = false
-        for node in nodes {
-            try KernelErrors.preparing(node.context.code.displayName) { try node.kernel.prepare(node.context) }
+        for index in preparedConstants { tensors[index].isConstant = false; tensors[index].data = nil }
+        preparedConstants = []
+        preparedStorage = []
+        var order: [Int] = []
+        let graphInputs = Set(inputIndices)
+        for (k, node) in nodes.enumerated() {
+            let name = node.context.code.displayName
+            try KernelErrors.preparing(name) { try node.kernel.prepare(node.context) }
+            let inputs = node.context.inputs.compactMap { $0 }
+            let evaluateNow = !inputs.isEmpty
+                && (node.context.code.builtin == .shape || inputs.allSatisfy(\.isConstant))
+                && node.context.outputs.allSatisfy { !graphInputs.contains($0.index)
+                    && !blueprint.description.tensors[$0.index].isVariable }
+            guard evaluateNow else { order.append(k); continue }
+            for output in node.context.outputs {
+                guard let bytes = TensorLayout.byteCount(output.shape, output.type) else {
+                    throw InterpreterError.invalidModel("\(name): output '\(output.name)' has no fixed size")
+                }
+                let buffer = AlignedBuffer(byteCount: bytes)
+                preparedStorage.append(buffer)
+                output.data = buffer.pointer
+            }
+            try KernelErrors.preparing(name) { try node.kernel.invoke(node.context) }
+            for output in node.context.outputs {
+                output.isConstant = true
+                preparedConstants.append(output.index)
+            }
         }
+        runOrder = order
         try planMemory()
         isPrepared = true
     }
@@ -98,7 +135,8 @@ final class SubgraphExecutor {
     func invoke() throws {
         guard isPrepared else { throw InterpreterError.allocateTensorsRequired }
         if isProfiling {
-            for (k, node) in nodes.enumerated() {
+            for k in runOrder {
+                let node = nodes[k]
                 let start = DispatchTime.now().uptimeNanoseconds
                 try KernelErrors.invoking(node.context.code.displayName) { try node.kernel.invoke(node.context) }
                 nodeNanoseconds[k] &+= DispatchTime.now().uptimeNanoseconds &- start
@@ -106,7 +144,8 @@ final class SubgraphExecutor {
             profiledInvocations += 1
             return
         }
-        for node in nodes {
+        for k in runOrder {
+            let node = nodes[k]
             try KernelErrors.invoking(node.context.code.displayName) { try node.kernel.invoke(node.context) }
         }
     }
@@ -115,7 +154,7 @@ final class SubgraphExecutor {
     /// that share memory (usually one tensor; input and output of shape-only operators).
     /// Graph inputs and outputs span the whole run.
     func arenaRequests() throws -> (groups: [[Int]], requests: [ArenaPlanner.Request]) {
-        let lastStep = max(0, nodes.count - 1)
+        let lastStep = max(0, runOrder.count - 1)
         var first: [Int: Int] = [:], last: [Int: Int] = [:]
         func use(_ index: Int, at step: Int) {
             let t = tensors[index]
@@ -125,7 +164,8 @@ final class SubgraphExecutor {
         }
         var produced = Set<Int>(inputIndices)
         for index in inputIndices { use(index, at: 0); use(index, at: lastStep) }
-        for (step, node) in nodes.enumerated() {
+        for (step, k) in runOrder.enumerated() {
+            let node = nodes[k]
             for input in node.context.inputs { if let input { use(input.index, at: step) } }
             for output in node.context.outputs { use(output.index, at: step); produced.insert(output.index) }
         }
@@ -135,7 +175,7 @@ final class SubgraphExecutor {
         // Shape-only operators share memory between input 0 and output 0: one request per group.
         var root: [Int: Int] = [:]
         func find(_ i: Int) -> Int { var r = i; while let p = root[r], p != r { r = p }; return r }
-        for node in nodes where Self.forwardsInput0(node.context.code.builtin) {
+        for node in runOrder.map({ nodes[$0] }) where Self.forwardsInput0(node.context.code.builtin) {
             guard let input = node.context.inputs.first ?? nil, let output = node.context.outputs.first,
                   first[input.index] != nil, first[output.index] != nil,
                   !inputIndices.contains(input.index), !outputIndices.contains(output.index),
