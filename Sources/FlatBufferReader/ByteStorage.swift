@@ -25,6 +25,21 @@ public final class ByteStorage: @unchecked Sendable {
         }
     }
 
+    /// Allocates `count` bytes and lets `fill` write them; `fill` returns how many bytes it
+    /// wrote, which becomes the storage's `count` (never more than requested).
+    public init(count: Int, fill: (UnsafeMutableRawBufferPointer) throws -> Int) rethrows {
+        let capacity = Swift.max(count, 0)
+        pointer = UnsafeMutableRawPointer.allocate(byteCount: Swift.max(capacity, 1), alignment: Self.alignment)
+        pointer.initializeMemory(as: UInt8.self, repeating: 0, count: Swift.max(capacity, 1))
+        do {
+            let written = try fill(UnsafeMutableRawBufferPointer(start: pointer, count: capacity))
+            self.count = Swift.min(Swift.max(written, 0), capacity)
+        } catch {
+            pointer.deallocate()
+            throw error
+        }
+    }
+
     deinit { pointer.deallocate() }
 
     /// Calls `body` with all bytes. The pointer stays valid while `self` is alive.

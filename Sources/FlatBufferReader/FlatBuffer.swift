@@ -12,9 +12,6 @@ public struct FlatBuffer: Sendable {
     /// Limits and counters for this decode; nil for lazy reads after load.
     let budget: FlatBufferBudget?
 
-    /// Largest buffer FlatBuffers can address (offsets are 32-bit).
-    public static let maxSize = Int(Int32.max)
-
     /// Creates a view of `count` bytes at `start` of `storage`.
     public init(storage: ByteStorage, start: Int = 0, count: Int? = nil,
                 limits: FlatBufferLimits? = .verifierDefaults) throws {
@@ -22,9 +19,6 @@ public struct FlatBuffer: Sendable {
         guard start >= 0, length >= 0, start <= storage.count, length <= storage.count - start else {
             throw FlatBufferError.outOfBounds(what: "buffer view", offset: start, size: length,
                                               bufferSize: storage.count)
-        }
-        guard length <= Self.maxSize else {
-            throw FlatBufferError.malformed("buffer of \(length) bytes exceeds the 2 GiB FlatBuffer limit")
         }
         self.storage = storage; self.start = start; self.count = length
         budget = limits.map { FlatBufferBudget(limits: $0, bufferSize: length) }

@@ -125,21 +125,22 @@ enum FileReader {
             throw TFLiteSchemaError.unreadableFile(path: path, reason: String(cString: strerror(errno)))
         }
         defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let read = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
-            if read > 0 { bytes.append(contentsOf: chunk[0..<read]) }
-            if read < chunk.count {
-                if ferror(file) != 0 {
-                    throw TFLiteSchemaError.unreadableFile(path: path, reason: "read error")
-                }
-                break
-            }
-            guard bytes.count <= maxFileSize else {
-                throw TFLiteSchemaError.unreadableFile(path: path, reason: "file larger than \(maxFileSize) bytes")
-            }
+        guard fseek(file, 0, SEEK_END) == 0 else {
+            throw TFLiteSchemaError.unreadableFile(path: path, reason: "not a seekable file")
         }
-        return ByteStorage(copying: bytes)
+        let size = ftell(file)
+        guard size >= 0, fseek(file, 0, SEEK_SET) == 0 else {
+            throw TFLiteSchemaError.unreadableFile(path: path, reason: "cannot determine the file size")
+        }
+        guard size <= maxFileSize else {
+            throw TFLiteSchemaError.unreadableFile(path: path, reason: "file larger than \(maxFileSize) bytes")
+        }
+        let storage = ByteStorage(count: Int(size)) { target in
+            target.isEmpty ? 0 : fread(target.baseAddress, 1, target.count, file)
+        }
+        guard storage.count == Int(size), ferror(file) == 0 else {
+            throw TFLiteSchemaError.unreadableFile(path: path, reason: "read \(storage.count) of \(size) bytes")
+        }
+        return storage
     }
 }

@@ -124,5 +124,8 @@ final class ModelParsingTests: XCTestCase {
         XCTAssertThrowsError(try TFLiteModelFile(contentsOf: "/nonexistent/model.tflite")) { error in
             guard case .unreadableFile = error as? TFLiteSchemaError else { return XCTFail("\(error)") }
         }
+        XCTAssertThrowsError(try TFLiteModelFile(contentsOf: SchemaTestFiles.fixturesDirectory.path)) { error in
+            XCTAssertTrue(error is TFLiteSchemaError, "a directory is rejected with a typed error: \(error)")
+        }
     }
 }
