@@ -214,3 +214,55 @@ final class ImagePreprocessorTests: XCTestCase {
         }
     }
 }
+
+final class ImagePreprocessorYUVTests: XCTestCase {
+    /// Sampling straight from YUV planes must give the same bytes as converting the frame first.
+    func testYUVSamplingEqualsConvertedFrameForEveryFormatAndOrientation() throws {
+        var generator = ImageTestRandom(seed: 99)
+        let width = 23, height = 15  // odd: chroma planes round up
+        let y = (0..<(width * height)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        func plane(_ count: Int) -> [UInt8] { (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) } }
+        let cw = 12, ch = 8
+        let u420 = plane(cw * ch), v420 = plane(cw * ch)
+        var uv = [UInt8]()
+        for i in 0..<(cw * ch) { uv += [u420[i], v420[i], 0xAB] }  // 3-byte pairs + padding via stride below
+        let uvStride = cw * 3
+        let u422 = plane(cw * height), v422 = plane(cw * height)
+        let u444 = plane(width * height), v444 = plane(width * height)
+        let spec = InputTensorSpec(width: 9, height: 7, elementType: .float32, normalization: .unitInterval)
+        let preprocessor = try ImagePreprocessor(spec: spec)
+        for orientation in ImageOrientation.allCases {
+            for range in [YUVColorRange.video, .full] {
+                var nv12UV = [UInt8]()
+                for row in 0..<ch {
+                    for column in 0..<cw { nv12UV += [uv[(row * cw + column) * 3], uv[(row * cw + column) * 3 + 1]] }
+                    nv12UV += [UInt8](repeating: 0xCD, count: uvStride - cw * 2)
+                }
+                let images = [
+                    try VisionImage(nv12Y: y, uv: nv12UV, uvBytesPerRow: uvStride, width: width, height: height,
+                                    range: range, orientation: orientation),
+                    try VisionImage(planarYUV: .i420, y: y, u: u420, v: v420, width: width, height: height,
+                                    range: range, orientation: orientation),
+                    try VisionImage(planarYUV: .i422, y: y, u: u422, v: v422, width: width, height: height,
+                                    range: range, orientation: orientation),
+                    try VisionImage(planarYUV: .i444, y: y, u: u444, v: v444, width: width, height: height,
+                                    range: range, orientation: orientation),
+                ]
+                let uprightW = Double(images[0].uprightWidth), uprightH = Double(images[0].uprightHeight)
+                let regions: [ImageRect?] = [nil, ImageRect(x: 2.5, y: 1.25, width: uprightW / 2, height: uprightH / 2),
+                                             ImageRect(x: -3, y: -2, width: uprightW, height: 6)]
+                for image in images {
+                    let converted = image.uprightRGB()
+                    for region in regions {
+                        for resize in [ResizeMode.stretch, .letterbox(fill: RGBColor(red: 9, green: 8, blue: 7))] {
+                            let direct = try preprocessor.makeInput(from: image, region: region, resize: resize)
+                            let reference = try preprocessor.makeInput(from: converted, region: region, resize: resize)
+                            XCTAssertEqual(direct.data, reference.data, "\(image.format) \(orientation) \(range) \(String(describing: region))")
+                            XCTAssertEqual(direct.transform, reference.transform)
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

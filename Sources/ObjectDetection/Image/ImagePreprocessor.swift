@@ -1,23 +1,3 @@
-/// How an image region is fitted into the input tensor.
-public enum ResizeMode: Sendable, Hashable {
-    /// Scale each axis independently to fill the tensor (aspect ratio not kept).
-    case stretch
-    /// Shrink the region to the tensor's aspect ratio around its center, then scale
-    /// (the usual classifier "center crop").
-    case centerCrop
-    /// Scale uniformly to fit, center, and pad the rest with `fill` (YOLO-style letterbox;
-    /// Ultralytics uses gray 114).
-    case letterbox(fill: RGBColor)
-}
-
-/// The tensor bytes produced by preprocessing and the transform that maps results back.
-public struct PreprocessedInput: Sendable {
-    /// NHWC tensor data (batch 1) in the spec's element type; floats little-endian.
-    public var data: [UInt8]
-    /// Maps input-tensor coordinates to upright image coordinates.
-    public var transform: InputTransform
-}
-
 /// Turns an upright image region into the bytes of a model's image input tensor: crop, resize
 /// (bilinear), color conversion, normalization and quantization, in one pass.
 ///
@@ -54,11 +34,21 @@ public struct ImagePreprocessor: Sendable {
         return PreprocessedInput(data: data, transform: transform)
     }
 
-    /// Like the ``RGBImage`` form of `fill` for a ``VisionImage``: converts the
-    /// stored buffer to RGB once and samples it through the orientation.
+    /// Like the ``RGBImage`` form of `fill`, for a ``VisionImage``. YUV frames are sampled
+    /// straight from their planes (only the pixels the resampling reads are converted); packed
+    /// formats are converted to RGB once. Either way the orientation is applied while sampling
+    /// and the bytes equal those of preprocessing ``VisionImage/uprightRGB()``.
     public func fill(_ data: inout [UInt8], from image: VisionImage, region: ImageRect? = nil,
                      resize: ResizeMode = .stretch) throws -> InputTransform {
-        try fill(&data, stored: image.storedRGB(), orientation: image.orientation, region: region, resize: resize)
+        guard image.format.isYUV else {
+            return try fill(&data, stored: image.storedRGB(), orientation: image.orientation, region: region,
+                            resize: resize)
+        }
+        let layout = try SamplingLayout(uprightWidth: image.uprightWidth, uprightHeight: image.uprightHeight,
+                                        output: spec, region: region, resize: resize)
+        let sampler = YUVBilinearSampler(image: image, layout: layout)
+        render(&data, layout: layout) { j, row in sampler.sampleRow(j, into: row, offset: layout.padX * 3) }
+        return layout.transform
     }
 
     /// Preprocesses `region` (nil = whole image) of an upright RGB image.
@@ -78,62 +68,46 @@ public struct ImagePreprocessor: Sendable {
         try fill(&data, stored: image, orientation: .up, region: region, resize: resize)
     }
 
-    /// The shared implementation: `stored` is shown upright through `orientation`; `region`
-    /// is in upright coordinates.
+    /// The RGB implementation: `stored` is shown upright through `orientation`; `region` is in
+    /// upright coordinates.
     private func fill(_ data: inout [UInt8], stored image: RGBImage, orientation: ImageOrientation,
                       region: ImageRect?, resize: ResizeMode) throws -> InputTransform {
         let orientationTransform = OrientationTransform(orientation: orientation, storedWidth: image.width,
                                                         storedHeight: image.height)
-        let uprightWidth = orientationTransform.uprightWidth, uprightHeight = orientationTransform.uprightHeight
-        let full = ImageRect(x: 0, y: 0, width: Double(uprightWidth), height: Double(uprightHeight))
-        var source = region ?? full
-        guard source.x.isFinite, source.y.isFinite, source.width.isFinite, source.height.isFinite,
-              source.width > 0, source.height > 0, !source.intersection(full).isEmpty else {
-            throw ImageError.invalidRegion("\(source) does not overlap the \(uprightWidth)x\(uprightHeight) image")
-        }
-        let outWidth = spec.width, outHeight = spec.height
-        var contentWidth = outWidth, contentHeight = outHeight, padX = 0, padY = 0
-        var fillColor: RGBColor?
-        switch resize {
-        case .stretch:
-            break
-        case .centerCrop:
-            let targetAspect = Double(outWidth) / Double(outHeight)
-            if source.width / source.height > targetAspect {
-                let newWidth = source.height * targetAspect
-                source = ImageRect(x: source.midX - newWidth / 2, y: source.y, width: newWidth, height: source.height)
-            } else {
-                let newHeight = source.width / targetAspect
-                source = ImageRect(x: source.x, y: source.midY - newHeight / 2, width: source.width, height: newHeight)
-            }
-        case let .letterbox(fill):
-            let scale = min(Double(outWidth) / source.width, Double(outHeight) / source.height)
-            contentWidth = max(1, min(outWidth, Int((source.width * scale).rounded())))
-            contentHeight = max(1, min(outHeight, Int((source.height * scale).rounded())))
-            padX = (outWidth - contentWidth) / 2
-            padY = (outHeight - contentHeight) / 2
-            fillColor = fill
-        }
-        let transform = InputTransform(inputWidth: outWidth, inputHeight: outHeight, region: source,
-                                       scaleX: Double(contentWidth) / source.width,
-                                       scaleY: Double(contentHeight) / source.height, padX: padX, padY: padY)
-        let byteCount = spec.byteCount
-        if data.count != byteCount {
-            data = [UInt8](repeating: 0, count: byteCount)
-        }
-        // Resample the content area into 8-bit RGB rows, then convert each row to tensor elements.
+        let layout = try SamplingLayout(uprightWidth: orientationTransform.uprightWidth,
+                                        uprightHeight: orientationTransform.uprightHeight,
+                                        output: spec, region: region, resize: resize)
         // Upright pixel (ux, uy) lives at stored byte offset rowBase(uy) + columnOffset(ux).
         let m = orientation.uprightToStoredCoefficients
         let storedOriginX = m.flipX ? image.width - 1 : 0, storedOriginY = m.flipY ? image.height - 1 : 0
         let columnStride = (m.c * image.width + m.a) * 3
         let rowStride = (m.d * image.width + m.b) * 3
         let rowOrigin = (storedOriginY * image.width + storedOriginX) * 3
-        let columns = ResamplingAxis(start: source.x, length: source.width, outputCount: contentWidth,
-                                     sourceCount: uprightWidth, byteStride: columnStride, byteOrigin: 0)
-        let rows = ResamplingAxis(start: source.y, length: source.height, outputCount: contentHeight,
-                                  sourceCount: uprightHeight, byteStride: rowStride, byteOrigin: rowOrigin)
+        let source = layout.transform.region
+        let columns = ResamplingAxis(start: source.x, length: source.width, outputCount: layout.contentWidth,
+                                     sourceCount: layout.uprightWidth, byteStride: columnStride, byteOrigin: 0)
+        let rows = ResamplingAxis(start: source.y, length: source.height, outputCount: layout.contentHeight,
+                                  sourceCount: layout.uprightHeight, byteStride: rowStride, byteOrigin: rowOrigin)
+        image.pixels.withUnsafeBufferPointer { src in
+            render(&data, layout: layout) { j, row in
+                BilinearSampler.sampleRow(src: src, top: rows.lower[j], bottom: rows.upper[j], fy: rows.fraction[j],
+                                          columns: columns, into: row, offset: layout.padX * 3)
+            }
+        }
+        return layout.transform
+    }
+
+    /// Fills `data` row by row: letterbox padding rows get the fill color, content rows are
+    /// produced by `sampleContentRow(j, row)` (writing `contentWidth` RGB pixels at `padX`),
+    /// and each row is converted to tensor elements.
+    private func render(_ data: inout [UInt8], layout: SamplingLayout,
+                        sampleContentRow: (Int, UnsafeMutableBufferPointer<UInt8>) -> Void) {
+        let outWidth = spec.width, outHeight = spec.height
+        if data.count != spec.byteCount {
+            data = [UInt8](repeating: 0, count: spec.byteCount)
+        }
         var rowPixels = [UInt8](repeating: 0, count: outWidth * 3)
-        if let fillColor {
+        if let fillColor = layout.fillColor {
             for x in 0..<outWidth {
                 rowPixels[x * 3] = fillColor.red
                 rowPixels[x * 3 + 1] = fillColor.green
@@ -141,22 +115,16 @@ public struct ImagePreprocessor: Sendable {
             }
         }
         data.withUnsafeMutableBytes { output in
-            image.pixels.withUnsafeBufferPointer { src in
-                rowPixels.withUnsafeMutableBufferPointer { rowBuffer in
-                    // Padding rows first (letterbox only): the whole row is the fill color.
-                    for y in 0..<outHeight where y < padY || y >= padY + contentHeight {
-                        writeRow(rowBuffer, into: output, row: y)
-                    }
-                    for j in 0..<contentHeight {
-                        BilinearSampler.sampleRow(src: src, top: rows.lower[j], bottom: rows.upper[j],
-                                                  fy: rows.fraction[j], columns: columns, into: rowBuffer,
-                                                  offset: padX * 3)
-                        writeRow(rowBuffer, into: output, row: padY + j)
-                    }
+            rowPixels.withUnsafeMutableBufferPointer { rowBuffer in
+                for y in 0..<outHeight where y < layout.padY || y >= layout.padY + layout.contentHeight {
+                    writeRow(rowBuffer, into: output, row: y)
+                }
+                for j in 0..<layout.contentHeight {
+                    sampleContentRow(j, rowBuffer)
+                    writeRow(rowBuffer, into: output, row: layout.padY + j)
                 }
             }
         }
-        return transform
     }
 
     /// Converts one row of `spec.width` RGB pixels into tensor elements at `row`.
@@ -198,66 +166,6 @@ public struct ImagePreprocessor: Sendable {
                         output[o] = table[b]; output[o + 1] = table[256 + g]; output[o + 2] = table[512 + r]
                     case .grayscale:
                         output[o] = table[(77 * r + 150 * g + 29 * b + 128) >> 8]
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// Precomputed source byte offsets and weights along one axis for half-pixel-center bilinear
-/// sampling.
-struct ResamplingAxis {
-    /// Byte offset of the lower source pixel per output index.
-    var lower: [Int]
-    /// Byte offset of the upper source pixel (the lower one again at the border).
-    var upper: [Int]
-    /// Weight of `upper`.
-    var fraction: [Float]
-
-    /// Maps `outputCount` samples onto `[start, start + length)` of an axis with `sourceCount`
-    /// pixels; source pixel `i` is at byte offset `byteOrigin + i · byteStride`.
-    init(start: Double, length: Double, outputCount: Int, sourceCount: Int, byteStride: Int, byteOrigin: Int) {
-        lower = [Int](repeating: 0, count: outputCount)
-        upper = [Int](repeating: 0, count: outputCount)
-        fraction = [Float](repeating: 0, count: outputCount)
-        let step = length / Double(outputCount)
-        let last = Double(sourceCount - 1)
-        for i in 0..<outputCount {
-            let position = min(last, max(0, start + (Double(i) + 0.5) * step - 0.5))
-            let low = Int(position.rounded(.down))
-            lower[i] = byteOrigin + low * byteStride
-            upper[i] = byteOrigin + min(low + 1, sourceCount - 1) * byteStride
-            fraction[i] = Float(position - Double(low))
-        }
-    }
-}
-
-/// The bilinear inner loop.
-enum BilinearSampler {
-    /// Samples one output row (3 channels per pixel) from the source rows starting at byte
-    /// offsets `top` and `bottom`.
-    @inline(__always)
-    static func sampleRow(src: UnsafeBufferPointer<UInt8>, top: Int, bottom: Int, fy: Float,
-                          columns: ResamplingAxis, into row: UnsafeMutableBufferPointer<UInt8>, offset: Int) {
-        columns.lower.withUnsafeBufferPointer { lower in
-            columns.upper.withUnsafeBufferPointer { upper in
-                columns.fraction.withUnsafeBufferPointer { fraction in
-                    var o = offset
-                    for i in 0..<lower.count {
-                        let x0 = lower[i], x1 = upper[i]
-                        let fx = fraction[i]
-                        let a = SIMD4<Float>(Float(src[top + x0]), Float(src[top + x0 + 1]), Float(src[top + x0 + 2]), 0)
-                        let b = SIMD4<Float>(Float(src[top + x1]), Float(src[top + x1 + 1]), Float(src[top + x1 + 2]), 0)
-                        let c = SIMD4<Float>(Float(src[bottom + x0]), Float(src[bottom + x0 + 1]), Float(src[bottom + x0 + 2]), 0)
-                        let d = SIMD4<Float>(Float(src[bottom + x1]), Float(src[bottom + x1 + 1]), Float(src[bottom + x1 + 2]), 0)
-                        let upperRow = (b - a) * fx + a
-                        let lowerRow = (d - c) * fx + c
-                        let value = (lowerRow - upperRow) * fy + upperRow + 0.5
-                        row[o] = UInt8(value[0])
-                        row[o + 1] = UInt8(value[1])
-                        row[o + 2] = UInt8(value[2])
-                        o += 3
                     }
                 }
             }
