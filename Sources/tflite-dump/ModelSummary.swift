@@ -123,16 +123,16 @@ extension ModelSummary {
         operators = subgraph.operators.enumerated().map { index, op in
             let code = model.operatorCodes[op.opcodeIndex]
             counts[code.displayName, default: 0] += 1
-            let options = OperatorOptionsDescription.options(of: op, code: code)
+            let options = OperatorOptionsSummary.options(of: op, code: code)
             return OperatorSummary(index: index, op: code.displayName, version: code.version, inputs: op.inputs,
                                    outputs: op.outputs, options: Dictionary(options, uniquingKeysWith: { a, _ in a }),
                                    optionOrder: options.map(\.0),
-                                   macs: MACEstimator.macs(of: op, code: code, in: subgraph))
+                                   macs: OperatorCostEstimate.macs(of: op, code: code, in: subgraph))
         }
         operatorCounts = counts
         tensors = includeTensors ? subgraph.tensors.indices.map(tensor) : nil
         metadata = MetadataSummary(model: model)
-        estimatedMACs = MACEstimator.totalMACs(of: subgraph, codes: model.operatorCodes)
+        estimatedMACs = model.estimatedMACs()
         unsupportedOperators = engine.unsupportedOperators
         arenaBytes = engine.arenaBytes
         arenaNote = engine.arenaNote

@@ -1,11 +1,11 @@
 import FlatBufferReader
-import TFLiteSchema
 
-/// Human-readable key options of an operator, read from its builtin options table
-/// (field ids from `schema.fbs`) or, for custom operators, its FlexBuffer options map.
-enum OperatorOptionsDescription {
-    /// `key: value` pairs for `op`, in display order.
-    static func options(of op: OperatorDescription, code: OperatorCode) -> [(String, String)] {
+/// Human-readable key options of an operator (strides, padding, activation, axis, ...), read
+/// from its builtin options table (field ids from `schema.fbs`) or, for custom operators,
+/// the scalars of its FlexBuffer options map. For reports such as `tflite-dump`.
+public enum OperatorOptionsSummary {
+    /// `(name, value)` pairs for `op`, in display order; empty for operators without notable options.
+    public static func options(of op: OperatorDescription, code: OperatorCode) -> [(String, String)] {
         if code.builtin == .custom { return customOptions(op.customOptions) }
         guard let table = op.builtinOptions else { return [] }
         switch code.builtin {
@@ -62,13 +62,13 @@ enum OperatorOptionsDescription {
         "\(table.int32(w))x\(table.int32(h))"
     }
 
-    /// `Padding`: SAME = 0, VALID = 1.
-    static func padding(_ code: Int8) -> String {
+    /// Name of a `Padding` code: SAME = 0, VALID = 1.
+    public static func padding(_ code: Int8) -> String {
         switch code { case 0: return "SAME"; case 1: return "VALID"; default: return "padding(\(code))" }
     }
 
-    /// `ActivationFunctionType`.
-    static func activation(_ code: Int8) -> String {
+    /// Name of an `ActivationFunctionType` code.
+    public static func activation(_ code: Int8) -> String {
         switch code {
         case 0: return "NONE"; case 1: return "RELU"; case 2: return "RELU_N1_TO_1"; case 3: return "RELU6"
         case 4: return "TANH"; case 5: return "SIGN_BIT"

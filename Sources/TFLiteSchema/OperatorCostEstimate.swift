@@ -1,10 +1,10 @@
-import TFLiteSchema
-
 /// Multiply-accumulate counts of the compute-heavy operators, from static shapes:
 /// convolutions, depthwise and transpose convolutions, fully connected and batch matmul.
-enum MACEstimator {
+/// Other operators count 0. Counts saturate at `Int.max` instead of overflowing.
+public enum OperatorCostEstimate {
     /// MACs of `op` in `subgraph`, or 0 for other operators or unknown shapes.
-    static func macs(of op: OperatorDescription, code: OperatorCode, in subgraph: SubgraphDescription) -> Int {
+    public static func macs(of op: OperatorDescription, code: OperatorCode, in subgraph: SubgraphDescription) -> Int {
+        guard op.opcodeIndex >= 0 else { return 0 }
         func shape(_ position: Int, _ list: [Int]) -> [Int]? {
             guard position < list.count, list[position] >= 0, list[position] < subgraph.tensors.count else { return nil }
             return subgraph.tensors[list[position]].shape
@@ -35,7 +35,7 @@ enum MACEstimator {
     }
 
     /// Total MACs of every operator of `subgraph`.
-    static func totalMACs(of subgraph: SubgraphDescription, codes: [OperatorCode]) -> Int {
+    public static func totalMACs(of subgraph: SubgraphDescription, codes: [OperatorCode]) -> Int {
         subgraph.operators.reduce(0) { total, op in
             guard op.opcodeIndex >= 0, op.opcodeIndex < codes.count else { return total }
             let (sum, overflow) = total.addingReportingOverflow(macs(of: op, code: codes[op.opcodeIndex], in: subgraph))
@@ -48,5 +48,13 @@ enum MACEstimator {
     private static func multiply(_ a: Int, _ b: Int) -> Int {
         let (value, overflow) = a.multipliedReportingOverflow(by: b)
         return overflow ? Int.max : value
+    }
+}
+
+extension TFLiteModelFile {
+    /// Estimated multiply-accumulates of one inference of subgraph `index` (see `OperatorCostEstimate`).
+    public func estimatedMACs(subgraph index: Int = 0) -> Int {
+        guard index >= 0, index < subgraphs.count else { return 0 }
+        return OperatorCostEstimate.totalMACs(of: subgraphs[index], codes: operatorCodes)
     }
 }
