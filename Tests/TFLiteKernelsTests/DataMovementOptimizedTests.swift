@@ -62,3 +62,39 @@ final class DataMovementOptimizedTests: XCTestCase {
         }
     }
 }
+
+/// The simplified transpose against the reference on random shapes with size-1 dimensions,
+/// mergeable runs and every element width.
+final class DataMovementTransposeBlockedTests: XCTestCase {
+    func testMatchesReference() {
+        var rng = SeededGenerator(seed: 13)
+        var strategies: Set<String> = []
+        for trial in 0..<400 {
+            let rank = 1 + trial % 6
+            var shape = (0..<rank).map { _ in [1, 1, 2, 3, 5, 40].randomElement(using: &rng)! }
+            while shape.reduce(1, *) > 6000 { shape[shape.firstIndex(of: shape.max()!)!] = 3 }
+            let perm = Array(0..<rank).shuffled(using: &rng)
+            let size = [1, 2, 4, 8, 16][trial % 5]
+            let reference = TransposePlan(inputShape: shape, permutation: perm)!
+            let blocked = BlockedTransposePlan(inputShape: shape, permutation: perm)!
+            XCTAssertEqual(blocked.outputShape, reference.outputShape)
+            strategies.insert("\(blocked.strategy)".prefix(while: { $0 != "(" }).description)
+            let input = (0..<(reference.elementCount * size)).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ $0 >> 7) }
+            var expected = [UInt8](repeating: 0, count: input.count), actual = [UInt8](repeating: 1, count: input.count)
+            input.withUnsafeBytes { x in
+                expected.withUnsafeMutableBytes { Transpose.run(reference, elementSize: size, input: x.baseAddress!, output: $0.baseAddress!) }
+                actual.withUnsafeMutableBytes { TransposeBlocked.run(blocked, elementSize: size, input: x.baseAddress!, output: $0.baseAddress!) }
+            }
+            XCTAssertEqual(actual, expected, "shape \(shape) perm \(perm) strategy \(blocked.strategy)")
+        }
+        XCTAssertEqual(strategies, ["copy", "rows", "matrix", "reference"], "every strategy exercised")
+    }
+
+    /// The yolov8 head's transposes take the fast paths.
+    func testModelShapesUseFastPaths() {
+        if case .matrix(1, 6400, 144)? = BlockedTransposePlan(inputShape: [1, 80, 80, 144], permutation: [0, 3, 1, 2])?.strategy {
+        } else { XCTFail("NHWC→NCHW should be one 2-D transpose") }
+        if case .rows(_, 8400)? = BlockedTransposePlan(inputShape: [1, 4, 16, 8400], permutation: [0, 2, 1, 3])?.strategy {
+        } else { XCTFail("inner dimension kept should copy rows") }
+    }
+}

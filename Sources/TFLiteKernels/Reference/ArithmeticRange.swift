@@ -17,6 +17,7 @@ public enum ArithmeticRange {
     }
 
     /// Writes `count` values starting at `start`, accumulating `delta` as the reference does.
+    @inlinable
     public static func run<Element: Numeric>(start: Element, delta: Element, count: Int, output: UnsafeMutablePointer<Element>) {
         var value = start
         for i in 0..<count {

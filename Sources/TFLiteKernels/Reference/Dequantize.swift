@@ -3,6 +3,7 @@
 /// Reference DEQUANTIZE kernels.
 public enum Dequantize {
     /// `Float(scale × (q − zeroPoint))` with the product in double, as the reference does.
+    @inlinable
     public static func affine<Input: FixedWidthInteger>(_ input: UnsafePointer<Input>, count: Int,
                                                         scale: Float, zeroPoint: Int32,
                                                         output: UnsafeMutablePointer<Float>) {
@@ -14,6 +15,7 @@ public enum Dequantize {
     }
 
     /// Per-channel: `(q − zeroPoint[c]) × scale[c]` in float, `outer × channels × inner` layout.
+    @inlinable
     public static func affinePerChannel<Input: FixedWidthInteger>(
         _ input: UnsafePointer<Input>, outerCount: Int, channelCount: Int, innerCount: Int,
         scales: [Float], zeroPoints: [Int32], output: UnsafeMutablePointer<Float>) {

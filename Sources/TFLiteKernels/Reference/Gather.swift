@@ -6,6 +6,7 @@ public enum Gather {
     /// GATHER with `batch_dims`: for each batch, outer slice and coordinate, copies the
     /// `innerCount`-element slice at `indices[batch][i]` of the axis.
     /// - Returns: nil on success, else the position of the first index outside `0..<axisSize`.
+    @inlinable
     public static func run<Index: FixedWidthInteger>(batchCount: Int, outerCount: Int, axisSize: Int,
                                                      innerCount: Int, coordinateCount: Int,
                                                      indices: UnsafePointer<Index>, elementSize: Int,
@@ -29,6 +30,7 @@ public enum Gather {
     /// GATHER_ND: each of the `indexCount` index tuples (`depth` values) selects a slice of
     /// `sliceCount` elements of `inputShape`.
     /// - Returns: nil on success, else the position of the first bad index tuple.
+    @inlinable
     public static func runND<Index: FixedWidthInteger>(inputShape: [Int], depth: Int, indexCount: Int,
                                                        indices: UnsafePointer<Index>, elementSize: Int,
                                                        input: UnsafeRawPointer, output: UnsafeMutableRawPointer) -> Int? {

@@ -4,6 +4,7 @@
 public enum Quantize {
     /// Float → integer: `clamp(round(x / scale) + zeroPoint)` with `round` half away from zero
     /// and the division in float, as the reference's `AffineQuantize`.
+    @inlinable
     public static func affine<Output: FixedWidthInteger>(_ input: UnsafePointer<Float>, count: Int,
                                                          scale: Float, zeroPoint: Int32,
                                                          output: UnsafeMutablePointer<Output>) {
@@ -16,6 +17,7 @@ public enum Quantize {
 
     /// Float → integer with one scale and zero point per slice along an axis
     /// (`outer × channels × inner` layout).
+    @inlinable
     public static func affinePerChannel<Output: FixedWidthInteger>(
         _ input: UnsafePointer<Float>, outerCount: Int, channelCount: Int, innerCount: Int,
         scales: [Float], zeroPoints: [Int32], output: UnsafeMutablePointer<Output>) {
@@ -35,6 +37,7 @@ public enum Quantize {
 
     /// Integer → integer: `clamp(((q − inputZero) × multiplier) + outputZero)` with TFLite's
     /// fixed-point multiply; `multiplier` is `QuantizedMultiplier(inputScale / outputScale)`.
+    @inlinable
     public static func requantize<Input: FixedWidthInteger, Output: FixedWidthInteger>(
         _ input: UnsafePointer<Input>, count: Int, inputZeroPoint: Int32,
         multiplier: QuantizedMultiplier, outputZeroPoint: Int32, output: UnsafeMutablePointer<Output>) {

@@ -3,7 +3,7 @@
 /// Rounding conversions that never trap on NaN or out-of-range values.
 public enum SaturatingRound {
     /// `x` rounded half away from zero (C `round`), saturated to Int32; NaN gives 0.
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func toInt32(_ x: Float) -> Int32 {
         let r = x.rounded(.toNearestOrAwayFromZero)
         if r.isNaN { return 0 }
@@ -13,7 +13,7 @@ public enum SaturatingRound {
     }
 
     /// `x` truncated toward zero (C cast), saturated to Int32; NaN gives 0.
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func truncatingToInt32(_ x: Float) -> Int32 {
         if x.isNaN { return 0 }
         if x >= 2147483648 { return Int32.max }
@@ -22,6 +22,6 @@ public enum SaturatingRound {
     }
 
     /// Clamps `x` to `lo...hi`.
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func clamp(_ x: Int32, _ lo: Int32, _ hi: Int32) -> Int32 { min(hi, max(lo, x)) }
 }

@@ -5,6 +5,7 @@ public enum ScatterNd {
     /// Zero-fills `output` (`outputShape`) and adds each of the `indexCount` update slices at
     /// its index tuple (`depth` values); duplicates accumulate, as in the reference.
     /// - Returns: nil on success, else the position of the first bad index tuple.
+    @inlinable
     public static func run<Index: FixedWidthInteger, Element: Numeric>(
         outputShape: [Int], depth: Int, indexCount: Int, indices: UnsafePointer<Index>,
         updates: UnsafePointer<Element>, output: UnsafeMutablePointer<Element>,

@@ -5,6 +5,7 @@
 public enum TopK {
     /// For each of `rowCount` rows of `rowSize` values, writes the `k` largest values and
     /// their int32 indices. `scratch` holds at least `rowSize` Int32s.
+    @inlinable
     public static func run<Element: Comparable>(rowCount: Int, rowSize: Int, k: Int,
                                                 input: UnsafePointer<Element>,
                                                 values: UnsafeMutablePointer<Element>,

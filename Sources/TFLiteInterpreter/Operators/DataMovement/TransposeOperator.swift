@@ -2,8 +2,9 @@ import TFLiteKernels
 import TFLiteSchema
 
 /// TRANSPOSE: permutes dimensions by the constant `perm` tensor (input 1), rank ≤ 6.
+/// Runs the simplified-permutation kernel (row copies, tiled 2-D transpose, else reference).
 final class TransposeOperator: OperatorKernel {
-    private var plan: TransposePlan?
+    private var plan: BlockedTransposePlan?
     private var elementSize = 0
 
     func prepare(_ node: NodeContext) throws {
@@ -11,7 +12,7 @@ final class TransposeOperator: OperatorKernel {
         let input = try node.input(0)
         let output = try node.output(0)
         let perm = try DataMovementSupport.constantIntegers(try node.input(1), op)
-        guard let plan = TransposePlan(inputShape: input.shape, permutation: perm) else {
+        guard let plan = BlockedTransposePlan(inputShape: input.shape, permutation: perm) else {
             throw InterpreterError.invalidModel("\(op): \(perm) is not a permutation of rank \(input.shape.count) (max 6)")
         }
         elementSize = try DataMovementSupport.elementSize(input, op)
@@ -27,7 +28,7 @@ final class TransposeOperator: OperatorKernel {
         let output = try node.output(0)
         guard output.elementCount > 0 else { return }
         let input = try node.input(0)
-        Transpose.run(plan, elementSize: elementSize, input: try DataMovementSupport.data(input, op),
+        TransposeBlocked.run(plan, elementSize: elementSize, input: try DataMovementSupport.data(input, op),
                       output: try DataMovementSupport.data(output, op))
     }
 }
