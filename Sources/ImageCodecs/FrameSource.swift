@@ -6,7 +6,7 @@ import ObjectDetection
 /// (`ffmpeg -i clip.mp4 -f yuv4mpegpipe - | litevision track -`).
 public final class FrameSource {
     /// One frame and where it came from.
-    public struct Frame {
+    public struct Frame: Sendable {
         /// Zero-based frame number.
         public var index: Int
         /// The PNG file name for folder inputs; nil for video streams.
@@ -85,5 +85,58 @@ public final class FrameSource {
             defer { nextIndex += 1 }
             return Frame(index: nextIndex, name: nil, image: image)
         }
+    }
+}
+
+/// The frames of a ``FrameSource`` as an `AsyncSequence`, read on demand (each `next()` reads
+/// one frame synchronously, so a slow consumer never makes frames pile up in memory):
+///
+///     for try await frame in FrameSequence(path: "clip.y4m") { ... }
+public struct FrameSequence: AsyncSequence, Sendable {
+    /// The element type.
+    public typealias Element = FrameSource.Frame
+
+    /// Input path (see ``FrameSource/init(path:orientation:limits:)``).
+    public let path: String
+    /// Orientation given to every frame.
+    public let orientation: ImageOrientation
+    /// Size limits.
+    public let limits: ImageLimits
+
+    /// Describes the frames of `path`; the input is opened when iteration starts.
+    public init(path: String, orientation: ImageOrientation = .up, limits: ImageLimits = .default) {
+        self.path = path
+        self.orientation = orientation
+        self.limits = limits
+    }
+
+    /// Opens the input on the first call to `next()`.
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        let sequence: FrameSequence
+        var source: FrameSource?
+        var finished = false
+
+        /// The next frame; nil at the end; throws ``ImageCodecError`` for unreadable input.
+        public mutating func next() async throws -> FrameSource.Frame? {
+            guard !finished else { return nil }
+            do {
+                if source == nil {
+                    source = try FrameSource(path: sequence.path, orientation: sequence.orientation, limits: sequence.limits)
+                }
+                guard let frame = try source?.nextFrame() else {
+                    finished = true
+                    return nil
+                }
+                return frame
+            } catch {
+                finished = true
+                throw error
+            }
+        }
+    }
+
+    /// Creates an iterator.
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(sequence: self)
     }
 }

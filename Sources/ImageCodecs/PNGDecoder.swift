@@ -8,7 +8,8 @@ import ObjectDetection
 /// Every PNG flavour (gray, gray+alpha, RGB, RGBA, palette, 1–16 bits per sample) decodes to
 /// 8-bit samples: grayscale files to one channel, color files to RGB. Alpha is dropped (not
 /// composited). 16-bit samples are treated as sRGB-encoded when the file carries no gamma
-/// information and reduced to 8 bits by libpng. The image size is checked against
+/// information and reduced to 8 bits by libpng. Files with a `gAMA` chunk other than sRGB's
+/// are converted to sRGB by libpng (most photos carry none, or sRGB's). The image size is checked against
 /// ``ImageLimits`` before the pixel buffer is allocated.
 public enum PNGDecoder {
     /// A decoded PNG: `width × height × channels` bytes, row-major, no padding.

@@ -55,4 +55,31 @@ final class FrameSourceTests: XCTestCase {
             guard case ImageCodecError.invalidY4M = error else { return XCTFail("\(error)") }
         }
     }
+
+    func testFrameSequenceIteratesAsynchronously() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("clip.y4m").path
+        var stream = Array("YUV4MPEG2 W2 H2 Cmono XCOLORRANGE=FULL\n".utf8)
+        for k in 0..<4 { stream += Array("FRAME\n".utf8) + [UInt8](repeating: UInt8(k * 50), count: 4) }
+        stream += Array("FRAME\n".utf8) + [1, 2]  // truncated last frame
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(stream)))
+        var values = [UInt8]()
+        do {
+            for try await frame in FrameSequence(path: path) { values.append(frame.image.uprightRGB().pixels[0]) }
+            XCTFail("the truncated frame must throw")
+        } catch let error as ImageCodecError {
+            XCTAssertEqual(error, .truncatedY4MFrame(frameIndex: 4, expected: 4, received: 2))
+        }
+        XCTAssertEqual(values, [0, 50, 100, 150])
+        var iterator = FrameSequence(path: folder.appendingPathComponent("none.y4m").path).makeAsyncIterator()
+        do {
+            _ = try await iterator.next()
+            XCTFail("missing input must throw")
+        } catch {
+            XCTAssertTrue(error is ImageCodecError)
+        }
+        let afterError = try await iterator.next()
+        XCTAssertNil(afterError)
+    }
 }
