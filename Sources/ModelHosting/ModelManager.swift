@@ -153,13 +153,21 @@ public final class ModelManager: @unchecked Sendable {
     ///
     /// - Throws: ``ModelHostingError/fileSystem(_:)``, ``ModelHostingError/invalidModelName(_:)``.
     public func deleteDownloadedModel(_ model: RemoteModel) async throws {
-        guard RemoteModel.isValidName(model.name) else { throw ModelHostingError.invalidModelName(model.name) }
-        let active = lock.withLock { running[model.name] }
+        try await deleteDownloadedModel(named: model.name)
+    }
+
+    /// Deletes the installed version of the model called `name`, whatever host it came from
+    /// (the cache is keyed by name). A running download of it is cancelled first.
+    ///
+    /// - Throws: ``ModelHostingError/fileSystem(_:)``, ``ModelHostingError/invalidModelName(_:)``.
+    public func deleteDownloadedModel(named name: String) async throws {
+        guard RemoteModel.isValidName(name) else { throw ModelHostingError.invalidModelName(name) }
+        let active = lock.withLock { running[name] }
         if let active {
             active.cancel()
             _ = try? await active.result()
         }
-        try cache.delete(model.name)
+        try cache.delete(name)
     }
 
     /// Download outcomes of this manager from now on. Each call returns an independent stream;
