@@ -29,10 +29,13 @@ public struct FlexBufferMap: Sendable {
         guard keyVector.count == values.count else {
             throw FlatBufferError.malformed("FlexBuffer map has \(keyVector.count) keys for \(values.count) values")
         }
+        // Keys are zero-terminated: bound the total bytes scanned so a hostile map with many
+        // unterminated keys costs linear, not quadratic, time.
+        var scanBudget = Swift.max(4 * reference.bytes.count, 1 << 16)
         var keys: [String] = []
         keys.reserveCapacity(keyVector.count)
         for index in 0..<keyVector.count {
-            guard let key = keyVector[index]?.string else {
+            guard let slot = keyVector[index], let key = try? slot.keyString(scanBudget: &scanBudget) else {
                 throw FlatBufferError.malformed("FlexBuffer map key \(index) is unreadable")
             }
             keys.append(key)

@@ -121,11 +121,25 @@ public struct FlexBufferReference: Sendable {
             guard let data = try? sizedData(elementWidth: 1) else { return nil }
             return String(decoding: bytes[data.start..<(data.start + data.count)], as: UTF8.self)
         case .key:
-            guard let start = try? indirect() else { return nil }
-            guard let end = bytes[start...].firstIndex(of: 0) else { return nil }
-            return String(decoding: bytes[start..<end], as: UTF8.self)
+            var unlimited = Int.max
+            return try? keyString(scanBudget: &unlimited)
         default: return nil
         }
+    }
+
+    /// The zero-terminated key this reference points to, scanning at most `scanBudget` bytes
+    /// (the budget is reduced by the bytes scanned).
+    func keyString(scanBudget: inout Int) throws -> String {
+        guard type == .key else { throw FlatBufferError.malformed("FlexBuffer \(type) is not a key") }
+        let start = try indirect()
+        var end = start
+        while end < bytes.count, bytes[end] != 0 {
+            end += 1
+            scanBudget -= 1
+            guard scanBudget > 0 else { throw FlatBufferError.malformed("FlexBuffer keys exceed the scan limit") }
+        }
+        guard end < bytes.count else { throw FlatBufferError.malformed("FlexBuffer key at \(start) is not terminated") }
+        return String(decoding: bytes[start..<end], as: UTF8.self)
     }
 
     /// The value's bytes as a blob (blobs and strings).

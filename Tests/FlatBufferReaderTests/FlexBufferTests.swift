@@ -43,6 +43,39 @@ final class FlexBufferTests: XCTestCase {
         XCTAssertEqual(map.keys, map.keys.sorted(), "keys are stored sorted")
     }
 
+    /// A map of `count` keys that all point at one `length`-byte key: scanning each key in
+    /// full would take count x length steps; the reader bounds the total scan instead.
+    static func sharedKeyMap(count: Int, length: Int) -> [UInt8] {
+        var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length) + [0]
+        func u32(_ value: Int) { for shift in [0, 8, 16, 24] { bytes.append(UInt8((value >> shift) & 0xFF)) } }
+        while bytes.count % 4 != 0 { bytes.append(0) }
+        u32(count)
+        let keysStart = bytes.count
+        for index in 0..<count { u32(keysStart + 4 * index) } // offset back to byte 0
+        let map = bytes.count
+        u32(map - keysStart); u32(4); u32(count)
+        let values = bytes.count
+        for _ in 0..<count { u32(0) }
+        bytes += [UInt8](repeating: (1 << 2) | 2, count: count)
+        while bytes.count % 4 != 0 { bytes.append(0) }
+        let root = bytes.count
+        u32(root - values)
+        bytes += [(9 << 2) | 2, 4]
+        return bytes
+    }
+
+    func testManySharedLongKeysAreBounded() throws {
+        let small = try FlexBufferMap(bytes: Self.sharedKeyMap(count: 3, length: 5))
+        XCTAssertEqual(small.keys, ["aaaaa", "aaaaa", "aaaaa"])
+        XCTAssertEqual(small.int("aaaaa"), 0)
+        let hostile = Self.sharedKeyMap(count: 20_000, length: 20_000)
+        let started = Date()
+        XCTAssertThrowsError(try FlexBufferMap(bytes: hostile)) { error in
+            guard case .malformed? = error as? FlatBufferError else { return XCTFail("\(error)") }
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(started), 5, "bounded, not quadratic")
+    }
+
     func testRootMustBeAMap() {
         // Root: int 7, packed type INT (1 << 2) width 1, root width 1.
         XCTAssertThrowsError(try FlexBufferMap(bytes: [7, 4, 1]))
