@@ -257,6 +257,51 @@ final class InterpreterAPITests: XCTestCase {
         XCTAssertNil(TolerantCompare.mismatch(try interpreter.run([row])[0], expected, tolerance: .float))
     }
 
+    func testQuantizationParameters() throws {
+        let perChannel = QuantizationParameters(Quantization(scales: [0.5, 0.25, 2], zeroPoints: [0, 0, 0],
+                                                             quantizedDimension: 3))
+        XCTAssertEqual(perChannel?.scales, [0.5, 0.25, 2])
+        XCTAssertEqual(perChannel?.zeroPoints, [0, 0, 0])
+        XCTAssertEqual(perChannel?.quantizedDimension, 3)
+        XCTAssertEqual(perChannel?.scale, 0.5)
+        XCTAssertEqual(perChannel?.isPerChannel, true)
+        XCTAssertNil(QuantizationParameters(Quantization(scales: [], zeroPoints: [])))
+        // A real uint8 model's input carries its scale and zero point.
+        let cases = try FileManager.default.contentsOfDirectory(atPath: TestPaths.fixturesDirectory.path + "/ops/convolution")
+        guard let u8 = cases.sorted().first(where: { $0.hasPrefix("conv_u8") }) else {
+            throw XCTSkip("no uint8 convolution fixture")
+        }
+        let interpreter = try Interpreter(modelPath: TestPaths.fixture("ops/convolution/\(u8)/model.tflite"))
+        try interpreter.allocateTensors()
+        let input = try interpreter.input(at: 0)
+        XCTAssertEqual(input.dataType, .uInt8)
+        let parameters = try XCTUnwrap(input.quantizationParameters)
+        XCTAssertGreaterThan(parameters.scale, 0)
+        XCTAssertTrue((0...255).contains(parameters.zeroPoint))
+        XCTAssertFalse(parameters.isPerChannel)
+    }
+
+    func testSignatureRunnerResize() throws {
+        let interpreter = try Interpreter(model: model("dynamic_chain"))
+        XCTAssertEqual(interpreter.signatureKeys, [])
+        let twoInputs = try Interpreter(model: model("two_inputs"))
+        let runner = try twoInputs.signatureRunner(with: "add_mul")
+        XCTAssertTrue(try twoInputs.signatureRunner(with: "add_mul") === runner)
+        try runner.resizeInput(named: "x", toShape: [2, 4])
+        try runner.resizeInput(named: "y", toShape: [2, 4])
+        try runner.allocateTensors()
+        XCTAssertEqual(try runner.input(named: "x").shape, [2, 4])
+        let x = [Float](repeating: 2, count: 8), y = [Float](repeating: 3, count: 8)
+        try runner.copy(x.withUnsafeBytes { Data($0) }, toInputNamed: "x")
+        try runner.withUnsafeMutableInputBytes(named: "y") { bytes in
+            y.withUnsafeBytes { bytes.copyMemory(from: $0) }
+        }
+        try runner.invoke()
+        try runner.withUnsafeOutputBytes(named: "sum") { XCTAssertEqual(Array($0.bindMemory(to: Float.self)), [Float](repeating: 5, count: 8)) }
+        XCTAssertEqual(floats(try runner.output(named: "product").data), [Float](repeating: 6, count: 8))
+        XCTAssertGreaterThan(runner.arenaByteCount, 0)
+    }
+
     func testUnsupportedOperatorsReportedAtLoadByName() throws {
         let path = try TestPaths.fixture("interpreter/dynamic_chain/model.tflite")
         let file = try TFLiteModelFile(contentsOf: path)
