@@ -205,7 +205,14 @@ final class ImagePreprocessorTests: XCTestCase {
                                                                          quantization: InputQuantization(scale: 0, zeroPoint: 0))))
         XCTAssertThrowsError(try ImagePreprocessor(spec: InputTensorSpec(width: 4, height: 4, elementType: .int8,
                                                                          quantization: InputQuantization(scale: 1, zeroPoint: 200))))
+        XCTAssertThrowsError(try ImagePreprocessor(spec: InputTensorSpec(width: 20_000, height: 20_000, elementType: .uint8)))
         let preprocessor = try rawRGB(2, 2)
+        // Vanishingly small or huge regions are sampled without trapping.
+        for region in [ImageRect(x: 0, y: 0, width: 1e-310, height: 1e-310), ImageRect(x: -1e300, y: -1e300, width: 1e308, height: 1e308)] {
+            for resize in [ResizeMode.stretch, .centerCrop, .letterbox(fill: .white)] {
+                XCTAssertEqual(try preprocessor.makeInput(from: image, region: region, resize: resize).data.count, 12)
+            }
+        }
         for region in [ImageRect(x: 10, y: 0, width: 2, height: 2), ImageRect(x: 0, y: 0, width: 0, height: 2),
                        ImageRect(x: .nan, y: 0, width: 2, height: 2), ImageRect(x: 0, y: 0, width: .infinity, height: 1)] {
             XCTAssertThrowsError(try preprocessor.makeInput(from: image, region: region)) {

@@ -103,8 +103,8 @@ public struct InputTensorSpec: Sendable, Hashable {
 
     /// Throws when sizes, normalization or quantization are unusable.
     public func validate() throws {
-        guard width > 0, height > 0, width <= 1 << 15, height <= 1 << 15 else {
-            throw ImageError.invalidParameters("input size \(width)x\(height) out of range")
+        guard width > 0, height > 0, width <= 1 << 15, height <= 1 << 15, width * height <= 1 << 26 else {
+            throw ImageError.invalidParameters("input size \(width)x\(height) out of range (at most 2^26 pixels)")
         }
         for (name, values) in [("mean", normalization.mean), ("std", normalization.std)] {
             guard values.count == 1 || values.count == channels else {

@@ -44,8 +44,9 @@ struct SamplingLayout {
             }
         case let .letterbox(fill):
             let scale = min(Double(outWidth) / source.width, Double(outHeight) / source.height)
-            contentWidth = max(1, min(outWidth, Int((source.width * scale).rounded())))
-            contentHeight = max(1, min(outHeight, Int((source.height * scale).rounded())))
+            // min() first: the scale is infinite for vanishingly small regions.
+            contentWidth = max(1, Int(min(Double(outWidth), (source.width * scale).rounded())))
+            contentHeight = max(1, Int(min(Double(outHeight), (source.height * scale).rounded())))
             padX = (outWidth - contentWidth) / 2
             padY = (outHeight - contentHeight) / 2
             fillColor = fill
