@@ -36,7 +36,7 @@ class ModelManagerTestCase: XCTestCase {
         try ModelValidator.modelFile.validate(path)
     }
 
-    func makeManager(idleTimeout: TimeInterval = 2, maximumAttempts: Int = 3,
+    func makeManager(idleTimeout: TimeInterval = 5, maximumAttempts: Int = 3,
                      validator: ModelValidator = ModelManagerTestCase.loaderValidator) -> ModelManager {
         ModelManager(configuration: .init(cacheDirectory: cacheDirectory, idleTimeout: idleTimeout,
                                           resourceTimeout: 8, maximumAttempts: maximumAttempts,
