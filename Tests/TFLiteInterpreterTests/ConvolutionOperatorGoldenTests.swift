@@ -66,6 +66,21 @@ final class ConvolutionOperatorGoldenTests: XCTestCase {
             t.data = p
         }
         try kernel.invoke(node)
+        if let threads = ProcessInfo.processInfo.environment["CONV_GOLDEN_TIMING"].flatMap(Int.init) {
+            // Timing mode: median of 5 invokes on a pool of `threads`, in CPU time of the
+            // calling thread (robust on a shared machine; meaningful for threads == 1).
+            let timed = NodeContext(code: code, inputs: node.inputs, outputs: node.outputs, options: node.options,
+                                    customOptions: node.customOptions, threads: ThreadPool(threadCount: threads))
+            var times: [Double] = []
+            for _ in 0..<5 {
+                var t0 = timespec(), t1 = timespec()
+                clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0)
+                try kernel.invoke(timed)
+                clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1)
+                times.append(Double(t1.tv_sec - t0.tv_sec) * 1e3 + Double(t1.tv_nsec - t0.tv_nsec) / 1e6)
+            }
+            print("TIMING \(dir.lastPathComponent) \(times.sorted()[2])")
+        }
         let out = node.outputs[0]
         let expected = try npyPayload(dir.appendingPathComponent("output_0.npy"))
         guard expected.count == out.byteCount else {

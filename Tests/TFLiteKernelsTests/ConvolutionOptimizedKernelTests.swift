@@ -56,7 +56,7 @@ final class ConvolutionOptimizedKernelTests: XCTestCase {
         let inputZero = uint8 ? Int32(rng.int(0...255)) : Int32(rng.int(-128...127))
         let filterZero = uint8 ? Int32(rng.int(0...255)) : 0
         let base = 1.0 / (Double(taps) * 60)
-        let multipliers = (0..<channels).map { _ in QuantizedMultiplier(base * pow(10, Double(rng.int(-20...10)) / 10)) }
+        let multipliers = (0..<channels).map { _ in QuantizedMultiplier(base * pow(10, Double(rng.int(-20...30)) / 10)) }
         let outputZero = uint8 ? Int32(rng.int(0...255)) : Int32(rng.int(-128...127))
         let lo: Int32 = uint8 ? Int32(rng.int(0...60)) : Int32(rng.int((-128)...(-60)))
         let hi: Int32 = uint8 ? Int32(rng.int(190...255)) : Int32(rng.int(60...127))
@@ -88,7 +88,7 @@ final class ConvolutionOptimizedKernelTests: XCTestCase {
         }
     }
 
-    private func checkQuantizedConv<T: FixedWidthInteger>(_ type: T.Type, seed: UInt64) {
+    private func checkQuantizedConv<T: FixedWidthInteger & SIMDScalar>(_ type: T.Type, seed: UInt64) {
         var rng = ConvTestRNG(state: seed)
         let isU8 = T.self == UInt8.self
         for _ in 0..<60 {
@@ -101,13 +101,14 @@ final class ConvolutionOptimizedKernelTests: XCTestCase {
             Conv2DReference.quantized(g, q, input: input, filter: filter, bias: bias, output: &expected)
             let packed = ConvFilterPacking.packInteger(filter, offset: q.filterOffset, outputDepth: g.outputDepth,
                                                        depth: g.filterHeight * g.filterWidth * g.inputDepth)
-            let padding = [T](repeating: T(truncatingIfNeeded: -q.inputOffset), count: g.inputDepth)
+            var offsetInput = [Float](repeating: 0, count: g.inputCount)
+            Conv2DOptimized.offsetInput(input, count: g.inputCount, offset: q.inputOffset, into: &offsetInput)
+            let zeros = [Float](repeating: 0, count: g.inputDepth)
+            let requantizer = ConvRequantizer(q)
             var actual = [T](repeating: 0, count: g.outputCount)
-            var offset = q.inputOffset
             for part in chunks(Conv2DOptimized.tileCount(g), &rng) {
-                Conv2DOptimized.integer(g, input: input, packedFilter: packed, bias: bias, inputOffsets: &offset,
-                                        padding: padding, perBatch: false,
-                                        epilogue: ConvRequantizeEpilogue<T>(parameters: q), output: &actual, tiles: part)
+                Conv2DOptimized.integer(g, input: offsetInput, packedFilter: packed, bias: bias, zeros: zeros,
+                                        epilogue: ConvRequantizeEpilogue<T>(requantizer: requantizer), output: &actual, tiles: part)
             }
             XCTAssertEqual(actual, expected, "\(g)")
         }
@@ -142,13 +143,20 @@ final class ConvolutionOptimizedKernelTests: XCTestCase {
                                    filter: filter, bias: bias, output: &expected)
             let packed = ConvFilterPacking.packInteger(filter, offset: 0, outputDepth: g.outputDepth,
                                                        depth: g.filterHeight * g.filterWidth * g.inputDepth)
-            var padding = [Int8](repeating: 0, count: g.batches * g.inputDepth)
-            for b in 0..<g.batches { for i in 0..<g.inputDepth { padding[b * g.inputDepth + i] = Int8(offsets[b]) } }
-            let negated = offsets.map { -$0 }
+            var offsetInput = [Float](repeating: 0, count: g.inputCount)
+            quantized.withUnsafeBufferPointer { src in
+                offsetInput.withUnsafeMutableBufferPointer { dst in
+                    for b in 0..<g.batches {
+                        Conv2DOptimized.offsetInput(src.baseAddress! + b * rowSize, count: rowSize, offset: -offsets[b],
+                                                    into: dst.baseAddress! + b * rowSize)
+                    }
+                }
+            }
+            let zeros = [Float](repeating: 0, count: g.inputDepth)
             var actual = [Float](repeating: .nan, count: g.outputCount)
             for part in chunks(Conv2DOptimized.tileCount(g), &rng) {
-                Conv2DOptimized.hybrid(g, p, quantizedInput: quantized, inputScales: scales, negatedInputOffsets: negated,
-                                       packedFilter: packed, bias: bias, padding: padding, output: &actual, tiles: part)
+                Conv2DOptimized.hybrid(g, p, offsetInput: offsetInput, inputScales: scales, packedFilter: packed,
+                                       bias: bias, zeros: zeros, output: &actual, tiles: part)
             }
             for i in 0..<g.outputCount {
                 XCTAssertEqual(actual[i], expected[i], accuracy: 1e-5 * max(1, abs(expected[i])), "\(g) at \(i)")
@@ -191,9 +199,12 @@ final class ConvolutionOptimizedKernelTests: XCTestCase {
             var expected = [T](repeating: 0, count: g.outputCount)
             DepthwiseConv2DReference.quantized(g, q, input: input, filter: filter, bias: bias, output: &expected)
             let packed = ConvFilterPacking.packDepthwiseInteger(filter, offset: q.filterOffset, count: filter.count)
+            var offsetInput = [Float](repeating: 0, count: g.inputCount)
+            Conv2DOptimized.offsetInput(input, count: g.inputCount, offset: q.inputOffset, into: &offsetInput)
+            let requantizer = ConvRequantizer(q)
             var actual = [T](repeating: 0, count: g.outputCount)
             for part in chunks(DepthwiseConv2DOptimized.rowCount(g), &rng) {
-                DepthwiseConv2DOptimized.quantized(g, q, input: input, packedFilter: packed, bias: bias,
+                DepthwiseConv2DOptimized.quantized(g, requantizer, offsetInput: offsetInput, packedFilter: packed, bias: bias,
                                                    output: &actual, rows: part)
             }
             XCTAssertEqual(actual, expected, "\(g)")

@@ -22,16 +22,18 @@ final class Conv2DOperator: OperatorKernel {
                                                outputHeight: 0, outputWidth: 0, outputDepth: 0)
     private var floatRange: (min: Float, max: Float) = (0, 0)
     private var quantized: QuantizedConvolutionParameters?
+    /// `quantized` laid out for the optimized kernels' vector requantization.
+    private var requantizer: ConvRequantizer?
     private var hybrid: HybridConvolutionParameters?
     private var scratch = HybridScratch()
     /// Weights packed for the optimized kernels (nil: the reference kernel runs).
     private var packedFloat: [Float]?
-    private var packedInteger: [Int32]?
-    /// Padding run read by taps outside the input: zeros (float), the input zero point
-    /// (quantized) or each batch's on-the-fly zero point (hybrid, `[batch][cin]`).
+    private var packedInteger: [Float]?
+    /// Zeros read by taps outside the input (in the integer kernels' offset domain, zero is
+    /// the zero point).
     private var zeroRun: [Float] = []
-    private var paddingRun: [UInt8] = []
-    private var negatedOffsets: [Int32] = []
+    /// The input as exact floats `x + inputOffset`, the integer kernels' input (filled per invoke).
+    private var offsetInput: [Float] = []
 
     func prepare(_ node: NodeContext) throws {
         let input = try node.input(0), filter = try node.input(1)
@@ -91,6 +93,7 @@ final class Conv2DOperator: OperatorKernel {
             quantized = try ConvSupport.quantizedParameters(input: input, filter: filter, output: output, bias: bias,
                                                             channels: cout, activation: activation,
                                                             floatScaleProduct: input.type == .uint8, op: op)
+            requantizer = ConvRequantizer(quantized!)
         default:
             throw InterpreterError.invalidModel("\(op): unsupported input/filter types \(input.type)/\(filter.type)")
         }
@@ -108,23 +111,20 @@ final class Conv2DOperator: OperatorKernel {
         case .float:
             packedFloat = ConvFilterPacking.packFloat(raw.assumingMemoryBound(to: Float.self),
                                                       outputDepth: g.outputDepth, depth: depth)
-            zeroRun = Array(repeating: 0, count: g.inputDepth)
         case .uint8:
             let q = quantized!
             packedInteger = ConvFilterPacking.packInteger(raw.assumingMemoryBound(to: UInt8.self), offset: q.filterOffset,
                                                           outputDepth: g.outputDepth, depth: depth)
-            paddingRun = Array(repeating: UInt8(truncatingIfNeeded: -q.inputOffset), count: g.inputDepth)
         case .int8:
             let q = quantized!
             packedInteger = ConvFilterPacking.packInteger(raw.assumingMemoryBound(to: Int8.self), offset: q.filterOffset,
                                                           outputDepth: g.outputDepth, depth: depth)
-            paddingRun = Array(repeating: UInt8(truncatingIfNeeded: -q.inputOffset), count: g.inputDepth)
         case .hybrid:
             packedInteger = ConvFilterPacking.packInteger(raw.assumingMemoryBound(to: Int8.self), offset: 0,
                                                           outputDepth: g.outputDepth, depth: depth)
-            paddingRun = Array(repeating: 0, count: g.batches * g.inputDepth)
-            negatedOffsets = Array(repeating: 0, count: g.batches)
         }
+        zeroRun = Array(repeating: 0, count: g.inputDepth)
+        if packedInteger != nil, offsetInput.count != g.inputCount { offsetInput = Array(repeating: 0, count: g.inputCount) }
     }
 
     func invoke(_ node: NodeContext) throws {
@@ -190,21 +190,30 @@ final class Conv2DOperator: OperatorKernel {
                 }
             }
         case .uint8, .int8:
-            let q = quantized!
+            let q = requantizer!
             let isU8 = mode == .uint8
-            packedInteger!.withUnsafeBufferPointer { w in
-                paddingRun.withUnsafeBufferPointer { pad in
-                    let bias = b.map { UnsafePointer($0.assumingMemoryBound(to: Int32.self)) }
-                    node.threads.parallelFor(tiles, minChunk: minChunk) { part in
-                        if isU8 {
-                            Conv2DOptimized.uint8(g, q, input: x.assumingMemoryBound(to: UInt8.self), packedFilter: w.baseAddress!,
-                                                  bias: bias, padding: pad.baseAddress!,
-                                                  output: y.assumingMemoryBound(to: UInt8.self), tiles: part)
-                        } else {
-                            let p = UnsafeRawPointer(pad.baseAddress!).assumingMemoryBound(to: Int8.self)
-                            Conv2DOptimized.int8(g, q, input: x.assumingMemoryBound(to: Int8.self), packedFilter: w.baseAddress!,
-                                                 bias: bias, padding: p,
-                                                 output: y.assumingMemoryBound(to: Int8.self), tiles: part)
+            let bias = b.map { UnsafePointer($0.assumingMemoryBound(to: Int32.self)) }
+            offsetInput.withUnsafeMutableBufferPointer { xf in
+                if isU8 {
+                    Conv2DOptimized.offsetInput(x.assumingMemoryBound(to: UInt8.self), count: g.inputCount,
+                                                offset: q.parameters.inputOffset, into: xf.baseAddress!)
+                } else {
+                    Conv2DOptimized.offsetInput(x.assumingMemoryBound(to: Int8.self), count: g.inputCount,
+                                                offset: q.parameters.inputOffset, into: xf.baseAddress!)
+                }
+                let xin = UnsafePointer(xf.baseAddress!)
+                packedInteger!.withUnsafeBufferPointer { w in
+                    zeroRun.withUnsafeBufferPointer { z in
+                        node.threads.parallelFor(tiles, minChunk: minChunk) { part in
+                            if isU8 {
+                                Conv2DOptimized.uint8(g, q, offsetInput: xin, packedFilter: w.baseAddress!, bias: bias,
+                                                      zeros: z.baseAddress!, output: y.assumingMemoryBound(to: UInt8.self),
+                                                      tiles: part)
+                            } else {
+                                Conv2DOptimized.int8(g, q, offsetInput: xin, packedFilter: w.baseAddress!, bias: bias,
+                                                     zeros: z.baseAddress!, output: y.assumingMemoryBound(to: Int8.self),
+                                                     tiles: part)
+                            }
                         }
                     }
                 }
@@ -212,23 +221,20 @@ final class Conv2DOperator: OperatorKernel {
         case .hybrid(let asymmetric):
             let p = hybrid!
             let rowSize = g.inputHeight * g.inputWidth * g.inputDepth
-            let cin = g.inputDepth
             scratch.quantize(x.assumingMemoryBound(to: Float.self), batches: g.batches, rowSize: rowSize,
                              asymmetric: asymmetric) { q, scales, offsets in
-                for batch in 0..<g.batches {
-                    negatedOffsets[batch] = -offsets[batch]
-                    let zp = UInt8(truncatingIfNeeded: offsets[batch])
-                    for i in 0..<cin { paddingRun[batch * cin + i] = zp }
-                }
-                packedInteger!.withUnsafeBufferPointer { w in
-                    paddingRun.withUnsafeBufferPointer { pad in
-                        negatedOffsets.withUnsafeBufferPointer { neg in
-                            let padding = UnsafeRawPointer(pad.baseAddress!).assumingMemoryBound(to: Int8.self)
+                offsetInput.withUnsafeMutableBufferPointer { xf in
+                    for batch in 0..<g.batches {
+                        Conv2DOptimized.offsetInput(q + batch * rowSize, count: rowSize, offset: -offsets[batch],
+                                                    into: xf.baseAddress! + batch * rowSize)
+                    }
+                    let xin = UnsafePointer(xf.baseAddress!)
+                    packedInteger!.withUnsafeBufferPointer { w in
+                        zeroRun.withUnsafeBufferPointer { z in
                             node.threads.parallelFor(tiles, minChunk: minChunk) { part in
-                                Conv2DOptimized.hybrid(g, p, quantizedInput: q, inputScales: scales,
-                                                       negatedInputOffsets: neg.baseAddress!, packedFilter: w.baseAddress!,
+                                Conv2DOptimized.hybrid(g, p, offsetInput: xin, inputScales: scales, packedFilter: w.baseAddress!,
                                                        bias: b.map { UnsafePointer($0.assumingMemoryBound(to: Float.self)) },
-                                                       padding: padding, output: y.assumingMemoryBound(to: Float.self),
+                                                       zeros: z.baseAddress!, output: y.assumingMemoryBound(to: Float.self),
                                                        tiles: part)
                             }
                         }

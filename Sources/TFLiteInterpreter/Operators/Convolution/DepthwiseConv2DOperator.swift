@@ -11,10 +11,14 @@ final class DepthwiseConv2DOperator: OperatorKernel {
                                                outputHeight: 0, outputWidth: 0, outputDepth: 0)
     private var floatRange: (min: Float, max: Float) = (0, 0)
     private var quantized: QuantizedConvolutionParameters?
+    /// `quantized` laid out for the optimized kernels' vector requantization.
+    private var requantizer: ConvRequantizer?
     private var hybrid: HybridConvolutionParameters?
     private var scratch = HybridScratch()
-    /// `Int32(w) + filterOffset` for the optimized quantized kernel (nil: reference).
-    private var packedInteger: [Int32]?
+    /// `w + filterOffset` (exact in Float) for the optimized quantized kernel (nil: reference).
+    private var packedInteger: [Float]?
+    /// The input as exact floats `x + inputOffset` for the quantized kernel (filled per invoke).
+    private var offsetInput: [Float] = []
 
     func prepare(_ node: NodeContext) throws {
         let input = try node.input(0), filter = try node.input(1)
@@ -72,6 +76,7 @@ final class DepthwiseConv2DOperator: OperatorKernel {
             quantized = try ConvSupport.quantizedParameters(input: input, filter: filter, output: output, bias: bias,
                                                             channels: cout, activation: activation,
                                                             floatScaleProduct: input.type == .uint8, op: op)
+            requantizer = ConvRequantizer(quantized!)
         default:
             throw InterpreterError.invalidModel("\(op): unsupported input/filter types \(input.type)/\(filter.type)")
         }
@@ -83,6 +88,7 @@ final class DepthwiseConv2DOperator: OperatorKernel {
             packedInteger = mode == .uint8
                 ? ConvFilterPacking.packDepthwiseInteger(raw.assumingMemoryBound(to: UInt8.self), offset: offset, count: filter.elementCount)
                 : ConvFilterPacking.packDepthwiseInteger(raw.assumingMemoryBound(to: Int8.self), offset: offset, count: filter.elementCount)
+            if offsetInput.count != geometry.inputCount { offsetInput = Array(repeating: 0, count: geometry.inputCount) }
         }
     }
 
@@ -146,19 +152,27 @@ final class DepthwiseConv2DOperator: OperatorKernel {
                                                output: y.assumingMemoryBound(to: Float.self), rows: part)
             }
         case .uint8, .int8:
-            let q = quantized!
+            let q = requantizer!
             let isU8 = mode == .uint8
             let bias = b.map { UnsafePointer($0.assumingMemoryBound(to: Int32.self)) }
-            packedInteger!.withUnsafeBufferPointer { w in
-                node.threads.parallelFor(rows, minChunk: minChunk) { part in
-                    if isU8 {
-                        DepthwiseConv2DOptimized.uint8(g, q, input: x.assumingMemoryBound(to: UInt8.self),
-                                                       packedFilter: w.baseAddress!, bias: bias,
-                                                       output: y.assumingMemoryBound(to: UInt8.self), rows: part)
-                    } else {
-                        DepthwiseConv2DOptimized.int8(g, q, input: x.assumingMemoryBound(to: Int8.self),
-                                                      packedFilter: w.baseAddress!, bias: bias,
-                                                      output: y.assumingMemoryBound(to: Int8.self), rows: part)
+            offsetInput.withUnsafeMutableBufferPointer { xf in
+                if isU8 {
+                    Conv2DOptimized.offsetInput(x.assumingMemoryBound(to: UInt8.self), count: g.inputCount,
+                                                offset: q.parameters.inputOffset, into: xf.baseAddress!)
+                } else {
+                    Conv2DOptimized.offsetInput(x.assumingMemoryBound(to: Int8.self), count: g.inputCount,
+                                                offset: q.parameters.inputOffset, into: xf.baseAddress!)
+                }
+                let xin = UnsafePointer(xf.baseAddress!)
+                packedInteger!.withUnsafeBufferPointer { w in
+                    node.threads.parallelFor(rows, minChunk: minChunk) { part in
+                        if isU8 {
+                            DepthwiseConv2DOptimized.uint8(g, q, offsetInput: xin, packedFilter: w.baseAddress!, bias: bias,
+                                                           output: y.assumingMemoryBound(to: UInt8.self), rows: part)
+                        } else {
+                            DepthwiseConv2DOptimized.int8(g, q, offsetInput: xin, packedFilter: w.baseAddress!, bias: bias,
+                                                          output: y.assumingMemoryBound(to: Int8.self), rows: part)
+                        }
                     }
                 }
             }

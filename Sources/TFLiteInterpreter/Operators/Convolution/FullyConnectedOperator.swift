@@ -9,15 +9,17 @@ final class FullyConnectedOperator: OperatorKernel {
     private var geometry = FullyConnectedGeometry(batches: 0, inputSize: 0, outputSize: 0)
     private var floatRange: (min: Float, max: Float) = (0, 0)
     private var quantized: QuantizedConvolutionParameters?
+    /// `quantized` laid out for the optimized kernels' vector requantization.
+    private var requantizer: ConvRequantizer?
     private var hybrid: HybridConvolutionParameters?
     private var scratch = HybridScratch()
     /// Weights packed for the optimized kernels, used as a 1×1 convolution over `batches`
     /// pixels (nil: the reference kernel runs).
     private var packedFloat: [Float]?
-    private var packedInteger: [Int32]?
+    private var packedInteger: [Float]?
     private var zeroRun: [Float] = []
-    private var paddingRun: [UInt8] = []
-    private var negatedOffsets: [Int32] = []
+    /// The input as exact floats `x + inputOffset` for the integer kernels (filled per invoke).
+    private var offsetInput: [Float] = []
     private var asConvolution: ConvolutionGeometry {
         ConvolutionGeometry(batches: geometry.batches, inputHeight: 1, inputWidth: 1, inputDepth: geometry.inputSize,
                             filterHeight: 1, filterWidth: 1, filterInputDepth: geometry.inputSize,
@@ -79,6 +81,7 @@ final class FullyConnectedOperator: OperatorKernel {
             quantized = try ConvSupport.quantizedParameters(input: input, filter: weights, output: output, bias: bias,
                                                             channels: units, activation: activation,
                                                             floatScaleProduct: (weights.quantization?.scales.count ?? 1) <= 1, op: op)
+            requantizer = ConvRequantizer(quantized!)
         default:
             throw InterpreterError.invalidModel("\(op): unsupported input/weights types \(input.type)/\(weights.type)")
         }
@@ -88,20 +91,19 @@ final class FullyConnectedOperator: OperatorKernel {
             switch mode {
             case .float:
                 packedFloat = ConvFilterPacking.packFloat(raw.assumingMemoryBound(to: Float.self), outputDepth: units, depth: inputSize)
-                zeroRun = Array(repeating: 0, count: inputSize)
             case .uint8:
                 packedInteger = ConvFilterPacking.packInteger(raw.assumingMemoryBound(to: UInt8.self), offset: quantized!.filterOffset,
                                                               outputDepth: units, depth: inputSize)
-                paddingRun = [0]
             case .int8:
                 packedInteger = ConvFilterPacking.packInteger(raw.assumingMemoryBound(to: Int8.self), offset: quantized!.filterOffset,
                                                               outputDepth: units, depth: inputSize)
-                paddingRun = [0]
             case .hybrid:
                 packedInteger = ConvFilterPacking.packInteger(raw.assumingMemoryBound(to: Int8.self), offset: 0,
                                                               outputDepth: units, depth: inputSize)
-                paddingRun = Array(repeating: 0, count: batches * inputSize)
-                negatedOffsets = Array(repeating: 0, count: batches)
+            }
+            zeroRun = Array(repeating: 0, count: inputSize)
+            if packedInteger != nil, offsetInput.count != batches * inputSize {
+                offsetInput = Array(repeating: 0, count: batches * inputSize)
             }
         }
     }
@@ -169,21 +171,31 @@ final class FullyConnectedOperator: OperatorKernel {
                 }
             }
         case .uint8, .int8:
-            let q = quantized!
+            let q = requantizer!
             let isU8 = mode == .uint8
-            packedInteger!.withUnsafeBufferPointer { w in
-                paddingRun.withUnsafeBufferPointer { pad in
-                    let bias = b.map { UnsafePointer($0.assumingMemoryBound(to: Int32.self)) }
-                    node.threads.parallelFor(tiles, minChunk: minChunk) { part in
-                        if isU8 {
-                            Conv2DOptimized.uint8(g, q, input: x.assumingMemoryBound(to: UInt8.self), packedFilter: w.baseAddress!,
-                                                  bias: bias, padding: pad.baseAddress!,
-                                                  output: y.assumingMemoryBound(to: UInt8.self), tiles: part)
-                        } else {
-                            let p = UnsafeRawPointer(pad.baseAddress!).assumingMemoryBound(to: Int8.self)
-                            Conv2DOptimized.int8(g, q, input: x.assumingMemoryBound(to: Int8.self), packedFilter: w.baseAddress!,
-                                                 bias: bias, padding: p,
-                                                 output: y.assumingMemoryBound(to: Int8.self), tiles: part)
+            let bias = b.map { UnsafePointer($0.assumingMemoryBound(to: Int32.self)) }
+            let count = g.batches * g.inputDepth
+            offsetInput.withUnsafeMutableBufferPointer { xf in
+                if isU8 {
+                    Conv2DOptimized.offsetInput(x.assumingMemoryBound(to: UInt8.self), count: count,
+                                                offset: q.parameters.inputOffset, into: xf.baseAddress!)
+                } else {
+                    Conv2DOptimized.offsetInput(x.assumingMemoryBound(to: Int8.self), count: count,
+                                                offset: q.parameters.inputOffset, into: xf.baseAddress!)
+                }
+                let xin = UnsafePointer(xf.baseAddress!)
+                packedInteger!.withUnsafeBufferPointer { w in
+                    zeroRun.withUnsafeBufferPointer { z in
+                        node.threads.parallelFor(tiles, minChunk: minChunk) { part in
+                            if isU8 {
+                                Conv2DOptimized.uint8(g, q, offsetInput: xin, packedFilter: w.baseAddress!, bias: bias,
+                                                      zeros: z.baseAddress!, output: y.assumingMemoryBound(to: UInt8.self),
+                                                      tiles: part)
+                            } else {
+                                Conv2DOptimized.int8(g, q, offsetInput: xin, packedFilter: w.baseAddress!, bias: bias,
+                                                     zeros: z.baseAddress!, output: y.assumingMemoryBound(to: Int8.self),
+                                                     tiles: part)
+                            }
                         }
                     }
                 }
@@ -192,16 +204,18 @@ final class FullyConnectedOperator: OperatorKernel {
             let p = hybrid!
             scratch.quantize(x.assumingMemoryBound(to: Float.self), batches: g.batches, rowSize: g.inputDepth,
                              asymmetric: asymmetric) { q, scales, offsets in
-                for batch in 0..<g.batches { negatedOffsets[batch] = -offsets[batch] }
-                packedInteger!.withUnsafeBufferPointer { w in
-                    paddingRun.withUnsafeBufferPointer { pad in
-                        negatedOffsets.withUnsafeBufferPointer { neg in
-                            let padding = UnsafeRawPointer(pad.baseAddress!).assumingMemoryBound(to: Int8.self)
+                offsetInput.withUnsafeMutableBufferPointer { xf in
+                    for batch in 0..<g.batches {
+                        Conv2DOptimized.offsetInput(q + batch * g.inputDepth, count: g.inputDepth, offset: -offsets[batch],
+                                                    into: xf.baseAddress! + batch * g.inputDepth)
+                    }
+                    let xin = UnsafePointer(xf.baseAddress!)
+                    packedInteger!.withUnsafeBufferPointer { w in
+                        zeroRun.withUnsafeBufferPointer { z in
                             node.threads.parallelFor(tiles, minChunk: minChunk) { part in
-                                Conv2DOptimized.hybrid(g, p, quantizedInput: q, inputScales: scales,
-                                                       negatedInputOffsets: neg.baseAddress!, packedFilter: w.baseAddress!,
+                                Conv2DOptimized.hybrid(g, p, offsetInput: xin, inputScales: scales, packedFilter: w.baseAddress!,
                                                        bias: b.map { UnsafePointer($0.assumingMemoryBound(to: Float.self)) },
-                                                       padding: padding, output: y.assumingMemoryBound(to: Float.self),
+                                                       zeros: z.baseAddress!, output: y.assumingMemoryBound(to: Float.self),
                                                        tiles: part)
                             }
                         }

@@ -4,8 +4,11 @@
 /// padding are skipped exactly as the reference does. Work is split by output rows
 /// (`batches · outputHeight` of them).
 public enum DepthwiseConv2DOptimized {
-    /// True when these kernels apply (`depthMultiplier == 1`).
-    public static func supports(_ g: ConvolutionGeometry) -> Bool { g.inputDepth == g.outputDepth }
+    /// True when these kernels apply (`depthMultiplier == 1`, and few enough taps for the
+    /// quantized kernels' exact float partial sums).
+    public static func supports(_ g: ConvolutionGeometry) -> Bool {
+        g.inputDepth == g.outputDepth && g.filterHeight * g.filterWidth <= Conv2DOptimized.exactSteps
+    }
 
     /// Number of output rows (the unit to split across threads).
     public static func rowCount(_ g: ConvolutionGeometry) -> Int { g.batches * g.outputHeight }
@@ -61,15 +64,17 @@ public enum DepthwiseConv2DOptimized {
     }
 
     /// Quantized (uint8 / int8) depthwise convolution of output rows `rows`, bit-exact with
-    /// the reference: `packedFilter` holds `Int32(w) + filterOffset` in filter order.
+    /// the reference: `offsetInput` holds `x + inputOffset` as exact floats (see
+    /// `Conv2DOptimized.offsetInput`), `packedFilter` `w + filterOffset` in filter order; the
+    /// float sums of at most `Conv2DOptimized.exactSteps` taps are exact integers.
     static func quantized<Element: FixedWidthInteger & SIMDScalar>(
-        _ g: ConvolutionGeometry, _ q: QuantizedConvolutionParameters, input: UnsafePointer<Element>,
-        packedFilter: UnsafePointer<Int32>, bias: UnsafePointer<Int32>?,
+        _ g: ConvolutionGeometry, _ requantizer: ConvRequantizer, offsetInput: UnsafePointer<Float>,
+        packedFilter: UnsafePointer<Float>, bias: UnsafePointer<Int32>?,
         output: UnsafeMutablePointer<Element>, rows: Range<Int>
     ) {
+        let q = requantizer.parameters
         let c = g.inputDepth
         let blocks = c / 16
-        let xoff = SIMD16<Int32>(repeating: q.inputOffset)
         for row in rows {
             let b = row / g.outputHeight, oy = row % g.outputHeight
             let y0 = oy * g.strideHeight - g.padTop
@@ -78,22 +83,24 @@ public enum DepthwiseConv2DOptimized {
                 let dst = output + ((b * g.outputHeight + oy) * g.outputWidth + ox) * c
                 for blk in 0..<blocks {
                     let ch = blk * 16
-                    var acc = bias.map { UnsafeRawPointer($0 + ch).loadUnaligned(as: SIMD16<Int32>.self) } ?? SIMD16<Int32>()
+                    var acc = SIMD16<Float>()
                     for fy in 0..<g.filterHeight {
                         let iy = y0 + fy * g.dilationHeight
                         if iy < 0 || iy >= g.inputHeight { continue }
-                        let inRow = input + (b * g.inputHeight + iy) * g.inputWidth * c + ch
+                        let inRow = offsetInput + (b * g.inputHeight + iy) * g.inputWidth * c + ch
                         let fRow = packedFilter + fy * g.filterWidth * c + ch
                         for fx in 0..<g.filterWidth {
                             let ix = x0 + fx * g.dilationWidth
                             if ix < 0 || ix >= g.inputWidth { continue }
-                            let raw = UnsafeRawPointer(inRow + ix * c).loadUnaligned(as: SIMD16<Element>.self)
-                            let x = SIMD16<Int32>(truncatingIfNeeded: raw) &+ xoff
-                            let w = UnsafeRawPointer(fRow + fx * c).loadUnaligned(as: SIMD16<Int32>.self)
-                            acc = x &* w &+ acc
+                            let x = UnsafeRawPointer(inRow + ix * c).loadUnaligned(as: SIMD16<Float>.self)
+                            let w = UnsafeRawPointer(fRow + fx * c).loadUnaligned(as: SIMD16<Float>.self)
+                            acc = x * w + acc
                         }
                     }
-                    for l in 0..<16 { dst[ch + l] = Element(truncatingIfNeeded: q.requantize(acc[l], channel: ch + l)) }
+                    var total = Conv2DOptimized.exactInteger(acc)
+                    if let bias { total &+= UnsafeRawPointer(bias + ch).loadUnaligned(as: SIMD16<Int32>.self) }
+                    let r = requantizer.requantize(total, channel: ch)
+                    for l in 0..<16 { dst[ch + l] = Element(truncatingIfNeeded: r[l]) }
                 }
                 for ch in (blocks * 16)..<c {
                     var acc: Int32 = bias?[ch] ?? 0
@@ -103,8 +110,8 @@ public enum DepthwiseConv2DOptimized {
                         for fx in 0..<g.filterWidth {
                             let ix = x0 + fx * g.dilationWidth
                             if ix < 0 || ix >= g.inputWidth { continue }
-                            let x = Int32(input[((b * g.inputHeight + iy) * g.inputWidth + ix) * c + ch]) &+ q.inputOffset
-                            acc = x &* packedFilter[(fy * g.filterWidth + fx) * c + ch] &+ acc
+                            let x = Int32(offsetInput[((b * g.inputHeight + iy) * g.inputWidth + ix) * c + ch])
+                            acc = x &* Int32(packedFilter[(fy * g.filterWidth + fx) * c + ch]) &+ acc
                         }
                     }
                     dst[ch] = Element(truncatingIfNeeded: q.requantize(acc, channel: ch))
@@ -114,16 +121,16 @@ public enum DepthwiseConv2DOptimized {
     }
 
     /// uint8 depthwise rows (see `quantized`).
-    public static func uint8(_ g: ConvolutionGeometry, _ q: QuantizedConvolutionParameters, input: UnsafePointer<UInt8>,
-                             packedFilter: UnsafePointer<Int32>, bias: UnsafePointer<Int32>?,
+    public static func uint8(_ g: ConvolutionGeometry, _ q: ConvRequantizer, offsetInput: UnsafePointer<Float>,
+                             packedFilter: UnsafePointer<Float>, bias: UnsafePointer<Int32>?,
                              output: UnsafeMutablePointer<UInt8>, rows: Range<Int>) {
-        quantized(g, q, input: input, packedFilter: packedFilter, bias: bias, output: output, rows: rows)
+        quantized(g, q, offsetInput: offsetInput, packedFilter: packedFilter, bias: bias, output: output, rows: rows)
     }
 
     /// int8 depthwise rows (see `quantized`).
-    public static func int8(_ g: ConvolutionGeometry, _ q: QuantizedConvolutionParameters, input: UnsafePointer<Int8>,
-                            packedFilter: UnsafePointer<Int32>, bias: UnsafePointer<Int32>?,
+    public static func int8(_ g: ConvolutionGeometry, _ q: ConvRequantizer, offsetInput: UnsafePointer<Float>,
+                            packedFilter: UnsafePointer<Float>, bias: UnsafePointer<Int32>?,
                             output: UnsafeMutablePointer<Int8>, rows: Range<Int>) {
-        quantized(g, q, input: input, packedFilter: packedFilter, bias: bias, output: output, rows: rows)
+        quantized(g, q, offsetInput: offsetInput, packedFilter: packedFilter, bias: bias, output: output, rows: rows)
     }
 }
