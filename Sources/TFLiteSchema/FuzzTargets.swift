@@ -9,7 +9,9 @@ public enum FuzzTargets {
         if let model = try? TFLiteModelFile(bytes: bytes) { touch(model) }
         if let map = try? FlexBufferMap(bytes: bytes) { touch(map, depth: 0) }
         _ = try? AssociatedFileArchive.files(in: bytes)
-        _ = LabelList(text: String(decoding: bytes, as: UTF8.self))
+        let text = String(decoding: bytes, as: UTF8.self)
+        _ = LabelList(text: text)
+        _ = LabelList(ultralyticsMetadata: text)
     }
 
     private static func touch(_ model: TFLiteModelFile) {

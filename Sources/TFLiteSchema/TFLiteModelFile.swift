@@ -104,14 +104,21 @@ public final class TFLiteModelFile: @unchecked Sendable {
     /// Labels of output `index` of subgraph 0 from its first associated file of `type`:
     /// `.tensorAxisLabels` (one label per element of the output's last axis, classifiers) or
     /// `.tensorValueLabels` (values of the output are label indices, e.g. detection classes).
-    /// When several files have that type (one per locale), the first one is used.
+    /// When several files have that type (one per locale), the first one is used. A file that
+    /// is the Ultralytics exporter's metadata dict yields its `names` mapping.
     public func labels(forOutput index: Int, type: AssociatedFileType) -> LabelList? {
         guard let subgraph = metadata?.subgraphs.first, index >= 0, index < subgraph.outputTensors.count
         else { return nil }
         let files = subgraph.outputTensors[index].associatedFiles
         guard let file = files.first(where: { $0.type == type }),
               let bytes = associatedFiles[file.name] else { return nil }
-        return LabelList(text: String(decoding: bytes, as: UTF8.self), locale: file.locale)
+        let text = String(decoding: bytes, as: UTF8.self)
+        // YOLO exports declare the exporter's metadata dict as the label file; use its `names`.
+        if text.hasPrefix("{"), var named = LabelList(ultralyticsMetadata: text) {
+            named.locale = file.locale
+            return named
+        }
+        return LabelList(text: text, locale: file.locale)
     }
 }
 

@@ -19,6 +19,14 @@ final class LabelListTests: XCTestCase {
         XCTAssertEqual(LabelList(text: "999999999 huge\n").labels, ["999999999 huge"], "absurd indices stay plain")
     }
 
+    func testUltralyticsNames() {
+        let text = "{'task': 'detect', 'names': {0: 'person', 1: \"it's\", 3: 'a\\'b'}, 'imgsz': [640, 640]}"
+        XCTAssertEqual(LabelList(ultralyticsMetadata: text)?.labels, ["person", "it's", "", "a'b"])
+        XCTAssertNil(LabelList(ultralyticsMetadata: "{'task': 'detect'}"))
+        XCTAssertNil(LabelList(ultralyticsMetadata: "{'names': {0: 'unterminated"))
+        XCTAssertNil(LabelList(ultralyticsMetadata: "{'names': {99999999: 'x'}}"))
+    }
+
     func testBackgroundSlotIsKept() {
         XCTAssertEqual(LabelList(text: "???\nAbyssinian\n").labels, ["???", "Abyssinian"])
     }

@@ -38,8 +38,13 @@ final class MetadataTests: XCTestCase {
 
     func testYoloMetadataFromExporter() throws {
         let model = try TFLiteModelFile(bytes: try SchemaTestFiles.sharedModelBytes("yolov8n_int8_640.tflite"))
-        XCTAssertNotNil(model.metadata)
+        XCTAssertEqual(model.metadata?.author, "Ultralytics")
         XCTAssertNotNil(model.associatedFiles["temp_meta.txt"])
+        // The exporter declares its metadata dict as the axis-label file: labels come from its `names`.
+        let labels = try XCTUnwrap(model.labels(forOutput: 0))
+        XCTAssertEqual(labels.labels.count, 80)
+        XCTAssertEqual(labels.labels.first, "person")
+        XCTAssertEqual(labels.labels.last, "toothbrush")
     }
 
     func testModelsWithoutMetadataHaveNone() throws {
