@@ -38,7 +38,7 @@ let package = Package(
         .target(name: "FlatBufferReader"),
         .target(name: "TFLiteSchema", dependencies: ["FlatBufferReader", "CZlib"]),
         .target(name: "TFLiteKernels", swiftSettings: kernelSettings),
-        .target(name: "TFLiteInterpreter", dependencies: ["TFLiteSchema", "TFLiteKernels"],
+        .target(name: "TFLiteInterpreter", dependencies: ["FlatBufferReader", "TFLiteSchema", "TFLiteKernels"],
                 swiftSettings: kernelSettings),
         .target(name: "ObjectTracking"),
         .target(name: "ModelHosting", dependencies: ["TFLiteInterpreter"]),
