@@ -62,7 +62,7 @@ let package = Package(
         .testTarget(name: "TFLiteInterpreterTests", dependencies: ["TFLiteInterpreter", "TestSupport"]),
         .testTarget(name: "ObjectTrackingTests", dependencies: ["ObjectTracking", "TestSupport"]),
         .testTarget(name: "ModelHostingTests", dependencies: ["ModelHosting", "TestSupport"]),
-        .testTarget(name: "ObjectDetectionTests", dependencies: ["ObjectDetection", "ImageCodecs", "TestSupport"]),
+        .testTarget(name: "ObjectDetectionTests", dependencies: ["ObjectDetection", "ImageCodecs", "ModelHosting", "ObjectTracking", "TestSupport"]),
         .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,213 @@
+import Foundation
+import ImageCodecs
+import ModelHosting
+import ObjectTracking
+@testable import ObjectDetection
+import TestSupport
+import XCTest
+
+/// The SDK's flows on the real sample photos. Expected boxes were recorded from reviewed runs
+/// (the engine under them matches the reference runtime, see ModelGoldenTests) and are checked
+/// to within a few pixels; labels exactly.
+final class DetectorFlowTests: XCTestCase {
+    private func photo(_ name: String, orientation: ImageOrientation = .up) throws -> VisionImage {
+        let path = TestPaths.imagesDirectory.appendingPathComponent(name + ".png").path
+        guard FileManager.default.fileExists(atPath: path) else { throw XCTSkip("\(path) absent: run Scripts/fetch-models.sh") }
+        return try VisionImage(pngFile: path, orientation: orientation)
+    }
+
+    private var modelDirectory: String {
+        get throws { _ = try TestPaths.model(DefaultModels.localizerFileName); return TestPaths.modelsDirectory.path }
+    }
+
+    private func assertFrame(_ frame: CGRect, _ x: Double, _ y: Double, _ w: Double, _ h: Double,
+                             accuracy: Double = 3, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(Double(frame.minX), x, accuracy: accuracy, "x of \(frame)", file: file, line: line)
+        XCTAssertEqual(Double(frame.minY), y, accuracy: accuracy, "y of \(frame)", file: file, line: line)
+        XCTAssertEqual(Double(frame.width), w, accuracy: accuracy, "width of \(frame)", file: file, line: line)
+        XCTAssertEqual(Double(frame.height), h, accuracy: accuracy, "height of \(frame)", file: file, line: line)
+    }
+
+    func testDefaultDetectorReturnsTheMostProminentObjectOfEachPhoto() throws {
+        var options = ObjectDetectorOptions()
+        options.detectorMode = .singleImage
+        let detector = try ObjectDetector.objectDetector(options: options, modelDirectory: modelDirectory)
+        let expected: [String: (Double, Double, Double, Double)] = [
+            "astronaut": (0, 16, 371, 496), "camera": (0, 68, 323, 444),
+            "chelsea": (0, 0, 386, 300), "motorcycle": (101, 80, 577, 368),
+        ]
+        for (name, box) in expected {
+            let objects = try detector.results(in: try photo(name))
+            XCTAssertEqual(objects.count, 1, name)
+            guard let object = objects.first else { continue }
+            assertFrame(object.frame, box.0, box.1, box.2, box.3)
+            XCTAssertNil(object.trackingID, "single-image mode has no tracking IDs")
+            XCTAssertTrue(object.labels.isEmpty, "classification is off")
+            XCTAssertEqual(object.classificationCategory, .unknown)
+            XCTAssertNil(object.confidence)
+        }
+        // The rocket launch has no region the segmentation model recognises: nothing found.
+        XCTAssertEqual(try detector.results(in: try photo("rocket")), [])
+    }
+
+    func testDefaultClassificationLabelsCoarseCategoriesAndLeavesOthersUnknown() throws {
+        var options = ObjectDetectorOptions()
+        options.detectorMode = .singleImage
+        options.shouldEnableMultipleObjects = true
+        options.shouldEnableClassification = true
+        let detector = try ObjectDetector.objectDetector(options: options, modelDirectory: modelDirectory)
+        let coffee = try detector.results(in: try photo("coffee"))
+        XCTAssertEqual(coffee.count, 5, "up to five objects with multiple objects on")
+        let food = coffee.filter { $0.classificationCategory == .food }
+        XCTAssertEqual(food.count, 1)
+        XCTAssertEqual(food.first?.labels, [ObjectLabel(text: "Food", index: 1, confidence: food.first?.confidence ?? 0)])
+        XCTAssertGreaterThan(food.first?.confidence ?? 0, 0.8)
+        // People and animals are in none of the five categories.
+        for name in ["astronaut", "chelsea"] {
+            for object in try detector.results(in: try photo(name)) {
+                XCTAssertEqual(object.classificationCategory, .unknown, name)
+                XCTAssertTrue(object.labels.isEmpty, name)
+            }
+        }
+    }
+
+    func testStreamModeKeepsTrackingIDsAcrossMovingFramesAndSingleModeHasNone() throws {
+        let full = try photo("chelsea").uprightRGB()
+        // Five frames of a window sliding right by 6 px per frame: the cat moves left.
+        let frames = try (0..<5).map { step -> VisionImage in
+            let x0 = step * 6, width = full.width - 30
+            var pixels = [UInt8](); pixels.reserveCapacity(width * full.height * 3)
+            for y in 0..<full.height {
+                let row = (y * full.width + x0) * 3
+                pixels += full.pixels[row..<(row + width * 3)]
+            }
+            return try VisionImage(pixels: pixels, width: width, height: full.height, format: .rgb8)
+        }
+        let clock = ManualTrackingClock()
+        let stream = try ObjectDetector.objectDetector(options: ObjectDetectorOptions(), modelDirectory: modelDirectory,
+                                                       clock: clock)
+        var ids: [Int?] = []
+        for frame in frames {
+            ids.append(try stream.results(in: frame).first?.trackingID)
+            clock.advance(by: 1.0 / 30)
+        }
+        XCTAssertNotNil(ids[0])
+        XCTAssertEqual(Set(ids).count, 1, "one object keeps one ID: \(ids)")
+
+        var single = ObjectDetectorOptions()
+        single.detectorMode = .singleImage
+        let detector = try ObjectDetector.objectDetector(options: single, modelDirectory: modelDirectory)
+        XCTAssertNil(try detector.results(in: frames[0]).first?.trackingID)
+    }
+
+    func testResultsAreInUprightCoordinatesForAllEightOrientations() throws {
+        var options = ObjectDetectorOptions()
+        options.detectorMode = .singleImage
+        let detector = try ObjectDetector.objectDetector(options: options, modelDirectory: modelDirectory)
+        let upright = try photo("chelsea").uprightRGB()
+        let reference = try XCTUnwrap(try detector.results(in: VisionImage(upright)).first)
+        for orientation in ImageOrientation.allCases {
+            // Store the upright photo the way a camera with this orientation would.
+            let transform = OrientationTransform(orientation: orientation, storedWidth: orientation.swapsDimensions ? upright.height : upright.width,
+                                                 storedHeight: orientation.swapsDimensions ? upright.width : upright.height)
+            var stored = [UInt8](repeating: 0, count: upright.width * upright.height * 3)
+            for sy in 0..<transform.storedHeight {
+                for sx in 0..<transform.storedWidth {
+                    let p = transform.uprightPoint(storedX: Double(sx) + 0.5, storedY: Double(sy) + 0.5)
+                    let src = (Int(p.y) * upright.width + Int(p.x)) * 3, dst = (sy * transform.storedWidth + sx) * 3
+                    stored[dst] = upright.pixels[src]; stored[dst + 1] = upright.pixels[src + 1]; stored[dst + 2] = upright.pixels[src + 2]
+                }
+            }
+            let image = try VisionImage(pixels: stored, width: transform.storedWidth, height: transform.storedHeight,
+                                        format: .rgb8, orientation: orientation)
+            let object = try XCTUnwrap(try detector.results(in: image).first, "\(orientation)")
+            assertFrame(object.frame, Double(reference.frame.minX), Double(reference.frame.minY),
+                        Double(reference.frame.width), Double(reference.frame.height), accuracy: 0.5)
+        }
+    }
+
+    func testCustomClassifierLabelsAreSortedCappedAndNamedFromMetadata() throws {
+        var options = CustomObjectDetectorOptions(localModel: LocalModel(path: try TestPaths.model("efficientnet_lite0.tflite")))
+        options.detectorMode = .singleImage
+        options.shouldEnableClassification = true
+        options.maxPerObjectLabelCount = 3
+        let detector = try ObjectDetector.objectDetector(options: options, modelDirectory: modelDirectory)
+        let cat = try XCTUnwrap(try detector.results(in: try photo("chelsea")).first)
+        XCTAssertEqual(cat.labels.map(\.text), ["Egyptian cat", "tiger cat", "tabby"])
+        XCTAssertEqual(cat.labels.map(\.index), [285, 282, 281])
+        XCTAssertEqual(cat.labels.map(\.confidence), cat.labels.map(\.confidence).sorted(by: >))
+        options.classificationConfidenceThreshold = 0.5
+        let confident = try ObjectDetector.objectDetector(options: options, modelDirectory: modelDirectory)
+        XCTAssertEqual(try confident.results(in: try photo("chelsea")).first?.labels.map(\.text), ["Egyptian cat"])
+    }
+
+    func testYOLODetectorFindsPersonCatMotorcycleAndCupWithLetterboxing() throws {
+        var options = ObjectDetectorOptions()
+        options.detectorMode = .singleImage
+        options.shouldEnableMultipleObjects = true
+        options.shouldEnableClassification = true
+        options.detectorModel = .local(LocalModel(path: try TestPaths.sharedModel("yolov8n_int8_640.tflite")))
+        options.detectorLabelsPath = try TestPaths.sharedModel("coco_labels.txt")
+        let detector = try ObjectDetector.objectDetector(options: options)
+        let expected = [("astronaut", "person", (7.0, 20.0, 357.0, 490.0)), ("chelsea", "cat", (4, 0, 437, 284)),
+                        ("motorcycle", "motorcycle", (109, 70, 573, 369)), ("coffee", "cup", (171, 17, 251, 308))]
+        for (name, label, box) in expected {
+            let objects = try detector.results(in: try photo(name))
+            let hit = try XCTUnwrap(objects.first { $0.labels.first?.text == label }, "\(label) in \(name): \(objects)")
+            assertFrame(hit.frame, box.0, box.1, box.2, box.3)
+        }
+    }
+
+    func testSSDDetectorWithBackgroundSlotLabelFile() throws {
+        var options = ObjectDetectorOptions()
+        options.detectorMode = .singleImage
+        options.shouldEnableClassification = true
+        options.detectorModel = .local(LocalModel(path: try TestPaths.sharedModel("ssd_pets_uint8.tflite")))
+        options.detectorLabelsPath = try TestPaths.sharedModel("ssd_pets_labels.txt")   // first line `???`
+        let detector = try ObjectDetector.objectDetector(options: options)
+        let pet = try XCTUnwrap(try detector.results(in: try photo("chelsea")).first)
+        XCTAssertEqual(pet.labels.first?.text, "Abyssinian")
+        XCTAssertEqual(pet.labels.first?.index, 1, "index in the label file, after the background slot")
+    }
+
+    func testBlazeFaceModelsFindTheAstronautsFace() throws {
+        for (model, box) in [("face_detection_short_range.tflite", (179.0, 81.0, 93.0, 93.0)),
+                             ("face_detection_full_range.tflite", (174, 70, 105, 105))] {
+            var options = ObjectDetectorOptions()
+            options.detectorMode = .singleImage
+            options.shouldEnableClassification = true
+            options.detectorModel = .local(LocalModel(path: try TestPaths.model(model)))
+            let face = try XCTUnwrap(try ObjectDetector.objectDetector(options: options).results(in: try photo("astronaut")).first)
+            XCTAssertEqual(face.labels.first?.text, "Face")
+            assertFrame(face.frame, box.0, box.1, box.2, box.3)
+        }
+    }
+
+    func testAsyncAndCompletionHandlerFormsMatchTheSynchronousOne() async throws {
+        var options = ObjectDetectorOptions()
+        options.detectorMode = .singleImage
+        let detector = try ObjectDetector.objectDetector(options: options, modelDirectory: modelDirectory)
+        let image = try photo("motorcycle")
+        let sync = try detector.results(in: image)
+        let async = try await detector.process(image)
+        XCTAssertEqual(sync, async)
+        let viaCompletion: [DetectedObject] = try await withCheckedThrowingContinuation { continuation in
+            detector.process(image) { objects, error in
+                if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: objects ?? []) }
+            }
+        }
+        XCTAssertEqual(sync, viaCompletion)
+    }
+
+    func testMissingDefaultModelsAndBadOptionsAreTypedErrors() throws {
+        XCTAssertThrowsError(try ObjectDetector.objectDetector(modelDirectory: "/nonexistent")) {
+            XCTAssertTrue("\($0)".contains("fetch-models"), "\($0)")
+        }
+        var options = ObjectDetectorOptions()
+        options.maxObjectCount = 0
+        XCTAssertThrowsError(try ObjectDetector.objectDetector(options: options, modelDirectory: modelDirectory))
+        var custom = CustomObjectDetectorOptions(localModel: LocalModel(path: "/nonexistent.tflite"))
+        custom.shouldEnableClassification = true
+        XCTAssertThrowsError(try ObjectDetector.objectDetector(options: custom, modelDirectory: modelDirectory))
+    }
+}
