@@ -17,10 +17,18 @@ public struct PadPlan: Sendable, Equatable {
         guard rank <= Self.maxRank, before.count == rank, after.count == rank,
               before.allSatisfy({ $0 >= 0 }), after.allSatisfy({ $0 >= 0 }) else { return nil }
         outputShape = (0..<rank).map { inputShape[$0] + before[$0] + after[$0] }
-        let pad = Self.maxRank - rank
-        inputDims = [Int](repeating: 1, count: pad) + inputShape
-        self.before = [Int](repeating: 0, count: pad) + before
-        outputDims = [Int](repeating: 1, count: pad) + outputShape
+        // Trailing dimensions without padding are folded into the one before them, so rows
+        // are as long as possible (an NHWC pad of H and W copies whole W×C rows).
+        var dims = inputShape, lead = before, trail = after
+        while dims.count >= 2 && lead.last == 0 && trail.last == 0 {
+            let inner = dims.removeLast(); lead.removeLast(); trail.removeLast()
+            let k = dims.count - 1
+            dims[k] *= inner; lead[k] *= inner; trail[k] *= inner
+        }
+        let pad = Self.maxRank - dims.count
+        inputDims = [Int](repeating: 1, count: pad) + dims
+        self.before = [Int](repeating: 0, count: pad) + lead
+        outputDims = [Int](repeating: 1, count: pad) + (0..<dims.count).map { dims[$0] + lead[$0] + trail[$0] }
     }
 
     /// Number of output elements.
