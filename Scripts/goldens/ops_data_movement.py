@@ -19,7 +19,7 @@ SPACE_TO_DEPTH, PAD, TRANSPOSE, SQUEEZE, STRIDED_SLICE = 26, 34, 39, 43, 45
 PADV2, SLICE, EXPAND_DIMS, RESIZE_NEAREST_NEIGHBOR, QUANTIZE = 60, 65, 70, 97, 114
 GATHER, TOPK_V2, SPLIT, CAST, TILE, SHAPE, PACK, UNPACK = 36, 48, 49, 53, 69, 77, 83, 88
 ZEROS_LIKE, FILL, RANGE, MIRROR_PAD, SPLIT_V, GATHER_ND, WHERE = 93, 94, 96, 100, 102, 107, 109
-SCATTER_ND, BROADCAST_TO = 122, 130
+SCATTER_ND, DENSIFY, BROADCAST_TO = 122, 124, 130
 
 
 def opt(name, **fields):
@@ -251,10 +251,28 @@ def selection():
     case("where_float_const", WHERE, [T([4], np.float32, data=np.array([0.0, -1.5, 0.0, 2.0], np.float32))], [out(np.int64)])
 
 
+def densify():
+    # 4x4 matrix in 2x2 blocks: block rows dense, block columns CSR (uint8 index vectors).
+    block = ([0, 1, 2, 3], [0, 1], [("dense", 2), ("csr", [0, 1, 2], [0, 1], "uint8"), ("dense", 2), ("dense", 2)])
+    case("densify_block_csr_float", DENSIFY,
+         [T([4, 4], np.float32, data=np.array([1, 0, 2, 3, 4, 5, 6, 0], np.float32), sparsity=block)],
+         [T([4, 4], np.float32)], description="block-sparse constant (TFLite sparsity example)")
+    # 3x6 int8 CSR rows with uint16 index vectors.
+    rows = ([0, 1], [], [("dense", 3), ("csr", [0, 2, 2, 5], [1, 4, 0, 2, 5], "uint16")])
+    case("densify_csr_int8", DENSIFY,
+         [T([3, 6], np.int8, quant=(0.1, 0), data=np.array([7, -8, 9, 10, -11], np.int8), sparsity=rows)],
+         [T([3, 6], np.int8, quant=(0.1, 0))])
+    # 2x3x4 float16, traversal order swapping the first two dimensions, int32 index vectors.
+    swapped = ([1, 0, 2], [], [("dense", 3), ("dense", 2), ("csr", [0, 1, 1, 3, 4, 4, 6], [3, 0, 2, 1, 0, 3], "int32")])
+    values = np.array([0.5, -1.25, 2.0, 65504.0, -0.001, 3.5], np.float16)
+    case("densify_traversal_float16", DENSIFY, [T([2, 3, 4], np.float16, data=values, sparsity=swapped)],
+         [T([2, 3, 4], np.float16)])
+
+
 def main():
     clear_family(FAMILY)
     for section in (concatenation, shapes, transpose, pad, slices, resize, depth_space, quantization,
-                    split_stack, indexed_copies, shape_fill_range, casts, gathers, selection):
+                    split_stack, indexed_copies, shape_fill_range, casts, gathers, selection, densify):
         section()
 
 

@@ -13,6 +13,11 @@ import tflite
 Buffer, Model, Operator, OperatorCode, QuantizationParameters, SubGraph, Tensor = (
     importlib.import_module(f"tflite.{m}") for m in
     ["Buffer", "Model", "Operator", "OperatorCode", "QuantizationParameters", "SubGraph", "Tensor"])
+SparsityParameters, DimensionMetadata = (
+    importlib.import_module(f"tflite.{m}") for m in ["SparsityParameters", "DimensionMetadata"])
+# SparseIndexVector union members: (type code, module, numpy dtype).
+INDEX_VECTORS = {"int32": (1, "Int32Vector", np.int32), "uint16": (2, "Uint16Vector", np.uint16),
+                 "uint8": (3, "Uint8Vector", np.uint8)}
 
 TYPE_CODES = {np.dtype(np.float32): 0, np.dtype(np.float16): 1, np.dtype(np.int32): 2,
               np.dtype(np.uint8): 3, np.dtype(np.int64): 4, np.dtype(np.bool_): 6,
@@ -23,11 +28,17 @@ class T:
     """A tensor of the model: shape, dtype, optional (scale, zero_point) or per-channel
     ([scales], [zero_points], axis) quantization, and data for constants."""
 
-    def __init__(self, shape, dtype, quant=None, data=None, name=None):
+    def __init__(self, shape, dtype, quant=None, data=None, name=None, sparsity=None):
+        """`sparsity`: (traversal_order, block_map, [dims]) where a dim is ("dense", size) or
+        ("csr", segments, indices, index_type) with index_type "int32", "uint16" or "uint8";
+        `data` then holds the stored values only."""
+        self.sparsity = sparsity
         self.shape = list(shape)
         self.dtype = np.dtype(dtype)
         self.quant = quant
-        self.data = None if data is None else np.asarray(data, dtype=self.dtype).reshape(self.shape)
+        self.data = None if data is None else np.asarray(data, dtype=self.dtype)
+        if self.data is not None and sparsity is None:
+            self.data = self.data.reshape(self.shape)
         self.name = name
 
 
@@ -48,6 +59,45 @@ def _offsets(builder, start_fn, offsets):
     for o in reversed(offsets):
         builder.PrependUOffsetTRelative(o)
     return builder.EndVector()
+
+
+def _index_vector(b, values, kind):
+    code, module_name, dtype = INDEX_VECTORS[kind]
+    module = importlib.import_module(f"tflite.{module_name}")
+    vec = _vector(b, values, dtype)
+    getattr(module, f"{module_name}Start")(b)
+    getattr(module, f"{module_name}AddValues")(b, vec)
+    return code, getattr(module, f"{module_name}End")(b)
+
+
+def _sparsity(b, sparsity):
+    traversal, block_map, dims = sparsity
+    dim_offsets = []
+    for dim in dims:
+        if dim[0] == "dense":
+            DimensionMetadata.DimensionMetadataStart(b)
+            DimensionMetadata.DimensionMetadataAddFormat(b, 0)
+            DimensionMetadata.DimensionMetadataAddDenseSize(b, dim[1])
+        else:
+            _, segments, indices, kind = dim
+            seg_type, seg = _index_vector(b, segments, kind)
+            idx_type, idx = _index_vector(b, indices, kind)
+            DimensionMetadata.DimensionMetadataStart(b)
+            DimensionMetadata.DimensionMetadataAddFormat(b, 1)
+            DimensionMetadata.DimensionMetadataAddArraySegmentsType(b, seg_type)
+            DimensionMetadata.DimensionMetadataAddArraySegments(b, seg)
+            DimensionMetadata.DimensionMetadataAddArrayIndicesType(b, idx_type)
+            DimensionMetadata.DimensionMetadataAddArrayIndices(b, idx)
+        dim_offsets.append(DimensionMetadata.DimensionMetadataEnd(b))
+    t = _vector(b, traversal, np.int32)
+    m = _vector(b, block_map, np.int32) if block_map else None
+    dm = _offsets(b, SparsityParameters.SparsityParametersStartDimMetadataVector, dim_offsets)
+    SparsityParameters.SparsityParametersStart(b)
+    SparsityParameters.SparsityParametersAddTraversalOrder(b, t)
+    if m is not None:
+        SparsityParameters.SparsityParametersAddBlockMap(b, m)
+    SparsityParameters.SparsityParametersAddDimMetadata(b, dm)
+    return SparsityParameters.SparsityParametersEnd(b)
 
 
 def build(op_code, inputs, outputs, options_type=0, options_fn=None, version=1):
@@ -89,7 +139,10 @@ def build(op_code, inputs, outputs, options_type=0, options_fn=None, version=1):
             QuantizationParameters.QuantizationParametersAddZeroPoint(b, z)
             QuantizationParameters.QuantizationParametersAddQuantizedDimension(b, axis)
             q = QuantizationParameters.QuantizationParametersEnd(b)
+        sp = _sparsity(b, t.sparsity) if t.sparsity is not None else None
         Tensor.TensorStart(b)
+        if sp is not None:
+            Tensor.TensorAddSparsity(b, sp)
         Tensor.TensorAddShape(b, shape)
         Tensor.TensorAddType(b, TYPE_CODES[t.dtype])
         Tensor.TensorAddBuffer(b, buffer_index[i])
