@@ -86,7 +86,9 @@ final class ByteStream {
     /// Reads exactly `count` bytes, or fewer if the input ends first.
     func read(count: Int) throws -> [UInt8] {
         var out = [UInt8]()
-        out.reserveCapacity(count)
+        // Reserve at most 64 MiB up front so a header promising huge frames cannot make a
+        // short stream allocate them.
+        out.reserveCapacity(min(count, 1 << 26))
         while out.count < count {
             if available == 0, try !refill() { break }
             let take = min(count - out.count, available)

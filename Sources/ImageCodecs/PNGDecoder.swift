@@ -58,6 +58,10 @@ public enum PNGDecoder {
             let readChannels = (isColor ? 3 : 1) + (hasAlpha ? 1 : 0)
             image.format = (isColor ? UInt32(PNG_FORMAT_FLAG_COLOR) : 0) | (hasAlpha ? UInt32(PNG_FORMAT_FLAG_ALPHA) : 0)
             let rowStride = width * readChannels
+            guard rowStride <= Int(Int32.max) else {
+                png_image_free(&image)
+                throw ImageCodecError.invalidPNG("rows of \(width) pixels are too long for libpng")
+            }
             var buffer = [UInt8](repeating: 0, count: rowStride * height)
             let ok = buffer.withUnsafeMutableBytes { out in
                 png_image_finish_read(&image, nil, out.baseAddress, Int32(rowStride), nil)

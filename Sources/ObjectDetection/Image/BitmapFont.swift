@@ -19,11 +19,12 @@ public enum BitmapFont {
         return glyphs[start..<(start + glyphHeight)]
     }
 
-    /// Size in image pixels of `text` drawn at `scale` (one line, no trailing spacing).
+    /// Size in image pixels of `text` drawn at `scale` (one line, no trailing spacing); the
+    /// scale is clamped to 1...256 as in drawing.
     public static func size(of text: String, scale: Int = 1) -> (width: Int, height: Int) {
-        let count = text.count
-        guard count > 0 else { return (0, glyphHeight * scale) }
-        return ((count * advance - 1) * scale, glyphHeight * scale)
+        let count = min(text.count, 1 << 20), s = min(256, max(1, scale))
+        guard count > 0 else { return (0, glyphHeight * s) }
+        return ((count * advance - 1) * s, glyphHeight * s)
     }
 
     /// Row patterns for characters 32...126, seven bytes each.

@@ -41,9 +41,9 @@ extension RGBImage {
     }
 
     /// Draws `text` with the built-in ``BitmapFont`` with its top-left corner at `(x, y)`,
-    /// each font pixel `scale × scale` image pixels, clipped to the image.
+    /// each font pixel `scale × scale` image pixels (scale clamped to 1...256), clipped to the image.
     public mutating func drawText(_ text: String, x: Int, y: Int, color: RGBColor, scale: Int = 1) {
-        let s = max(1, scale)
+        let s = min(256, max(1, scale))
         var penX = x
         for character in text {
             if penX >= width { break }
@@ -62,7 +62,7 @@ extension RGBImage {
     /// whichever contrasts more with `background`.
     public mutating func drawLabel(_ text: String, for box: ImageRect, background: RGBColor, scale: Int = 1) {
         guard let (x0, y0, _, _) = Self.pixelBounds(of: box), !text.isEmpty else { return }
-        let s = max(1, scale)
+        let s = min(256, max(1, scale))
         let padding = s
         let (textWidth, textHeight) = BitmapFont.size(of: text, scale: s)
         let boxWidth = textWidth + 2 * padding, boxHeight = textHeight + 2 * padding
