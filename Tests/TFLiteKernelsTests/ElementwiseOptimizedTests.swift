@@ -2,7 +2,7 @@ import TestSupport
 import XCTest
 @testable import TFLiteKernels
 
-/// The optimized elementwise kernels against their reference twins on random shapes
+/// The optimized elementwise kernels (and the 8-bit pair tables) against their reference twins on random shapes
 /// (including sizes that are not multiples of the 16-lane vectors), broadcast patterns,
 /// quantization parameters and fused activation clamps.
 final class ElementwiseOptimizedTests: XCTestCase {
@@ -84,9 +84,9 @@ final class ElementwiseOptimizedTests: XCTestCase {
         return (add, m)
     }
 
-    func testQuantizedInt8AddSubMulBitExact() throws {
+    func testInt8PairTablesMatchReference() throws {
         var rng = SeededGenerator(seed: 13)
-        for trial in 0..<150 {
+        for trial in 0..<45 {
             let (sa, sb) = randomShapes(&rng)
             let layout = try BroadcastLayout(sa, sb)
             let (pAdd, pMul) = randomAddParams(&rng, signed: true, mul: trial % 3 == 2)
@@ -102,15 +102,19 @@ final class ElementwiseOptimizedTests: XCTestCase {
                     default: BinaryArithmetic.quantizedMul(layout: layout, rows: 0..<layout.rowCount, x, y, w.baseAddress!, pMul)
                     }
                 }
+                let table: QuantizedPairTable
+                switch trial % 3 {
+                case 0: table = .add(signed: true, pAdd, subtract: false)
+                case 1: table = .add(signed: true, pAdd, subtract: true)
+                default: table = .mul(signed: true, pMul)
+                }
+                let ux = UnsafeRawPointer(x).assumingMemoryBound(to: UInt8.self), uy = UnsafeRawPointer(y).assumingMemoryBound(to: UInt8.self)
                 got.withUnsafeMutableBufferPointer { g in
-                    let n = layout.elementCount, rows = 0..<layout.rowCount, o = g.baseAddress!
-                    switch (trial % 3, layout.isElementwise) {
-                    case (0, true): OptimizedQuantizedArithmetic.addInt8(range: 0..<n, x, y, o, pAdd)
-                    case (0, false): OptimizedQuantizedArithmetic.addInt8(layout: layout, rows: rows, x, y, o, pAdd)
-                    case (1, true): OptimizedQuantizedArithmetic.addInt8(range: 0..<n, x, y, o, pAdd, subtract: true)
-                    case (1, false): OptimizedQuantizedArithmetic.addInt8(layout: layout, rows: rows, x, y, o, pAdd, subtract: true)
-                    case (_, true): OptimizedQuantizedArithmetic.mulInt8(range: 0..<n, x, y, o, pMul)
-                    default: OptimizedQuantizedArithmetic.mulInt8(layout: layout, rows: rows, x, y, o, pMul)
+                    let o = UnsafeMutableRawPointer(g.baseAddress!).assumingMemoryBound(to: UInt8.self)
+                    if layout.isElementwise {
+                        table.apply(range: 0..<layout.elementCount, ux, uy, o)
+                    } else {
+                        table.apply(layout: layout, rows: 0..<layout.rowCount, ux, uy, o)
                     }
                 }
             } }
@@ -118,9 +122,9 @@ final class ElementwiseOptimizedTests: XCTestCase {
         }
     }
 
-    func testQuantizedUInt8AddMulBitExact() throws {
+    func testUInt8PairTablesMatchReference() throws {
         var rng = SeededGenerator(seed: 14)
-        for trial in 0..<100 {
+        for trial in 0..<30 {
             let (sa, sb) = randomShapes(&rng)
             let layout = try BroadcastLayout(sa, sb)
             let (pAdd, pMul) = randomAddParams(&rng, signed: false, mul: trial % 2 == 1)
@@ -136,15 +140,47 @@ final class ElementwiseOptimizedTests: XCTestCase {
                         BinaryArithmetic.quantizedMul(layout: layout, rows: 0..<layout.rowCount, x, y, w.baseAddress!, pMul)
                     }
                 }
+                let table: QuantizedPairTable = trial % 2 == 0 ? .add(signed: false, pAdd, subtract: false) : .mul(signed: false, pMul)
                 got.withUnsafeMutableBufferPointer { g in
-                    if trial % 2 == 0 {
-                        OptimizedQuantizedArithmetic.addUInt8(layout: layout, rows: 0..<layout.rowCount, x, y, g.baseAddress!, pAdd)
+                    if layout.isElementwise {
+                        table.apply(range: 0..<layout.elementCount, x, y, g.baseAddress!)
                     } else {
-                        OptimizedQuantizedArithmetic.mulUInt8(layout: layout, rows: 0..<layout.rowCount, x, y, g.baseAddress!, pMul)
+                        table.apply(layout: layout, rows: 0..<layout.rowCount, x, y, g.baseAddress!)
                     }
                 }
             } }
             XCTAssertEqual(got, want, "trial \(trial) \(sa) \(sb)")
+        }
+    }
+}
+
+/// The table-driven quantized softmax against the reference kernel.
+final class ElementwiseSoftmaxTableTests: XCTestCase {
+    func testSoftmaxTableMatchesReference() {
+        var rng = SeededGenerator(seed: 15)
+        for trial in 0..<40 {
+            let beta = Float.random(in: 0.2...3, using: &rng), scale = Float.random(in: 0.005...0.5, using: &rng)
+            let p = SoftmaxKernels.QuantizedParams(beta: beta, inputScale: scale)
+            let table = QuantizedSoftmaxTable(p)
+            let depth = Int.random(in: 1...70, using: &rng), rows = Int.random(in: 1...5, using: &rng)
+            let x = (0..<(depth * rows)).map { _ in Int8.random(in: .min ... .max, using: &rng) }
+            var want = [Int8](repeating: 0, count: x.count), got = want
+            var want16 = [Int16](repeating: 0, count: x.count), got16 = want16
+            x.withUnsafeBufferPointer { px in
+                want.withUnsafeMutableBufferPointer { SoftmaxKernels.int8(p, depth: depth, rows: 0..<rows, px.baseAddress!, $0.baseAddress!) }
+                got.withUnsafeMutableBufferPointer { table.int8(depth: depth, rows: 0..<rows, px.baseAddress!, $0.baseAddress!) }
+                want16.withUnsafeMutableBufferPointer { SoftmaxKernels.int8ToInt16(p, depth: depth, rows: 0..<rows, px.baseAddress!, $0.baseAddress!) }
+                got16.withUnsafeMutableBufferPointer { table.int8ToInt16(depth: depth, rows: 0..<rows, px.baseAddress!, $0.baseAddress!) }
+            }
+            XCTAssertEqual(got, want, "trial \(trial)")
+            XCTAssertEqual(got16, want16, "trial \(trial) int16 output")
+            let u = x.map { UInt8(bitPattern: $0) }
+            var wantU = [UInt8](repeating: 0, count: x.count), gotU = wantU
+            u.withUnsafeBufferPointer { pu in
+                wantU.withUnsafeMutableBufferPointer { SoftmaxKernels.uint8(p, depth: depth, rows: 0..<rows, pu.baseAddress!, $0.baseAddress!) }
+                gotU.withUnsafeMutableBufferPointer { table.uint8(depth: depth, rows: 0..<rows, pu.baseAddress!, $0.baseAddress!) }
+            }
+            XCTAssertEqual(gotU, wantU, "trial \(trial) uint8")
         }
     }
 }

@@ -51,9 +51,10 @@ public enum ActivationKernels {
         }
     }
 
-    /// PRELU: `out = x ≥ 0 ? x : x · alpha` with alpha broadcast onto x.
-    public static func preluFloat32(layout: BroadcastLayout, _ x: UnsafePointer<Float>, _ alpha: UnsafePointer<Float>,
-                                    _ out: UnsafeMutablePointer<Float>) {
-        broadcastBinary(layout, rows: 0..<layout.rowCount, x, alpha, out) { v, a in v >= 0 ? v : v * a }
+    /// PRELU: `out = x ≥ 0 ? x : x · alpha` with alpha broadcast onto x, for the innermost
+    /// `rows` of the layout.
+    public static func preluFloat32(layout: BroadcastLayout, rows: Range<Int>, _ x: UnsafePointer<Float>,
+                                    _ alpha: UnsafePointer<Float>, _ out: UnsafeMutablePointer<Float>) {
+        broadcastBinary(layout, rows: rows, x, alpha, out) { v, a in v >= 0 ? v : v * a }
     }
 }

@@ -84,21 +84,33 @@ final class ActivationOperator: OperatorKernel {
             }
         case let .relu(p):
             if x.type == .int8 {
-                ActivationKernels.quantizedRelu(p, range: 0..<n, px.assumingMemoryBound(to: Int8.self), po.assumingMemoryBound(to: Int8.self))
+                ElementwiseParallel.flat(n, node.threads) { r in
+                    ActivationKernels.quantizedRelu(p, range: r, px.assumingMemoryBound(to: Int8.self), po.assumingMemoryBound(to: Int8.self))
+                }
             } else {
-                ActivationKernels.quantizedRelu(p, range: 0..<n, px.assumingMemoryBound(to: UInt8.self), po.assumingMemoryBound(to: UInt8.self))
+                ElementwiseParallel.flat(n, node.threads) { r in
+                    ActivationKernels.quantizedRelu(p, range: r, px.assumingMemoryBound(to: UInt8.self), po.assumingMemoryBound(to: UInt8.self))
+                }
             }
         case let .leakyRelu(p):
             if x.type == .int8 {
-                ActivationKernels.quantizedLeakyRelu(p, range: 0..<n, px.assumingMemoryBound(to: Int8.self), po.assumingMemoryBound(to: Int8.self))
+                ElementwiseParallel.flat(n, node.threads) { r in
+                    ActivationKernels.quantizedLeakyRelu(p, range: r, px.assumingMemoryBound(to: Int8.self), po.assumingMemoryBound(to: Int8.self))
+                }
             } else {
-                ActivationKernels.quantizedLeakyRelu(p, range: 0..<n, px.assumingMemoryBound(to: UInt8.self), po.assumingMemoryBound(to: UInt8.self))
+                ElementwiseParallel.flat(n, node.threads) { r in
+                    ActivationKernels.quantizedLeakyRelu(p, range: r, px.assumingMemoryBound(to: UInt8.self), po.assumingMemoryBound(to: UInt8.self))
+                }
             }
         case let .hardSwish(p):
             if x.type == .int8 {
-                ActivationKernels.quantizedHardSwish(p, range: 0..<n, px.assumingMemoryBound(to: Int8.self), po.assumingMemoryBound(to: Int8.self))
+                ElementwiseParallel.flat(n, node.threads) { r in
+                    ActivationKernels.quantizedHardSwish(p, range: r, px.assumingMemoryBound(to: Int8.self), po.assumingMemoryBound(to: Int8.self))
+                }
             } else {
-                ActivationKernels.quantizedHardSwish(p, range: 0..<n, px.assumingMemoryBound(to: UInt8.self), po.assumingMemoryBound(to: UInt8.self))
+                ElementwiseParallel.flat(n, node.threads) { r in
+                    ActivationKernels.quantizedHardSwish(p, range: r, px.assumingMemoryBound(to: UInt8.self), po.assumingMemoryBound(to: UInt8.self))
+                }
             }
         case let .table(t):
             ElementwiseParallel.flat(n, node.threads) { r in

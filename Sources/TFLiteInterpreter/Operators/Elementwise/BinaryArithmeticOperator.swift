@@ -18,6 +18,10 @@ final class BinaryArithmeticOperator: OperatorKernel {
         case rawMaxMin(maximum: Bool)
     }
     private var plan: Plan = .float32(min: -.infinity, max: .infinity)
+    /// For large 8-bit ADD / SUB / MUL: every output code by input-code pair, built at prepare.
+    private var pairTable: QuantizedPairTable?
+    /// Output size from which an 8-bit operator is tabulated (the table costs 64K element evaluations).
+    static let pairTableMinimumElements = 16384
     private var layout: BroadcastLayout?
     private var elementType: TensorType = .float32
 
@@ -72,10 +76,29 @@ final class BinaryArithmeticOperator: OperatorKernel {
         default:
             throw ElementwiseSupport.unsupported(name, type)
         }
+        pairTable = nil
+        if (type == .int8 || type == .uint8) && layout.elementCount >= Self.pairTableMinimumElements {
+            switch plan {
+            case let .quantizedAdd(p, subtract): pairTable = .add(signed: type == .int8, p, subtract: subtract)
+            case let .quantizedMul(p): pairTable = .mul(signed: type == .int8, p)
+            default: break
+            }
+        }
         out.type = type
         out.shape = layout.outputShape
         self.layout = layout
         elementType = type
+    }
+
+    private func applyTable(_ table: QuantizedPairTable, _ layout: BroadcastLayout, _ pool: ThreadPool,
+                            _ pa: UnsafeMutableRawPointer, _ pb: UnsafeMutableRawPointer, _ po: UnsafeMutableRawPointer) {
+        let a = UnsafePointer(pa.assumingMemoryBound(to: UInt8.self)), b = UnsafePointer(pb.assumingMemoryBound(to: UInt8.self))
+        let o = po.assumingMemoryBound(to: UInt8.self)
+        if layout.isElementwise {
+            ElementwiseParallel.flat(layout.elementCount, pool) { r in table.apply(range: r, a, b, o) }
+        } else {
+            ElementwiseParallel.rows(layout, pool) { r in table.apply(layout: layout, rows: r, a, b, o) }
+        }
     }
 
     private static func isPowerOfTwo(_ s: Float) -> Bool {
@@ -119,62 +142,36 @@ final class BinaryArithmeticOperator: OperatorKernel {
                                            activationMin: lo, activationMax: hi)
             } catch { throw InterpreterError.invocationFailed("\(name): division by zero") }
         case let .quantizedAdd(p, subtract):
+            if let table = pairTable {
+                applyTable(table, layout, node.threads, pa, pb, po)
+                return
+            }
             switch elementType {
             case .int8:
-                let a8 = pa.assumingMemoryBound(to: Int8.self), b8 = pb.assumingMemoryBound(to: Int8.self)
-                let o8 = po.assumingMemoryBound(to: Int8.self)
-                if layout.isElementwise {
-                    ElementwiseParallel.flat(layout.elementCount, node.threads) { r in
-                        OptimizedQuantizedArithmetic.addInt8(range: r, a8, b8, o8, p, subtract: subtract)
-                    }
-                } else {
-                    ElementwiseParallel.rows(layout, node.threads) { r in
-                        OptimizedQuantizedArithmetic.addInt8(layout: layout, rows: r, a8, b8, o8, p, subtract: subtract)
-                    }
-                }
+                BinaryArithmetic.quantizedAdd(layout: layout, rows: rows, pa.assumingMemoryBound(to: Int8.self),
+                                              pb.assumingMemoryBound(to: Int8.self), po.assumingMemoryBound(to: Int8.self),
+                                              p, subtract: subtract)
             case .uint8:
-                let a8 = pa.assumingMemoryBound(to: UInt8.self), b8 = pb.assumingMemoryBound(to: UInt8.self)
-                let o8 = po.assumingMemoryBound(to: UInt8.self)
-                if layout.isElementwise {
-                    ElementwiseParallel.flat(layout.elementCount, node.threads) { r in
-                        OptimizedQuantizedArithmetic.addUInt8(range: r, a8, b8, o8, p, subtract: subtract)
-                    }
-                } else {
-                    ElementwiseParallel.rows(layout, node.threads) { r in
-                        OptimizedQuantizedArithmetic.addUInt8(layout: layout, rows: r, a8, b8, o8, p, subtract: subtract)
-                    }
-                }
+                BinaryArithmetic.quantizedAdd(layout: layout, rows: rows, pa.assumingMemoryBound(to: UInt8.self),
+                                              pb.assumingMemoryBound(to: UInt8.self), po.assumingMemoryBound(to: UInt8.self),
+                                              p, subtract: subtract)
             default:
                 BinaryArithmetic.quantizedAdd(layout: layout, rows: rows, pa.assumingMemoryBound(to: Int16.self),
                                               pb.assumingMemoryBound(to: Int16.self), po.assumingMemoryBound(to: Int16.self),
                                               p, subtract: subtract)
             }
         case let .quantizedMul(p):
+            if let table = pairTable {
+                applyTable(table, layout, node.threads, pa, pb, po)
+                return
+            }
             switch elementType {
             case .int8:
-                let a8 = pa.assumingMemoryBound(to: Int8.self), b8 = pb.assumingMemoryBound(to: Int8.self)
-                let o8 = po.assumingMemoryBound(to: Int8.self)
-                if layout.isElementwise {
-                    ElementwiseParallel.flat(layout.elementCount, node.threads) { r in
-                        OptimizedQuantizedArithmetic.mulInt8(range: r, a8, b8, o8, p)
-                    }
-                } else {
-                    ElementwiseParallel.rows(layout, node.threads) { r in
-                        OptimizedQuantizedArithmetic.mulInt8(layout: layout, rows: r, a8, b8, o8, p)
-                    }
-                }
+                BinaryArithmetic.quantizedMul(layout: layout, rows: rows, pa.assumingMemoryBound(to: Int8.self),
+                                              pb.assumingMemoryBound(to: Int8.self), po.assumingMemoryBound(to: Int8.self), p)
             case .uint8:
-                let a8 = pa.assumingMemoryBound(to: UInt8.self), b8 = pb.assumingMemoryBound(to: UInt8.self)
-                let o8 = po.assumingMemoryBound(to: UInt8.self)
-                if layout.isElementwise {
-                    ElementwiseParallel.flat(layout.elementCount, node.threads) { r in
-                        OptimizedQuantizedArithmetic.mulUInt8(range: r, a8, b8, o8, p)
-                    }
-                } else {
-                    ElementwiseParallel.rows(layout, node.threads) { r in
-                        OptimizedQuantizedArithmetic.mulUInt8(layout: layout, rows: r, a8, b8, o8, p)
-                    }
-                }
+                BinaryArithmetic.quantizedMul(layout: layout, rows: rows, pa.assumingMemoryBound(to: UInt8.self),
+                                              pb.assumingMemoryBound(to: UInt8.self), po.assumingMemoryBound(to: UInt8.self), p)
             default:
                 BinaryArithmetic.quantizedMul(layout: layout, rows: rows, pa.assumingMemoryBound(to: Int16.self),
                                               pb.assumingMemoryBound(to: Int16.self), po.assumingMemoryBound(to: Int16.self), p)

@@ -35,8 +35,11 @@ final class PreluOperator: OperatorKernel {
         let po = try ElementwiseSupport.data(out, name)
         switch x.type {
         case .float32:
-            ActivationKernels.preluFloat32(layout: layout, px.assumingMemoryBound(to: Float.self),
-                                           pa.assumingMemoryBound(to: Float.self), po.assumingMemoryBound(to: Float.self))
+            let fx = px.assumingMemoryBound(to: Float.self), fa = pa.assumingMemoryBound(to: Float.self)
+            let fo = po.assumingMemoryBound(to: Float.self)
+            ElementwiseParallel.rows(layout, node.threads) { r in
+                ActivationKernels.preluFloat32(layout: layout, rows: r, fx, fa, fo)
+            }
         case .int8:
             guard let q = quantized else { throw InterpreterError.allocateTensorsRequired }
             ActivationKernels.quantizedPrelu(q, layout: layout, px.assumingMemoryBound(to: Int8.self),

@@ -10,6 +10,7 @@ final class SoftmaxOperator: OperatorKernel {
     private var rows = 0
     private var beta: Float = 1
     private var quantized: SoftmaxKernels.QuantizedParams?
+    private var table: QuantizedSoftmaxTable?
 
     init(log: Bool) { isLog = log; name = log ? "LOG_SOFTMAX" : "SOFTMAX" }
 
@@ -27,7 +28,9 @@ final class SoftmaxOperator: OperatorKernel {
         case .int8 where !isLog, .uint8 where !isLog:
             let qi = try ElementwiseSupport.perTensor(x, name)
             guard out.type == x.type || out.type == .int16 else { throw ElementwiseSupport.unsupported(name, out.type) }
-            quantized = .init(beta: beta, inputScale: qi.scale)
+            let p = SoftmaxKernels.QuantizedParams(beta: beta, inputScale: qi.scale)
+            quantized = p
+            table = QuantizedSoftmaxTable(p)
         default:
             throw ElementwiseSupport.unsupported(name, x.type)
         }
@@ -52,18 +55,18 @@ final class SoftmaxOperator: OperatorKernel {
             }
             return
         }
-        guard let p = quantized else { throw InterpreterError.allocateTensorsRequired }
+        guard let t = table else { throw InterpreterError.allocateTensorsRequired }
         let inType = x.type, outType = out.type
         node.threads.parallelFor(rows, minChunk: minRows) { r in
             switch (inType, outType) {
             case (.int8, .int8):
-                SoftmaxKernels.int8(p, depth: depth, rows: r, px.assumingMemoryBound(to: Int8.self), po.assumingMemoryBound(to: Int8.self))
+                t.int8(depth: depth, rows: r, px.assumingMemoryBound(to: Int8.self), po.assumingMemoryBound(to: Int8.self))
             case (.uint8, .uint8):
-                SoftmaxKernels.uint8(p, depth: depth, rows: r, px.assumingMemoryBound(to: UInt8.self), po.assumingMemoryBound(to: UInt8.self))
+                t.uint8(depth: depth, rows: r, px.assumingMemoryBound(to: UInt8.self), po.assumingMemoryBound(to: UInt8.self))
             case (.int8, _):
-                SoftmaxKernels.int8ToInt16(p, depth: depth, rows: r, px.assumingMemoryBound(to: Int8.self), po.assumingMemoryBound(to: Int16.self))
+                t.int8ToInt16(depth: depth, rows: r, px.assumingMemoryBound(to: Int8.self), po.assumingMemoryBound(to: Int16.self))
             default:
-                SoftmaxKernels.uint8ToInt16(p, depth: depth, rows: r, px.assumingMemoryBound(to: UInt8.self), po.assumingMemoryBound(to: Int16.self))
+                t.uint8ToInt16(depth: depth, rows: r, px.assumingMemoryBound(to: UInt8.self), po.assumingMemoryBound(to: Int16.self))
             }
         }
     }

@@ -1,0 +1,27 @@
+// Optimized float32 LOGISTIC, TANH, HARD_SWISH, LEAKY_RELU and clamps (RELU family):
+// branch-free scalar loops the compiler vectorizes; LOGISTIC / TANH use the polynomial exp
+// of `ElementwiseFastMath` (within the float tolerance of the reference). Tested against
+// `ActivationKernels.float32`.
+
+/// Optimized one-input float activations.
+public enum OptimizedActivation {
+    /// `out = f(x)` over `range`.
+    public static func float32(_ f: ActivationKernels.Float32Function, range: Range<Int>,
+                               _ x: UnsafePointer<Float>, _ out: UnsafeMutablePointer<Float>) {
+        let x = x + range.lowerBound, out = out + range.lowerBound, n = range.count
+        switch f {
+        case let .clamp(lo, hi):
+            for i in 0..<n { out[i] = Swift.min(Swift.max(x[i], lo), hi) }
+        case let .leakyRelu(alpha):
+            for i in 0..<n { let v = x[i]; out[i] = v > 0 ? v : v * alpha }
+        case .hardSwish:
+            for i in 0..<n { let v = x[i]; out[i] = v * Swift.min(6, Swift.max(0, v + 3)) / 6 }
+        case .logistic:
+            for i in 0..<n { out[i] = 1 / (1 + ElementwiseFastMath.exp(-x[i])) }
+        case .tanh:
+            for i in 0..<n { out[i] = 1 - 2 / (ElementwiseFastMath.exp(2 * x[i]) + 1) }
+        case .elu:
+            ActivationKernels.float32(f, range: 0..<n, x, out)
+        }
+    }
+}

@@ -1,0 +1,67 @@
+// Quantized two-input operators on 8-bit data as a 256×256 table: the output code for every
+// pair of input codes, computed once at prepare with the reference element function. Invoke
+// becomes one table read per element, bit-exact by construction.
+
+/// A 64K-entry table mapping a pair of 8-bit input codes to the output code.
+public struct QuantizedPairTable: Sendable {
+    /// Entries indexed by `(UInt8(a) << 8) | UInt8(b)`.
+    public let entries: [UInt8]
+
+    /// Tabulates `f` over every pair of codes (int8 when `signed`, else uint8); `f` returns
+    /// the already clamped output code.
+    public init(signed: Bool, _ f: (Int32, Int32) -> Int32) {
+        var table = [UInt8](repeating: 0, count: 65536)
+        for hiByte in 0..<256 {
+            let x = signed ? Int32(Int8(truncatingIfNeeded: hiByte)) : Int32(hiByte)
+            for loByte in 0..<256 {
+                let y = signed ? Int32(Int8(truncatingIfNeeded: loByte)) : Int32(loByte)
+                table[hiByte << 8 | loByte] = UInt8(truncatingIfNeeded: f(x, y))
+            }
+        }
+        entries = table
+    }
+
+    /// The table of quantized ADD (or SUB).
+    public static func add(signed: Bool, _ p: BinaryArithmetic.QuantizedAddParams, subtract: Bool) -> QuantizedPairTable {
+        QuantizedPairTable(signed: signed) { BinaryArithmetic.quantizedAddElement($0, $1, p, subtract: subtract) }
+    }
+
+    /// The table of quantized MUL.
+    public static func mul(signed: Bool, _ p: BinaryArithmetic.QuantizedMulParams) -> QuantizedPairTable {
+        QuantizedPairTable(signed: signed) { BinaryArithmetic.quantizedMulElement($0, $1, p) }
+    }
+
+    /// Same-shape operands (8-bit codes as bytes), over `range`.
+    public func apply(range: Range<Int>, _ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>,
+                      _ out: UnsafeMutablePointer<UInt8>) {
+        entries.withUnsafeBufferPointer { t in
+            let t = t.baseAddress!
+            for i in range { out[i] = t[Int(a[i]) &<< 8 | Int(b[i])] }
+        }
+    }
+
+    /// Broadcast operands over the innermost `rows` of `layout`.
+    public func apply(layout: BroadcastLayout, rows: Range<Int>, _ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>,
+                      _ out: UnsafeMutablePointer<UInt8>) {
+        entries.withUnsafeBufferPointer { t in
+            let t = t.baseAddress!
+            let inner = layout.innerCount
+            let sa = layout.stridesA[BroadcastLayout.maxRank - 1], sb = layout.stridesB[BroadcastLayout.maxRank - 1]
+            layout.forEachRow(in: rows) { o, offA, offB in
+                let pa = a + offA, pb = b + offB, po = out + o
+                if sa == 1 && sb == 1 {
+                    for i in 0..<inner { po[i] = t[Int(pa[i]) &<< 8 | Int(pb[i])] }
+                } else if sa == 1 {
+                    let row = t + Int(pb[0])
+                    for i in 0..<inner { po[i] = row[Int(pa[i]) &<< 8] }
+                } else if sb == 1 {
+                    let row = t + (Int(pa[0]) &<< 8)
+                    for i in 0..<inner { po[i] = row[Int(pb[i])] }
+                } else {
+                    let v = t[Int(pa[0]) &<< 8 | Int(pb[0])]
+                    for i in 0..<inner { po[i] = v }
+                }
+            }
+        }
+    }
+}

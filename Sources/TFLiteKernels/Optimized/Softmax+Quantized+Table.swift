@@ -1,0 +1,66 @@
+// Quantized SOFTMAX with the fixed-point exponentials tabulated: an 8-bit input row's
+// differences from its maximum lie in [−255, 0], so exp(diff) (Q0.31, exactly as the
+// reference computes it, 0 below `diffMin`) is read from a 256-entry table built at prepare.
+// The row sum, reciprocal and output scaling are the reference's, so results are bit-exact
+// with `SoftmaxKernels.int8/uint8`.
+
+/// Table-driven quantized softmax.
+public struct QuantizedSoftmaxTable: Sendable {
+    /// `exp(−d)` in Q0.31 for d = 0…255 (0 where the difference is below `diffMin`).
+    public let exps: [Int32]
+
+    /// Tabulates the reference's exponentials for `params`.
+    public init(_ params: SoftmaxKernels.QuantizedParams) {
+        exps = (0..<256).map { d in
+            let diff = Int32(-d)
+            guard diff >= params.diffMin else { return 0 }
+            let rescaled = multiplyByQuantizedMultiplierGreaterThanOne(diff, params.inputMultiplier, params.inputLeftShift)
+            return GemmlowpFixedPoint.expOnNegativeValues(rescaled, integerBits: SoftmaxKernels.QuantizedParams.scaledDiffIntegerBits)
+        }
+    }
+
+    @inline(__always)
+    func run<In: FixedWidthInteger, Out: FixedWidthInteger>(depth: Int, rows: Range<Int>, _ x: UnsafePointer<In>,
+                                                            _ out: UnsafeMutablePointer<Out>) {
+        guard depth > 0 else { return }
+        let accumBits = SoftmaxKernels.QuantizedParams.accumulationIntegerBits
+        let outMin = Int32(Out.min), outMax = Int32(Out.max)
+        exps.withUnsafeBufferPointer { table in
+            let t = table.baseAddress!
+            for r in rows {
+                let xi = x + r * depth, oi = out + r * depth
+                var maxInRow = In.min
+                for c in 0..<depth { maxInRow = Swift.max(maxInRow, xi[c]) }
+                let m = Int32(maxInRow)
+                var sum: Int32 = 0
+                for c in 0..<depth {
+                    sum = sum &+ GemmlowpFixedPoint.rescale(t[Int(m - Int32(xi[c]))], from: 0, to: accumBits)
+                }
+                let (scale, bitsOverUnit) = GemmlowpFixedPoint.reciprocal(sum, integerDigits: accumBits)
+                let exponent = Swift.max(0, Swift.min(31, bitsOverUnit + 31 - Out.bitWidth))
+                for c in 0..<depth {
+                    let e = t[Int(m - Int32(xi[c]))]
+                    let unsat = roundingDivideByPOT(saturatingRoundingDoublingHighMul(scale, e), exponent)
+                    oi[c] = Out(truncatingIfNeeded: Swift.max(Swift.min(unsat &+ outMin, outMax), outMin))
+                }
+            }
+        }
+    }
+
+    /// int8 → int8 over `rows` rows of `depth`.
+    public func int8(depth: Int, rows: Range<Int>, _ x: UnsafePointer<Int8>, _ out: UnsafeMutablePointer<Int8>) {
+        run(depth: depth, rows: rows, x, out)
+    }
+    /// uint8 → uint8.
+    public func uint8(depth: Int, rows: Range<Int>, _ x: UnsafePointer<UInt8>, _ out: UnsafeMutablePointer<UInt8>) {
+        run(depth: depth, rows: rows, x, out)
+    }
+    /// int8 → int16.
+    public func int8ToInt16(depth: Int, rows: Range<Int>, _ x: UnsafePointer<Int8>, _ out: UnsafeMutablePointer<Int16>) {
+        run(depth: depth, rows: rows, x, out)
+    }
+    /// uint8 → int16.
+    public func uint8ToInt16(depth: Int, rows: Range<Int>, _ x: UnsafePointer<UInt8>, _ out: UnsafeMutablePointer<Int16>) {
+        run(depth: depth, rows: rows, x, out)
+    }
+}
