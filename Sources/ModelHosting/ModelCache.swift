@@ -7,6 +7,7 @@ import Foundation
 ///     {cache}/{name}/.partial-{sha256}         download in progress (resumable), never served
 ///     {cache}/{name}/.partial-{sha256}.json    its resume validator (ETag / Last-Modified, URL)
 ///     {cache}/{name}/.tmp-*                    temporary files of atomic writes
+///     {cache}/{name}/.lock                     advisory lock held while the model's files change
 ///
 /// A version becomes current only by the atomic rename of `current.json`, written after the
 /// model file was verified, fsynced and renamed into its version directory. So after a crash at
@@ -19,6 +20,7 @@ struct ModelCache: Sendable {
     private static let recordFileName = "current.json"
     private static let partialPrefix = ".partial-"
     private static let temporaryPrefix = ".tmp-"
+    private static let lockFileName = ".lock"
 
     func modelDirectory(_ name: String) -> URL {
         root.appendingPathComponent(name, isDirectory: true)
@@ -105,7 +107,9 @@ struct ModelCache: Sendable {
         try DurableFileSystem.writeAtomically(data, to: recordURL(record.name).path)
     }
 
-    /// Removes the model: first the pointer (atomically, so it is never half there), then its files.
+    /// Removes the model: first the pointer (atomically, so it is never half there), then its
+    /// files. The directory and its lock file stay (removing a lock file others may wait on
+    /// would let two holders in).
     func delete(_ name: String) throws {
         let directory = modelDirectory(name)
         let fileManager = FileManager.default
@@ -116,20 +120,25 @@ struct ModelCache: Sendable {
             }
             try DurableFileSystem.sync(directory.path)
         }
-        do { try fileManager.removeItem(at: directory) } catch {
-            throw ModelHostingError.fileSystem("cannot remove \(directory.path): \(error.localizedDescription)")
+        for entry in (try? fileManager.contentsOfDirectory(atPath: directory.path)) ?? [] where entry != ModelCache.lockFileName {
+            do { try fileManager.removeItem(at: directory.appendingPathComponent(entry)) } catch {
+                throw ModelHostingError.fileSystem("cannot remove \(directory.appendingPathComponent(entry).path): \(error.localizedDescription)")
+            }
         }
     }
 
-    /// Start-up cleanup for every model directory (see ``removeStaleFiles(in:)``).
+    /// Start-up cleanup for every model directory (see ``removeStaleFiles(in:)``), skipping
+    /// models whose lock another manager holds (it is installing them right now).
     func removeStaleFiles() {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
         for name in names where RemoteModel.isValidName(name) {
             var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: modelDirectory(name).path, isDirectory: &isDirectory),
-               isDirectory.boolValue {
-                removeStaleFiles(in: name)
-            }
+            guard FileManager.default.fileExists(atPath: modelDirectory(name).path, isDirectory: &isDirectory),
+                  isDirectory.boolValue,
+                  let lock = try? ModelDirectoryLock.tryAcquire(directory: modelDirectory(name))
+            else { continue }
+            removeStaleFiles(in: name)
+            lock.release()
         }
     }
 

@@ -21,6 +21,9 @@ struct ModelDownloadOperation: Sendable {
               model.host.host != nil
         else { throw ModelHostingError.invalidURL(model.host.absoluteString) }
         try cache.prepareDirectory(model.name)
+        let directoryLock = try await ModelDirectoryLock.acquire(directory: cache.modelDirectory(model.name),
+                                                                 timeout: configuration.resourceTimeout)
+        defer { directoryLock.release() }
 
         let installed = cache.record(model.name)
         let (manifest, manifestETag) = try await fetchManifest(installed: installed)

@@ -15,8 +15,11 @@ import FoundationNetworking
 /// - Outcomes are posted as ``Foundation/Notification/Name/modelDownloadDidSucceed`` /
 ///   ``Foundation/Notification/Name/modelDownloadDidFail`` and yielded by ``events()``.
 ///
-/// Use one manager per cache directory in a process: at start-up it removes files an
-/// interrupted install left behind, which would disturb another manager's install in progress.
+/// Several managers (in one process or several, e.g. an app and `litevision models`) may share
+/// a cache directory: a per-model advisory lock (`flock` on `{cache}/{name}/.lock`) serializes
+/// their downloads, installs and deletes of the same model, and the start-up cleanup of files an
+/// interrupted install left behind skips models another manager is working on. A second manager
+/// asking for a model the first one is downloading waits for it and then finds it current.
 public final class ModelManager: @unchecked Sendable {
     /// How a manager stores and fetches models.
     public struct Configuration: Sendable {
@@ -167,6 +170,10 @@ public final class ModelManager: @unchecked Sendable {
             active.cancel()
             _ = try? await active.result()
         }
+        guard FileManager.default.fileExists(atPath: cache.modelDirectory(name).path) else { return }
+        let directoryLock = try await ModelDirectoryLock.acquire(directory: cache.modelDirectory(name),
+                                                                 timeout: configuration.resourceTimeout)
+        defer { directoryLock.release() }
         try cache.delete(name)
     }
 

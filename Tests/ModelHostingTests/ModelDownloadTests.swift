@@ -130,6 +130,22 @@ final class ModelDownloadTests: ModelManagerTestCase {
         try await expectSuccess(again)
     }
 
+    /// Two managers on one cache directory (e.g. an app and the command line) serialize on the
+    /// model's lock: the second waits, then finds the model current (304), no second transfer.
+    func testTwoManagersOnOneCacheDoNotDownloadTwice() async throws {
+        host.publish(modelName, version: "1", bytes: modelV1)
+        host.withFaults { $0.fileDelay = 0.5 }
+        let first = makeManager(), second = makeManager()
+        let one = first.download(remote)
+        try await Task.sleep(nanoseconds: 200_000_000)
+        let two = second.download(remote)
+        let pathOne = try await expectSuccess(one)
+        let pathTwo = try await expectSuccess(two)
+        XCTAssertEqual(pathOne, pathTwo)
+        XCTAssertEqual(try fileBytes(pathTwo), modelV1)
+        XCTAssertEqual(host.fileRequests.count, 1, "the second manager waited and found the model current")
+    }
+
     func testDownloadContinuesWhenRequesterIsGone() async throws {
         final class Requester {
             let download: ModelDownload
