@@ -1,0 +1,133 @@
+import ArgumentParser
+import Foundation
+
+/// `swift run -c release bench`: latency, throughput, arena and memory of the reference
+/// models, optionally compared with the reference runtime and profiled per operator type.
+@main
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Benchmark LiteVision's interpreter on TFLite models.",
+        discussion: """
+            Without --model, benchmarks every .tflite file in Models/ and ../shared/models/ (relative to \
+            the package root) at 1 thread and at all cores, plus the end-to-end default-detector rows \
+            (image -> detections on Models/images/*.png, per image including preprocessing).
+            Each row: warm-up runs, then measured invokes (time-boxed by --seconds unless --iterations \
+            is given) on random inputs of the right type.
+            --compare runs Scripts/reference-bench.py with $LITEVISION_PYTHON (else python3), which needs \
+            the ai-edge-litert package (python3 -m pip install ai-edge-litert), for both the reference \
+            runtime's built-in kernels (BUILTIN_WITHOUT_DEFAULT_DELEGATES) and its default XNNPACK path.
+            Use a release build: swift run -c release bench
+            """)
+
+    @Option(name: .customLong("model"), help: "A .tflite model to benchmark (repeatable; default: every reference model).")
+    var models: [String] = []
+
+    @Option(name: .customLong("threads"),
+            help: "A thread count (repeatable; default: 1 and all cores).")
+    var threadCounts: [Int] = []
+
+    @Option(help: "Measured runs per row (default: time-boxed, see --seconds).")
+    var iterations: Int?
+
+    @Option(help: "Time budget of the measured runs per row, in seconds, when --iterations is not given.")
+    var seconds: Double = 1.5
+
+    @Option(help: "Warm-up runs per row.")
+    var warmup: Int = 2
+
+    @Flag(help: "Print a JSON array of row objects instead of the table.")
+    var json = false
+
+    @Flag(help: "Also run the reference runtime (built-in kernels and XNNPACK) and print our/their ratios.")
+    var compare = false
+
+    @Flag(help: "Collect and print the time per operator type.")
+    var profile = false
+
+    @Option(help: "Operator types listed per profiled row.")
+    var profileTop: Int = 8
+
+    @Flag(inversion: .prefixedNo,
+          help: "Add the end-to-end default-detector rows (default: on without --model, off with it).")
+    var endToEnd: Bool?
+
+    func validate() throws {
+        if let iterations, iterations < 1 { throw ValidationError("--iterations must be at least 1") }
+        if threadCounts.contains(where: { $0 < 1 }) { throw ValidationError("--threads must be at least 1") }
+        if !(seconds > 0) { throw ValidationError("--seconds must be positive") }
+        if warmup < 0 { throw ValidationError("--warmup must not be negative") }
+        if profileTop < 1 { throw ValidationError("--profile-top must be at least 1") }
+    }
+
+    func run() throws {
+        let locations = PackageLocations()
+        let modelPaths = models.isEmpty ? locations.referenceModels() : models
+        let threads = resolvedThreadCounts()
+        let policy = IterationPolicy(warmUpCount: warmup, fixedIterations: iterations, minimumIterations: 5,
+                                     maximumIterations: 200, secondsBudget: seconds)
+        if modelPaths.isEmpty && models.isEmpty {
+            log("no models found in \(locations.modelsDirectory) or \(locations.sharedModelsDirectory): run Scripts/fetch-models.sh")
+        }
+        #if DEBUG
+        log("warning: this is a debug build; measure with `swift run -c release bench`")
+        #endif
+
+        var reference: ReferenceRuntime?
+        if compare {
+            let runtime = ReferenceRuntime(locations: locations)
+            if let reason = runtime.unavailabilityReason() {
+                log("comparison skipped: \(reason)")
+            } else {
+                reference = runtime
+            }
+        }
+
+        var rows: [BenchmarkRow] = []
+        for path in modelPaths {
+            log("benchmarking \(path) at \(threads.map(String.init).joined(separator: ", ")) thread(s)")
+            var modelRows = ModelBenchmark(path: path, threadCounts: threads, policy: policy, profiling: profile).run()
+            if let reference, modelRows.contains(where: { $0.error == nil }) {
+                log("  reference runtime on \((path as NSString).lastPathComponent)")
+                let measurements = reference.measure(model: path, threads: threads, policy: policy)
+                for k in modelRows.indices {
+                    let matching = measurements.filter { $0.threads == modelRows[k].threads }
+                    modelRows[k].attach(builtin: matching.first { $0.runtime == "builtin" },
+                                        xnnpack: matching.first { $0.runtime == "xnnpack" })
+                }
+            }
+            if let error = modelRows.lazy.compactMap(\.error).first { log("  skipped: \(error)") }
+            rows += modelRows
+        }
+
+        if endToEnd ?? models.isEmpty {
+            log("benchmarking the end-to-end default detector")
+            switch EndToEndBenchmark(locations: locations, threadCounts: threads, policy: policy).run() {
+            case .success(let endToEndRows): rows += endToEndRows
+            case .failure(let reason): log("end-to-end rows skipped: \(reason.message)")
+            }
+        }
+
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(rows), as: UTF8.self))
+        } else {
+            print(ResultTable(rows: rows, showsComparison: reference != nil, profileEntries: profileTop).render())
+            if !PeakMemory.isPerRow {
+                print("\n(peak RSS is the process-wide peak so far: this system does not allow resetting it per row)")
+            }
+        }
+    }
+
+    /// `--threads` as given, else 1 and every active core (just 1 on a single-core machine).
+    private func resolvedThreadCounts() -> [Int] {
+        if !threadCounts.isEmpty { return threadCounts }
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        return cores > 1 ? [1, cores] : [1]
+    }
+
+    private func log(_ message: String) {
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+    }
+}

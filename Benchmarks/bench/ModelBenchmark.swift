@@ -1,0 +1,51 @@
+import Foundation
+import TFLiteInterpreter
+
+/// Benchmarks one model file at several thread counts: loads it once, then per thread count
+/// creates an interpreter, fills random inputs, and times `invoke()` by the iteration policy.
+/// Load and run failures become rows carrying the error; they never stop the benchmark.
+struct ModelBenchmark {
+    /// The `.tflite` file.
+    let path: String
+    /// Thread counts to measure, in order.
+    let threadCounts: [Int]
+    /// Warm-up and repetition policy.
+    let policy: IterationPolicy
+    /// Whether to collect the per-operator profile.
+    let profiling: Bool
+
+    /// One row per thread count.
+    func run() -> [BenchmarkRow] {
+        let name = (path as NSString).lastPathComponent
+        let model: Model
+        do {
+            model = try Model(path: path)
+        } catch {
+            return threadCounts.map { BenchmarkRow(model: name, path: path, threads: $0, error: "load failed: \(error)") }
+        }
+        let macs = MACCounter.macs(of: model.file)
+        return threadCounts.map { threads in
+            var row = BenchmarkRow(model: name, path: path, threads: threads)
+            row.macs = macs
+            do {
+                PeakMemory.reset()
+                var options = Interpreter.Options(threadCount: threads)
+                options.isProfilingEnabled = profiling
+                let interpreter = try Interpreter(model: model, options: options)
+                try interpreter.allocateTensors()
+                var inputs = RandomInputs()
+                try inputs.fill(interpreter)
+                row.arenaBytes = interpreter.arenaByteCount
+                try policy.warmUp { try interpreter.invoke() }
+                if profiling { try interpreter.resetOperatorProfile() }  // profile the measured runs only
+                let samples = try policy.measuredRuns { try interpreter.invoke() }
+                if let statistics = LatencyStatistics(milliseconds: samples) { row.record(statistics) }
+                row.peakRSSBytes = PeakMemory.peakBytes()
+                if profiling { row.profile = OperatorTypeTime.summarize(interpreter.operatorProfile) }
+            } catch {
+                row.error = "run failed: \(error)"
+            }
+            return row
+        }
+    }
+}

@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""Latency of the reference runtime (ai-edge-litert) on TFLite models, for `swift run bench --compare`.
+
+Measures each model at each --threads count with two op resolvers:
+  builtin  OpResolverType.BUILTIN_WITHOUT_DEFAULT_DELEGATES (the runtime's built-in optimized kernels)
+  xnnpack  the default resolver, which applies the XNNPACK delegate
+with the bench's iteration policy: --warmup runs, then exactly --iterations runs, or (time-boxed)
+runs until --seconds of measured time with at least --min-iterations and at most --max-iterations.
+Inputs are random of the right dtype, as the bench's own runs: floats uniform in [-1, 1),
+8-bit integers over their whole range, booleans 0/1, wider integers 0.
+
+Prints a JSON array of {model, threads, runtime, iterations, median_ms, p90_ms, min_ms} (or `error`) on stdout.
+`--check` only verifies that ai_edge_litert and numpy import (exit status 3 when not).
+Install the runtime with: python3 -m pip install ai-edge-litert
+"""
+import argparse
+import json
+import math
+import sys
+import time
+
+
+def load_runtime():
+    try:
+        import numpy as np
+        from ai_edge_litert import interpreter as litert
+    except ImportError as error:
+        print(f"{sys.executable} cannot import the reference runtime ({error}); "
+              "install it with: python3 -m pip install ai-edge-litert", file=sys.stderr)
+        sys.exit(3)
+    return np, litert
+
+
+def random_inputs(np, interpreter, rng):
+    for detail in interpreter.get_input_details():
+        shape, dtype = detail["shape"], np.dtype(detail["dtype"])
+        if dtype.kind == "f":
+            value = rng.uniform(-1.0, 1.0, size=shape).astype(dtype)
+        elif dtype == np.uint8 or dtype == np.int8:
+            value = rng.integers(0, 256, size=shape, dtype=np.uint8).view(dtype)
+        elif dtype == np.bool_:
+            value = rng.integers(0, 2, size=shape).astype(np.bool_)
+        else:
+            value = np.zeros(shape, dtype=dtype)
+        interpreter.set_tensor(detail["index"], value)
+
+
+def measure(invoke, args):
+    for k in range(args.warmup):
+        start = time.perf_counter()
+        invoke()
+        if args.iterations is None and (time.perf_counter() - start) > args.seconds / 2:
+            break
+    samples, elapsed = [], 0.0
+    while True:
+        if args.iterations is not None:
+            if len(samples) >= args.iterations:
+                break
+        elif len(samples) >= args.max_iterations or (
+                len(samples) >= args.min_iterations and elapsed >= args.seconds * 1000):
+            break
+        start = time.perf_counter()
+        invoke()
+        milliseconds = (time.perf_counter() - start) * 1000
+        samples.append(milliseconds)
+        elapsed += milliseconds
+    return samples
+
+
+def summarize(samples):
+    ordered = sorted(samples)
+    n, middle = len(ordered), len(ordered) // 2
+    median = ordered[middle] if n % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+    rank = math.ceil(0.9 * n)
+    return {"iterations": n, "median_ms": median, "p90_ms": ordered[max(0, min(n - 1, rank - 1))],
+            "min_ms": ordered[0]}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--check", action="store_true", help="only check that the runtime imports")
+    parser.add_argument("--model", action="append", default=[], help="a .tflite model (repeatable)")
+    parser.add_argument("--threads", action="append", type=int, default=[], help="thread count (repeatable)")
+    parser.add_argument("--warmup", type=int, default=2)
+    parser.add_argument("--iterations", type=int, default=None, help="exact measured runs")
+    parser.add_argument("--min-iterations", type=int, default=5)
+    parser.add_argument("--max-iterations", type=int, default=100)
+    parser.add_argument("--seconds", type=float, default=1.5, help="time budget of the measured runs")
+    parser.add_argument("--runtime", action="append", choices=["builtin", "xnnpack"], default=[])
+    args = parser.parse_args()
+    np, litert = load_runtime()
+    if args.check:
+        return
+    resolvers = {"builtin": litert.OpResolverType.BUILTIN_WITHOUT_DEFAULT_DELEGATES,
+                 "xnnpack": litert.OpResolverType.AUTO}
+    results = []
+    for model in args.model:
+        for threads in args.threads or [1]:
+            for runtime in args.runtime or ["builtin", "xnnpack"]:
+                entry = {"model": model, "threads": threads, "runtime": runtime}
+                try:
+                    interpreter = litert.Interpreter(model_path=model, num_threads=threads,
+                                                     experimental_op_resolver_type=resolvers[runtime])
+                    interpreter.allocate_tensors()
+                    random_inputs(np, interpreter, np.random.default_rng(0x5EED))
+                    entry.update(summarize(measure(interpreter.invoke, args)))
+                except Exception as error:  # a model the runtime rejects is reported, not fatal
+                    entry["error"] = f"{type(error).__name__}: {error}".strip()[:500]
+                results.append(entry)
+    json.dump(results, sys.stdout)
+    sys.stdout.write("\n")
+
+
+if __name__ == "__main__":
+    main()
