@@ -22,6 +22,8 @@ struct BenchmarkRow: Codable, Sendable {
     var gmacPerSecond: Double?
     /// Bytes of the interpreter's activation arena.
     var arenaBytes: Int?
+    /// Most activation bytes alive at once (a lower bound for the arena; see ``LiveTensorBound``).
+    var peakLiveBytes: Int?
     /// Peak resident set size, bytes.
     var peakRSSBytes: Int?
     /// Why the row has no measurement (load or run failure).
@@ -41,7 +43,7 @@ struct BenchmarkRow: Codable, Sendable {
         case model, path, threads, iterations
         case medianMilliseconds = "median_ms", p90Milliseconds = "p90_ms", minimumMilliseconds = "min_ms"
         case imagesPerSecond = "images_per_s", macs, gmacPerSecond = "gmac_per_s"
-        case arenaBytes = "arena_bytes", peakRSSBytes = "peak_rss_bytes", error
+        case arenaBytes = "arena_bytes", peakLiveBytes = "peak_live_bytes", peakRSSBytes = "peak_rss_bytes", error
         case referenceBuiltin = "reference_builtin", referenceXNNPACK = "reference_xnnpack"
         case ratioToBuiltin = "ratio_to_builtin", ratioToXNNPACK = "ratio_to_xnnpack", profile
     }

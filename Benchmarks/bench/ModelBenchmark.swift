@@ -24,9 +24,11 @@ struct ModelBenchmark {
             return threadCounts.map { BenchmarkRow(model: name, path: path, threads: $0, error: "load failed: \(error)") }
         }
         let macs = MACCounter.macs(of: model.file)
+        let peakLiveBytes = LiveTensorBound.peakLiveBytes(of: model.file)
         return threadCounts.map { threads in
             var row = BenchmarkRow(model: name, path: path, threads: threads)
             row.macs = macs
+            row.peakLiveBytes = peakLiveBytes
             do {
                 PeakMemory.reset()
                 var options = Interpreter.Options(threadCount: threads)

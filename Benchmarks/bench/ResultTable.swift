@@ -11,7 +11,7 @@ struct ResultTable {
 
     /// The table text.
     func render() -> String {
-        var header = ["model", "thr", "median ms", "p90 ms", "min ms", "img/s", "GMAC", "GMAC/s", "arena MB", "peak RSS MB", "speedup"]
+        var header = ["model", "thr", "median ms", "p90 ms", "min ms", "img/s", "GMAC", "GMAC/s", "arena MB", "live MB", "peak RSS MB", "speedup"]
         if showsComparison { header += ["builtin ms", "xnnpack ms", "ours/builtin", "ours/xnnpack"] }
         var lines: [[String]] = [header]
         var failures: [String] = []
@@ -25,7 +25,7 @@ struct ResultTable {
                          milliseconds(row.p90Milliseconds), milliseconds(row.minimumMilliseconds),
                          fixed(row.imagesPerSecond, 1), fixed(row.macs.map { Double($0) / 1e9 }, 3),
                          fixed(row.gmacPerSecond, 1),
-                         megabytes(row.arenaBytes), megabytes(row.peakRSSBytes), speedup(of: row)]
+                         megabytes(row.arenaBytes), megabytes(row.peakLiveBytes), megabytes(row.peakRSSBytes), speedup(of: row)]
             if showsComparison {
                 cells += [reference(row.referenceBuiltin), reference(row.referenceXNNPACK),
                           fixed(row.ratioToBuiltin, 2), fixed(row.ratioToXNNPACK, 2)]
