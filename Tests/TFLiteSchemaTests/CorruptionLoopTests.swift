@@ -54,4 +54,34 @@ final class CorruptionLoopTests: XCTestCase {
         XCTAssertGreaterThan(rejected, 0)
         print("corruption loop: \(rejected) rejected, \(accepted) accepted")
     }
+
+    func testMetadataBufferCorruptionNeverCrashes() throws {
+        var generator = SystemRandomNumberGeneratorSeeded(seed: 0xBADA55)
+        var outcomes = [String: Int]()
+        for name in ["efficientnet_lite0.tflite", "deeplabv3.tflite"] {
+            let original = try SchemaTestFiles.referenceModelBytes(name)
+            let model = try TFLiteModelFile(bytes: original)
+            let entry = try XCTUnwrap(model.metadataEntries.first { $0.name == "TFLITE_METADATA" })
+            let patcher = try ModelPatcher(original)
+            let data = try XCTUnwrap(try patcher.buffer(entry.buffer).vector(0, elementSize: 1))
+            let range = data.byteRange
+            for _ in 0..<60 {
+                var bytes = original
+                for _ in 0..<(1 + Int(generator.next() % 4)) {
+                    bytes[range.lowerBound + Int(generator.next() % UInt64(range.count))] = UInt8(truncatingIfNeeded: generator.next())
+                }
+                do {
+                    let loaded = try TFLiteModelFile(bytes: bytes)
+                    _ = loaded.labels(forOutput: 0)
+                    outcomes["loaded", default: 0] += 1
+                } catch let error as TFLiteSchemaError {
+                    if case .invalidMetadata = error { outcomes["invalidMetadata", default: 0] += 1 } else {
+                        outcomes["other", default: 0] += 1
+                    }
+                }
+            }
+        }
+        XCTAssertGreaterThan(outcomes["invalidMetadata", default: 0], 0, "\(outcomes)")
+        print("metadata corruption: \(outcomes)")
+    }
 }
