@@ -26,9 +26,12 @@ def opt(name, **fields):
     return dict(options_type=options_type(name), options_fn=options(name, **fields))
 
 
-def case(name, op, inputs, outputs, tolerance="exact", description="", low=-1.0, high=1.0, **kw):
+def case(name, op, inputs, outputs, tolerance="exact", description="", low=-1.0, high=1.0, feeds=None, **kw):
+    """One golden case; `feeds` may fix some graph inputs' values (None entries are random)."""
     model = build(op, inputs, outputs, **kw)
-    feeds = [random_input(rng, t.shape, t.dtype, low, high) for t in inputs if t.data is None]
+    graph_inputs = [t for t in inputs if t.data is None]
+    feeds = feeds or [None] * len(graph_inputs)
+    feeds = [f if f is not None else random_input(rng, t.shape, t.dtype, low, high) for t, f in zip(graph_inputs, feeds)]
     save_case(FAMILY, name, model, feeds, tolerance=tolerance, description=description or name)
 
 
@@ -60,6 +63,9 @@ def shapes():
     case("reshape_shape_tensor_neg1", RESHAPE, [T([2, 3, 4], np.float32), const([4, -1])], [out(np.float32)])
     case("reshape_options_uint8", RESHAPE, [T([2, 3, 4], np.uint8, (0.5, 3))], [T([6, 4], np.uint8, (0.5, 3))],
          **opt("ReshapeOptions", NewShape=[6, 4]))
+    case("reshape_shape_from_graph_input", RESHAPE, [T([2, 3, 4], np.float32), T([2], np.int32)],
+         [T([4, 6], np.float32)], description="shape tensor is not constant: the declared output shape is used",
+         feeds=[None, np.array([4, 6], np.int32)])
     case("reshape_int32_scalar_to_vector", RESHAPE, [T([], np.int32), const([1])], [out(np.int32)])
     case("squeeze_all", SQUEEZE, [T([1, 3, 1, 4], np.float32)], [out(np.float32)])
     case("squeeze_dims_neg", SQUEEZE, [T([1, 3, 1, 4], np.int8, (0.2, 1))], [out(np.int8, (0.2, 1))],

@@ -1,8 +1,9 @@
 import TFLiteKernels
 import TFLiteSchema
 
-/// RESHAPE: same elements, new shape — from the constant int32 shape tensor (input 1) when
-/// it is a vector, else from ReshapeOptions.new_shape (field 0); one -1 is inferred.
+/// RESHAPE: same elements, new shape — from the constant shape tensor (input 1), else from
+/// ReshapeOptions.new_shape (field 0), else (shape computed at run time) the model's declared
+/// output shape; one -1 is inferred.
 final class ReshapeOperator: OperatorKernel {
     func prepare(_ node: NodeContext) throws {
         let op = "RESHAPE"
@@ -10,15 +11,24 @@ final class ReshapeOperator: OperatorKernel {
         let output = try node.output(0)
         var requested: [Int]
         let newShapeOption = (node.options?.int32Array(0) ?? []).map { Int($0) }
-        if node.inputs.count >= 2, let shapeTensor = node.inputs[1], shapeTensor.shape.count == 1,
-           shapeTensor.isConstant || newShapeOption.isEmpty {
+        let shapeTensor = node.inputs.count >= 2 ? node.inputs[1] : nil
+        if let shapeTensor, shapeTensor.shape.count == 1, shapeTensor.isConstant {
             requested = try DataMovementSupport.constantIntegers(shapeTensor, op)
-        } else if node.options == nil && node.inputs.count < 2 {
-            requested = output.shape   // no shape given anywhere: keep the model's declared shape
-        } else {
+        } else if !newShapeOption.isEmpty {
             requested = newShapeOption
             // Legacy form: new_shape [0] stands for a scalar.
             if requested == [0] && input.elementCount == 1 { requested = [] }
+        } else if shapeTensor != nil || node.options == nil {
+            // The shape is computed at run time (or given nowhere): use the model's declared
+            // output shape when it holds the input's elements.
+            requested = output.shape
+            guard output.shape.reduce(1, *) == input.elementCount else {
+                throw InterpreterError.invalidModel(
+                    "\(op): the shape tensor is not constant and the declared output shape \(output.shape) " +
+                    "does not hold \(input.elementCount) elements")
+            }
+        } else {
+            requested = []
         }
         output.shape = try Self.resolve(requested, elementCount: input.elementCount, op)
         try DataMovementSupport.requireSameType(input, output, op)
