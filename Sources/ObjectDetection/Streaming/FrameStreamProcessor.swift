@@ -8,6 +8,8 @@ public struct FrameStreamProcessor<Frame: Sendable, Result: Sendable>: Sendable 
         public var processed = 0
         /// Frames dropped because the processor was busy.
         public var dropped = 0
+        /// Creates counts.
+        public init(processed: Int = 0, dropped: Int = 0) { self.processed = processed; self.dropped = dropped }
     }
 
     private let process: @Sendable (Frame) throws -> Result
