@@ -210,4 +210,43 @@ final class DetectorFlowTests: XCTestCase {
         custom.shouldEnableClassification = true
         XCTAssertThrowsError(try ObjectDetector.objectDetector(options: custom, modelDirectory: modelDirectory))
     }
+
+    func testNV12AndI420FramesGiveTheSameObjectsAsRGB() throws {
+        var options = ObjectDetectorOptions()
+        options.detectorMode = .singleImage
+        let detector = try ObjectDetector.objectDetector(options: options, modelDirectory: modelDirectory)
+        let rgb = try photo("motorcycle").uprightRGB()
+        let reference = try XCTUnwrap(try detector.results(in: VisionImage(rgb)).first)
+        // BT.601 video range, chroma averaged over 2×2 blocks, as camera pipelines produce.
+        let w = rgb.width, h = rgb.height, cw = (w + 1) / 2, ch = (h + 1) / 2
+        var y = [UInt8](repeating: 0, count: w * h), u = [UInt8](repeating: 0, count: cw * ch), v = u
+        func component(_ x: Int, _ yy: Int, _ c: Int) -> Double { Double(rgb.pixels[(yy * w + x) * 3 + c]) / 255 }
+        for row in 0..<h {
+            for col in 0..<w {
+                let (r, g, b) = (component(col, row, 0), component(col, row, 1), component(col, row, 2))
+                y[row * w + col] = UInt8((16 + 65.481 * r + 128.553 * g + 24.966 * b).rounded())
+            }
+        }
+        for row in 0..<ch {
+            for col in 0..<cw {
+                var r = 0.0, g = 0.0, b = 0.0, n = 0.0
+                for dy in 0..<2 where row * 2 + dy < h {
+                    for dx in 0..<2 where col * 2 + dx < w {
+                        r += component(col * 2 + dx, row * 2 + dy, 0); g += component(col * 2 + dx, row * 2 + dy, 1)
+                        b += component(col * 2 + dx, row * 2 + dy, 2); n += 1
+                    }
+                }
+                r /= n; g /= n; b /= n
+                u[row * cw + col] = UInt8((128 - 37.797 * r - 74.203 * g + 112.0 * b).rounded())
+                v[row * cw + col] = UInt8((128 + 112.0 * r - 93.786 * g - 18.214 * b).rounded())
+            }
+        }
+        let nv12 = try VisionImage(nv12Y: y, uv: zip(u, v).flatMap { [$0, $1] }, width: w, height: h)
+        let i420 = try VisionImage(planarYUV: .i420, y: y, u: u, v: v, width: w, height: h)
+        for image in [nv12, i420] {
+            let object = try XCTUnwrap(try detector.results(in: image).first)
+            assertFrame(object.frame, Double(reference.frame.minX), Double(reference.frame.minY),
+                        Double(reference.frame.width), Double(reference.frame.height), accuracy: 6)
+        }
+    }
 }
