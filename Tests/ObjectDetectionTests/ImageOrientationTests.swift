@@ -113,3 +113,37 @@ final class ImageOrientationTests: XCTestCase {
         }
     }
 }
+
+final class ImageOrientationCameraTests: XCTestCase {
+    func testDeviceAndCameraTable() {
+        XCTAssertEqual(ImageOrientation(device: .portrait, camera: .back), .right)
+        XCTAssertEqual(ImageOrientation(device: .portrait, camera: .front), .leftMirrored)
+        XCTAssertEqual(ImageOrientation(device: .landscapeLeft, camera: .back), .up)
+        XCTAssertEqual(ImageOrientation(device: .landscapeRight, camera: .front), .upMirrored)
+        // Front-camera orientations are the mirrored forms; all eight appear exactly once.
+        var all = Set<ImageOrientation>()
+        for device in DeviceOrientation.allCases {
+            for camera in CameraPosition.allCases { all.insert(ImageOrientation(device: device, camera: camera)) }
+        }
+        XCTAssertEqual(all.count, 8)
+    }
+
+    func testClockwiseRotation() throws {
+        XCTAssertEqual(ImageOrientation(clockwiseRotationDegrees: 0), .up)
+        XCTAssertEqual(ImageOrientation(clockwiseRotationDegrees: 90), .right)
+        XCTAssertEqual(ImageOrientation(clockwiseRotationDegrees: 180), .down)
+        XCTAssertEqual(ImageOrientation(clockwiseRotationDegrees: 270), .left)
+        XCTAssertEqual(ImageOrientation(clockwiseRotationDegrees: -90), .left)
+        XCTAssertEqual(ImageOrientation(clockwiseRotationDegrees: 450), .right)
+        XCTAssertNil(ImageOrientation(clockwiseRotationDegrees: 45))
+        // A buffer rotated 90° counter-clockwise needs a 90° clockwise turn: `.right` undoes it.
+        let upright = try RGBImage(width: 3, height: 2, pixels: [1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5, 6, 6, 6])
+        // Upright   Stored (rotated CCW)
+        //  1 2 3     3 6
+        //  4 5 6     2 5
+        //            1 4
+        let stored = try RGBImage(width: 2, height: 3, pixels: [3, 3, 3, 6, 6, 6, 2, 2, 2, 5, 5, 5, 1, 1, 1, 4, 4, 4])
+        let orientation = try XCTUnwrap(ImageOrientation(clockwiseRotationDegrees: 90))
+        XCTAssertEqual(VisionImage(stored, orientation: orientation).uprightRGB(), upright)
+    }
+}
