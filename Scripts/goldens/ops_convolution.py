@@ -281,7 +281,7 @@ def fc_case(rng, name, in_shape, units, act, keep=False, q=None, hybrid=None, bi
     model = build(op, ot, fc_options(act, keep),
                   [qtensor(in_shape, q.ttype, [q.in_scale], [q.in_zp]),
                    qtensor(wshape, q.ttype, ws, [q.w_zp] * len(ws), wts),
-                   qtensor([units], I32, bias_scales, [0] * len(ws), bias)],
+                   qtensor([units], I32, bias_scales, [0] * len(ws), bias) if bias_present else None],
                   qtensor(out_shape, q.ttype, [out_scale], [q.out_zp]))
     x = random_q_input(rng, in_shape, q.ttype)
     common.save_case(FAMILY, name, model, [x], "exact", desc)
@@ -452,6 +452,26 @@ def main():
                desc="TRANSPOSE_CONV int8 per-channel VALID s2")
 
     multiplier_rounding_cases()
+
+    # Sizes that exercise the optimized kernels' vector blocks and exact-sum flushes.
+    conv_case(rng, "conv_i8_deep_3x3", n=1, h=6, w=5, cin=24, cout=20, fh=3, fw=3, pad=SAME, sw=1, sh=1,
+              act="relu6", q=i8(out_zp=-3, scale_spread=2), desc="CONV_2D int8, 216-deep dot products, 20 channels")
+    conv_case(rng, "conv_u8_deep_3x3_s2", n=1, h=7, w=7, cin=33, cout=17, fh=3, fw=3, pad=SAME, sw=2, sh=2,
+              act="none", q=u8(w_zp=128, out_zp=128), desc="CONV_2D uint8, 297-deep dot products, 17 channels")
+    conv_case(rng, "conv_f32_deep_3x3", n=1, h=5, w=6, cin=40, cout=33, fh=3, fw=3, pad=SAME, sw=1, sh=1,
+              act="relu", desc="CONV_2D float, 33 output channels")
+    conv_case(rng, "conv_hybrid_pc_dil2", n=1, h=9, w=8, cin=3, cout=4, fh=3, fw=3, pad=SAME, sw=1, sh=1,
+              act="none", dil=(2, 2), hybrid=(True, 1), desc="CONV_2D hybrid per-channel with dilation")
+    dw_case(rng, "dw_i8_wide_3x3", n=1, h=6, w=7, cin=20, mult=1, fh=3, fw=3, pad=SAME, sw=1, sh=1,
+            act="relu6", q=i8(out_zp=0, scale_spread=3), desc="DEPTHWISE_CONV_2D int8, 20 channels")
+    dw_case(rng, "dw_u8_wide_s2", n=1, h=9, w=8, cin=33, mult=1, fh=3, fw=3, pad=SAME, sw=2, sh=2,
+            act="none", q=u8(w_zp=127, out_zp=128), desc="DEPTHWISE_CONV_2D uint8, 33 channels, stride 2")
+    dw_case(rng, "dw_f32_wide_dil2", n=1, h=9, w=9, cin=35, mult=1, fh=3, fw=3, pad=SAME, sw=1, sh=1,
+            act="relu6", dil=(2, 2), desc="DEPTHWISE_CONV_2D float, 35 channels, dilation 2")
+    fc_case(rng, "fc_i8_pc_nobias_deep", [2, 300], 18, "none", q=i8(out_zp=1, scale_spread=2), bias_present=False,
+            desc="FULLY_CONNECTED int8 per-channel, 300-deep, no bias")
+    tconv_case(rng, "tconv_i8_same_s2_relu", 1, 3, 3, 4, 3, 3, 3, SAME, 2, 2, "relu", q=i8(out_zp=-10),
+               desc="TRANSPOSE_CONV int8 SAME s2 relu")
 
     # Pooling
     pgeoms = [
