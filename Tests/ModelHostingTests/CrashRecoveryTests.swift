@@ -29,6 +29,42 @@ final class CrashRecoveryTests: ModelManagerTestCase {
         XCTAssertFalse(listing.contains("2"), "unreferenced version removed: \(listing)")
     }
 
+    /// A real kill: `litevision models download` is SIGKILLed mid-transfer. The installed
+    /// version is intact for the next manager, which resumes the partial file.
+    func testSIGKILLedDownloadProcessLeavesOldModelAndResumes() async throws {
+        let executable = try TestPaths.litevisionExecutable()
+        host.publish(modelName, version: "1", bytes: modelV1)
+        let oldPath = try await expectSuccess(makeManager().download(remote))
+        host.publish(modelName, version: "2", bytes: modelV2)
+        host.withFaults { $0.stallAfterBytes = 100_000; $0.stallSeconds = 8 }
+
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["models", "download", modelName, "--host", host.baseURL.absoluteString,
+                             "--cache", cacheDirectory.path, "--check", "structure"]
+        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        try process.run()
+        let partial = cacheDirectory.appendingPathComponent(modelName)
+            .appendingPathComponent(".partial-\(SHA256.hexString(SHA256.hash(modelV2)))")
+        let deadline = Date().addingTimeInterval(6)
+        while PartialDownloadInfo.fileSize(partial.path) < 100_000 && Date() < deadline && process.isRunning {
+            try await Task.sleep(nanoseconds: 20_000_000)
+        }
+        XCTAssertEqual(PartialDownloadInfo.fileSize(partial.path), 100_000, "the process wrote the bytes before the stall")
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationReason, .uncaughtSignal)
+
+        host.withFaults { $0.stallAfterBytes = nil }
+        let restarted = makeManager()
+        XCTAssertEqual(restarted.latestModelFilePath(remote), oldPath)
+        XCTAssertEqual(try fileBytes(oldPath), modelV1)
+        let newPath = try await expectSuccess(restarted.download(remote))
+        XCTAssertEqual(try fileBytes(newPath), modelV2)
+        XCTAssertEqual(host.fileRequests.last?.headers["range"], "bytes=100000-", "resumed after the kill")
+    }
+
     func testKillAfterPointerSwitchLeavesNewModel() async throws {
         host.publish(modelName, version: "1", bytes: modelV1)
         let oldPath = try await expectSuccess(makeManager().download(remote))

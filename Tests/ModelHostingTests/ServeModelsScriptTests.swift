@@ -60,21 +60,10 @@ final class ServeModelsScriptTests: XCTestCase {
         return paths.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
-    /// The `litevision` executable next to the test bundle.
-    private func litevision() throws -> URL {
-        var directory = Bundle.main.bundleURL
-        for _ in 0..<3 {
-            let candidate = directory.appendingPathComponent("litevision")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory.deleteLastPathComponent()
-        }
-        throw XCTSkip("litevision executable not built next to the tests (swift build --build-tests builds it)")
-    }
-
     /// Runs litevision with `arguments`; returns (exit status, stdout, stderr). Bounded to 20 s.
     private func run(_ arguments: [String]) throws -> (Int32, String, String) {
         let process = Process()
-        process.executableURL = try litevision()
+        process.executableURL = try TestPaths.litevisionExecutable()
         process.arguments = arguments
         let output = Pipe(), errors = Pipe()
         process.standardOutput = output

@@ -20,4 +20,15 @@ enum TestPaths {
     static func modelBytes(_ name: String) throws -> [UInt8] {
         Array(try Data(contentsOf: model(name)))
     }
+
+    /// The `litevision` executable built next to the test bundle; skips when absent.
+    static func litevisionExecutable() throws -> URL {
+        var directory = Bundle.main.bundleURL
+        for _ in 0..<3 {
+            let candidate = directory.appendingPathComponent("litevision")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory.deleteLastPathComponent()
+        }
+        throw XCTSkip("litevision executable not built next to the tests (swift build --build-tests builds it)")
+    }
 }
