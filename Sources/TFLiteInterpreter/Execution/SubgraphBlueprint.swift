@@ -47,7 +47,7 @@ struct SubgraphBlueprint: @unchecked Sendable {
                     throw InterpreterError.invalidModel(
                         "\(name): output '\(output.name)' has no fixed size (\(output.type) \(output.shape))")
                 }
-                let buffer = AlignedBuffer(byteCount: bytes)
+                let buffer = try AlignedBuffer(byteCount: bytes)
                 storage.append(buffer)
                 output.data = buffer.pointer
             }
@@ -131,11 +131,11 @@ struct SubgraphBlueprint: @unchecked Sendable {
                 }
             }
             let alignment = max(1, t.type.byteSize ?? 1)
-            let data: UnsafeMutableRawPointer = file.withBufferBytes(t.buffer) { bytes in
+            let data: UnsafeMutableRawPointer = try file.withBufferBytes(t.buffer) { bytes in
                 if let base = bytes.baseAddress, Int(bitPattern: base) % alignment == 0 {
                     return UnsafeMutableRawPointer(mutating: base)
                 }
-                let copy = AlignedBuffer(copying: bytes)
+                let copy = try AlignedBuffer(copying: bytes)
                 storage.append(copy)
                 return copy.pointer
             }

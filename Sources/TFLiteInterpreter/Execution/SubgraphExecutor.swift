@@ -116,7 +116,7 @@ final class SubgraphExecutor {
                 guard let bytes = TensorLayout.byteCount(output.shape, output.type) else {
                     throw InterpreterError.invalidModel("\(name): output '\(output.name)' has no fixed size")
                 }
-                let buffer = AlignedBuffer(byteCount: bytes)
+                let buffer = try AlignedBuffer(byteCount: bytes)
                 preparedStorage.append(buffer)
                 output.data = buffer.pointer
             }
@@ -213,7 +213,7 @@ final class SubgraphExecutor {
         let (groups, requests) = try arenaRequests()
         let plan = ArenaPlanner.plan(requests)
         if arena == nil || arena!.byteCount < plan.arenaByteCount {
-            arena = AlignedBuffer(byteCount: plan.arenaByteCount)
+            arena = try AlignedBuffer(byteCount: plan.arenaByteCount)
         }
         let base = arena!.pointer
         for (k, group) in groups.enumerated() { for index in group { tensors[index].data = base + plan.offsets[k] } }
@@ -223,7 +223,7 @@ final class SubgraphExecutor {
             guard let bytes = TensorLayout.byteCount(tensor.shape, tensor.type) else {
                 throw InterpreterError.invalidModel("variable tensor '\(tensor.name)' has no fixed size")
             }
-            if variableStorage[index]?.byteCount != bytes { variableStorage[index] = AlignedBuffer(byteCount: bytes) }
+            if variableStorage[index]?.byteCount != bytes { variableStorage[index] = try AlignedBuffer(byteCount: bytes) }
             tensor.data = variableStorage[index]!.pointer
         }
     }

@@ -1,26 +1,49 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// An owned, zero-initialised, 64-byte-aligned block of memory (the arena, copied constants,
 /// folded constants, variable tensors). Freed when the object goes away.
+/// Allocation is checked: sizes beyond ``maximumByteCount`` and failed allocations throw
+/// instead of trapping, so a malformed model cannot crash the process through a huge shape.
 final class AlignedBuffer: @unchecked Sendable {
     /// Alignment of every allocation: a cache line, enough for any SIMD load.
     static let alignment = 64
+    /// The largest block the interpreter allocates (4 GiB): far above any real model's needs.
+    static let maximumByteCount = 1 << 32
     /// Start of the block (never nil, even for zero bytes).
     let pointer: UnsafeMutableRawPointer
+    /// What `calloc` returned (freed in `deinit`).
+    private let allocation: UnsafeMutableRawPointer
     /// Usable bytes.
     let byteCount: Int
 
     /// Allocates `byteCount` zeroed bytes.
-    init(byteCount: Int) {
-        self.byteCount = max(0, byteCount)
-        let allocated = max(self.byteCount, Self.alignment)
-        pointer = UnsafeMutableRawPointer.allocate(byteCount: allocated, alignment: Self.alignment)
-        pointer.initializeMemory(as: UInt8.self, repeating: 0, count: allocated)
+    /// - Throws: ``InterpreterError/invalidModel(_:)`` when the size is above the limit or the
+    ///   system cannot provide the memory.
+    init(byteCount: Int) throws {
+        guard byteCount >= 0, byteCount <= Self.maximumByteCount else {
+            throw InterpreterError.invalidModel(
+                "a tensor or arena needs \(byteCount) bytes, more than the \(Self.maximumByteCount >> 30) GiB limit")
+        }
+        self.byteCount = byteCount
+        // calloc: large blocks come straight from the system already zeroed (no page is
+        // touched until used); over-allocate to align the start by hand.
+        guard let raw = calloc(max(byteCount, Self.alignment) + Self.alignment, 1) else {
+            throw InterpreterError.invalidModel("cannot allocate \(byteCount) bytes")
+        }
+        allocation = raw
+        let address = Int(bitPattern: raw)
+        pointer = raw + ((Self.alignment - address % Self.alignment) % Self.alignment)
     }
 
     /// Allocates a copy of `bytes`.
-    convenience init(copying bytes: UnsafeRawBufferPointer) {
-        self.init(byteCount: bytes.count)
+    convenience init(copying bytes: UnsafeRawBufferPointer) throws {
+        try self.init(byteCount: bytes.count)
         if let base = bytes.baseAddress, bytes.count > 0 { pointer.copyMemory(from: base, byteCount: bytes.count) }
     }
 
-    deinit { pointer.deallocate() }
+    deinit { free(allocation) }
 }
