@@ -275,10 +275,24 @@ def densify():
          [T([2, 3, 4], np.float16)])
 
 
+def more_quantization():
+    case("quantize_float_int8_per_channel", QUANTIZE, [T([2, 3, 4], np.float32)],
+         [T([2, 3, 4], np.int8, ([0.01, 0.02, 0.05], [0, 1, -2], 1))], low=-2, high=2)
+    case("quantize_int8_to_int16", QUANTIZE, [T([2, 5], np.int8, (0.05, 3))], [T([2, 5], np.int16, (0.02, 0))])
+    case("quantize_int16_to_int16", QUANTIZE, [T([2, 5], np.int16, (0.05, 0))], [T([2, 5], np.int16, (0.02, 0))])
+    case("quantize_int16_to_int32", QUANTIZE, [T([2, 5], np.int16, (0.05, 0))], [T([2, 5], np.int32, (0.02, 0))])
+    case("quantize_uint8_to_int16", QUANTIZE, [T([2, 5], np.uint8, (0.05, 3))], [T([2, 5], np.int16, (0.02, 0))])
+    w = rng.integers(-127, 128, size=(2, 3, 4)).astype(np.int8)
+    case("dequantize_int8_per_channel_axis2", DEQUANTIZE,
+         [T([2, 3, 4], np.int8, ([0.5, 0.01, 2.0, 0.003], [0, 0, 0, 0], 2), data=w)],
+         [T([2, 3, 4], np.float32)], tolerance="float")
+
+
 def main():
     clear_family(FAMILY)
     for section in (concatenation, shapes, transpose, pad, slices, resize, depth_space, quantization,
-                    split_stack, indexed_copies, shape_fill_range, casts, gathers, selection, densify):
+                    split_stack, indexed_copies, shape_fill_range, casts, gathers, selection, densify,
+                    more_quantization):
         section()
 
 
