@@ -258,6 +258,20 @@ def quantized_cases(rng):
         tensors = [q("x", dt, [3, 7, 5], 0.05, mid), t("axis", "int32", [1], [1]), t("y", "int32", [3, 5])]
         model = single_op_model("ARG_MAX", tensors, [0, 1], [2], ("ArgMaxOptions", {"OutputType": 2}))
         cases.append((f"arg_max_{dt}", model, [full_range(rng, dt, [3, 7, 5])], "exact", "ARG_MAX axis 1"))
+    # EXP and ABS (requantizing) through the reference's tables; SQUARED_DIFFERENCE int8.
+    for dt in ("int8",):     # the reference runtime has EXP and ABS for int8, not uint8
+        lo, hi = (0, 255) if dt == "uint8" else (-128, 127)
+        mid = (lo + hi + 1) // 2
+        x = np.arange(lo, hi + 1).astype(NP[dt]).reshape(4, 64)
+        tensors = [q("x", dt, [4, 64], 0.03, mid + 20), q("y", dt, [4, 64], 0.09, lo)]
+        if dt == "int8":
+            cases.append((f"exp_{dt}", single_op_model("EXP", tensors, [0], [1]), [x], "exact", "EXP every input code"))
+        tensors = [q("x", dt, [4, 64], 0.03, mid - 6), q("y", dt, [4, 64], 0.02, lo + 1)]
+        cases.append((f"abs_{dt}", single_op_model("ABS", tensors, [0], [1]), [x], "exact", "ABS with requantization"))
+    tensors = [q("a", "int8", [3, 1, 9], 0.05, 3), q("b", "int8", [4, 9], 0.02, -7), q("y", "int8", [3, 4, 9], 0.1, -100)]
+    cases.append(("squared_difference_int8", single_op_model("SQUARED_DIFFERENCE", tensors, [0, 1], [2]),
+                  [full_range(rng, "int8", [3, 1, 9]), full_range(rng, "int8", [4, 9])], "exact",
+                  "SQUARED_DIFFERENCE int8 broadcast"))
     # int16 general-scale ADD and MUL.
     tensors = [q("a", "int16", [3, 10], 0.0007, 0), q("b", "int16", [10], 0.0011, 0), q("y", "int16", [3, 10], 0.0013, 0)]
     model = single_op_model("ADD", tensors, [0, 1], [2], ("AddOptions", {"FusedActivationFunction": 0, "PotScaleInt16": False}))

@@ -146,6 +146,37 @@ extension ActivationKernels {
             entries = table
         }
 
+        /// Tabulates an integer function of the input code (already clamped to the type).
+        public init(signed: Bool, integer f: (Int32) -> Int32) {
+            var table = [UInt8](repeating: 0, count: 256)
+            for byte in 0..<256 {
+                let v = signed ? Int32(Int8(truncatingIfNeeded: byte)) : Int32(byte)
+                table[byte] = UInt8(truncatingIfNeeded: f(v))
+            }
+            entries = table
+        }
+
+        /// The reference table for quantized EXP.
+        public static func exp(signed: Bool, inputScale: Float, inputZeroPoint: Int32,
+                               outputScale: Float, outputZeroPoint: Int32) -> LookupTable8 {
+            LookupTable8(signed: signed, inputScale: inputScale, inputZeroPoint: inputZeroPoint,
+                         outputScale: outputScale, outputZeroPoint: outputZeroPoint) { ElementwiseMath.exp($0) }
+        }
+
+        /// The reference's quantized ABS: `|q − zpIn|`, requantized when the scales differ.
+        public static func abs(signed: Bool, inputScale: Float, inputZeroPoint: Int32,
+                               outputScale: Float, outputZeroPoint: Int32) -> LookupTable8 {
+            let lo: Int32 = signed ? -128 : 0, hi: Int32 = signed ? 127 : 255
+            let rescale = inputScale != outputScale
+            let m = QuantizedMultiplier(Double(inputScale / outputScale))
+            return LookupTable8(signed: signed) { q in
+                let value = Swift.abs(q - inputZeroPoint)
+                let r = rescale ? multiplyByQuantizedMultiplier(value, m.multiplier, m.shift) &+ outputZeroPoint
+                                : value &+ outputZeroPoint
+                return Swift.min(Swift.max(r, lo), hi)
+            }
+        }
+
         /// The reference table for quantized LOGISTIC.
         public static func logistic(signed: Bool, inputScale: Float, inputZeroPoint: Int32,
                                     outputScale: Float, outputZeroPoint: Int32) -> LookupTable8 {

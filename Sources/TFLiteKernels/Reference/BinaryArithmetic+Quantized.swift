@@ -151,6 +151,65 @@ extension BinaryArithmetic {
         broadcastBinary(layout, rows: rows, a, b, out) { Int16(truncatingIfNeeded: quantizedMulElement(Int32($0), Int32($1), p)) }
     }
 
+    /// Fixed-point parameters of quantized SQUARED_DIFFERENCE (int8): inputs rescaled onto a
+    /// common scale shifted left by 7 bits, differenced, squared and requantized.
+    public struct QuantizedSquaredDifferenceParams: Sendable, Equatable {
+        /// `-zeroPoint` of input 1.
+        public var input1Offset: Int32
+        /// `-zeroPoint` of input 2.
+        public var input2Offset: Int32
+        /// Output zero point.
+        public var outputOffset: Int32
+        /// Left shift of the zero-point-corrected inputs (7).
+        public var leftShift: Int
+        /// Rescaling of input 1 (≤ 1).
+        public var input1Multiplier: QuantizedMultiplier
+        /// Rescaling of input 2 (≤ 1).
+        public var input2Multiplier: QuantizedMultiplier
+        /// Rescaling of the squared difference onto the output scale.
+        public var outputMultiplier: QuantizedMultiplier
+        /// Output clamp (the type's range).
+        public var activationMin: Int32
+        /// Output clamp (the type's range).
+        public var activationMax: Int32
+
+        /// Parameters as the reference computes them.
+        public init(input1Scale: Float, input1ZeroPoint: Int32, input2Scale: Float, input2ZeroPoint: Int32,
+                    outputScale: Float, outputZeroPoint: Int32, activationMin: Int32, activationMax: Int32) {
+            input1Offset = -input1ZeroPoint
+            input2Offset = -input2ZeroPoint
+            outputOffset = outputZeroPoint
+            leftShift = 7
+            let twiceMax = 2.0 * Double(Swift.max(input1Scale, input2Scale))
+            input1Multiplier = QuantizedMultiplier(Double(input1Scale) / twiceMax)
+            input2Multiplier = QuantizedMultiplier(Double(input2Scale) / twiceMax)
+            outputMultiplier = QuantizedMultiplier(twiceMax * twiceMax / Double(Float(1 << (2 * 7)) * outputScale))
+            self.activationMin = activationMin
+            self.activationMax = activationMax
+        }
+    }
+
+    /// One quantized SQUARED_DIFFERENCE element.
+    @inline(__always)
+    public static func quantizedSquaredDifferenceElement(_ x: Int32, _ y: Int32, _ p: QuantizedSquaredDifferenceParams) -> Int32 {
+        let s1 = multiplyByQuantizedMultiplierSmallerThanOne((x + p.input1Offset) &* (Int32(1) << Int32(p.leftShift)),
+                                                             p.input1Multiplier.multiplier, p.input1Multiplier.shift)
+        let s2 = multiplyByQuantizedMultiplierSmallerThanOne((y + p.input2Offset) &* (Int32(1) << Int32(p.leftShift)),
+                                                             p.input2Multiplier.multiplier, p.input2Multiplier.shift)
+        let d = s1 &- s2
+        let out = multiplyByQuantizedMultiplier(d &* d, p.outputMultiplier.multiplier, p.outputMultiplier.shift) &+ p.outputOffset
+        return Swift.min(p.activationMax, Swift.max(p.activationMin, out))
+    }
+
+    /// Quantized SQUARED_DIFFERENCE on int8 tensors.
+    public static func quantizedSquaredDifference(layout: BroadcastLayout, rows: Range<Int>, _ a: UnsafePointer<Int8>,
+                                                  _ b: UnsafePointer<Int8>, _ out: UnsafeMutablePointer<Int8>,
+                                                  _ p: QuantizedSquaredDifferenceParams) {
+        broadcastBinary(layout, rows: rows, a, b, out) {
+            Int8(truncatingIfNeeded: quantizedSquaredDifferenceElement(Int32($0), Int32($1), p))
+        }
+    }
+
     /// MAXIMUM / MINIMUM on raw quantized values (the reference requires equal scales).
     public static func rawMaxMin<T: FixedWidthInteger>(_ maximum: Bool, layout: BroadcastLayout, rows: Range<Int>,
                                                        _ a: UnsafePointer<T>, _ b: UnsafePointer<T>,

@@ -16,6 +16,7 @@ final class BinaryArithmeticOperator: OperatorKernel {
         case quantizedAdd(BinaryArithmetic.QuantizedAddParams, subtract: Bool)
         case quantizedMul(BinaryArithmetic.QuantizedMulParams)
         case rawMaxMin(maximum: Bool)
+        case quantizedSquaredDifference(BinaryArithmetic.QuantizedSquaredDifferenceParams)
     }
     private var plan: Plan = .float32(min: -.infinity, max: .infinity)
     /// For large 8-bit ADD / SUB / MUL: every output code by input-code pair, built at prepare.
@@ -70,6 +71,11 @@ final class BinaryArithmeticOperator: OperatorKernel {
                     activationMin: lo, activationMax: hi))
             case .maximum, .minimum:
                 plan = .rawMaxMin(maximum: operation == .maximum)
+            case .squaredDifference where type == .int8:
+                plan = .quantizedSquaredDifference(.init(
+                    input1Scale: qa.scale, input1ZeroPoint: qa.zeroPoint, input2Scale: qb.scale,
+                    input2ZeroPoint: qb.zeroPoint, outputScale: qo.scale, outputZeroPoint: qo.zeroPoint,
+                    activationMin: -128, activationMax: 127))
             default:
                 throw ElementwiseSupport.unsupported(name, type)
             }
@@ -176,6 +182,9 @@ final class BinaryArithmeticOperator: OperatorKernel {
                 BinaryArithmetic.quantizedMul(layout: layout, rows: rows, pa.assumingMemoryBound(to: Int16.self),
                                               pb.assumingMemoryBound(to: Int16.self), po.assumingMemoryBound(to: Int16.self), p)
             }
+        case let .quantizedSquaredDifference(p):
+            BinaryArithmetic.quantizedSquaredDifference(layout: layout, rows: rows, pa.assumingMemoryBound(to: Int8.self),
+                                                        pb.assumingMemoryBound(to: Int8.self), po.assumingMemoryBound(to: Int8.self), p)
         case let .rawMaxMin(maximum):
             switch elementType {
             case .int8:

@@ -2,11 +2,13 @@ import TFLiteSchema
 import TFLiteKernels
 
 /// ABS, NEG, EXP, LOG, SQRT, RSQRT, SQUARE, FLOOR, CEIL, ROUND, SIN, COS, SIGN: one input,
-/// same shape out. Float32 for all; int32 / int64 for ABS, NEG, SQUARE, SIGN.
+/// same shape out. Float32 for all; int32 / int64 for ABS, NEG, SQUARE, SIGN; int8 for EXP
+/// and ABS through 256-entry tables of the reference's quantized results.
 final class UnaryMathOperator: OperatorKernel {
     private let operation: ElementwiseUnary.Operation
     private let name: String
     private var count = 0
+    private var table: ActivationKernels.LookupTable8?
 
     init(_ operation: ElementwiseUnary.Operation, name: String) {
         self.operation = operation; self.name = name
@@ -14,8 +16,15 @@ final class UnaryMathOperator: OperatorKernel {
 
     func prepare(_ node: NodeContext) throws {
         let x = try node.input(0), out = try node.output(0)
+        table = nil
         switch x.type {
         case .float32: break
+        case .int8 where operation == .exp || operation == .abs:
+            let qi = try ElementwiseSupport.perTensor(x, name), qo = try ElementwiseSupport.perTensor(out, name)
+            let signed = x.type == .int8
+            table = operation == .exp
+                ? .exp(signed: signed, inputScale: qi.scale, inputZeroPoint: qi.zeroPoint, outputScale: qo.scale, outputZeroPoint: qo.zeroPoint)
+                : .abs(signed: signed, inputScale: qi.scale, inputZeroPoint: qi.zeroPoint, outputScale: qo.scale, outputZeroPoint: qo.zeroPoint)
         case .int32 where ElementwiseUnary.supportsIntegers(operation): break
         case .int64 where ElementwiseUnary.supportsIntegers(operation): break
         default: throw ElementwiseSupport.unsupported(name, x.type)
@@ -33,6 +42,11 @@ final class UnaryMathOperator: OperatorKernel {
         case .float32:
             ElementwiseParallel.flat(n, node.threads) { r in
                 ElementwiseUnary.float32(op, range: r, px.assumingMemoryBound(to: Float.self), po.assumingMemoryBound(to: Float.self))
+            }
+        case .int8:
+            guard let t = table else { throw InterpreterError.allocateTensorsRequired }
+            ElementwiseParallel.flat(n, node.threads) { r in
+                t.apply(range: r, px.assumingMemoryBound(to: UInt8.self), po.assumingMemoryBound(to: UInt8.self))
             }
         case .int32:
             ElementwiseUnary.int32(op, count: n, px.assumingMemoryBound(to: Int32.self), po.assumingMemoryBound(to: Int32.self))
