@@ -16,7 +16,9 @@ func makeLocalizer(modelPath: String, labels: LabelList?, scoreThreshold: Float?
                    threadCount: Int?) throws -> any Localizer {
     let probe = try ModelRunner(path: modelPath, threadCount: threadCount, floatNormalization: .signedUnitInterval)
     let shapes = try probe.outputShapes()
-    let labels = labels ?? probe.file.labels(forOutput: 0) ?? probe.file.labels(forOutput: 1)
+    // Class names: value labels of the classes output (SSD, EfficientDet), else axis labels.
+    let labels = labels ?? probe.file.labels(forOutput: 1, type: .tensorValueLabels)
+        ?? probe.file.labels(forOutput: 0) ?? probe.file.labels(forOutput: 1)
     switch shapes.count {
     case 4 where shapes[0].last == 4 && shapes[0].count == 3:
         return PostProcessedSSDLocalizer(runner: probe, labels: labels, scoreThreshold: scoreThreshold ?? 0.5)
