@@ -73,8 +73,11 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
                 self.continuation = continuation
                 self.task = task
                 self.lastActivity = Date()
+                let cancelledAlready = failure != nil
                 lock.unlock()
                 task.resume()
+                // Cancelled before the task existed: stop it now rather than after the transfer.
+                if cancelledAlready { task.cancel() }
             }
         } onCancel: {
             self.abort(with: .cancelled)
@@ -191,6 +194,7 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
     /// Maps any error to a ``ModelHostingError``.
     static func hostingError(_ error: Error) -> ModelHostingError {
         if let hosting = error as? ModelHostingError { return hosting }
+        if error is CancellationError { return .cancelled }
         if let urlError = error as? URLError {
             switch urlError.code {
             case .timedOut: return .timedOut(urlError.localizedDescription)

@@ -151,6 +151,13 @@ public final class ModelManager: @unchecked Sendable {
         latestModelFilePath(remote) ?? fallback.path
     }
 
+    /// The SDK's pattern as one call: `.remote(remote)` if it has been downloaded, else
+    /// `.local(local)` — decided now. (``ModelSource/remote(_:fallback:)`` instead decides each
+    /// time the model is loaded.)
+    public func preferredModel(remote: RemoteModel, local: LocalModel) -> ModelSource {
+        isModelDownloaded(remote) ? .remote(remote) : .local(local)
+    }
+
     /// Deletes the installed version of `model` (and any partial download). A running
     /// download of it is cancelled first.
     ///

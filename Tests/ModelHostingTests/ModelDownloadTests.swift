@@ -202,12 +202,14 @@ final class ModelDownloadTests: ModelManagerTestCase {
         let bundled = LocalModel(path: try TestPaths.model("face_detection_back.tflite").path)
         let source = ModelSource.remote(remote, fallback: bundled)
         XCTAssertEqual(try source.resolvedFilePath(using: manager), bundled.path, "falls back before download")
+        XCTAssertEqual(manager.preferredModel(remote: remote, local: bundled), .local(bundled))
         XCTAssertThrowsError(try ModelSource.remote(remote).resolvedFilePath(using: manager)) {
             XCTAssertEqual($0 as? ModelHostingError, .modelNotDownloaded(self.modelName))
         }
         let path = try await expectSuccess(manager.download(remote))
         XCTAssertEqual(try source.resolvedFilePath(using: manager), path, "remote once downloaded")
         XCTAssertEqual(manager.modelFilePath(remote: remote, fallback: bundled), path)
+        XCTAssertEqual(manager.preferredModel(remote: remote, local: bundled), .remote(remote))
         XCTAssertEqual(try bundled.modelSource.resolvedFilePath(using: manager), bundled.path)
 
         try await manager.deleteDownloadedModel(remote)
