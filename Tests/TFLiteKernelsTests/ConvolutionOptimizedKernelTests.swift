@@ -214,3 +214,47 @@ final class ConvolutionOptimizedKernelTests: XCTestCase {
     func testUInt8DepthwiseIsBitExact() { checkQuantizedDepthwise(UInt8.self, seed: 6) }
     func testInt8DepthwiseIsBitExact() { checkQuantizedDepthwise(Int8.self, seed: 7) }
 }
+
+extension ConvolutionOptimizedKernelTests {
+    private func randomPoolGeometry(_ rng: inout ConvTestRNG) -> ConvolutionGeometry {
+        var g = randomGeometry(&rng, depthwise: true)
+        g.dilationHeight = 1; g.dilationWidth = 1
+        let padding: ConvolutionPadding = rng.int(0...1) == 0 ? .same : .valid
+        let rows = ConvolutionAxis(inputSize: g.inputHeight, filterSize: g.filterHeight, stride: g.strideHeight, dilation: 1, padding: padding)
+        let cols = ConvolutionAxis(inputSize: g.inputWidth, filterSize: g.filterWidth, stride: g.strideWidth, dilation: 1, padding: padding)
+        g.outputHeight = rows.outputSize; g.outputWidth = cols.outputSize; g.padTop = rows.padBefore; g.padLeft = cols.padBefore
+        if rng.int(0...1) == 0 { g.inputDepth += 16; g.outputDepth = g.inputDepth }
+        return g
+    }
+
+    func testPoolingMatchesReference() {
+        var rng = ConvTestRNG(state: 8)
+        for _ in 0..<60 {
+            let g = randomPoolGeometry(&rng)
+            let xf = (0..<g.inputCount).map { _ in rng.float() * 4 }
+            let xu = (0..<g.inputCount).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+            let xi = (0..<g.inputCount).map { _ in Int8(truncatingIfNeeded: rng.next()) }
+            var ef = [Float](repeating: 0, count: g.outputCount), af = ef
+            PoolingReference.averageFloat(g, activationMin: -1, activationMax: 3, input: xf, output: &ef)
+            PoolingOptimized.averageFloat(g, activationMin: -1, activationMax: 3, input: xf, output: &af, rows: 0..<PoolingOptimized.rowCount(g))
+            XCTAssertEqual(af, ef, "\(g)")
+            PoolingReference.maxFloat(g, activationMin: -1, activationMax: 3, input: xf, output: &ef)
+            PoolingOptimized.maxFloat(g, activationMin: -1, activationMax: 3, input: xf, output: &af, rows: 0..<PoolingOptimized.rowCount(g))
+            XCTAssertEqual(af, ef, "\(g)")
+            var eu = [UInt8](repeating: 0, count: g.outputCount), au = eu
+            PoolingReference.averageQuantized(g, activationMin: 10, activationMax: 250, input: xu, output: &eu)
+            PoolingOptimized.averageUInt8(g, activationMin: 10, activationMax: 250, input: xu, output: &au, rows: 0..<PoolingOptimized.rowCount(g))
+            XCTAssertEqual(au, eu, "\(g)")
+            PoolingReference.maxQuantized(g, activationMin: 10, activationMax: 250, input: xu, output: &eu)
+            PoolingOptimized.maxUInt8(g, activationMin: 10, activationMax: 250, input: xu, output: &au, rows: 0..<PoolingOptimized.rowCount(g))
+            XCTAssertEqual(au, eu, "\(g)")
+            var ei = [Int8](repeating: 0, count: g.outputCount), ai = ei
+            PoolingReference.averageQuantized(g, activationMin: -100, activationMax: 127, input: xi, output: &ei)
+            PoolingOptimized.averageInt8(g, activationMin: -100, activationMax: 127, input: xi, output: &ai, rows: 0..<PoolingOptimized.rowCount(g))
+            XCTAssertEqual(ai, ei, "\(g)")
+            PoolingReference.maxQuantized(g, activationMin: -128, activationMax: 100, input: xi, output: &ei)
+            PoolingOptimized.maxInt8(g, activationMin: -128, activationMax: 100, input: xi, output: &ai, rows: 0..<PoolingOptimized.rowCount(g))
+            XCTAssertEqual(ai, ei, "\(g)")
+        }
+    }
+}

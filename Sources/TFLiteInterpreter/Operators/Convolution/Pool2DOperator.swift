@@ -62,25 +62,40 @@ final class Pool2DOperator: OperatorKernel {
         let g = geometry
         guard g.outputCount > 0 else { return }
         let x = try ConvSupport.data(input, op: op), y = try ConvSupport.data(output, op: op)
+        let rows = PoolingOptimized.rowCount(g)
+        let minChunk = max(1, 20_000 / max(1, g.outputWidth * g.outputDepth * g.filterHeight * g.filterWidth))
+        let (fmin, fmax) = floatRange, (qmin, qmax) = quantizedRange
         switch (input.type, kind) {
         case (.float32, .average):
-            PoolingReference.averageFloat(g, activationMin: floatRange.min, activationMax: floatRange.max,
-                                          input: x.assumingMemoryBound(to: Float.self), output: y.assumingMemoryBound(to: Float.self))
+            let (src, dst) = (x.assumingMemoryBound(to: Float.self), y.assumingMemoryBound(to: Float.self))
+            node.threads.parallelFor(rows, minChunk: minChunk) {
+                PoolingOptimized.averageFloat(g, activationMin: fmin, activationMax: fmax, input: src, output: dst, rows: $0)
+            }
         case (.float32, .max):
-            PoolingReference.maxFloat(g, activationMin: floatRange.min, activationMax: floatRange.max,
-                                      input: x.assumingMemoryBound(to: Float.self), output: y.assumingMemoryBound(to: Float.self))
+            let (src, dst) = (x.assumingMemoryBound(to: Float.self), y.assumingMemoryBound(to: Float.self))
+            node.threads.parallelFor(rows, minChunk: minChunk) {
+                PoolingOptimized.maxFloat(g, activationMin: fmin, activationMax: fmax, input: src, output: dst, rows: $0)
+            }
         case (.uint8, .average):
-            PoolingReference.averageQuantized(g, activationMin: quantizedRange.min, activationMax: quantizedRange.max,
-                                              input: x.assumingMemoryBound(to: UInt8.self), output: y.assumingMemoryBound(to: UInt8.self))
+            let (src, dst) = (x.assumingMemoryBound(to: UInt8.self), y.assumingMemoryBound(to: UInt8.self))
+            node.threads.parallelFor(rows, minChunk: minChunk) {
+                PoolingOptimized.averageUInt8(g, activationMin: qmin, activationMax: qmax, input: src, output: dst, rows: $0)
+            }
         case (.uint8, .max):
-            PoolingReference.maxQuantized(g, activationMin: quantizedRange.min, activationMax: quantizedRange.max,
-                                          input: x.assumingMemoryBound(to: UInt8.self), output: y.assumingMemoryBound(to: UInt8.self))
+            let (src, dst) = (x.assumingMemoryBound(to: UInt8.self), y.assumingMemoryBound(to: UInt8.self))
+            node.threads.parallelFor(rows, minChunk: minChunk) {
+                PoolingOptimized.maxUInt8(g, activationMin: qmin, activationMax: qmax, input: src, output: dst, rows: $0)
+            }
         case (.int8, .average):
-            PoolingReference.averageQuantized(g, activationMin: quantizedRange.min, activationMax: quantizedRange.max,
-                                              input: x.assumingMemoryBound(to: Int8.self), output: y.assumingMemoryBound(to: Int8.self))
+            let (src, dst) = (x.assumingMemoryBound(to: Int8.self), y.assumingMemoryBound(to: Int8.self))
+            node.threads.parallelFor(rows, minChunk: minChunk) {
+                PoolingOptimized.averageInt8(g, activationMin: qmin, activationMax: qmax, input: src, output: dst, rows: $0)
+            }
         case (.int8, .max):
-            PoolingReference.maxQuantized(g, activationMin: quantizedRange.min, activationMax: quantizedRange.max,
-                                          input: x.assumingMemoryBound(to: Int8.self), output: y.assumingMemoryBound(to: Int8.self))
+            let (src, dst) = (x.assumingMemoryBound(to: Int8.self), y.assumingMemoryBound(to: Int8.self))
+            node.threads.parallelFor(rows, minChunk: minChunk) {
+                PoolingOptimized.maxInt8(g, activationMin: qmin, activationMax: qmax, input: src, output: dst, rows: $0)
+            }
         default:
             throw InterpreterError.invocationFailed("\(op): unsupported type \(input.type)")
         }
