@@ -125,4 +125,31 @@ final class ImageYUVTests: XCTestCase {
         XCTAssertEqual(upright.height, 20)
         XCTAssertEqual(upright[13, 0], reference[0, 0])  // stored row 0 is the upright right edge
     }
+
+    /// The one-pass oriented YUV conversion equals converting first and rotating the RGB result.
+    func testOrientedYUVConversionMatchesConvertThenRotate() throws {
+        var generator = ImageTestRandom(seed: 5)
+        func plane(_ count: Int) -> [UInt8] { (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) } }
+        let width = 37, height = 45  // odd and larger than one 32-pixel tile
+        let y = plane(width * height)
+        let u420 = plane(19 * 23), v420 = plane(19 * 23), uv = plane(19 * 2 * 23 + 5)
+        let u422 = plane(19 * height), v422 = plane(19 * height), u444 = plane(width * height), v444 = plane(width * height)
+        for orientation in ImageOrientation.allCases {
+            for range in [YUVColorRange.video, .full] {
+                let images = [
+                    try VisionImage(nv12Y: y, uv: uv, width: width, height: height, range: range, orientation: orientation),
+                    try VisionImage(planarYUV: .i420, y: y, u: u420, v: v420, width: width, height: height, range: range,
+                                    orientation: orientation),
+                    try VisionImage(planarYUV: .i422, y: y, u: u422, v: v422, width: width, height: height, range: range,
+                                    orientation: orientation),
+                    try VisionImage(planarYUV: .i444, y: y, u: u444, v: v444, width: width, height: height, range: range,
+                                    orientation: orientation),
+                ]
+                for image in images {
+                    let reference = VisionImage(image.storedRGB(), orientation: orientation).uprightRGB()
+                    XCTAssertEqual(image.uprightRGB(), reference, "\(image.format) \(orientation) \(range)")
+                }
+            }
+        }
+    }
 }

@@ -126,6 +126,55 @@ enum PixelConversion {
         }
     }
 
+    /// Converts a YUV image straight to its upright RGB form in one pass (no intermediate
+    /// stored-orientation copy), in square tiles so 90° turns stay within cache.
+    static func uprightRGB(fromYUV image: VisionImage) -> RGBImage {
+        let mapping = YUVPlaneMapping(image)
+        let outWidth = image.uprightWidth, outHeight = image.uprightHeight
+        let columnOffsets = mapping.offsets(columns: true), rowOffsets = mapping.offsets(columns: false)
+        let columnY = (0..<outWidth).map(columnOffsets.luma), rowY = (0..<outHeight).map(rowOffsets.luma)
+        let columnU = (0..<outWidth).map(columnOffsets.u), rowU = (0..<outHeight).map(rowOffsets.u)
+        let columnV = (0..<outWidth).map(columnOffsets.v), rowV = (0..<outHeight).map(rowOffsets.v)
+        let k = mapping.coefficients
+        let lumaOffset = k.lumaOffset, lumaScale = k.lumaScale
+        let vToRed = k.vToRed, uToGreen = k.uToGreen, vToGreen = k.vToGreen, uToBlue = k.uToBlue
+        var out = [UInt8](repeating: 0, count: outWidth * outHeight * 3)
+        let tile = 32
+        out.withUnsafeMutableBufferPointer { dst in
+            mapping.luma.bytes.withUnsafeBufferPointer { ys in
+                mapping.uPlane.bytes.withUnsafeBufferPointer { us in
+                    mapping.vPlane.bytes.withUnsafeBufferPointer { vs in
+                        columnY.withUnsafeBufferPointer { cy in
+                            columnU.withUnsafeBufferPointer { cu in
+                                columnV.withUnsafeBufferPointer { cv in
+                                    for tileY in stride(from: 0, to: outHeight, by: tile) {
+                                        for tileX in stride(from: 0, to: outWidth, by: tile) {
+                                            let endX = min(outWidth, tileX + tile)
+                                            for y in tileY..<min(outHeight, tileY + tile) {
+                                                let ry = rowY[y], ru = rowU[y], rv = rowV[y]
+                                                var d = (y * outWidth + tileX) * 3
+                                                for x in tileX..<endX {
+                                                    let yy = (Int(ys[ry + cy[x]]) - lumaOffset) * lumaScale
+                                                    let cb = Int(us[ru + cu[x]]) - 128
+                                                    let cr = Int(vs[rv + cv[x]]) - 128
+                                                    dst[d] = clampToByte((yy + vToRed * cr + 32768) >> 16)
+                                                    dst[d + 1] = clampToByte((yy + 32768 - uToGreen * cb - vToGreen * cr) >> 16)
+                                                    dst[d + 2] = clampToByte((yy + uToBlue * cb + 32768) >> 16)
+                                                    d += 3
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return RGBImage(validatedWidth: outWidth, height: outHeight, pixels: out)
+    }
+
     /// Returns the upright version of a stored RGB image with the given orientation.
     static func reorient(_ stored: RGBImage, orientation: ImageOrientation) -> RGBImage {
         let transform = OrientationTransform(orientation: orientation, storedWidth: stored.width,

@@ -149,6 +149,9 @@ public struct VisionImage: Sendable {
     /// orientation. Its size is ``uprightWidth`` × ``uprightHeight``.
     /// - Complexity: O(width × height); no copy for tightly packed `.rgb8` buffers that are `.up`.
     public func uprightRGB() -> RGBImage {
+        if format.isYUV, orientation != .up {
+            return PixelConversion.uprightRGB(fromYUV: self)
+        }
         let stored = storedRGB()
         guard orientation != .up else { return stored }
         return PixelConversion.reorient(stored, orientation: orientation)

@@ -2,8 +2,7 @@
 /// pixels each output sample reads are converted to RGB (with the same BT.601 fixed-point
 /// arithmetic as ``PixelConversion``), so the result equals sampling the converted frame.
 ///
-/// Every orientation maps each upright axis onto exactly one stored axis, so the byte offsets
-/// of luma and chroma samples split into a column part and a row part, precomputed per axis.
+/// Sample offsets come from ``YUVPlaneMapping``, precomputed per output column and row.
 struct YUVBilinearSampler {
     private let luma: ImagePlane
     private let uPlane: ImagePlane
@@ -14,45 +13,25 @@ struct YUVBilinearSampler {
 
     /// Prepares the offset tables for `image` (a YUV format) and `layout`.
     init(image: VisionImage, layout: SamplingLayout) {
-        precondition(image.format.isYUV)
-        luma = image.planes[0]
-        uPlane = image.planes[1]
-        vPlane = image.format == .nv12 ? image.planes[1] : image.planes[2]
-        coefficients = PixelConversion.YUVCoefficients.forRange(image.yuvRange)
-        let chromaStep = image.format == .nv12 ? 2 : 1
-        let vInPixel = image.format == .nv12 ? 1 : 0
-        let shiftX = image.format == .i444 ? 0 : 1
-        let shiftY = image.format == .i420 || image.format == .nv12 ? 1 : 0
-        let m = image.orientation.uprightToStoredCoefficients
-        let width = image.width, height = image.height
-        let luma = self.luma, uPlane = self.uPlane, vPlane = self.vPlane
-
-        /// Offsets along one upright axis whose stored coordinate is `scale · i + origin`,
-        /// running along stored x (`drivesX`) or stored y.
-        func axes(start: Double, length: Double, count: Int, sourceCount: Int, drivesX: Bool, scale: Int,
-                  origin: Int) -> (ResamplingAxis, ResamplingAxis, ResamplingAxis) {
+        let mapping = YUVPlaneMapping(image)
+        luma = mapping.luma
+        uPlane = mapping.uPlane
+        vPlane = mapping.vPlane
+        coefficients = mapping.coefficients
+        let source = layout.transform.region
+        func axes(columns: Bool) -> (ResamplingAxis, ResamplingAxis, ResamplingAxis) {
+            let offsets = mapping.offsets(columns: columns)
+            let start = columns ? source.x : source.y, length = columns ? source.width : source.height
+            let count = columns ? layout.contentWidth : layout.contentHeight
+            let sourceCount = columns ? layout.uprightWidth : layout.uprightHeight
             func axis(_ offset: (Int) -> Int) -> ResamplingAxis {
                 ResamplingAxis(start: start, length: length, outputCount: count, sourceCount: sourceCount,
-                               byteOffset: { offset(scale * $0 + origin) })
+                               byteOffset: offset)
             }
-            if drivesX {
-                return (axis { $0 }, axis { ($0 >> shiftX) * chromaStep }, axis { ($0 >> shiftX) * chromaStep })
-            }
-            return (axis { luma.offset + $0 * luma.bytesPerRow },
-                    axis { uPlane.offset + ($0 >> shiftY) * uPlane.bytesPerRow },
-                    axis { vPlane.offset + ($0 >> shiftY) * vPlane.bytesPerRow + vInPixel })
+            return (axis(offsets.luma), axis(offsets.u), axis(offsets.v))
         }
-
-        let source = layout.transform.region
-        let columnsDriveX = m.a != 0
-        (columnLuma, columnU, columnV) = axes(
-            start: source.x, length: source.width, count: layout.contentWidth, sourceCount: layout.uprightWidth,
-            drivesX: columnsDriveX, scale: columnsDriveX ? m.a : m.c,
-            origin: columnsDriveX ? (m.flipX ? width - 1 : 0) : (m.flipY ? height - 1 : 0))
-        (rowLuma, rowU, rowV) = axes(
-            start: source.y, length: source.height, count: layout.contentHeight, sourceCount: layout.uprightHeight,
-            drivesX: !columnsDriveX, scale: columnsDriveX ? m.d : m.b,
-            origin: columnsDriveX ? (m.flipY ? height - 1 : 0) : (m.flipX ? width - 1 : 0))
+        (columnLuma, columnU, columnV) = axes(columns: true)
+        (rowLuma, rowU, rowV) = axes(columns: false)
     }
 
     /// Writes content row `j` (RGB, `contentWidth` pixels) into `row` starting at byte `offset`.
