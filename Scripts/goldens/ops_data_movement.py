@@ -286,6 +286,11 @@ def more_quantization():
     case("dequantize_int8_per_channel_axis2", DEQUANTIZE,
          [T([2, 3, 4], np.int8, ([0.5, 0.01, 2.0, 0.003], [0, 0, 0, 0], 2), data=w)],
          [T([2, 3, 4], np.float32)], tolerance="float")
+    # Large enough to be split across threads (8192-element chunks).
+    case("quantize_int8_requantize_large", QUANTIZE, [T([4, 64, 80], np.int8, (0.07, 5))],
+         [T([4, 64, 80], np.int8, (0.03, -2))], description="split across threads when run with several")
+    case("quantize_float_uint8_large", QUANTIZE, [T([2, 96, 96], np.float32)], [T([2, 96, 96], np.uint8, (0.01, 100))],
+         low=-1.5, high=1.5)
 
 
 def main():

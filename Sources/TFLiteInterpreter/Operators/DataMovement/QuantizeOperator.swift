@@ -49,33 +49,47 @@ final class QuantizeOperator: OperatorKernel {
         if input.type == .float32 {
             let x = UnsafePointer(src.assumingMemoryBound(to: Float.self))
             switch output.type {
-            case .uint8: quantize(x, n, output, dst.assumingMemoryBound(to: UInt8.self))
-            case .int8: quantize(x, n, output, dst.assumingMemoryBound(to: Int8.self))
-            default: quantize(x, n, output, dst.assumingMemoryBound(to: Int16.self))
+            case .uint8: quantize(x, n, output, dst.assumingMemoryBound(to: UInt8.self), node.threads)
+            case .int8: quantize(x, n, output, dst.assumingMemoryBound(to: Int8.self), node.threads)
+            default: quantize(x, n, output, dst.assumingMemoryBound(to: Int16.self), node.threads)
             }
             return
         }
         switch input.type {
-        case .uint8: requantize(src.assumingMemoryBound(to: UInt8.self), n, input, output, dst)
-        case .int8: requantize(src.assumingMemoryBound(to: Int8.self), n, input, output, dst)
-        default: requantize(src.assumingMemoryBound(to: Int16.self), n, input, output, dst)
+        case .uint8: requantize(src.assumingMemoryBound(to: UInt8.self), n, input, output, dst, node.threads)
+        case .int8: requantize(src.assumingMemoryBound(to: Int8.self), n, input, output, dst, node.threads)
+        default: requantize(src.assumingMemoryBound(to: Int16.self), n, input, output, dst, node.threads)
         }
     }
 
+    /// Elements per thread chunk for the element-wise loops.
+    private static let chunk = 8_192
+
     private func quantize<T: FixedWidthInteger>(_ x: UnsafePointer<Float>, _ n: Int, _ output: RuntimeTensor,
-                                                _ y: UnsafeMutablePointer<T>) {
+                                                _ y: UnsafeMutablePointer<T>, _ threads: ThreadPool) {
         if let pc = perChannel {
             Quantize.affinePerChannel(x, outerCount: pc.outer, channelCount: pc.channels, innerCount: pc.inner,
                                       scales: pc.scales, zeroPoints: pc.zeros, output: y)
         } else {
-            Quantize.affine(x, count: n, scale: output.scale, zeroPoint: output.zeroPoint, output: y)
+            let scale = output.scale, zeroPoint = output.zeroPoint
+            threads.parallelFor(n, minChunk: Self.chunk) { r in
+                Quantize.affine(x + r.lowerBound, count: r.count, scale: scale, zeroPoint: zeroPoint, output: y + r.lowerBound)
+            }
         }
     }
 
     private func requantize<T: FixedWidthInteger>(_ x: UnsafeMutablePointer<T>, _ n: Int, _ input: RuntimeTensor,
-                                                  _ output: RuntimeTensor, _ dst: UnsafeMutableRawPointer) {
-        let zIn = input.zeroPoint, zOut = output.zeroPoint
-        switch output.type {
+                                                  _ output: RuntimeTensor, _ dst: UnsafeMutableRawPointer,
+                                                  _ threads: ThreadPool) {
+        let zIn = input.zeroPoint, zOut = output.zeroPoint, type = output.type
+        threads.parallelFor(n, minChunk: Self.chunk) { r in
+            requantize(x + r.lowerBound, r.count, zIn, zOut, type, dst + r.lowerBound * (type.byteSize ?? 1))
+        }
+    }
+
+    private func requantize<T: FixedWidthInteger>(_ x: UnsafeMutablePointer<T>, _ n: Int, _ zIn: Int32, _ zOut: Int32,
+                                                  _ type: TensorType, _ dst: UnsafeMutableRawPointer) {
+        switch type {
         case .uint8:
             Quantize.requantize(x, count: n, inputZeroPoint: zIn, multiplier: multiplier, outputZeroPoint: zOut,
                                 output: dst.assumingMemoryBound(to: UInt8.self))
