@@ -106,6 +106,12 @@ struct ContentRange: Equatable {
     var end: Int64
     var total: Int64?
 
+    init(start: Int64, end: Int64, total: Int64?) {
+        self.start = start
+        self.end = end
+        self.total = total
+    }
+
     init?(_ header: String?) {
         guard let header else { return nil }
         let trimmed = header.trimmingCharacters(in: .whitespaces)

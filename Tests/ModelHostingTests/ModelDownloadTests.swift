@@ -76,6 +76,20 @@ final class ModelDownloadTests: ModelManagerTestCase {
         XCTAssertFalse(cacheListing().contains("1"), "\(cacheListing())")
     }
 
+    /// A host that replaces the file without bumping the version still gets its new bytes
+    /// installed (the file name carries the checksum) and the old file removed.
+    func testSameVersionWithNewContentReplacesFile() async throws {
+        host.publish(modelName, version: "1", bytes: modelV1)
+        let manager = makeManager()
+        let oldPath = try await expectSuccess(manager.download(remote))
+        host.publish(modelName, version: "1", bytes: modelV2)
+        let newPath = try await expectSuccess(manager.download(remote))
+        XCTAssertNotEqual(oldPath, newPath)
+        XCTAssertEqual(try fileBytes(newPath), modelV2)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: oldPath))
+        XCTAssertEqual(cacheListing().filter { $0.hasPrefix("1/") }.count, 1, "\(cacheListing())")
+    }
+
     func testAbsoluteFileURLAndSameSchemeRedirectAreFollowed() async throws {
         host.publish(modelName, version: "1", bytes: modelV1)
         host.withFaults {
