@@ -42,6 +42,15 @@ final class ConvolutionOptimizedKernelTests: XCTestCase {
                                    padTop: rows.padBefore, padLeft: cols.padBefore)
     }
 
+    /// `Conv2DOptimized.offsetInput` for a generic uint8/int8 array.
+    private func offsetAny<T: FixedWidthInteger>(_ input: [T], offset: Int32, into out: inout [Float]) {
+        if let u = input as? [UInt8] {
+            Conv2DOptimized.offsetInput(u, count: u.count, offset: offset, into: &out)
+        } else if let i = input as? [Int8] {
+            Conv2DOptimized.offsetInput(i, count: i.count, offset: offset, into: &out)
+        }
+    }
+
     /// Splits `0..<count` into random contiguous chunks.
     private func chunks(_ count: Int, _ rng: inout ConvTestRNG) -> [Range<Int>] {
         var result: [Range<Int>] = [], start = 0
@@ -102,7 +111,7 @@ final class ConvolutionOptimizedKernelTests: XCTestCase {
             let packed = ConvFilterPacking.packInteger(filter, offset: q.filterOffset, outputDepth: g.outputDepth,
                                                        depth: g.filterHeight * g.filterWidth * g.inputDepth)
             var offsetInput = [Float](repeating: 0, count: g.inputCount)
-            Conv2DOptimized.offsetInput(input, count: g.inputCount, offset: q.inputOffset, into: &offsetInput)
+            offsetAny(input, offset: q.inputOffset, into: &offsetInput)
             let zeros = [Float](repeating: 0, count: g.inputDepth)
             let requantizer = ConvRequantizer(q)
             var actual = [T](repeating: 0, count: g.outputCount)
@@ -200,7 +209,7 @@ final class ConvolutionOptimizedKernelTests: XCTestCase {
             DepthwiseConv2DReference.quantized(g, q, input: input, filter: filter, bias: bias, output: &expected)
             let packed = ConvFilterPacking.packDepthwiseInteger(filter, offset: q.filterOffset, count: filter.count)
             var offsetInput = [Float](repeating: 0, count: g.inputCount)
-            Conv2DOptimized.offsetInput(input, count: g.inputCount, offset: q.inputOffset, into: &offsetInput)
+            offsetAny(input, offset: q.inputOffset, into: &offsetInput)
             let requantizer = ConvRequantizer(q)
             var actual = [T](repeating: 0, count: g.outputCount)
             for part in chunks(DepthwiseConv2DOptimized.rowCount(g), &rng) {

@@ -14,8 +14,7 @@ struct ConvRequantizeEpilogue<Element: FixedWidthInteger & SIMDScalar>: ConvInte
     func store(_ acc: SIMD16<Int32>, pixel: Int, batch: Int, channel n0: Int, lanes: Int,
                outputDepth: Int, to output: UnsafeMutablePointer<Element>) {
         let dst = output + pixel * outputDepth + n0
-        let r = requantizer.requantize(acc, channel: n0)
-        for l in 0..<lanes { dst[l] = Element(truncatingIfNeeded: r[l]) }
+        requantizer.store(acc, channel: n0, lanes: lanes, to: dst)
     }
 }
 
@@ -51,10 +50,17 @@ extension Conv2DOptimized {
 
     /// Converts quantized values to exact floats `x + offset` (|x + offset| ≤ 255), the input
     /// form of the integer convolution kernels. Call once per invoke (per batch for hybrid).
-    public static func offsetInput<Element: FixedWidthInteger>(_ x: UnsafePointer<Element>, count: Int, offset: Int32,
-                                                              into out: UnsafeMutablePointer<Float>) {
+    public static func offsetInput(_ x: UnsafePointer<UInt8>, count: Int, offset: Int32,
+                                   into out: UnsafeMutablePointer<Float>) {
         let f = Float(offset)
-        for i in 0..<count { out[i] = Float(Int32(truncatingIfNeeded: x[i])) + f }
+        for i in 0..<count { out[i] = Float(x[i]) + f }
+    }
+
+    /// `offsetInput` for int8 values.
+    public static func offsetInput(_ x: UnsafePointer<Int8>, count: Int, offset: Int32,
+                                   into out: UnsafeMutablePointer<Float>) {
+        let f = Float(offset)
+        for i in 0..<count { out[i] = Float(x[i]) + f }
     }
 
     /// The integer indirect GEMM shared by uint8, int8 and hybrid convolutions:

@@ -99,8 +99,7 @@ public enum DepthwiseConv2DOptimized {
                     }
                     var total = Conv2DOptimized.exactInteger(acc)
                     if let bias { total &+= UnsafeRawPointer(bias + ch).loadUnaligned(as: SIMD16<Int32>.self) }
-                    let r = requantizer.requantize(total, channel: ch)
-                    for l in 0..<16 { dst[ch + l] = Element(truncatingIfNeeded: r[l]) }
+                    requantizer.store(total, channel: ch, lanes: 16, to: dst + ch)
                 }
                 for ch in (blocks * 16)..<c {
                     var acc: Int32 = bias?[ch] ?? 0
