@@ -43,10 +43,7 @@ struct SubgraphBlueprint: @unchecked Sendable {
             let kernel = factory()
             try KernelErrors.preparing(name) { try kernel.prepare(context) }
             for output in context.outputs {
-                guard let bytes = TensorLayout.byteCount(output.shape, output.type) else {
-                    throw InterpreterError.invalidModel(
-                        "\(name): output '\(output.name)' has no fixed size (\(output.type) \(output.shape))")
-                }
+                let bytes = try TensorLayout.checkedByteCount(output, name)
                 let buffer = try AlignedBuffer(byteCount: bytes)
                 storage.append(buffer)
                 output.data = buffer.pointer

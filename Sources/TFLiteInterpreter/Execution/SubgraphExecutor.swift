@@ -103,9 +103,11 @@ final class SubgraphExecutor {
         preparedStorage = []
         var order: [Int] = []
         let graphInputs = Set(inputIndices)
+        for index in inputIndices { _ = try TensorLayout.checkedByteCount(tensors[index], "graph input") }
         for (k, node) in nodes.enumerated() {
             let name = node.context.code.displayName
             try KernelErrors.preparing(name) { try node.kernel.prepare(node.context) }
+            for output in node.context.outputs { _ = try TensorLayout.checkedByteCount(output, name) }
             let inputs = node.context.inputs.compactMap { $0 }
             let evaluateNow = !inputs.isEmpty
                 && (node.context.code.builtin == .shape || inputs.allSatisfy(\.isConstant))
@@ -113,9 +115,7 @@ final class SubgraphExecutor {
                     && !blueprint.description.tensors[$0.index].isVariable }
             guard evaluateNow else { order.append(k); continue }
             for output in node.context.outputs {
-                guard let bytes = TensorLayout.byteCount(output.shape, output.type) else {
-                    throw InterpreterError.invalidModel("\(name): output '\(output.name)' has no fixed size")
-                }
+                let bytes = try TensorLayout.checkedByteCount(output, name)
                 let buffer = try AlignedBuffer(byteCount: bytes)
                 preparedStorage.append(buffer)
                 output.data = buffer.pointer

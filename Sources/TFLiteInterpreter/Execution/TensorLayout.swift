@@ -23,3 +23,24 @@ enum TensorLayout {
         return overflow ? nil : bytes
     }
 }
+
+extension TensorLayout {
+    /// The largest single tensor the interpreter accepts (1 GiB). Checked after every
+    /// operator's `prepare`, before the next operator sees the tensor, so a malformed shape
+    /// is rejected before any kernel sizes scratch memory from it.
+    static let maximumTensorByteCount = 1 << 30
+
+    /// The byte count of `tensor`, or a typed error naming `owner` when it has no fixed size
+    /// or exceeds ``maximumTensorByteCount``.
+    static func checkedByteCount(_ tensor: RuntimeTensor, _ owner: @autoclosure () -> String) throws -> Int {
+        guard let bytes = byteCount(tensor.shape, tensor.type) else {
+            throw InterpreterError.invalidModel(
+                "\(owner()): tensor '\(tensor.name)' has no fixed size (\(tensor.type) \(tensor.shape))")
+        }
+        guard bytes <= maximumTensorByteCount else {
+            throw InterpreterError.invalidModel(
+                "\(owner()): tensor '\(tensor.name)' of shape \(tensor.shape) needs \(bytes) bytes, more than the 1 GiB limit")
+        }
+        return bytes
+    }
+}
