@@ -272,6 +272,11 @@ def quantized_cases(rng):
     cases.append(("squared_difference_int8", single_op_model("SQUARED_DIFFERENCE", tensors, [0, 1], [2]),
                   [full_range(rng, "int8", [3, 1, 9]), full_range(rng, "int8", [4, 9])], "exact",
                   "SQUARED_DIFFERENCE int8 broadcast"))
+    # LOG_SOFTMAX int8 (output fixed at scale 16/256, zero point 127).
+    for iscale, depth in ((0.1, 10), (0.02, 33), (0.4, 7)):
+        tensors = [q("x", "int8", [3, depth], iscale, 5), q("y", "int8", [3, depth], 16 / 256, 127)]
+        cases.append((f"log_softmax_int8_s{iscale}", single_op_model("LOG_SOFTMAX", tensors, [0], [1]),
+                      [full_range(rng, "int8", [3, depth])], "exact", f"LOG_SOFTMAX int8 depth {depth}"))
     # int16 general-scale ADD and MUL.
     tensors = [q("a", "int16", [3, 10], 0.0007, 0), q("b", "int16", [10], 0.0011, 0), q("y", "int16", [3, 10], 0.0013, 0)]
     model = single_op_model("ADD", tensors, [0, 1], [2], ("AddOptions", {"FusedActivationFunction": 0, "PotScaleInt16": False}))

@@ -92,4 +92,52 @@ enum GemmlowpFixedPoint {
         let shiftedSumMinusOne = Int32(bitPattern: (UInt32(bitPattern: x) << UInt32(headroomPlusOne)) &- (UInt32(1) << 31))
         return (oneOverOnePlusXForXIn01(shiftedSumMinusOne), bitsOverUnit)
     }
+
+    /// `x × 2^exponent` for a run-time exponent ≥ 0, saturating (TFLite's
+    /// `SaturatingRoundingMultiplyByPOTParam` for left shifts).
+    @inline(__always)
+    static func saturatingShiftLeft(_ x: Int32, _ exponent: Int) -> Int32 {
+        if exponent == 0 { return x }
+        let threshold = Int32((Int64(1) << (31 - exponent)) - 1)
+        if x > threshold { return Int32.max }
+        if x < -threshold { return Int32.min }
+        return x << Int32(exponent)
+    }
+
+    /// Saturating 32-bit addition and subtraction.
+    @inline(__always)
+    static func saturatingAdd(_ a: Int32, _ b: Int32) -> Int32 { Int32(clamping: Int64(a) + Int64(b)) }
+    @inline(__always)
+    static func saturatingSub(_ a: Int32, _ b: Int32) -> Int32 { Int32(clamping: Int64(a) - Int64(b)) }
+
+    /// `log(x)` for x ≥ 1 given with `inputBits` integer bits, result with `outputBits`
+    /// integer bits (TFLite's `log_x_for_x_greater_than_or_equal_to_1`).
+    static func logXForXGreaterThanOrEqualTo1(_ input: Int32, inputBits: Int, outputBits: Int) -> Int32 {
+        let accumBits = outputBits + 1
+        let log2: Int32 = 1488522236, sqrtSqrtHalf: Int32 = 1805811301, sqrtHalf: Int32 = 1518500250
+        let oneQuarter: Int32 = 536870912
+        let alphaN: Int32 = 117049297, alphaD: Int32 = 127690142, alphaI: Int32 = 1057819769, alphaF: Int32 = 638450708
+        let shiftedQuarter = rescale(oneQuarter, from: 0, to: accumBits)
+        let za = input
+        let zaHeadroomPlus1 = UInt32(bitPattern: za).leadingZeroBitCount
+        let raTmp = saturatingShiftLeft(za, zaHeadroomPlus1 - 1)
+        let raRaw = saturatingShiftLeft(mul(raTmp, sqrtHalf), 1)
+        let zaPow2Adj = saturatingAdd(saturatingShiftLeft(Int32(inputBits - zaHeadroomPlus1), 31 - accumBits), shiftedQuarter)
+        let zb = mul(za, sqrtHalf)
+        let zbHeadroom = UInt32(bitPattern: zb).leadingZeroBitCount - 1
+        let rbRaw = saturatingShiftLeft(za, zbHeadroom)
+        let zbPow2Adj = saturatingSub(saturatingShiftLeft(Int32(inputBits - zbHeadroom), 31 - accumBits), shiftedQuarter)
+        let r = Swift.min(raRaw, rbRaw)
+        let zPow2Adj = Swift.max(zaPow2Adj, zbPow2Adj)
+        let sum = Int64(r) + Int64(sqrtSqrtHalf)
+        let p = Int32(truncatingIfNeeded: (sum + (sum >= 0 ? 1 : -1)) / 2)
+        var q = r &- sqrtSqrtHalf
+        q = q &+ q
+        let commonSq = mul(q, q)
+        let num = mul(q, r) &+ mul(mul(q, commonSq), alphaN)
+        let denomMinusOne = mul(p, alphaI &+ q &+ mul(alphaD, commonSq)) &+ mul(alphaF, q)
+        let recipDenom = oneOverOnePlusXForXIn01(denomMinusOne)
+        let numScaled = rescale(num, from: 0, to: accumBits)
+        return rescale(mul(zPow2Adj, log2) &+ mul(numScaled, recipDenom), from: accumBits, to: outputBits)
+    }
 }

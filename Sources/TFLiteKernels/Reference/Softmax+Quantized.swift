@@ -82,3 +82,67 @@ extension SoftmaxKernels {
     public static func uint8ToInt16(_ p: QuantizedParams, depth: Int, rows: Range<Int>, _ x: UnsafePointer<UInt8>,
                                     _ out: UnsafeMutablePointer<Int16>) { quantized(p, depth: depth, rows: rows, x, out) }
 }
+
+extension SoftmaxKernels {
+    /// Fixed-point parameters of quantized int8 LOG_SOFTMAX (output scale 16/256, zero point 127).
+    public struct QuantizedLogParams: Sendable, Equatable {
+        /// Input scale in Q5.26 terms (multiplier greater than one).
+        public var inputMultiplier: Int32
+        /// Its left shift.
+        public var inputLeftShift: Int
+        /// Inverse of the input scaling (multiplier smaller than one).
+        public var reverseScalingDivisor: Int32
+        /// Its right shift (positive).
+        public var reverseScalingRightShift: Int
+        /// Differences below this are treated as exp(−∞).
+        public var diffMin: Int32
+
+        /// Parameters as the reference (`PreprocessLogSoftmaxScalingExp`) computes them (beta 1).
+        public init(inputScale: Float) {
+            let softmax = QuantizedParams(beta: 1, inputScale: inputScale)
+            inputMultiplier = softmax.inputMultiplier
+            inputLeftShift = softmax.inputLeftShift
+            diffMin = softmax.diffMin
+            let realReverse = Double(Int64(1) << (31 - softmax.inputLeftShift)) / Double(softmax.inputMultiplier)
+            let reverse = QuantizedMultiplier(realReverse)
+            reverseScalingDivisor = reverse.multiplier
+            reverseScalingRightShift = -reverse.shift
+        }
+    }
+
+    /// Quantized int8 LOG_SOFTMAX along rows of `depth`, as the reference integer kernel.
+    public static func logSoftmaxInt8(_ p: QuantizedLogParams, depth: Int, rows: Range<Int>,
+                                      _ x: UnsafePointer<Int8>, _ out: UnsafeMutablePointer<Int8>) {
+        guard depth > 0 else { return }
+        let inputBits = 5, accumBits = 12, outputBits = 4
+        for r in rows {
+            let xi = x + r * depth, oi = out + r * depth
+            var maxInRow = Int8.min
+            for c in 0..<depth { maxInRow = Swift.max(maxInRow, xi[c]) }
+            var sum: Int32 = 0
+            for c in 0..<depth {
+                let diff = Int32(xi[c]) - Int32(maxInRow)
+                if diff >= p.diffMin {
+                    let q5 = multiplyByQuantizedMultiplier(diff, p.inputMultiplier, p.inputLeftShift)
+                    sum = sum &+ GemmlowpFixedPoint.rescale(GemmlowpFixedPoint.expOnNegativeValues(q5, integerBits: inputBits),
+                                                            from: 0, to: accumBits)
+                }
+            }
+            let logSum = GemmlowpFixedPoint.logXForXGreaterThanOrEqualTo1(sum, inputBits: accumBits, outputBits: inputBits)
+            let shiftedLogSum = logSum &+ Int32.min
+            let adjustedDiffMin = Swift.max(p.diffMin - 1, multiplyByQuantizedMultiplier(
+                shiftedLogSum, p.reverseScalingDivisor, -p.reverseScalingRightShift))
+            for c in 0..<depth {
+                let diff = Int32(xi[c]) - Int32(maxInRow)
+                if diff > adjustedDiffMin {
+                    let q5 = multiplyByQuantizedMultiplier(diff, p.inputMultiplier, p.inputLeftShift)
+                    var v = roundingDivideByPOT(q5 &- logSum, 31 - inputBits - outputBits) &+ 127
+                    v = Swift.max(Swift.min(v, 127), -128)
+                    oi[c] = Int8(truncatingIfNeeded: v)
+                } else {
+                    oi[c] = Int8.min
+                }
+            }
+        }
+    }
+}

@@ -1,8 +1,8 @@
 import TFLiteSchema
 import TFLiteKernels
 
-/// SOFTMAX (float32; uint8 / int8 in, same type or int16 out) and LOG_SOFTMAX (float32)
-/// along the last dimension.
+/// SOFTMAX (float32; uint8 / int8 in, same type or int16 out) and LOG_SOFTMAX (float32,
+/// int8) along the last dimension.
 final class SoftmaxOperator: OperatorKernel {
     private let isLog: Bool
     private let name: String
@@ -11,6 +11,7 @@ final class SoftmaxOperator: OperatorKernel {
     private var beta: Float = 1
     private var quantized: SoftmaxKernels.QuantizedParams?
     private var table: QuantizedSoftmaxTable?
+    private var logParams: SoftmaxKernels.QuantizedLogParams?
 
     init(log: Bool) { isLog = log; name = log ? "LOG_SOFTMAX" : "SOFTMAX" }
 
@@ -31,6 +32,12 @@ final class SoftmaxOperator: OperatorKernel {
             let p = SoftmaxKernels.QuantizedParams(beta: beta, inputScale: qi.scale)
             quantized = p
             table = QuantizedSoftmaxTable(p)
+        case .int8 where isLog:
+            let qi = try ElementwiseSupport.perTensor(x, name), qo = try ElementwiseSupport.perTensor(out, name)
+            guard out.type == .int8, qo.scale == 16.0 / 256, qo.zeroPoint == 127 else {
+                throw InterpreterError.invalidModel("\(name): int8 output must have scale 16/256 and zero point 127")
+            }
+            logParams = .init(inputScale: qi.scale)
         default:
             throw ElementwiseSupport.unsupported(name, x.type)
         }
@@ -52,6 +59,14 @@ final class SoftmaxOperator: OperatorKernel {
                     SoftmaxKernels.float32(beta: beta, depth: depth, rows: r, px.assumingMemoryBound(to: Float.self),
                                            po.assumingMemoryBound(to: Float.self))
                 }
+            }
+            return
+        }
+        if isLog {
+            guard let lp = logParams else { throw InterpreterError.allocateTensorsRequired }
+            node.threads.parallelFor(rows, minChunk: minRows) { r in
+                SoftmaxKernels.logSoftmaxInt8(lp, depth: depth, rows: r, px.assumingMemoryBound(to: Int8.self),
+                                              po.assumingMemoryBound(to: Int8.self))
             }
             return
         }
