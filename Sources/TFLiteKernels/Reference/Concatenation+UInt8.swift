@@ -15,9 +15,9 @@ extension Concatenation {
     /// Joins uint8 inputs along an axis, requantizing inputs whose parameters differ from the
     /// output's: `clamp(round(q × s_in/s_out − z_in × s_in/s_out) + z_out, 0, 255)` in float,
     /// rounding half away from zero, as the reference does.
-    /// - Parameters: as `run`, with `innerCounts` in elements (one byte each).
+    /// - Parameters: as `run`, with `innerCounts` in elements (one byte each) and uint8 inputs.
     public static func runUInt8(outerCount: Int, innerCounts: [Int],
-                                inputs: [UnsafePointer<UInt8>],
+                                inputs: [UnsafeRawPointer],
                                 inputQuantization: [ConcatenationInputQuantization],
                                 outputScale: Float, outputZeroPoint: Int32,
                                 output: UnsafeMutablePointer<UInt8>) {
@@ -27,7 +27,7 @@ extension Concatenation {
         for outer in 0..<outerCount {
             for k in 0..<inputs.count {
                 let n = innerCounts[k]
-                let src = inputs[k] + outer * n
+                let src = inputs[k].assumingMemoryBound(to: UInt8.self) + outer * n
                 let q = inputQuantization[k]
                 if q.zeroPoint == outputZeroPoint && q.scale == outputScale {
                     dst.update(from: src, count: n)

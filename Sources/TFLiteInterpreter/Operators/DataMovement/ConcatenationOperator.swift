@@ -74,8 +74,7 @@ final class ConcatenationOperator: OperatorKernel {
             inputPointers.append(UnsafeRawPointer(t.elementCount == 0 ? out : try DataMovementSupport.data(t, op)))
         }
         if needsRequantization {
-            let typed = inputPointers.map { $0.assumingMemoryBound(to: UInt8.self) }
-            Concatenation.runUInt8(outerCount: outerCount, innerCounts: innerCounts, inputs: typed,
+            Concatenation.runUInt8(outerCount: outerCount, innerCounts: innerCounts, inputs: inputPointers,
                                    inputQuantization: inputQuantization, outputScale: output.scale,
                                    outputZeroPoint: output.zeroPoint, output: out.assumingMemoryBound(to: UInt8.self))
         } else {
