@@ -97,3 +97,19 @@ final class ConvolutionReferenceKernelTests: XCTestCase {
         XCTAssertEqual(s0, 1); XCTAssertEqual(z0, 0); XCTAssertEqual(zero, [0, 0])
     }
 }
+
+extension ConvolutionReferenceKernelTests {
+    func testFastRoundingMatchesRoundHalfAwayFromZero() {
+        var values: [Float] = [0, 0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 0.49999997, -0.49999997, 126.5, -127.5,
+                               8_388_607.5, 8_388_608, -8_388_609, 3e9, -3e9, .infinity, -.infinity, .nan]
+        var state: UInt32 = 12345
+        for _ in 0..<100_000 {
+            state = state &* 1_664_525 &+ 1_013_904_223
+            values.append(Float(bitPattern: (state & 0x807F_FFFF) | 0x3F00_0000 + (state % 24) << 23))
+        }
+        for v in values {
+            XCTAssertEqual(HybridInputQuantizer.roundHalfAwayFromZero(v),
+                           Int32(clampingToInt32: v.rounded(.toNearestOrAwayFromZero)), "\(v)")
+        }
+    }
+}

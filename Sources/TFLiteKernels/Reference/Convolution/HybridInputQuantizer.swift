@@ -20,7 +20,7 @@ public enum HybridInputQuantizer {
         }
         let inverse: Float = 127 / range
         for i in 0..<count {
-            let q = Int32(clampingToInt32: (values[i] * inverse).rounded(.toNearestOrAwayFromZero))
+            let q = roundHalfAwayFromZero(values[i] * inverse)
             quantized[i] = Int8(min(127, max(-127, q)))
         }
         return range / 127
@@ -60,10 +60,23 @@ public enum HybridInputQuantizer {
         let inverse: Float = 1 / floatScale
         let floatOffset = Float(nudged)
         for i in 0..<count {
-            let q = Int32(clampingToInt32: (floatOffset + values[i] * inverse).rounded(.toNearestOrAwayFromZero))
+            let q = roundHalfAwayFromZero(floatOffset + values[i] * inverse)
             quantized[i] = Int8(min(127, max(-128, q)))
         }
         return (floatScale, nudged)
+    }
+}
+
+extension HybridInputQuantizer {
+    /// `Int32(clampingToInt32: v.rounded(.toNearestOrAwayFromZero))` (C's `round`) without a
+    /// libm call: truncate, then step away from zero when the dropped fraction is ≥ 0.5
+    /// (exact, since `v − trunc(v)` is exact for |v| < 2^23; larger values are integers).
+    @inline(__always)
+    static func roundHalfAwayFromZero(_ v: Float) -> Int32 {
+        guard abs(v) < 8_388_608 else { return Int32(clampingToInt32: v) }
+        let t = Int32(v)
+        let fraction = v - Float(t)
+        return fraction >= 0.5 ? t + 1 : (fraction <= -0.5 ? t - 1 : t)
     }
 }
 
