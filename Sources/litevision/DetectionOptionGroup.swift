@@ -149,5 +149,5 @@ func annotatedImage(_ image: VisionImage, _ objects: [DetectedObject]) throws ->
             label: object.labels.first.map { "\($0.text ?? "class \($0.index)") \(String(format: "%.2f", $0.confidence))" },
             trackingID: object.trackingID)
     }
-    return try image.uprightRGB().annotated(with: annotations)
+    return image.uprightRGB().annotated(with: annotations)
 }

@@ -115,7 +115,7 @@ public final class ObjectDetector: @unchecked Sendable {
     /// Detects objects in a video frame taken at `timestamp` seconds (drives the tracker's
     /// motion model instead of the clock).
     public func results(in image: VisionImage, timestamp: Double?) throws -> [DetectedObject] {
-        let upright = try image.uprightRGB()
+        let upright = image.uprightRGB()
         lock.lock(); defer { lock.unlock() }
         return try detect(upright, timestamp: timestamp)
     }

@@ -87,7 +87,7 @@ public final class AutoMLObjectDetector: @unchecked Sendable {
 
     /// Detects labelled boxes, best first, at most `bundle.maxDetections`.
     public func detect(in image: VisionImage) throws -> [Detection] {
-        let upright = try image.uprightRGB()
+        let upright = image.uprightRGB()
         lock.lock(); defer { lock.unlock() }
         return try localizer.localize(upright)
             .filter { $0.score >= scoreThreshold }
