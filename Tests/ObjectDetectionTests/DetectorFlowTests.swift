@@ -158,6 +158,37 @@ final class DetectorFlowTests: XCTestCase {
         }
     }
 
+    func testDynamicRangeYOLOFindsTheSameObjectsAsTheFullIntegerOne() throws {
+        // The hybrid model's raw outputs are numerically sensitive (see ModelGoldenTests); what
+        // users see, the detections, must agree with the full-integer export.
+        func detector(_ model: String) throws -> ObjectDetector {
+            var options = ObjectDetectorOptions()
+            options.detectorMode = .singleImage
+            options.shouldEnableMultipleObjects = true
+            options.shouldEnableClassification = true
+            options.detectionScoreThreshold = 0.5
+            options.detectorModel = .local(LocalModel(path: try TestPaths.sharedModel(model)))
+            options.detectorLabelsPath = try TestPaths.sharedModel("coco_labels.txt")
+            return try ObjectDetector.objectDetector(options: options)
+        }
+        let hybrid = try detector("yolov8n_dynamic_range_640.tflite"), integer = try detector("yolov8n_int8_640.tflite")
+        for name in ["motorcycle", "coffee"] {
+            let a = try hybrid.results(in: try photo(name)), b = try integer.results(in: try photo(name))
+            XCTAssertFalse(a.isEmpty, name)
+            for object in a where object.labels.first!.confidence > 0.6 {
+                let match = b.first { $0.labels.first?.text == object.labels.first?.text && iou($0.frame, object.frame) > 0.8 }
+                XCTAssertNotNil(match, "\(name): \(object) has no counterpart in \(b)")
+            }
+        }
+    }
+
+    private func iou(_ a: CGRect, _ b: CGRect) -> Double {
+        let i = a.intersection(b)
+        guard !i.isNull else { return 0 }
+        let inter = Double(i.width * i.height)
+        return inter / (Double(a.width * a.height + b.width * b.height) - inter)
+    }
+
     func testSSDDetectorWithBackgroundSlotLabelFile() throws {
         var options = ObjectDetectorOptions()
         options.detectorMode = .singleImage
