@@ -33,11 +33,12 @@ struct TrackCommand: AsyncParsableCommand {
         guard fps > 0 else { throw ValidationError("--fps must be positive") }
         let detector = try detection.makeDetector()
         let orientation = try detection.imageOrientation()
-        let frames = try FrameSource(input: input, orientation: orientation, fps: fps)
+        let frames = try FrameSource(path: input, orientation: orientation)
+        let framesPerSecond = frames.framesPerSecond ?? fps
         if let annotate { try FileManager.default.createDirectory(atPath: annotate, withIntermediateDirectories: true) }
-        var n = 0
-        while let (image, timestamp) = try frames.next() {
-            let objects = try detector.results(in: image, timestamp: timestamp)
+        while let frame = try frames.nextFrame() {
+            let (n, image) = (frame.index, frame.image)
+            let objects = try detector.results(in: image, timestamp: Double(n) / framesPerSecond)
             if json {
                 print(try jsonLine(FrameResultJSON(frame: n, objects: objects.map(ObjectJSON.init))))
             } else {
@@ -48,7 +49,6 @@ struct TrackCommand: AsyncParsableCommand {
                 try annotatedImage(image, objects)
                     .writePNG(to: (annotate as NSString).appendingPathComponent(String(format: "frame-%05d.png", n)))
             }
-            n += 1
         }
     }
 }
@@ -57,37 +57,4 @@ struct TrackCommand: AsyncParsableCommand {
 struct FrameResultJSON: Encodable {
     var frame: Int
     var objects: [ObjectJSON]
-}
-
-/// Frames with timestamps from a PNG folder or a YUV4MPEG2 stream.
-private final class FrameSource {
-    private var pngPaths: [String] = []
-    private var y4m: Y4MReader?
-    private var index = 0
-    private let fps: Double
-    private let orientation: ImageOrientation
-
-    init(input: String, orientation: ImageOrientation, fps: Double) throws {
-        self.orientation = orientation
-        var isDirectory: ObjCBool = false
-        if input == "-" {
-            y4m = try Y4MReader(fileHandle: .standardInput, orientation: orientation)
-        } else if FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory), isDirectory.boolValue {
-            pngPaths = try FileManager.default.contentsOfDirectory(atPath: input)
-                .filter { $0.lowercased().hasSuffix(".png") }.sorted()
-                .map { (input as NSString).appendingPathComponent($0) }
-            guard !pngPaths.isEmpty else { throw ValidationError("no PNG frames in \(input)") }
-        } else {
-            y4m = try Y4MReader(path: input, orientation: orientation)
-        }
-        self.fps = y4m?.header.framesPerSecond ?? fps
-    }
-
-    func next() throws -> (VisionImage, Double)? {
-        defer { index += 1 }
-        let timestamp = Double(index) / fps
-        if let y4m { return try y4m.nextFrame().map { ($0, timestamp) } }
-        guard index < pngPaths.count else { return nil }
-        return (try VisionImage(pngFile: pngPaths[index], orientation: orientation), timestamp)
-    }
 }
