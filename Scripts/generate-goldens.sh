@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
-# Regenerates every golden fixture under Tests/Fixtures/ from the reference runtime.
-# Usage: Scripts/generate-goldens.sh [module ...]   (default: every Scripts/goldens/ops_*.py and models.py)
+# Regenerates every committed fixture under Tests/Fixtures/ (golden outputs from the reference
+# runtime, hand-made models, schema and tracking fixtures).
+# Usage: Scripts/generate-goldens.sh [module ...]
+#   default: every generator module in Scripts/goldens (ops_*, models, interpreter_models,
+#   malformed_models), then the schema fixture scripts and the tracking appearance fixture.
+#   cuts_convolution.py is a development tool (large, uncommitted output); run it by hand.
 # Needs Python with ai-edge-litert, tensorflow and numpy; set PYTHON to choose the interpreter
 # (default: a venv at .venv-goldens created on first use).
 set -euo pipefail
@@ -15,10 +19,21 @@ if [ -z "${PYTHON:-}" ]; then
 fi
 export TF_CPP_MIN_LOG_LEVEL=3 PYTHONPATH="$root/Scripts/goldens${PYTHONPATH:+:$PYTHONPATH}"
 modules=("$@")
+everything=false
 if [ ${#modules[@]} -eq 0 ]; then
-  for f in Scripts/goldens/ops_*.py Scripts/goldens/models.py; do [ -f "$f" ] && modules+=("$(basename "$f" .py)"); done
+  everything=true
+  for f in Scripts/goldens/ops_*.py Scripts/goldens/models.py Scripts/goldens/interpreter_models.py \
+           Scripts/goldens/malformed_models.py; do
+    [ -f "$f" ] && modules+=("$(basename "$f" .py)")
+  done
 fi
 for m in "${modules[@]}"; do
   echo "generate-goldens: $m"
   "$PYTHON" -m "$m"
 done
+if $everything; then
+  for script in Tests/Fixtures/schema/make_*.py Scripts/tracking_appearance.py; do
+    echo "generate-goldens: $script"
+    "$PYTHON" "$script"
+  done
+fi

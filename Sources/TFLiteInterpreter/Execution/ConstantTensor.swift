@@ -11,4 +11,6 @@ struct ConstantTensor: @unchecked Sendable {
     let shape: [Int]
     /// Quantization parameters.
     let quantization: Quantization?
+    /// Bytes available at `data` (a sparse constant holds fewer than its dense shape needs).
+    let byteCount: Int
 }

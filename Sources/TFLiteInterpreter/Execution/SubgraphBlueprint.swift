@@ -52,7 +52,8 @@ struct SubgraphBlueprint: @unchecked Sendable {
             for output in context.outputs {
                 output.isConstant = true
                 constants[output.index] = ConstantTensor(data: output.data!, type: output.type,
-                                                         shape: output.shape, quantization: output.quantization)
+                                                         shape: output.shape, quantization: output.quantization,
+                                                         byteCount: output.byteCount)
             }
         }
         self.constants = constants
@@ -80,6 +81,7 @@ struct SubgraphBlueprint: @unchecked Sendable {
                                        quantization: constant?.quantization ?? t.quantization,
                                        sparsity: t.sparsity, isConstant: constant != nil)
             tensor.data = constant?.data
+            tensor.constantByteCount = constant?.byteCount
             return tensor
         }
     }
@@ -136,7 +138,8 @@ struct SubgraphBlueprint: @unchecked Sendable {
                 storage.append(copy)
                 return copy.pointer
             }
-            return ConstantTensor(data: data, type: t.type, shape: t.shape, quantization: t.quantization)
+            return ConstantTensor(data: data, type: t.type, shape: t.shape, quantization: t.quantization,
+                                  byteCount: available)
         }
     }
 }

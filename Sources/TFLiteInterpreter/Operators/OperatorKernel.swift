@@ -20,6 +20,9 @@ final class RuntimeTensor {
     /// Start of the tensor's bytes; nil until the planner or the constant loader sets it.
     /// Constant data is read-only even though the pointer is mutable.
     var data: UnsafeMutableRawPointer?
+    /// Bytes of data behind a constant (model buffer or folded output); nil for other tensors.
+    /// Kernels reading a constant by its own metadata (sparse DENSIFY) check against it.
+    var constantByteCount: Int?
 
     init(index: Int, name: String, type: TensorType, shape: [Int], quantization: Quantization?,
          sparsity: Sparsity?, isConstant: Bool) {

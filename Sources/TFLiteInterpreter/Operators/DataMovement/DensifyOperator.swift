@@ -29,6 +29,12 @@ final class DensifyOperator: OperatorKernel {
         } catch {
             throw InterpreterError.invalidModel(error.message)
         }
+        // The sparse buffer must hold every value the metadata says it stores.
+        let (needed, overflow) = plan!.storedValueCount.multipliedReportingOverflow(by: elementSize)
+        guard let available = input.constantByteCount, !overflow, available >= needed else {
+            throw InterpreterError.invalidModel(
+                "\(op): sparse input '\(input.name)' stores \(plan!.storedValueCount) values but its buffer has \(input.constantByteCount ?? 0) bytes")
+        }
         output.shape = input.shape
     }
 
