@@ -81,7 +81,8 @@ final class Conv2DOperator: OperatorKernel {
             let perChannel = rawScales.count > 1 && rawScales.contains { $0 != rawScales[0] }
             mode = .hybrid(asymmetric: perChannel)
             let range = activation.floatRange
-            hybrid = HybridConvolutionParameters(filterScales: scales, activationMin: range.min, activationMax: range.max)
+            hybrid = HybridConvolutionParameters(filterScales: scales, activationMin: range.min, activationMax: range.max,
+                                                 scalesMultipliedFirst: !perChannel)
             scratch.resize(batches: n, rowSize: h * w * cin)
             output.type = .float32
         case (.uint8, .uint8), (.int8, .int8):

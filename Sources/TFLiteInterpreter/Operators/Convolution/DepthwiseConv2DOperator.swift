@@ -64,7 +64,8 @@ final class DepthwiseConv2DOperator: OperatorKernel {
             let scales = try ConvSupport.filterScales(filter, channels: cout, op: op)
             mode = .hybrid(asymmetric: true)
             let range = activation.floatRange
-            hybrid = HybridConvolutionParameters(filterScales: scales, activationMin: range.min, activationMax: range.max)
+            hybrid = HybridConvolutionParameters(filterScales: scales, activationMin: range.min, activationMax: range.max,
+                                                 scalesMultipliedFirst: true)
             scratch.resize(batches: n, rowSize: h * w * cin)
             output.type = .float32
         case (.uint8, .uint8), (.int8, .int8):

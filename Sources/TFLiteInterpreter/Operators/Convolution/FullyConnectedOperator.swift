@@ -69,7 +69,8 @@ final class FullyConnectedOperator: OperatorKernel {
             let scales = try ConvSupport.filterScales(weights, channels: units, op: op)
             mode = .hybrid(asymmetric: asymmetric)
             let range = activation.floatRange
-            hybrid = HybridConvolutionParameters(filterScales: scales, activationMin: range.min, activationMax: range.max)
+            hybrid = HybridConvolutionParameters(filterScales: scales, activationMin: range.min, activationMax: range.max,
+                                                 scalesMultipliedFirst: true)
             scratch.resize(batches: batches, rowSize: inputSize)
             output.type = .float32
         case (.uint8, .uint8), (.int8, .int8):

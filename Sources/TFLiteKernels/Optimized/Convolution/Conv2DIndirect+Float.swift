@@ -57,7 +57,8 @@ public enum Conv2DOptimized {
                         for l in 0..<(g.outputDepth - n0) { b0[l] = bias[n0 + l] }
                     }
                 }
-                var a0 = b0, a1 = b0, a2 = b0, a3 = b0
+                // Sum from zero and add the bias last, in the reference's order.
+                var a0 = SIMD16<Float>(), a1 = a0, a2 = a0, a3 = a0
                 var w = packedFilter + panel * depth * 16
                 for fy in 0..<g.filterHeight {
                     for fx in 0..<g.filterWidth {
@@ -77,6 +78,7 @@ public enum Conv2DOptimized {
                 for r in 0..<rows {
                     var v: SIMD16<Float>
                     switch r { case 0: v = a0; case 1: v = a1; case 2: v = a2; default: v = a3 }
+                    v += b0
                     v = v.replacing(with: lo, where: v .< lo).replacing(with: hi, where: v .> hi)
                     let dst = output + (first + r) * g.outputDepth + n0
                     if lanes == 16 {

@@ -29,7 +29,7 @@ struct ConvHybridEpilogue: ConvIntegerEpilogue {
         let dst = output + pixel * outputDepth + n0
         let s = inputScales[batch]
         for l in 0..<lanes {
-            var v = Float(acc[l]) * parameters.filterScales[n0 + l] * s
+            var v = parameters.rescale(acc[l], channel: n0 + l, inputScale: s)
             if let bias { v += bias[n0 + l] }
             dst[l] = min(max(v, parameters.activationMin), parameters.activationMax)
         }

@@ -28,7 +28,7 @@ public enum DepthwiseConv2DOptimized {
                 let dst = output + ((b * g.outputHeight + oy) * g.outputWidth + ox) * c
                 for blk in 0..<blocks {
                     let ch = blk * 16
-                    var acc = bias.map { UnsafeRawPointer($0 + ch).loadUnaligned(as: SIMD16<Float>.self) } ?? SIMD16<Float>()
+                    var acc = SIMD16<Float>()
                     for fy in 0..<g.filterHeight {
                         let iy = y0 + fy * g.dilationHeight
                         if iy < 0 || iy >= g.inputHeight { continue }
@@ -42,6 +42,7 @@ public enum DepthwiseConv2DOptimized {
                             acc = x * w + acc
                         }
                     }
+                    if let bias { acc += UnsafeRawPointer(bias + ch).loadUnaligned(as: SIMD16<Float>.self) }
                     acc = acc.replacing(with: lo, where: acc .< lo).replacing(with: hi, where: acc .> hi)
                     UnsafeMutableRawPointer(dst + ch).storeBytes(of: acc, as: SIMD16<Float>.self)
                 }

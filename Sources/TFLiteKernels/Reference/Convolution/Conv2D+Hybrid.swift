@@ -31,7 +31,7 @@ extension Conv2DReference {
                                 }
                             }
                         }
-                        var value = Float(acc) * p.filterScales[oc] * inputScales[b]
+                        var value = p.rescale(acc, channel: oc, inputScale: inputScales[b])
                         if let bias { value += bias[oc] }
                         output[((b * g.outputHeight + oy) * g.outputWidth + ox) * g.outputDepth + oc] =
                             min(max(value, p.activationMin), p.activationMax)

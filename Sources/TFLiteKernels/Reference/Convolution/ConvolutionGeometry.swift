@@ -167,8 +167,20 @@ public struct HybridConvolutionParameters: Sendable, Equatable {
     public var activationMin: Float
     /// Upper clamp.
     public var activationMax: Float
+    /// Float rounding order of the rescale, as the reference path it mirrors:
+    /// `acc · (inputScale · filterScale)` when true (per-tensor CONV_2D `HybridConv`,
+    /// FULLY_CONNECTED), `(acc · filterScale) · inputScale` when false (`HybridConvPerChannel`).
+    public var scalesMultipliedFirst: Bool
     /// Creates parameters.
-    public init(filterScales: [Float], activationMin: Float, activationMax: Float) {
+    public init(filterScales: [Float], activationMin: Float, activationMax: Float, scalesMultipliedFirst: Bool = false) {
         self.filterScales = filterScales; self.activationMin = activationMin; self.activationMax = activationMax
+        self.scalesMultipliedFirst = scalesMultipliedFirst
+    }
+
+    /// `acc` rescaled to float in the reference's rounding order.
+    @inline(__always)
+    public func rescale(_ acc: Int32, channel: Int, inputScale: Float) -> Float {
+        scalesMultipliedFirst ? Float(acc) * (inputScale * filterScales[channel])
+                              : Float(acc) * filterScales[channel] * inputScale
     }
 }
