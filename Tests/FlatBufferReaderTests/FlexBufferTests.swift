@@ -1,5 +1,6 @@
 import FlatBufferReader
 import Foundation
+import TestSupport
 import XCTest
 
 /// FlexBuffers decoding against buffers written by the reference python builder
@@ -96,7 +97,7 @@ final class FlexBufferTests: XCTestCase {
 
     func testRandomCorruptionNeverCrashes() throws {
         let original = try Self.sample()
-        var generator = SplitMix64(seed: 0x5EED)
+        var generator = SeededGenerator(seed: 0x5EED)
         for _ in 0..<3000 {
             var bytes = original
             for _ in 0..<(1 + Int(generator.next() % 4)) {
@@ -121,18 +122,5 @@ final class FlexBufferTests: XCTestCase {
             for element in vector.elements.prefix(64) { touch(element, depth: depth + 1) }
         }
         if let map = value.map { touchEverything(map, depth: depth + 1) }
-    }
-}
-
-/// A small deterministic generator for reproducible corruption loops.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

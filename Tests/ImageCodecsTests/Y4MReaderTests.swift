@@ -1,6 +1,7 @@
 import Foundation
 import ImageCodecs
 import ObjectDetection
+import TestSupport
 import XCTest
 
 final class Y4MReaderTests: XCTestCase {

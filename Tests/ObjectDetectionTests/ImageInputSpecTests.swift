@@ -1,11 +1,12 @@
 import Foundation
 import ObjectDetection
 import TFLiteSchema
+import TestSupport
 import XCTest
 
 final class ImageInputSpecTests: XCTestCase {
     func model(_ relativePath: String) throws -> TFLiteModelFile {
-        let path = ImageTestFixtures.packageRoot.appendingPathComponent(relativePath).standardizedFileURL.path
+        let path = TestPaths.packageRoot.appendingPathComponent(relativePath).standardizedFileURL.path
         guard FileManager.default.fileExists(atPath: path) else {
             throw XCTSkip("\(path) missing: run Scripts/fetch-models.sh (or provide ../shared/models)")
         }

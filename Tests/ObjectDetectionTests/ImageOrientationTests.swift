@@ -1,4 +1,5 @@
 import ObjectDetection
+import TestSupport
 import XCTest
 
 final class ImageOrientationTests: XCTestCase {
@@ -75,7 +76,7 @@ final class ImageOrientationTests: XCTestCase {
 
     func testRectanglesMapBothWaysAndMatchPixels() throws {
         let upright = try ImageTestFixtures.photoCrop("coffee.png", x: 200, y: 100, width: 40, height: 30)
-        var generator = ImageTestRandom(seed: 7)
+        var generator = SeededGenerator(seed: 7)
         for orientation in ImageOrientation.allCases {
             let stored = try storedBuffer(for: upright, orientation: orientation)
             let transform = OrientationTransform(orientation: orientation, storedWidth: stored.width,

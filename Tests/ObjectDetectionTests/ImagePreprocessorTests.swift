@@ -1,4 +1,5 @@
 import ObjectDetection
+import TestSupport
 import XCTest
 
 final class ImagePreprocessorTests: XCTestCase {
@@ -225,7 +226,7 @@ final class ImagePreprocessorTests: XCTestCase {
 final class ImagePreprocessorYUVTests: XCTestCase {
     /// Sampling straight from YUV planes must give the same bytes as converting the frame first.
     func testYUVSamplingEqualsConvertedFrameForEveryFormatAndOrientation() throws {
-        var generator = ImageTestRandom(seed: 99)
+        var generator = SeededGenerator(seed: 99)
         let width = 23, height = 15  // odd: chroma planes round up
         let y = (0..<(width * height)).map { _ in UInt8.random(in: 0...255, using: &generator) }
         func plane(_ count: Int) -> [UInt8] { (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) } }

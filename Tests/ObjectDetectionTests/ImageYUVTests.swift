@@ -1,4 +1,5 @@
 import ObjectDetection
+import TestSupport
 import XCTest
 
 final class ImageYUVTests: XCTestCase {
@@ -128,7 +129,7 @@ final class ImageYUVTests: XCTestCase {
 
     /// The one-pass oriented YUV conversion equals converting first and rotating the RGB result.
     func testOrientedYUVConversionMatchesConvertThenRotate() throws {
-        var generator = ImageTestRandom(seed: 5)
+        var generator = SeededGenerator(seed: 5)
         func plane(_ count: Int) -> [UInt8] { (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) } }
         let width = 37, height = 45  // odd and larger than one 32-pixel tile
         let y = plane(width * height)

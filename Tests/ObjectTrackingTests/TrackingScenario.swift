@@ -1,5 +1,6 @@
 import Foundation
 import ObjectTracking
+import TestSupport
 
 /// A synthetic video with ground truth: objects (the sample photos' subjects) move along
 /// piecewise-linear paths over a 640x480 frame; a simulated detector sees them with seeded

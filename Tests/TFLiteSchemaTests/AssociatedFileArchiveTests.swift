@@ -1,5 +1,6 @@
 import Foundation
 import TFLiteSchema
+import TestSupport
 import XCTest
 
 /// The ZIP archive appended to models: valid stored and deflated entries, and hostile archives.
@@ -93,25 +94,12 @@ final class AssociatedFileArchiveTests: XCTestCase {
         let archive = [UInt8](try Data(contentsOf: SchemaTestFiles.fixturesDirectory.appendingPathComponent("deflated_archive.zip")))
         let original = try smallModel() + archive
         let tail = archive.count
-        var generator = SystemRandomNumberGeneratorSeeded(seed: 42)
+        var generator = SeededGenerator(seed: 42)
         for _ in 0..<300 {
             var bytes = original
             let position = original.count - 1 - Int(generator.next() % UInt64(tail))
             bytes[position] = UInt8(truncatingIfNeeded: generator.next())
             do { _ = try TFLiteModelFile(bytes: bytes) } catch { XCTAssertTrue(error is TFLiteSchemaError) }
         }
-    }
-}
-
-/// SplitMix64: a seeded generator for reproducible mutation loops.
-struct SystemRandomNumberGeneratorSeeded: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

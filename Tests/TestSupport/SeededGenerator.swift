@@ -1,3 +1,5 @@
+import Foundation
+
 /// A deterministic random number generator (SplitMix64) so randomized tests repeat exactly.
 public struct SeededGenerator: RandomNumberGenerator, Sendable {
     private var state: UInt64
@@ -12,6 +14,13 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
+    }
+
+    /// A standard normal sample (Box-Muller).
+    public mutating func gaussian() -> Double {
+        let u1 = Double.random(in: Double.ulpOfOne..<1, using: &self)
+        let u2 = Double.random(in: 0..<1, using: &self)
+        return (-2 * log(u1)).squareRoot() * cos(2 * Double.pi * u2)
     }
 
     /// `count` floats uniformly drawn from `range`.
