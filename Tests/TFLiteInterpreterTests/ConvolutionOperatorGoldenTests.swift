@@ -27,6 +27,10 @@ final class ConvolutionOperatorGoldenTests: XCTestCase {
         return Array(bytes[start...])
     }
 
+    /// The pool kernels split work over: `CONV_GOLDEN_THREADS` threads (default 2, so the
+    /// split paths run).
+    private let pool = ThreadPool(threadCount: ProcessInfo.processInfo.environment["CONV_GOLDEN_THREADS"].flatMap(Int.init) ?? 2)
+
     private func runCase(_ dir: URL) throws -> (ok: Bool, message: String) {
         let model = try TFLiteModelFile(contentsOf: dir.appendingPathComponent("model.tflite").path)
         let sub = model.subgraphs[0]
@@ -57,7 +61,7 @@ final class ConvolutionOperatorGoldenTests: XCTestCase {
         guard let factory = OperatorRegistry.factory(for: code) else { return (false, "no kernel for \(code.displayName)") }
         let node = NodeContext(code: code, inputs: opDesc.inputs.map { $0 < 0 ? nil : tensors[$0] },
                                outputs: opDesc.outputs.map { tensors[$0] }, options: opDesc.builtinOptions,
-                               customOptions: opDesc.customOptions, threads: ThreadPool(threadCount: 1))
+                               customOptions: opDesc.customOptions, threads: pool)
         let kernel = factory()
         try kernel.prepare(node)
         for t in node.outputs {
