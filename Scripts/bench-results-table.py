@@ -4,7 +4,8 @@
 usage: bench-results-table.py DEFAULT.json [TUNED.json]
 
 One line per model and thread count: our median (default build, and tuned build when given),
-the reference runtime's built-in kernels and XNNPACK medians (from the default-build run),
+the reference runtime's built-in kernels and XNNPACK medians (from the default-build run; the
+tuned ratios use the tuned run's own reference measurements when it has them),
 our/built-in and our/XNNPACK ratios, the 2-thread speedup (median at 1 thread / median at N),
 and the arena size. Ratios below 1.0 mean we are faster.
 """
@@ -38,8 +39,8 @@ def main():
     columns = ["model", "thr", "ours ms", "built-in ms", "XNNPACK ms", "ours/built-in", "ours/XNNPACK",
                "2-thr speedup"]
     if tuned:
-        columns[3:3] = ["tuned ms"]
-        columns[7:7] = ["tuned/built-in", "tuned/XNNPACK"]
+        columns = ["model", "thr", "ours ms", "tuned ms", "built-in ms", "XNNPACK ms", "ours/built-in",
+                   "ours/XNNPACK", "tuned/built-in", "tuned/XNNPACK", "2-thr speedup"]
     columns += ["min ms (ours/built-in/XNNPACK)", "arena MB"]
     print("| " + " | ".join(columns) + " |")
     print("|" + "|".join("---" if k == 0 else "---:" for k in range(len(columns))) + "|")
@@ -60,7 +61,10 @@ def main():
             cells.append(ms(tuned_ms) if tuned_row and tuned_row.get("error") is None else "failed" if tuned_row else "-")
         cells += [ms(builtin), ms(xnnpack), ratio(ours, builtin), ratio(ours, xnnpack)]
         if tuned:
-            cells += [ratio(tuned_ms, builtin), ratio(tuned_ms, xnnpack)]
+            # Ratios within one run: the tuned run's own reference measurements when it has them.
+            tuned_builtin = reference(tuned_row, "reference_builtin") or builtin
+            tuned_xnnpack = reference(tuned_row, "reference_xnnpack") or xnnpack
+            cells += [ratio(tuned_ms, tuned_builtin), ratio(tuned_ms, tuned_xnnpack)]
         minimums = [row.get("min_ms"), (row.get("reference_builtin") or {}).get("min_ms"),
                     (row.get("reference_xnnpack") or {}).get("min_ms")]
         cells += [speedup, " / ".join(ms(v) for v in minimums),
