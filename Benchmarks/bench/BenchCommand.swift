@@ -45,7 +45,7 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Collect and print the time per operator type.")
     var profile = false
 
-    @Option(help: "Operator types listed per profiled row.")
+    @Option(help: "Operator types, and slowest individual operators, listed per profiled row.")
     var profileTop: Int = 8
 
     @Flag(inversion: .prefixedNo,
@@ -86,7 +86,9 @@ struct BenchCommand: ParsableCommand {
         var rows: [BenchmarkRow] = []
         for path in modelPaths {
             log("benchmarking \(path) at \(threads.map(String.init).joined(separator: ", ")) thread(s)")
-            var modelRows = ModelBenchmark(path: path, threadCounts: threads, policy: policy, profiling: profile).run()
+            var benchmark = ModelBenchmark(path: path, threadCounts: threads, policy: policy, profiling: profile)
+            benchmark.slowestOperatorCount = profileTop
+            var modelRows = benchmark.run()
             if let reference, modelRows.contains(where: { $0.error == nil }) {
                 log("  reference runtime on \((path as NSString).lastPathComponent)")
                 let measurements = reference.measure(model: path, threads: threads, policy: policy)

@@ -38,6 +38,8 @@ struct BenchmarkRow: Codable, Sendable {
     var ratioToXNNPACK: Double?
     /// Per-operator-type time (`--profile`), slowest first.
     var profile: [OperatorTypeTime]?
+    /// The slowest individual operators (`--profile`), slowest first.
+    var slowestOperators: [OperatorTime]?
 
     enum CodingKeys: String, CodingKey {
         case model, path, threads, iterations
@@ -46,6 +48,7 @@ struct BenchmarkRow: Codable, Sendable {
         case arenaBytes = "arena_bytes", peakLiveBytes = "peak_live_bytes", peakRSSBytes = "peak_rss_bytes", error
         case referenceBuiltin = "reference_builtin", referenceXNNPACK = "reference_xnnpack"
         case ratioToBuiltin = "ratio_to_builtin", ratioToXNNPACK = "ratio_to_xnnpack", profile
+        case slowestOperators = "slowest_operators"
     }
 
     /// Stores latency statistics and the figures derived from them.
@@ -83,4 +86,22 @@ struct OperatorTypeTime: Codable, Sendable {
     var percent: Double
 
     enum CodingKeys: String, CodingKey { case name = "operator", count, milliseconds = "ms", percent }
+}
+
+/// Time of one operator of the model per invoke (from the interpreter's operator profile).
+struct OperatorTime: Codable, Sendable {
+    /// Position of the operator in the model's subgraph.
+    var position: Int
+    /// Operator name, e.g. `CONV_2D`.
+    var name: String
+    /// Shape of its first output.
+    var outputShape: [Int]
+    /// Milliseconds per invoke.
+    var milliseconds: Double
+    /// Share of the profiled time, percent.
+    var percent: Double
+
+    enum CodingKeys: String, CodingKey {
+        case position, name = "operator", outputShape = "output_shape", milliseconds = "ms", percent
+    }
 }

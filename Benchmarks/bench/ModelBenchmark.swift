@@ -13,6 +13,8 @@ struct ModelBenchmark {
     let policy: IterationPolicy
     /// Whether to collect the per-operator profile.
     let profiling: Bool
+    /// Individual operators kept in the profile (the slowest).
+    var slowestOperatorCount = 8
 
     /// One row per thread count.
     func run() -> [BenchmarkRow] {
@@ -43,7 +45,11 @@ struct ModelBenchmark {
                 let samples = try policy.measuredRuns { try interpreter.invoke() }
                 if let statistics = LatencyStatistics(milliseconds: samples) { row.record(statistics) }
                 row.peakRSSBytes = PeakMemory.peakBytes()
-                if profiling { row.profile = OperatorTypeTime.summarize(interpreter.operatorProfile) }
+                if profiling {
+                    let profile = interpreter.operatorProfile
+                    row.profile = OperatorTypeTime.summarize(profile)
+                    row.slowestOperators = OperatorTime.slowest(profile, count: slowestOperatorCount)
+                }
             } catch {
                 row.error = "run failed: \(error)"
             }

@@ -15,3 +15,15 @@ extension OperatorTypeTime {
         }.sorted { $0.milliseconds > $1.milliseconds }
     }
 }
+
+extension OperatorTime {
+    /// The `count` slowest operators of an interpreter's per-operator profile, slowest first.
+    static func slowest(_ profile: [OperatorProfile], count: Int) -> [OperatorTime] {
+        let total = profile.reduce(0) { $0 + $1.averageMilliseconds }
+        return profile.sorted { $0.averageMilliseconds > $1.averageMilliseconds }.prefix(count).map {
+            OperatorTime(position: $0.position, name: $0.name, outputShape: $0.outputShape,
+                         milliseconds: $0.averageMilliseconds,
+                         percent: total > 0 ? 100 * $0.averageMilliseconds / total : 0)
+        }
+    }
+}

@@ -45,6 +45,13 @@ struct ResultTable {
             text += align([["operator", "count", "ms", "%"]] + profile.prefix(profileEntries).map {
                 [$0.name, String($0.count), fixed($0.milliseconds, 2), fixed($0.percent, 1)]
             })
+            if let slowest = row.slowestOperators, !slowest.isEmpty {
+                text += "\n\nSlowest operators:\n"
+                text += align([["#", "operator", "output shape", "ms", "%"]] + slowest.map {
+                    [String($0.position), $0.name, "[" + $0.outputShape.map(String.init).joined(separator: "x") + "]",
+                     fixed($0.milliseconds, 2), fixed($0.percent, 1)]
+                })
+            }
         }
         return text
     }
