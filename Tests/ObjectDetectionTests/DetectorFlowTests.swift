@@ -159,8 +159,7 @@ final class DetectorFlowTests: XCTestCase {
     }
 
     func testDynamicRangeYOLOFindsTheSameObjectsAsTheFullIntegerOne() throws {
-        // The hybrid model's raw outputs are numerically sensitive (see ModelGoldenTests); what
-        // users see, the detections, must agree with the full-integer export.
+        // Two quantization schemes of one detector: what users see, the detections, must agree.
         func detector(_ model: String) throws -> ObjectDetector {
             var options = ObjectDetectorOptions()
             options.detectorMode = .singleImage

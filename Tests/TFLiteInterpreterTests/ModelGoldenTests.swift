@@ -5,10 +5,8 @@ import XCTest
 
 /// Every reference model on real photos (and seeded random images) against the outputs of the
 /// reference runtime's reference kernels (`Scripts/goldens/models.py` → `Tests/Fixtures/models`).
-/// Float models within 2e-3 × max(1, max|reference|); quantized models bit-exact. Hybrid
-/// (dynamic-range) models quantize each convolution's input on the fly, so one-ulp float
-/// differences flip roundings that grow layer by layer; their cases record how far the reference
-/// runtime's own two CPU kernel sets disagree (`reference_spread`) and accept differences up to it.
+/// Float models (including the hybrid dynamic-range one) within 2e-3 × max(1, max|reference|);
+/// quantized models bit-exact.
 final class ModelGoldenTests: XCTestCase {
     func testFloatSegmentationAndFaceModels() throws {
         try check(["deeplabv3", "face_detection_short_range", "face_detection_full_range",
@@ -81,8 +79,7 @@ final class ModelGoldenTests: XCTestCase {
                     problems.append("output \(k): \(differing.count) of \(sampled.count) values differ, first at \(first * expectation.stride) (got \(sampled[first]), expected \(expected[first]))")
                 }
             } else {
-                let allowed = max(TolerantCompare.floatTolerance * max(1, expectation.maxAbs),
-                                  golden.referenceSpread.map { $0[k] } ?? 0)
+                let allowed = TolerantCompare.floatTolerance * max(1, expectation.maxAbs)
                 let worst = sampled.indices.max { abs(sampled[$0] - expected[$0]) < abs(sampled[$1] - expected[$1]) }
                 if let w = worst, !(abs(sampled[w] - expected[w]) <= allowed) {
                     problems.append("output \(k): max |diff| \(abs(sampled[w] - expected[w])) at \(w * expectation.stride) > \(allowed)")
@@ -103,8 +100,6 @@ private struct ModelGoldenCase {
     let offset: Float
     let exact: Bool
     let outputs: [Output]
-    /// Per output, max |reference kernels − built-in kernels| of the reference runtime (hybrid models).
-    let referenceSpread: [Double]?
 
     init(directory: URL) throws {
         self.directory = directory
@@ -114,10 +109,6 @@ private struct ModelGoldenCase {
               let scale = json["scale"] as? Double, let offset = json["offset"] as? Double,
               let tolerance = json["tolerance"] as? String, let outputs = json["outputs"] as? [[String: Any]] else {
             throw GoldenCaseError("malformed \(directory.path)/case.json")
-        }
-        referenceSpread = json["reference_spread"] as? [Double]
-        if let spread = referenceSpread, spread.count != outputs.count {
-            throw GoldenCaseError("reference_spread has \(spread.count) values for \(outputs.count) outputs")
         }
         self.model = model; self.image = image
         self.scale = Float(scale); self.offset = Float(offset); exact = tolerance == "exact"
