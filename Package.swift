@@ -42,7 +42,7 @@ let package = Package(
                 swiftSettings: kernelSettings),
         .target(name: "ObjectTracking"),
         .target(name: "ModelHosting", dependencies: ["TFLiteInterpreter"]),
-        .target(name: "ObjectDetection", dependencies: ["TFLiteInterpreter", "ObjectTracking", "ModelHosting"],
+        .target(name: "ObjectDetection", dependencies: ["TFLiteInterpreter", "TFLiteKernels", "ObjectTracking", "ModelHosting"],
                 swiftSettings: kernelSettings),
         .target(name: "ImageCodecs", dependencies: ["ObjectDetection", "CLibPNG"]),
         .executableTarget(name: "tflite-dump", dependencies: [

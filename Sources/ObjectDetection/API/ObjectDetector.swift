@@ -17,6 +17,12 @@ public final class ObjectDetector: @unchecked Sendable {
 
     /// What the detector does with candidates, common to both option types.
     struct Settings {
+        /// The settings both option types share.
+        init(_ options: some DetectorOptionsCommon) {
+            mode = options.detectorMode; multipleObjects = options.shouldEnableMultipleObjects
+            classification = options.shouldEnableClassification; maxObjectCount = options.maxObjectCount
+            allowList = options.labelAllowList; denyList = options.labelDenyList
+        }
         var mode: DetectorMode
         var multipleObjects: Bool
         var classification: Bool
@@ -55,11 +61,8 @@ public final class ObjectDetector: @unchecked Sendable {
             classify = { try coarse.classify($0, region: $1) }
         }
         return ObjectDetector(
-            settings: Settings(mode: options.detectorMode, multipleObjects: options.shouldEnableMultipleObjects,
-                               classification: options.shouldEnableClassification,
-                               maxObjectCount: options.maxObjectCount, allowList: options.labelAllowList,
-                               denyList: options.labelDenyList),
-            localizer: localizer, classifier: classify, maxMissedFrames: options.maxMissedFrames, clock: clock)
+            settings: Settings(options), localizer: localizer, classifier: classify,
+            maxMissedFrames: options.maxMissedFrames, clock: clock)
     }
 
     /// A detector with a custom classifier (and optionally a custom detector model as localizer).
@@ -83,11 +86,8 @@ public final class ObjectDetector: @unchecked Sendable {
             classify = { try classifier.classify($0, region: $1, threshold: threshold, maxCount: maxCount) }
         }
         return ObjectDetector(
-            settings: Settings(mode: options.detectorMode, multipleObjects: options.shouldEnableMultipleObjects,
-                               classification: options.shouldEnableClassification,
-                               maxObjectCount: options.maxObjectCount, allowList: options.labelAllowList,
-                               denyList: options.labelDenyList),
-            localizer: localizer, classifier: classify, maxMissedFrames: options.maxMissedFrames, clock: clock)
+            settings: Settings(options), localizer: localizer, classifier: classify,
+            maxMissedFrames: options.maxMissedFrames, clock: clock)
     }
 
     /// The given detector model as localizer, else the default prominent-regions localizer.
@@ -184,20 +184,35 @@ public final class ObjectDetector: @unchecked Sendable {
     }
 }
 
-extension ObjectDetectorOptions {
-    func validate() throws {
+/// What `ObjectDetectorOptions` and `CustomObjectDetectorOptions` have in common.
+protocol DetectorOptionsCommon {
+    var detectorMode: DetectorMode { get }
+    var shouldEnableMultipleObjects: Bool { get }
+    var shouldEnableClassification: Bool { get }
+    var maxObjectCount: Int { get }
+    var labelAllowList: Set<String>? { get }
+    var labelDenyList: Set<String> { get }
+    var maxMissedFrames: Int { get }
+}
+
+extension DetectorOptionsCommon {
+    /// Checks the shared options.
+    func validateCommon() throws {
         guard maxObjectCount >= 1 else { throw ObjectDetectionError.invalidOptions("maxObjectCount must be at least 1") }
         guard maxMissedFrames >= 0 else { throw ObjectDetectionError.invalidOptions("maxMissedFrames must not be negative") }
     }
 }
 
-extension CustomObjectDetectorOptions {
+extension ObjectDetectorOptions: DetectorOptionsCommon {
+    func validate() throws { try validateCommon() }
+}
+
+extension CustomObjectDetectorOptions: DetectorOptionsCommon {
     func validate() throws {
-        guard maxObjectCount >= 1 else { throw ObjectDetectionError.invalidOptions("maxObjectCount must be at least 1") }
+        try validateCommon()
         guard maxPerObjectLabelCount >= 1 else {
             throw ObjectDetectionError.invalidOptions("maxPerObjectLabelCount must be at least 1")
         }
-        guard maxMissedFrames >= 0 else { throw ObjectDetectionError.invalidOptions("maxMissedFrames must not be negative") }
         if let t = classificationConfidenceThreshold, !(0...1).contains(t) {
             throw ObjectDetectionError.invalidOptions("classificationConfidenceThreshold \(t) is outside 0...1")
         }

@@ -1,3 +1,5 @@
+import TFLiteKernels
+
 /// Decodes the single raw output of YOLOv8-style exports: `[1, 4 + classes, candidates]`
 /// (or transposed `[1, candidates, 4 + classes]`) with centre x, centre y, width, height and
 /// one score per class. Box values may be normalized or in input pixels; pass `inputSize` to
@@ -45,26 +47,11 @@ public struct YOLOOutputDecoder: Sendable {
             candidates.append(DetectionCandidate(rect: ImageRect(x: cx - w / 2, y: cy - h / 2, width: w, height: h),
                                                  score: best, classIndex: bestClass))
         }
-        return hardNonMaxSuppression(candidates, iouThreshold: iouThreshold, maxCount: maxDetections, classAware: true)
-    }
-}
-
-/// Greedy hard NMS: highest score first; a box is dropped when its IoU with a kept box of the
-/// same class (or any class when `classAware` is false) exceeds `iouThreshold`.
-/// Ties keep the earlier candidate.
-public func hardNonMaxSuppression(_ candidates: [DetectionCandidate], iouThreshold: Float, maxCount: Int,
-                                  classAware: Bool) -> [DetectionCandidate] {
-    let order = candidates.indices.sorted {
-        candidates[$0].score != candidates[$1].score ? candidates[$0].score > candidates[$1].score : $0 < $1
-    }
-    var kept: [DetectionCandidate] = []
-    for i in order {
-        guard kept.count < maxCount else { break }
-        let c = candidates[i]
-        let suppressed = kept.contains {
-            (!classAware || $0.classIndex == c.classIndex) && $0.rect.intersectionOverUnion(c.rect) > iouThreshold
+        let boxes = candidates.map {
+            ScoredBox(minX: Float($0.rect.x), minY: Float($0.rect.y), maxX: Float($0.rect.maxX), maxY: Float($0.rect.maxY),
+                      score: $0.score, classIndex: $0.classIndex ?? 0)
         }
-        if !suppressed { kept.append(c) }
+        return BoxNonMaxSuppression.hard(boxes, iouThreshold: iouThreshold, maxOutputs: maxDetections, classAware: true)
+            .map { candidates[$0] }
     }
-    return kept
 }
