@@ -6,7 +6,7 @@ histogram with AppearanceDescriptor.colorHistogram).
 Per object: the object's box in its photo (picked by eye) and 12 jittered crops of it
 (shifted by up to 8 % and scaled by 0.85-1.15, as a detector's boxes wander), each resized
 to 16x16 RGB. Also 12 background crops (random windows of the photos) for false positives.
-Deterministic (seeded). Run: /work/pyenv/venv/bin/python Scripts/tracking_appearance.py
+Deterministic (seeded). Run (python3 with numpy and tflite; Scripts/generate-goldens.sh runs it): python3 Scripts/tracking_appearance.py
 """
 import base64
 import json

@@ -10,7 +10,7 @@ a FlexBuffer map), run by the reference kernels (common.run_reference). Cases:
   ../shared/models): the op's inputs are captured from a reference run of the whole model on
   sample photos, the anchors and options are copied; plus a regular-NMS variant of ssd_pets;
 - NMS V4 / V5 (soft, sigma) on random float boxes with ties and degenerate boxes.
-Run: PYTHON=/work/pyenv/venv/bin/python Scripts/generate-goldens.sh ops_detection
+Run: Scripts/generate-goldens.sh ops_detection
 """
 import os
 

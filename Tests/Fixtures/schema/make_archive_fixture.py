@@ -1,7 +1,7 @@
 """Writes deflated_archive.zip: one deflated label file (300 lines `class_<i>`) and one stored
 entry, written by python's zipfile, for the associated-file archive tests.
 
-Run: /work/pyenv/venv/bin/python Tests/Fixtures/schema/make_archive_fixture.py
+Run (python3 with numpy and tflite; Scripts/generate-goldens.sh runs it): python3 Tests/Fixtures/schema/make_archive_fixture.py
 """
 import io, os, zipfile
 

@@ -4,7 +4,7 @@
 - external_buffer.tflite: the 16 data bytes (floats 1, 2, 3, 4) appended after the FlatBuffer.
 - external_buffer_past_eof.tflite: the same, but the offset points past the end of the file.
 
-Run: /work/pyenv/venv/bin/python Tests/Fixtures/schema/make_external_buffer_models.py
+Run (python3 with numpy and tflite; Scripts/generate-goldens.sh runs it): python3 Tests/Fixtures/schema/make_external_buffer_models.py
 """
 import importlib, os, struct
 import flatbuffers

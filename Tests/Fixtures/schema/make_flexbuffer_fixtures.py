@@ -1,7 +1,7 @@
 """Writes FlexBuffer fixtures with the reference python `flatbuffers.flexbuffers` builder,
 for FlatBufferReaderTests. The expected values are the inputs below.
 
-Run: /work/pyenv/venv/bin/python Tests/Fixtures/schema/make_flexbuffer_fixtures.py
+Run (python3 with numpy and tflite; Scripts/generate-goldens.sh runs it): python3 Tests/Fixtures/schema/make_flexbuffer_fixtures.py
 """
 import os
 from flatbuffers import flexbuffers as fx

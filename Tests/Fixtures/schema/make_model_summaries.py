@@ -1,7 +1,7 @@
 """Writes model_summaries.json: facts about every reference model, read with the python
 `tflite` flatbuffer classes (an independent reader), for TFLiteSchemaTests to compare with.
 
-Run: /work/pyenv/venv/bin/python Tests/Fixtures/schema/make_model_summaries.py
+Run (python3 with numpy and tflite; Scripts/generate-goldens.sh runs it): python3 Tests/Fixtures/schema/make_model_summaries.py
 """
 import glob, json, os, sys
 import tflite
