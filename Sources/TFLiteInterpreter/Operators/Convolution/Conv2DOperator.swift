@@ -42,31 +42,16 @@ final class Conv2DOperator: OperatorKernel {
         try ConvSupport.requireRank(input, 4, "input", op: op)
         try ConvSupport.requireRank(filter, 4, "filter", op: op)
 
-        let options = node.options
-        let padding = try ConvSupport.padding(options?.int8(0) ?? 0, op: op)
-        let strideW = try ConvSupport.positive(options?.int32(1) ?? 0, "stride_w", op: op)
-        let strideH = try ConvSupport.positive(options?.int32(2) ?? 0, "stride_h", op: op)
-        let activation = try ConvFusedActivation(code: options?.int8(3) ?? 0, op: op)
-        let dilationW = try ConvSupport.positive(options?.int32(4, default: 1) ?? 1, "dilation_w_factor", op: op)
-        let dilationH = try ConvSupport.positive(options?.int32(5, default: 1) ?? 1, "dilation_h_factor", op: op)
+        let activation = try ConvFusedActivation(code: node.options?.int8(3) ?? 0, op: op)
 
         let (n, h, w, cin) = (input.shape[0], input.shape[1], input.shape[2], input.shape[3])
         let (cout, fh, fw, fcin) = (filter.shape[0], filter.shape[1], filter.shape[2], filter.shape[3])
         guard fcin > 0, cin % fcin == 0, cout > 0, cout % (cin / fcin) == 0 else {
             throw InterpreterError.invalidShape("\(op): input depth \(cin) does not match filter \(filter.shape)")
         }
-        let rows = ConvolutionAxis(inputSize: h, filterSize: fh, stride: strideH, dilation: dilationH, padding: padding)
-        let cols = ConvolutionAxis(inputSize: w, filterSize: fw, stride: strideW, dilation: dilationW, padding: padding)
-        guard rows.outputSize >= 0, cols.outputSize >= 0 else {
-            throw InterpreterError.invalidShape("\(op): filter \(fh)x\(fw) does not fit input \(h)x\(w) with VALID padding")
-        }
-        geometry = ConvolutionGeometry(batches: n, inputHeight: h, inputWidth: w, inputDepth: cin,
-                                       filterHeight: fh, filterWidth: fw, filterInputDepth: fcin,
-                                       outputHeight: rows.outputSize, outputWidth: cols.outputSize, outputDepth: cout,
-                                       strideHeight: strideH, strideWidth: strideW,
-                                       dilationHeight: dilationH, dilationWidth: dilationW,
-                                       padTop: rows.padBefore, padLeft: cols.padBefore)
-        _ = try ConvSupport.product([n, rows.outputSize, cols.outputSize, cout], op: op)
+        geometry = try ConvSupport.windowGeometry(input: input, filterHeight: fh, filterWidth: fw,
+                                                  filterInputDepth: fcin, outputDepth: cout,
+                                                  options: node.options, dilationFields: (4, 5), op: op)
 
         switch (input.type, filter.type) {
         case (.float32, .float32):
@@ -98,7 +83,7 @@ final class Conv2DOperator: OperatorKernel {
         default:
             throw InterpreterError.invalidModel("\(op): unsupported input/filter types \(input.type)/\(filter.type)")
         }
-        output.shape = [n, rows.outputSize, cols.outputSize, cout]
+        output.shape = [n, geometry.outputHeight, geometry.outputWidth, cout]
         try preparePacking(input: input, filter: filter)
     }
 
@@ -173,75 +158,9 @@ final class Conv2DOperator: OperatorKernel {
     /// Runs the packed-weight kernels, split over 4-pixel tiles across the thread pool.
     private func invokeOptimized(_ node: NodeContext, _ x: UnsafeMutableRawPointer, _ b: UnsafeMutableRawPointer?,
                                  _ y: UnsafeMutableRawPointer) {
-        let g = geometry
-        let tiles = Conv2DOptimized.tileCount(g)
-        let minChunk = max(1, 100_000 / max(1, 4 * g.outputDepth * g.filterHeight * g.filterWidth * g.inputDepth))
-        switch mode {
-        case .float:
-            let range = floatRange
-            packedFloat!.withUnsafeBufferPointer { w in
-                zeroRun.withUnsafeBufferPointer { z in
-                    node.threads.parallelFor(tiles, minChunk: minChunk) { part in
-                        Conv2DOptimized.float(g, activationMin: range.min, activationMax: range.max,
-                                              input: x.assumingMemoryBound(to: Float.self), packedFilter: w.baseAddress!,
-                                              bias: b.map { UnsafePointer($0.assumingMemoryBound(to: Float.self)) },
-                                              zeros: z.baseAddress!, output: y.assumingMemoryBound(to: Float.self),
-                                              tiles: part)
-                    }
-                }
-            }
-        case .uint8, .int8:
-            let q = requantizer!
-            let isU8 = mode == .uint8
-            let bias = b.map { UnsafePointer($0.assumingMemoryBound(to: Int32.self)) }
-            offsetInput.withUnsafeMutableBufferPointer { xf in
-                if isU8 {
-                    Conv2DOptimized.offsetInput(x.assumingMemoryBound(to: UInt8.self), count: g.inputCount,
-                                                offset: q.parameters.inputOffset, into: xf.baseAddress!)
-                } else {
-                    Conv2DOptimized.offsetInput(x.assumingMemoryBound(to: Int8.self), count: g.inputCount,
-                                                offset: q.parameters.inputOffset, into: xf.baseAddress!)
-                }
-                let xin = UnsafePointer(xf.baseAddress!)
-                packedInteger!.withUnsafeBufferPointer { w in
-                    zeroRun.withUnsafeBufferPointer { z in
-                        node.threads.parallelFor(tiles, minChunk: minChunk) { part in
-                            if isU8 {
-                                Conv2DOptimized.uint8(g, q, offsetInput: xin, packedFilter: w.baseAddress!, bias: bias,
-                                                      zeros: z.baseAddress!, output: y.assumingMemoryBound(to: UInt8.self),
-                                                      tiles: part)
-                            } else {
-                                Conv2DOptimized.int8(g, q, offsetInput: xin, packedFilter: w.baseAddress!, bias: bias,
-                                                     zeros: z.baseAddress!, output: y.assumingMemoryBound(to: Int8.self),
-                                                     tiles: part)
-                            }
-                        }
-                    }
-                }
-            }
-        case .hybrid(let asymmetric):
-            let p = hybrid!
-            let rowSize = g.inputHeight * g.inputWidth * g.inputDepth
-            scratch.quantize(x.assumingMemoryBound(to: Float.self), batches: g.batches, rowSize: rowSize,
-                             asymmetric: asymmetric) { q, scales, offsets in
-                offsetInput.withUnsafeMutableBufferPointer { xf in
-                    for batch in 0..<g.batches {
-                        Conv2DOptimized.offsetInput(q + batch * rowSize, count: rowSize, offset: -offsets[batch],
-                                                    into: xf.baseAddress! + batch * rowSize)
-                    }
-                    let xin = UnsafePointer(xf.baseAddress!)
-                    packedInteger!.withUnsafeBufferPointer { w in
-                        zeroRun.withUnsafeBufferPointer { z in
-                            node.threads.parallelFor(tiles, minChunk: minChunk) { part in
-                                Conv2DOptimized.hybrid(g, p, offsetInput: xin, inputScales: scales, packedFilter: w.baseAddress!,
-                                                       bias: b.map { UnsafePointer($0.assumingMemoryBound(to: Float.self)) },
-                                                       zeros: z.baseAddress!, output: y.assumingMemoryBound(to: Float.self),
-                                                       tiles: part)
-                            }
-                        }
-                    }
-                }
-            }
-        }
+        PackedConvolution.invoke(geometry, mode: mode, floatRange: floatRange, requantizer: requantizer, hybrid: hybrid,
+                                 scratch: &scratch, packedFloat: packedFloat, packedInteger: packedInteger,
+                                 zeroRun: zeroRun, offsetInput: &offsetInput, threads: node.threads,
+                                 input: x, bias: b, output: y)
     }
 }

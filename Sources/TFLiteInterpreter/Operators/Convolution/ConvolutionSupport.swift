@@ -43,6 +43,32 @@ enum ConvFusedActivation: Int8 {
 
 /// Helpers shared by the convolution-family operators (options, validation, quantization).
 enum ConvSupport {
+    /// The geometry of a strided, dilated window over NHWC `input` (CONV_2D, DEPTHWISE_CONV_2D):
+    /// padding, stride_w and stride_h from option fields 0–2, dilations from `dilationFields`.
+    /// Throws when the filter does not fit the input or the output size overflows.
+    static func windowGeometry(input: RuntimeTensor, filterHeight fh: Int, filterWidth fw: Int, filterInputDepth: Int,
+                               outputDepth cout: Int, options: OptionsTable?,
+                               dilationFields: (width: Int, height: Int), op: String) throws -> ConvolutionGeometry {
+        let padding = try ConvSupport.padding(options?.int8(0) ?? 0, op: op)
+        let strideW = try positive(options?.int32(1) ?? 0, "stride_w", op: op)
+        let strideH = try positive(options?.int32(2) ?? 0, "stride_h", op: op)
+        let dilationW = try positive(options?.int32(dilationFields.width, default: 1) ?? 1, "dilation_w_factor", op: op)
+        let dilationH = try positive(options?.int32(dilationFields.height, default: 1) ?? 1, "dilation_h_factor", op: op)
+        let (n, h, w, cin) = (input.shape[0], input.shape[1], input.shape[2], input.shape[3])
+        let rows = ConvolutionAxis(inputSize: h, filterSize: fh, stride: strideH, dilation: dilationH, padding: padding)
+        let cols = ConvolutionAxis(inputSize: w, filterSize: fw, stride: strideW, dilation: dilationW, padding: padding)
+        guard rows.outputSize >= 0, cols.outputSize >= 0 else {
+            throw InterpreterError.invalidShape("\(op): filter \(fh)x\(fw) does not fit input \(h)x\(w) with VALID padding")
+        }
+        _ = try product([n, rows.outputSize, cols.outputSize, cout], op: op)
+        return ConvolutionGeometry(batches: n, inputHeight: h, inputWidth: w, inputDepth: cin,
+                                   filterHeight: fh, filterWidth: fw, filterInputDepth: filterInputDepth,
+                                   outputHeight: rows.outputSize, outputWidth: cols.outputSize, outputDepth: cout,
+                                   strideHeight: strideH, strideWidth: strideW,
+                                   dilationHeight: dilationH, dilationWidth: dilationW,
+                                   padTop: rows.padBefore, padLeft: cols.padBefore)
+    }
+
     /// Decodes the schema's `Padding` (0 = SAME, 1 = VALID).
     static func padding(_ code: Int8, op: String) throws -> ConvolutionPadding {
         switch code {

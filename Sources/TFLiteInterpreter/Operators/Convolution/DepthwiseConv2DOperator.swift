@@ -27,31 +27,16 @@ final class DepthwiseConv2DOperator: OperatorKernel {
         try ConvSupport.requireRank(input, 4, "input", op: op)
         try ConvSupport.requireRank(filter, 4, "filter", op: op)
 
-        let options = node.options
-        let padding = try ConvSupport.padding(options?.int8(0) ?? 0, op: op)
-        let strideW = try ConvSupport.positive(options?.int32(1) ?? 0, "stride_w", op: op)
-        let strideH = try ConvSupport.positive(options?.int32(2) ?? 0, "stride_h", op: op)
-        let activation = try ConvFusedActivation(code: options?.int8(4) ?? 0, op: op)
-        let dilationW = try ConvSupport.positive(options?.int32(5, default: 1) ?? 1, "dilation_w_factor", op: op)
-        let dilationH = try ConvSupport.positive(options?.int32(6, default: 1) ?? 1, "dilation_h_factor", op: op)
+        let activation = try ConvFusedActivation(code: node.options?.int8(4) ?? 0, op: op)
 
         let (n, h, w, cin) = (input.shape[0], input.shape[1], input.shape[2], input.shape[3])
         let (fh, fw, cout) = (filter.shape[1], filter.shape[2], filter.shape[3])
         guard filter.shape[0] == 1, cin > 0, cout % cin == 0, cout > 0 else {
             throw InterpreterError.invalidShape("\(op): filter \(filter.shape) does not fit input depth \(cin)")
         }
-        let rows = ConvolutionAxis(inputSize: h, filterSize: fh, stride: strideH, dilation: dilationH, padding: padding)
-        let cols = ConvolutionAxis(inputSize: w, filterSize: fw, stride: strideW, dilation: dilationW, padding: padding)
-        guard rows.outputSize >= 0, cols.outputSize >= 0 else {
-            throw InterpreterError.invalidShape("\(op): filter \(fh)x\(fw) does not fit input \(h)x\(w) with VALID padding")
-        }
-        geometry = ConvolutionGeometry(batches: n, inputHeight: h, inputWidth: w, inputDepth: cin,
-                                       filterHeight: fh, filterWidth: fw, filterInputDepth: 1,
-                                       outputHeight: rows.outputSize, outputWidth: cols.outputSize, outputDepth: cout,
-                                       strideHeight: strideH, strideWidth: strideW,
-                                       dilationHeight: dilationH, dilationWidth: dilationW,
-                                       padTop: rows.padBefore, padLeft: cols.padBefore)
-        _ = try ConvSupport.product([n, rows.outputSize, cols.outputSize, cout], op: op)
+        geometry = try ConvSupport.windowGeometry(input: input, filterHeight: fh, filterWidth: fw,
+                                                  filterInputDepth: 1, outputDepth: cout,
+                                                  options: node.options, dilationFields: (5, 6), op: op)
 
         switch (input.type, filter.type) {
         case (.float32, .float32):
@@ -81,7 +66,7 @@ final class DepthwiseConv2DOperator: OperatorKernel {
         default:
             throw InterpreterError.invalidModel("\(op): unsupported input/filter types \(input.type)/\(filter.type)")
         }
-        output.shape = [n, rows.outputSize, cols.outputSize, cout]
+        output.shape = [n, geometry.outputHeight, geometry.outputWidth, cout]
         packedInteger = nil
         if (mode == .uint8 || mode == .int8), DepthwiseConv2DOptimized.supports(geometry),
            filter.isConstant, let raw = filter.data {

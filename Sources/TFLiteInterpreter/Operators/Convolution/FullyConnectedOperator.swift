@@ -151,78 +151,12 @@ final class FullyConnectedOperator: OperatorKernel {
         }
     }
 
-    /// Runs the packed-weight 1×1-convolution kernels, split over 4-row tiles.
+    /// Runs the packed-weight kernels as a 1×1 convolution over the batch rows.
     private func invokeOptimized(_ node: NodeContext, _ x: UnsafeMutableRawPointer, _ b: UnsafeMutableRawPointer?,
                                  _ y: UnsafeMutableRawPointer) {
-        let g = asConvolution
-        let tiles = Conv2DOptimized.tileCount(g)
-        let minChunk = max(1, 100_000 / max(1, 4 * g.outputDepth * g.inputDepth))
-        switch mode {
-        case .float:
-            let range = floatRange
-            packedFloat!.withUnsafeBufferPointer { w in
-                zeroRun.withUnsafeBufferPointer { z in
-                    node.threads.parallelFor(tiles, minChunk: minChunk) { part in
-                        Conv2DOptimized.float(g, activationMin: range.min, activationMax: range.max,
-                                              input: x.assumingMemoryBound(to: Float.self), packedFilter: w.baseAddress!,
-                                              bias: b.map { UnsafePointer($0.assumingMemoryBound(to: Float.self)) },
-                                              zeros: z.baseAddress!, output: y.assumingMemoryBound(to: Float.self),
-                                              tiles: part)
-                    }
-                }
-            }
-        case .uint8, .int8:
-            let q = requantizer!
-            let isU8 = mode == .uint8
-            let bias = b.map { UnsafePointer($0.assumingMemoryBound(to: Int32.self)) }
-            let count = g.batches * g.inputDepth
-            offsetInput.withUnsafeMutableBufferPointer { xf in
-                if isU8 {
-                    Conv2DOptimized.offsetInput(x.assumingMemoryBound(to: UInt8.self), count: count,
-                                                offset: q.parameters.inputOffset, into: xf.baseAddress!)
-                } else {
-                    Conv2DOptimized.offsetInput(x.assumingMemoryBound(to: Int8.self), count: count,
-                                                offset: q.parameters.inputOffset, into: xf.baseAddress!)
-                }
-                let xin = UnsafePointer(xf.baseAddress!)
-                packedInteger!.withUnsafeBufferPointer { w in
-                    zeroRun.withUnsafeBufferPointer { z in
-                        node.threads.parallelFor(tiles, minChunk: minChunk) { part in
-                            if isU8 {
-                                Conv2DOptimized.uint8(g, q, offsetInput: xin, packedFilter: w.baseAddress!, bias: bias,
-                                                      zeros: z.baseAddress!, output: y.assumingMemoryBound(to: UInt8.self),
-                                                      tiles: part)
-                            } else {
-                                Conv2DOptimized.int8(g, q, offsetInput: xin, packedFilter: w.baseAddress!, bias: bias,
-                                                     zeros: z.baseAddress!, output: y.assumingMemoryBound(to: Int8.self),
-                                                     tiles: part)
-                            }
-                        }
-                    }
-                }
-            }
-        case .hybrid(let asymmetric):
-            let p = hybrid!
-            scratch.quantize(x.assumingMemoryBound(to: Float.self), batches: g.batches, rowSize: g.inputDepth,
-                             asymmetric: asymmetric) { q, scales, offsets in
-                offsetInput.withUnsafeMutableBufferPointer { xf in
-                    for batch in 0..<g.batches {
-                        Conv2DOptimized.offsetInput(q + batch * g.inputDepth, count: g.inputDepth, offset: -offsets[batch],
-                                                    into: xf.baseAddress! + batch * g.inputDepth)
-                    }
-                    let xin = UnsafePointer(xf.baseAddress!)
-                    packedInteger!.withUnsafeBufferPointer { w in
-                        zeroRun.withUnsafeBufferPointer { z in
-                            node.threads.parallelFor(tiles, minChunk: minChunk) { part in
-                                Conv2DOptimized.hybrid(g, p, offsetInput: xin, inputScales: scales, packedFilter: w.baseAddress!,
-                                                       bias: b.map { UnsafePointer($0.assumingMemoryBound(to: Float.self)) },
-                                                       zeros: z.baseAddress!, output: y.assumingMemoryBound(to: Float.self),
-                                                       tiles: part)
-                            }
-                        }
-                    }
-                }
-            }
-        }
+        PackedConvolution.invoke(asConvolution, mode: mode, floatRange: floatRange, requantizer: requantizer, hybrid: hybrid,
+                                 scratch: &scratch, packedFloat: packedFloat, packedInteger: packedInteger,
+                                 zeroRun: zeroRun, offsetInput: &offsetInput, threads: node.threads,
+                                 input: x, bias: b, output: y)
     }
 }
