@@ -23,11 +23,11 @@ func makeLocalizer(modelPath: String, labels: LabelList?, scoreThreshold: Float?
     case 4 where shapes[0].last == 4 && shapes[0].count == 3:
         return PostProcessedSSDLocalizer(runner: probe, labels: labels, scoreThreshold: scoreThreshold ?? 0.5)
     case 2 where shapes[0].count == 3 && shapes[0][2] >= 4 && shapes[1].count == 3 && shapes[1][2] == 1:
-        // BlazeFace models are normalized to [-1, 1]; reload to be sure the preprocessing matches.
+        // BlazeFace models take [-1, 1], the probe's default.
         return try AnchorSSDLocalizer(runner: probe, scoreThreshold: scoreThreshold ?? 0.5)
     case 1 where shapes[0].count == 3:
-        let yolo = try ModelRunner(path: modelPath, threadCount: threadCount, floatNormalization: .unitInterval)
-        return YOLOLocalizer(runner: yolo, labels: labels, scoreThreshold: scoreThreshold ?? 0.25)
+        try probe.useDefaultFloatNormalization(.unitInterval)   // Ultralytics exports take [0, 1]
+        return YOLOLocalizer(runner: probe, labels: labels, scoreThreshold: scoreThreshold ?? 0.25)
     case 1 where shapes[0].count == 4 && shapes[0][3] > 1:
         return ProminentRegionLocalizer(runner: probe, scoreThreshold: scoreThreshold ?? 0)
     default:

@@ -7,7 +7,9 @@ final class ModelRunner {
     /// The interpreter (allocated).
     let interpreter: Interpreter
     /// Fills the image input tensor.
-    let preprocessor: ImagePreprocessor
+    private(set) var preprocessor: ImagePreprocessor
+    /// True when the input's normalization comes from the model's metadata.
+    private let hasMetadataNormalization: Bool
     /// The model file (metadata, labels).
     let file: TFLiteModelFile
     /// Where the model was loaded from, for messages.
@@ -42,6 +44,7 @@ final class ModelRunner {
         let color: InputColorOrder = dims[3] == 1 ? .grayscale : .rgb
         let metadataNormalization = file.metadata?.subgraphs.first?.inputTensors.first?.normalization
             .map { InputNormalization(mean: $0.mean, std: $0.std) }
+        hasMetadataNormalization = metadataNormalization != nil
         let spec: InputTensorSpec
         switch input.dataType {
         case .float32:
@@ -63,6 +66,15 @@ final class ModelRunner {
         default:
             throw ObjectDetectionError.unsupportedModel("\(path): image input of type \(input.dataType) is not supported")
         }
+        preprocessor = try ImagePreprocessor(spec: spec)
+    }
+
+    /// Uses `normalization` for a float input whose metadata gives none (a localizer that
+    /// recognises the model family after loading it, e.g. YOLO's [0, 1]).
+    func useDefaultFloatNormalization(_ normalization: InputNormalization) throws {
+        guard preprocessor.spec.elementType == .float32, !hasMetadataNormalization else { return }
+        var spec = preprocessor.spec
+        spec.normalization = normalization
         preprocessor = try ImagePreprocessor(spec: spec)
     }
 
