@@ -159,6 +159,10 @@ enum ConvSupport {
     static func quantizedParameters(input: RuntimeTensor, filter: RuntimeTensor, output: RuntimeTensor,
                                     bias: RuntimeTensor?, channels: Int, activation: ConvFusedActivation,
                                     floatScaleProduct: Bool, op: String) throws -> QuantizedConvolutionParameters {
+        guard output.type == input.type else {
+            throw InterpreterError.invalidModel("\(op): output type \(output.type) differs from input type \(input.type)")
+        }
+        try checkBias(bias, count: channels, type: .int32, op: op)
         let (inScale, inZero) = try perTensor(input, "input", op: op)
         let (outScale, outZero) = try perTensor(output, "output", op: op)
         var scales = try filterScales(filter, channels: channels, op: op)

@@ -75,10 +75,6 @@ final class FullyConnectedOperator: OperatorKernel {
             output.type = .float32
         case (.uint8, .uint8), (.int8, .int8):
             mode = input.type == .uint8 ? .uint8 : .int8
-            guard output.type == input.type else {
-                throw InterpreterError.invalidModel("\(op): output type \(output.type) differs from input type \(input.type)")
-            }
-            try ConvSupport.checkBias(bias, count: units, type: .int32, op: op)
             quantized = try ConvSupport.quantizedParameters(input: input, filter: weights, output: output, bias: bias,
                                                             channels: units, activation: activation,
                                                             floatScaleProduct: (weights.quantization?.scales.count ?? 1) <= 1, op: op)

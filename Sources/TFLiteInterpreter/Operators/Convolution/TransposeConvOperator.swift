@@ -56,10 +56,6 @@ final class TransposeConvOperator: OperatorKernel {
             output.type = .float32
         case (.uint8, .uint8), (.int8, .int8):
             mode = input.type == .uint8 ? .uint8 : .int8
-            guard output.type == input.type else {
-                throw InterpreterError.invalidModel("\(op): output type \(output.type) differs from input type \(input.type)")
-            }
-            try ConvSupport.checkBias(bias, count: cout, type: .int32, op: op)
             quantized = try ConvSupport.quantizedParameters(input: input, filter: filter, output: output, bias: bias,
                                                             channels: cout, activation: activation,
                                                             floatScaleProduct: input.type == .uint8, op: op)
