@@ -23,6 +23,8 @@ final class BinaryArithmeticOperator: OperatorKernel {
     private var pairTable: QuantizedPairTable?
     /// Output size from which an 8-bit operator is tabulated (the table costs 64K element evaluations).
     static let pairTableMinimumElements = 16384
+    /// 8-bit ADD / SUB / MUL computed with the vector kernels (contiguous or long innermost rows).
+    private var useVectorKernel = false
     private var layout: BroadcastLayout?
     private var elementType: TensorType = .float32
 
@@ -83,7 +85,15 @@ final class BinaryArithmeticOperator: OperatorKernel {
             throw ElementwiseSupport.unsupported(name, type)
         }
         pairTable = nil
-        if (type == .int8 || type == .uint8) && layout.elementCount >= Self.pairTableMinimumElements {
+        useVectorKernel = false
+        if (type == .int8 || type == .uint8) && (layout.isElementwise || layout.innerCount >= 16) {
+            switch plan {
+            case let .quantizedAdd(p, _): useVectorKernel = QuantizedBinarySIMD.supports(p)
+            case let .quantizedMul(p): useVectorKernel = QuantizedBinarySIMD.supports(p)
+            default: break
+            }
+        }
+        if !useVectorKernel && (type == .int8 || type == .uint8) && layout.elementCount >= Self.pairTableMinimumElements {
             switch plan {
             case let .quantizedAdd(p, subtract): pairTable = .add(signed: type == .int8, p, subtract: subtract)
             case let .quantizedMul(p): pairTable = .mul(signed: type == .int8, p)
@@ -104,6 +114,49 @@ final class BinaryArithmeticOperator: OperatorKernel {
             ElementwiseParallel.flat(layout.elementCount, pool) { r in table.apply(range: r, a, b, o) }
         } else {
             ElementwiseParallel.rows(layout, pool) { r in table.apply(layout: layout, rows: r, a, b, o) }
+        }
+    }
+
+    private func vectorAdd(_ p: BinaryArithmetic.QuantizedAddParams, subtract: Bool, _ layout: BroadcastLayout,
+                           _ pool: ThreadPool, _ pa: UnsafeMutableRawPointer, _ pb: UnsafeMutableRawPointer,
+                           _ po: UnsafeMutableRawPointer) {
+        if elementType == .int8 {
+            let a = UnsafePointer(pa.assumingMemoryBound(to: Int8.self)), b = UnsafePointer(pb.assumingMemoryBound(to: Int8.self))
+            let o = po.assumingMemoryBound(to: Int8.self)
+            if layout.isElementwise {
+                ElementwiseParallel.flat(layout.elementCount, pool) { r in QuantizedBinarySIMD.add(p, subtract: subtract, range: r, a, b, o) }
+            } else {
+                ElementwiseParallel.rows(layout, pool) { r in QuantizedBinarySIMD.add(p, subtract: subtract, layout: layout, rows: r, a, b, o) }
+            }
+        } else {
+            let a = UnsafePointer(pa.assumingMemoryBound(to: UInt8.self)), b = UnsafePointer(pb.assumingMemoryBound(to: UInt8.self))
+            let o = po.assumingMemoryBound(to: UInt8.self)
+            if layout.isElementwise {
+                ElementwiseParallel.flat(layout.elementCount, pool) { r in QuantizedBinarySIMD.add(p, subtract: subtract, range: r, a, b, o) }
+            } else {
+                ElementwiseParallel.rows(layout, pool) { r in QuantizedBinarySIMD.add(p, subtract: subtract, layout: layout, rows: r, a, b, o) }
+            }
+        }
+    }
+
+    private func vectorMul(_ p: BinaryArithmetic.QuantizedMulParams, _ layout: BroadcastLayout, _ pool: ThreadPool,
+                           _ pa: UnsafeMutableRawPointer, _ pb: UnsafeMutableRawPointer, _ po: UnsafeMutableRawPointer) {
+        if elementType == .int8 {
+            let a = UnsafePointer(pa.assumingMemoryBound(to: Int8.self)), b = UnsafePointer(pb.assumingMemoryBound(to: Int8.self))
+            let o = po.assumingMemoryBound(to: Int8.self)
+            if layout.isElementwise {
+                ElementwiseParallel.flat(layout.elementCount, pool) { r in QuantizedBinarySIMD.mul(p, range: r, a, b, o) }
+            } else {
+                ElementwiseParallel.rows(layout, pool) { r in QuantizedBinarySIMD.mul(p, layout: layout, rows: r, a, b, o) }
+            }
+        } else {
+            let a = UnsafePointer(pa.assumingMemoryBound(to: UInt8.self)), b = UnsafePointer(pb.assumingMemoryBound(to: UInt8.self))
+            let o = po.assumingMemoryBound(to: UInt8.self)
+            if layout.isElementwise {
+                ElementwiseParallel.flat(layout.elementCount, pool) { r in QuantizedBinarySIMD.mul(p, range: r, a, b, o) }
+            } else {
+                ElementwiseParallel.rows(layout, pool) { r in QuantizedBinarySIMD.mul(p, layout: layout, rows: r, a, b, o) }
+            }
         }
     }
 
@@ -148,6 +201,10 @@ final class BinaryArithmeticOperator: OperatorKernel {
                                            activationMin: lo, activationMax: hi)
             } catch { throw InterpreterError.invocationFailed("\(name): division by zero") }
         case let .quantizedAdd(p, subtract):
+            if useVectorKernel {
+                vectorAdd(p, subtract: subtract, layout, node.threads, pa, pb, po)
+                return
+            }
             if let table = pairTable {
                 applyTable(table, layout, node.threads, pa, pb, po)
                 return
@@ -167,6 +224,10 @@ final class BinaryArithmeticOperator: OperatorKernel {
                                               p, subtract: subtract)
             }
         case let .quantizedMul(p):
+            if useVectorKernel {
+                vectorMul(p, layout, node.threads, pa, pb, po)
+                return
+            }
             if let table = pairTable {
                 applyTable(table, layout, node.threads, pa, pb, po)
                 return

@@ -1,7 +1,12 @@
-/// Optimized AVERAGE_POOL_2D / MAX_POOL_2D: NHWC keeps channels contiguous, so each output
-/// pixel is reduced 16 channels at a time over its clipped window, with exactly the
-/// reference's arithmetic (integer sums with rounding division, or maxima). Work is split by
-/// output rows (`batches · outputHeight`).
+/// Optimized AVERAGE_POOL_2D / MAX_POOL_2D: NHWC keeps channels contiguous, so pixels are
+/// reduced 16 channels at a time, with exactly the reference's arithmetic (integer sums with
+/// rounding division, float sums in window order, or maxima). Work is split by output rows
+/// (`batches · outputHeight`).
+///
+/// MAX_POOL_2D is separable (the maximum over a clipped rectangle is the maximum over its
+/// rows of the maxima over its columns): each output row first reduces its window's input
+/// rows into one row of column maxima, then slides the horizontal window over that row —
+/// `filterHeight + filterWidth` vector maxima per output pixel instead of their product.
 public enum PoolingOptimized {
     /// Number of output rows (the unit to split across threads).
     public static func rowCount(_ g: ConvolutionGeometry) -> Int { g.batches * g.outputHeight }
@@ -9,117 +14,14 @@ public enum PoolingOptimized {
     /// Float MAX_POOL_2D rows.
     public static func maxFloat(_ g: ConvolutionGeometry, activationMin: Float, activationMax: Float,
                                 input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, rows: Range<Int>) {
-        let lo = SIMD16<Float>(repeating: activationMin), hi = SIMD16<Float>(repeating: activationMax)
-        reduce(g, rows: rows, input: input, output: output, initial: SIMD16<Float>(repeating: -.greatestFiniteMagnitude),
-               combine: { a, b in a.replacing(with: b, where: b .> a) },
-               finish: { v, _ in
-                   let c = v.replacing(with: lo, where: v .< lo)
-                   return c.replacing(with: hi, where: c .> hi)
-               },
-               scalarInitial: -.greatestFiniteMagnitude, scalarCombine: { max($0, $1) },
-               scalarFinish: { v, _ in min(max(v, activationMin), activationMax) })
+        separableMax(g, lowest: -Float.greatestFiniteMagnitude, activationMin: activationMin, activationMax: activationMax,
+                     input: input, output: output, rows: rows)
     }
 
     /// Float AVERAGE_POOL_2D rows.
     public static func averageFloat(_ g: ConvolutionGeometry, activationMin: Float, activationMax: Float,
                                     input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, rows: Range<Int>) {
         let lo = SIMD16<Float>(repeating: activationMin), hi = SIMD16<Float>(repeating: activationMax)
-        reduce(g, rows: rows, input: input, output: output, initial: SIMD16<Float>(),
-               combine: { a, b in a + b },
-               finish: { v, count in
-                   let m = count > 0 ? v / SIMD16<Float>(repeating: Float(count)) : SIMD16<Float>()
-                   let c = m.replacing(with: lo, where: m .< lo)
-                   return c.replacing(with: hi, where: c .> hi)
-               },
-               scalarInitial: 0, scalarCombine: { $0 + $1 },
-               scalarFinish: { v, count in count > 0 ? min(max(v / Float(count), activationMin), activationMax) : 0 })
-    }
-
-    /// Quantized MAX_POOL_2D rows (uint8 or int8).
-    static func maxQuantized<Element: FixedWidthInteger & SIMDScalar>(
-        _ g: ConvolutionGeometry, activationMin: Int32, activationMax: Int32,
-        input: UnsafePointer<Element>, output: UnsafeMutablePointer<Element>, rows: Range<Int>
-    ) {
-        let lo = Element(truncatingIfNeeded: max(Int32(Element.min), activationMin))
-        let hi = Element(truncatingIfNeeded: min(Int32(Element.max), activationMax))
-        let vlo = SIMD16<Element>(repeating: lo), vhi = SIMD16<Element>(repeating: hi)
-        reduce(g, rows: rows, input: input, output: output, initial: SIMD16<Element>(repeating: Element.min),
-               combine: { a, b in a.replacing(with: b, where: b .> a) },
-               finish: { v, _ in
-                   let c = v.replacing(with: vlo, where: v .< vlo)
-                   return c.replacing(with: vhi, where: c .> vhi)
-               },
-               scalarInitial: Element.min, scalarCombine: { max($0, $1) },
-               scalarFinish: { v, _ in min(max(v, lo), hi) })
-    }
-
-    /// Quantized AVERAGE_POOL_2D rows (uint8 or int8): Int32 sums, division rounding half
-    /// away from zero, clamp — as the reference.
-    static func averageQuantized<Element: FixedWidthInteger & SIMDScalar>(
-        _ g: ConvolutionGeometry, activationMin: Int32, activationMax: Int32,
-        input: UnsafePointer<Element>, output: UnsafeMutablePointer<Element>, rows: Range<Int>
-    ) {
-        let c = g.inputDepth
-        for row in rows {
-            let b = row / g.outputHeight, oy = row % g.outputHeight
-            for ox in 0..<g.outputWidth {
-                let w = PoolingReference.window(g, oy, ox)
-                let count = Int32(w.y.count * w.x.count)
-                let dst = output + ((b * g.outputHeight + oy) * g.outputWidth + ox) * c
-                var ch = 0
-                while ch < c {
-                    let lanes = min(16, c - ch)
-                    var acc = SIMD16<Int32>()
-                    for fy in w.y {
-                        let rowBase = input + ((b * g.inputHeight + w.inY + fy) * g.inputWidth + w.inX) * c + ch
-                        for fx in w.x {
-                            let p = rowBase + fx * c
-                            if lanes == 16 {
-                                acc &+= SIMD16<Int32>(truncatingIfNeeded: UnsafeRawPointer(p).loadUnaligned(as: SIMD16<Element>.self))
-                            } else {
-                                for l in 0..<lanes { acc[l] &+= Int32(p[l]) }
-                            }
-                        }
-                    }
-                    for l in 0..<lanes {
-                        var a = acc[l]
-                        if count > 0 { a = a > 0 ? (a + count / 2) / count : (a - count / 2) / count }
-                        dst[ch + l] = Element(truncatingIfNeeded: min(max(a, activationMin), activationMax))
-                    }
-                    ch += 16
-                }
-            }
-        }
-    }
-
-    /// uint8 MAX_POOL_2D rows.
-    public static func maxUInt8(_ g: ConvolutionGeometry, activationMin: Int32, activationMax: Int32,
-                                input: UnsafePointer<UInt8>, output: UnsafeMutablePointer<UInt8>, rows: Range<Int>) {
-        maxQuantized(g, activationMin: activationMin, activationMax: activationMax, input: input, output: output, rows: rows)
-    }
-    /// int8 MAX_POOL_2D rows.
-    public static func maxInt8(_ g: ConvolutionGeometry, activationMin: Int32, activationMax: Int32,
-                               input: UnsafePointer<Int8>, output: UnsafeMutablePointer<Int8>, rows: Range<Int>) {
-        maxQuantized(g, activationMin: activationMin, activationMax: activationMax, input: input, output: output, rows: rows)
-    }
-    /// uint8 AVERAGE_POOL_2D rows.
-    public static func averageUInt8(_ g: ConvolutionGeometry, activationMin: Int32, activationMax: Int32,
-                                    input: UnsafePointer<UInt8>, output: UnsafeMutablePointer<UInt8>, rows: Range<Int>) {
-        averageQuantized(g, activationMin: activationMin, activationMax: activationMax, input: input, output: output, rows: rows)
-    }
-    /// int8 AVERAGE_POOL_2D rows.
-    public static func averageInt8(_ g: ConvolutionGeometry, activationMin: Int32, activationMax: Int32,
-                                   input: UnsafePointer<Int8>, output: UnsafeMutablePointer<Int8>, rows: Range<Int>) {
-        averageQuantized(g, activationMin: activationMin, activationMax: activationMax, input: input, output: output, rows: rows)
-    }
-
-    /// The shared window walk: 16-channel vector blocks, then the remaining channels scalar.
-    @inline(__always)
-    static func reduce<T: SIMDScalar>(
-        _ g: ConvolutionGeometry, rows: Range<Int>, input: UnsafePointer<T>, output: UnsafeMutablePointer<T>,
-        initial: SIMD16<T>, combine: (SIMD16<T>, SIMD16<T>) -> SIMD16<T>, finish: (SIMD16<T>, Int) -> SIMD16<T>,
-        scalarInitial: T, scalarCombine: (T, T) -> T, scalarFinish: (T, Int) -> T
-    ) {
         let c = g.inputDepth
         let blocks = c / 16
         for row in rows {
@@ -129,25 +31,192 @@ public enum PoolingOptimized {
                 let count = w.y.count * w.x.count
                 let dst = output + ((b * g.outputHeight + oy) * g.outputWidth + ox) * c
                 for blk in 0..<blocks {
-                    var acc = initial
+                    var acc = SIMD16<Float>()
                     for fy in w.y {
                         let rowBase = input + ((b * g.inputHeight + w.inY + fy) * g.inputWidth + w.inX) * c + blk * 16
                         for fx in w.x {
-                            acc = combine(acc, UnsafeRawPointer(rowBase + fx * c).loadUnaligned(as: SIMD16<T>.self))
+                            acc += UnsafeRawPointer(rowBase + fx * c).loadUnaligned(as: SIMD16<Float>.self)
                         }
                     }
-                    UnsafeMutableRawPointer(dst + blk * 16).storeBytes(of: finish(acc, count), as: SIMD16<T>.self)
+                    var m = count > 0 ? acc / SIMD16<Float>(repeating: Float(count)) : SIMD16<Float>()
+                    m = m.replacing(with: lo, where: m .< lo)
+                    m = m.replacing(with: hi, where: m .> hi)
+                    UnsafeMutableRawPointer(dst + blk * 16).storeBytes(of: m, as: SIMD16<Float>.self)
                 }
                 for ch in (blocks * 16)..<c {
-                    var acc = scalarInitial
+                    var acc: Float = 0
                     for fy in w.y {
                         for fx in w.x {
-                            acc = scalarCombine(acc, input[((b * g.inputHeight + w.inY + fy) * g.inputWidth + w.inX + fx) * c + ch])
+                            acc += input[((b * g.inputHeight + w.inY + fy) * g.inputWidth + w.inX + fx) * c + ch]
                         }
                     }
-                    dst[ch] = scalarFinish(acc, count)
+                    dst[ch] = count > 0 ? min(max(acc / Float(count), activationMin), activationMax) : 0
                 }
             }
         }
     }
+
+    /// uint8 MAX_POOL_2D rows.
+    public static func maxUInt8(_ g: ConvolutionGeometry, activationMin: Int32, activationMax: Int32,
+                                input: UnsafePointer<UInt8>, output: UnsafeMutablePointer<UInt8>, rows: Range<Int>) {
+        let lo = UInt8(clamping: activationMin), hi = UInt8(clamping: activationMax)
+        separableMax(g, lowest: UInt8.min, activationMin: lo, activationMax: hi, input: input, output: output, rows: rows)
+    }
+
+    /// int8 MAX_POOL_2D rows.
+    public static func maxInt8(_ g: ConvolutionGeometry, activationMin: Int32, activationMax: Int32,
+                               input: UnsafePointer<Int8>, output: UnsafeMutablePointer<Int8>, rows: Range<Int>) {
+        let lo = Int8(clamping: activationMin), hi = Int8(clamping: activationMax)
+        separableMax(g, lowest: Int8.min, activationMin: lo, activationMax: hi, input: input, output: output, rows: rows)
+    }
+
+    /// uint8 AVERAGE_POOL_2D rows.
+    public static func averageUInt8(_ g: ConvolutionGeometry, activationMin: Int32, activationMax: Int32,
+                                    input: UnsafePointer<UInt8>, output: UnsafeMutablePointer<UInt8>, rows: Range<Int>) {
+        averageQuantized(g, activationMin: activationMin, activationMax: activationMax, input: input, output: output, rows: rows)
+    }
+
+    /// int8 AVERAGE_POOL_2D rows.
+    public static func averageInt8(_ g: ConvolutionGeometry, activationMin: Int32, activationMax: Int32,
+                                   input: UnsafePointer<Int8>, output: UnsafeMutablePointer<Int8>, rows: Range<Int>) {
+        averageQuantized(g, activationMin: activationMin, activationMax: activationMax, input: input, output: output, rows: rows)
+    }
+
+    /// Separable maximum over each output row's clipped window, then the activation clamp
+    /// (`activationMin ≤ activationMax` within the element type). An empty window yields the
+    /// clamped `lowest`, as the reference.
+    @inline(__always)
+    static func separableMax<T: PoolingLane>(
+        _ g: ConvolutionGeometry, lowest: T, activationMin: T, activationMax: T,
+        input: UnsafePointer<T>, output: UnsafeMutablePointer<T>, rows: Range<Int>
+    ) {
+        let c = g.inputDepth, width = g.inputWidth
+        guard c > 0, width > 0, !rows.isEmpty else { return }
+        let blocks = c / 16
+        let vLowest = SIMD16<T>(repeating: lowest)
+        let vlo = SIMD16<T>(repeating: activationMin), vhi = SIMD16<T>(repeating: activationMax)
+        withUnsafeTemporaryAllocation(of: T.self, capacity: width * c) { scratch in
+            let columnMax = scratch.baseAddress!
+            for row in rows {
+                let b = row / g.outputHeight, oy = row % g.outputHeight
+                let inY = oy * g.strideHeight - g.padTop
+                let yStart = max(0, -inY), yEnd = max(yStart, min(g.filterHeight, g.inputHeight - inY))
+                // Vertical pass: the maximum of the window's input rows, per input pixel.
+                if yStart == yEnd {
+                    columnMax.initialize(repeating: lowest, count: width * c)
+                } else {
+                    let first = input + (b * g.inputHeight + inY + yStart) * width * c
+                    columnMax.initialize(from: first, count: width * c)
+                    for fy in (yStart + 1)..<yEnd {
+                        let src = input + (b * g.inputHeight + inY + fy) * width * c
+                        var i = 0
+                        while i + 16 <= width * c {
+                            let m = T.laneMax(UnsafeRawPointer(columnMax + i).loadUnaligned(as: SIMD16<T>.self),
+                                              UnsafeRawPointer(src + i).loadUnaligned(as: SIMD16<T>.self))
+                            UnsafeMutableRawPointer(columnMax + i).storeBytes(of: m, as: SIMD16<T>.self)
+                            i += 16
+                        }
+                        while i < width * c { columnMax[i] = max(columnMax[i], src[i]); i += 1 }
+                    }
+                }
+                // Horizontal pass: slide the clipped column window over the row of maxima.
+                for ox in 0..<g.outputWidth {
+                    let inX = ox * g.strideWidth - g.padLeft
+                    let xStart = max(0, -inX), xEnd = max(xStart, min(g.filterWidth, width - inX))
+                    let dst = output + ((b * g.outputHeight + oy) * g.outputWidth + ox) * c
+                    for blk in 0..<blocks {
+                        var acc = vLowest
+                        for fx in xStart..<xEnd {
+                            acc = T.laneMax(acc, UnsafeRawPointer(columnMax + (inX + fx) * c + blk * 16)
+                                .loadUnaligned(as: SIMD16<T>.self))
+                        }
+                        acc = T.laneMin(T.laneMax(acc, vlo), vhi)
+                        UnsafeMutableRawPointer(dst + blk * 16).storeBytes(of: acc, as: SIMD16<T>.self)
+                    }
+                    for ch in (blocks * 16)..<c {
+                        var acc = lowest
+                        for fx in xStart..<xEnd { acc = max(acc, columnMax[(inX + fx) * c + ch]) }
+                        dst[ch] = min(max(acc, activationMin), activationMax)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Quantized AVERAGE_POOL_2D rows (uint8 or int8): Int32 sums, division rounding half
+    /// away from zero, clamp — as the reference.
+    @inline(__always)
+    static func averageQuantized<Element: PoolingLane & QuantizedByteLane>(
+        _ g: ConvolutionGeometry, activationMin: Int32, activationMax: Int32,
+        input: UnsafePointer<Element>, output: UnsafeMutablePointer<Element>, rows: Range<Int>
+    ) {
+        let c = g.inputDepth
+        let blocks = c / 16
+        for row in rows {
+            let b = row / g.outputHeight, oy = row % g.outputHeight
+            for ox in 0..<g.outputWidth {
+                let w = PoolingReference.window(g, oy, ox)
+                let count = Int32(w.y.count * w.x.count)
+                let dst = output + ((b * g.outputHeight + oy) * g.outputWidth + ox) * c
+                for blk in 0..<blocks {
+                    var acc = SIMD16<Int32>()
+                    for fy in w.y {
+                        let rowBase = input + ((b * g.inputHeight + w.inY + fy) * g.inputWidth + w.inX) * c + blk * 16
+                        for fx in w.x { acc &+= Element.widened(rowBase + fx * c) }
+                    }
+                    for l in 0..<16 {
+                        dst[blk * 16 + l] = Element(truncatingIfNeeded: roundedClamped(acc[l], count, activationMin, activationMax))
+                    }
+                }
+                for ch in (blocks * 16)..<c {
+                    var acc: Int32 = 0
+                    for fy in w.y {
+                        for fx in w.x {
+                            acc &+= Int32(input[((b * g.inputHeight + w.inY + fy) * g.inputWidth + w.inX + fx) * c + ch])
+                        }
+                    }
+                    dst[ch] = Element(truncatingIfNeeded: roundedClamped(acc, count, activationMin, activationMax))
+                }
+            }
+        }
+    }
+
+    /// `sum / count` rounded half away from zero (the sum itself when `count` is 0), clamped.
+    @inline(__always)
+    static func roundedClamped(_ sum: Int32, _ count: Int32, _ lo: Int32, _ hi: Int32) -> Int32 {
+        var a = sum
+        if count > 0 { a = a > 0 ? (a + count / 2) / count : (a - count / 2) / count }
+        return min(max(a, lo), hi)
+    }
+}
+
+/// Element types of the optimized pooling kernels. The vector operations are written once
+/// per concrete type, where the compare-and-select lowers to single vector instructions
+/// (the generic `SIMD` versions, picked when written in generic code, go lane by lane).
+protocol PoolingLane: SIMDScalar, Comparable, Hashable, Codable {
+    /// Lane-wise maximum.
+    static func laneMax(_ a: SIMD16<Self>, _ b: SIMD16<Self>) -> SIMD16<Self>
+    /// Lane-wise minimum.
+    static func laneMin(_ a: SIMD16<Self>, _ b: SIMD16<Self>) -> SIMD16<Self>
+}
+
+extension Int8: PoolingLane {
+    @inline(__always)
+    static func laneMax(_ a: SIMD16<Int8>, _ b: SIMD16<Int8>) -> SIMD16<Int8> { a.replacing(with: b, where: a .< b) }
+    @inline(__always)
+    static func laneMin(_ a: SIMD16<Int8>, _ b: SIMD16<Int8>) -> SIMD16<Int8> { a.replacing(with: b, where: b .< a) }
+}
+
+extension UInt8: PoolingLane {
+    @inline(__always)
+    static func laneMax(_ a: SIMD16<UInt8>, _ b: SIMD16<UInt8>) -> SIMD16<UInt8> { a.replacing(with: b, where: a .< b) }
+    @inline(__always)
+    static func laneMin(_ a: SIMD16<UInt8>, _ b: SIMD16<UInt8>) -> SIMD16<UInt8> { a.replacing(with: b, where: b .< a) }
+}
+
+extension Float: PoolingLane {
+    @inline(__always)
+    static func laneMax(_ a: SIMD16<Float>, _ b: SIMD16<Float>) -> SIMD16<Float> { a.replacing(with: b, where: a .< b) }
+    @inline(__always)
+    static func laneMin(_ a: SIMD16<Float>, _ b: SIMD16<Float>) -> SIMD16<Float> { a.replacing(with: b, where: b .< a) }
 }
