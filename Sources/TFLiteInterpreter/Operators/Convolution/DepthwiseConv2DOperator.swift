@@ -139,10 +139,10 @@ final class DepthwiseConv2DOperator: OperatorKernel {
             let bias = b.map { UnsafePointer($0.assumingMemoryBound(to: Int32.self)) }
             offsetInput.withUnsafeMutableBufferPointer { xf in
                 if isU8 {
-                    Conv2DOptimized.offsetInput(x.assumingMemoryBound(to: UInt8.self), count: g.inputCount,
+                    DepthwiseConv2DOptimized.offsetInput(x.assumingMemoryBound(to: UInt8.self), count: g.inputCount,
                                                 offset: q.parameters.inputOffset, into: xf.baseAddress!)
                 } else {
-                    Conv2DOptimized.offsetInput(x.assumingMemoryBound(to: Int8.self), count: g.inputCount,
+                    DepthwiseConv2DOptimized.offsetInput(x.assumingMemoryBound(to: Int8.self), count: g.inputCount,
                                                 offset: q.parameters.inputOffset, into: xf.baseAddress!)
                 }
                 let xin = UnsafePointer(xf.baseAddress!)

@@ -3,6 +3,11 @@
 /// a tile of 16 accumulators is requantized without bounds checks or array traffic, with
 /// exactly the arithmetic of `multiplyByQuantizedMultiplier` (the reference's double rounding).
 /// Built once at prepare; immutable afterwards.
+///
+/// Full tiles are requantized in vector form (`requantize(_:channel:)`): the doubling high
+/// multiply is done as unsigned 32×32→64 products of the even and odd lanes (`pmuludq` on
+/// plain SSE2, `vpmuludq` with AVX-512, `umull` on arm64) with a signed fix-up, which is exact
+/// because the multipliers are non-negative Q31 values.
 public final class ConvRequantizer: @unchecked Sendable {
     /// Q31 multipliers per channel (0 in the padding lanes).
     let multipliers: UnsafeMutablePointer<Int32>
@@ -10,51 +15,126 @@ public final class ConvRequantizer: @unchecked Sendable {
     let leftShifts: UnsafeMutablePointer<Int32>
     /// Right shifts (`max(-shift, 0)`) per channel.
     let rightShifts: UnsafeMutablePointer<Int32>
+    /// `2^leftShift` per channel (the left shift as a wrapping multiply).
+    let leftFactors: UnsafeMutablePointer<Int32>
+    /// `2^rightShift - 1` per channel: the remainder mask of the rounding division.
+    let remainderMasks: UnsafeMutablePointer<Int32>
+    /// True when every multiplier is non-negative (the vector high multiply's precondition).
+    let vectorizable: Bool
+    /// True when some channel shifts left (otherwise the vector path skips that step).
+    let hasLeftShift: Bool
+    /// The right shift shared by every channel (per-tensor quantization), or nil.
+    let uniformRightShift: Int32?
     /// The scalar parameters (offsets, clamp) and the per-channel multipliers.
     public let parameters: QuantizedConvolutionParameters
 
     /// Lays out `parameters` for the epilogues.
     public init(_ parameters: QuantizedConvolutionParameters) {
         self.parameters = parameters
-        let n = (parameters.outputMultipliers.count + 15) / 16 * 16
-        multipliers = .allocate(capacity: max(16, n)); multipliers.initialize(repeating: 0, count: max(16, n))
-        leftShifts = .allocate(capacity: max(16, n)); leftShifts.initialize(repeating: 0, count: max(16, n))
-        rightShifts = .allocate(capacity: max(16, n)); rightShifts.initialize(repeating: 0, count: max(16, n))
-        for (c, m) in parameters.outputMultipliers.enumerated() {
-            multipliers[c] = m.multiplier
-            leftShifts[c] = Int32(max(m.shift, 0))
-            rightShifts[c] = Int32(max(-m.shift, 0))
+        let count = parameters.outputMultipliers.count
+        let n = max(16, (count + 15) / 16 * 16)
+        func table(_ value: Int32) -> UnsafeMutablePointer<Int32> {
+            let p = UnsafeMutablePointer<Int32>.allocate(capacity: n)
+            p.initialize(repeating: value, count: n)
+            return p
         }
+        multipliers = table(0); leftShifts = table(0); rightShifts = table(0)
+        leftFactors = table(1); remainderMasks = table(0)
+        var vectorizable = true, hasLeftShift = false
+        for (c, m) in parameters.outputMultipliers.enumerated() {
+            let left = Int32(max(m.shift, 0)), right = Int32(max(-m.shift, 0))
+            multipliers[c] = m.multiplier
+            leftShifts[c] = left
+            rightShifts[c] = right
+            leftFactors[c] = Int32(1) &<< left
+            remainderMasks[c] = (Int32(1) &<< right) &- 1
+            if m.multiplier < 0 || left > 31 || right > 31 { vectorizable = false }
+            if left > 0 { hasLeftShift = true }
+        }
+        // Padding lanes repeat channel 0's shift so a uniform shift stays uniform.
+        if count > 0 {
+            for c in count..<n { rightShifts[c] = rightShifts[0]; remainderMasks[c] = remainderMasks[0] }
+        }
+        self.vectorizable = vectorizable
+        self.hasLeftShift = hasLeftShift
+        let shifts = rightShifts, first = count > 0 ? shifts[0] : 0
+        uniformRightShift = (0..<count).allSatisfy { shifts[$0] == first } ? first : nil
     }
 
     deinit {
         multipliers.deallocate(); leftShifts.deallocate(); rightShifts.deallocate()
+        leftFactors.deallocate(); remainderMasks.deallocate()
     }
 
     /// Requantizes the first `lanes` accumulators of channels `channel ..< channel + lanes` and
-    /// stores them as `Element`. Scalar 64-bit arithmetic per lane (the same steps as
-    /// `multiplyByQuantizedMultiplier`), reading the per-channel tables directly: on x86-64
-    /// without AVX-512 this beats vector 64-bit emulation by far.
+    /// stores them as `Element`. Full tiles of 8-bit outputs take the vector path; partial
+    /// tiles the scalar one (both exactly `multiplyByQuantizedMultiplier`).
     @inline(__always)
     func store<Element: FixedWidthInteger>(_ acc: SIMD16<Int32>, channel: Int, lanes: Int,
                                            to dst: UnsafeMutablePointer<Element>) {
+        if lanes == 16, Element.bitWidth == 8, vectorizable {
+            let h = requantize(acc, channel: channel)
+            // Values are clamped into the element's range, so truncation is the same for Int8 and UInt8.
+            UnsafeMutableRawPointer(dst).storeBytes(of: SIMD16<UInt8>(truncatingIfNeeded: h), as: SIMD16<UInt8>.self)
+            return
+        }
+        storeScalar(acc, channel: channel, lanes: lanes, to: dst)
+    }
+
+    /// The vector requantization of a full tile (channels `channel ..< channel + 16`):
+    /// offset added and clamped, as Int32. Requires `vectorizable`.
+    @inline(__always)
+    func requantize(_ acc: SIMD16<Int32>, channel: Int) -> SIMD16<Int32> {
+        var x = acc
+        if hasLeftShift { x = x &* load(leftFactors, channel) }
+        var h = Self.roundingDoublingHighMul(x, load(multipliers, channel))
+        let mask = load(remainderMasks, channel)
+        let remainder = h & mask
+        // threshold = mask / 2, plus one for negative h (h >> 31 is -1 there).
+        let threshold = (mask &>> 1) &- (h &>> 31)
+        if let e = uniformRightShift {
+            h = h &>> SIMD16<Int32>(repeating: e)
+        } else {
+            h = h &>> load(rightShifts, channel)
+        }
+        h = h &- SIMD16<Int32>(repeating: 0).replacing(with: -1, where: remainder .> threshold)
+        h = h &+ SIMD16<Int32>(repeating: parameters.outputOffset)
+        let lo = SIMD16<Int32>(repeating: parameters.activationMin)
+        let hi = SIMD16<Int32>(repeating: parameters.activationMax)
+        return h.replacing(with: lo, where: h .< lo).replacing(with: hi, where: h .> hi)
+    }
+
+    @inline(__always)
+    private func load(_ table: UnsafeMutablePointer<Int32>, _ channel: Int) -> SIMD16<Int32> {
+        UnsafeRawPointer(table + channel).loadUnaligned(as: SIMD16<Int32>.self)
+    }
+
+    /// `saturatingRoundingDoublingHighMul(x, m)` for `m ≥ 0` (so the saturating case
+    /// `Int32.min · Int32.min` cannot occur): the reference's nudged truncating division of the
+    /// 64-bit product by 2^31 equals `(x·m + 2^30) >> 31` (floor) for either sign. The product
+    /// is formed unsigned (`x` read as `x + 2^32` when negative, which adds `2m · 2^31`), so the
+    /// signed result is the unsigned one minus `2m` in those lanes, modulo 2^32.
+    @inline(__always)
+    static func roundingDoublingHighMul(_ x: SIMD16<Int32>, _ m: SIMD16<Int32>) -> SIMD16<Int32> {
+        let x64 = unsafeBitCast(x, to: SIMD8<UInt64>.self)
+        let m64 = unsafeBitCast(m, to: SIMD8<UInt64>.self)
+        let low = SIMD8<UInt64>(repeating: 0xFFFF_FFFF)
+        let nudge = SIMD8<UInt64>(repeating: 1 << 30)
+        let even = ((x64 & low) &* (m64 & low) &+ nudge) &>> 31
+        let odd = ((x64 &>> 32) &* (m64 &>> 32) &+ nudge) &>> 31
+        let unsignedHigh = unsafeBitCast((even & low) | (odd &<< 32), to: SIMD16<Int32>.self)
+        return unsignedHigh &- ((x &>> 31) & (m &+ m))
+    }
+
+    /// Scalar 64-bit requantization per lane (the same steps as `multiplyByQuantizedMultiplier`).
+    @inline(__always)
+    func storeScalar<Element: FixedWidthInteger>(_ acc: SIMD16<Int32>, channel: Int, lanes: Int,
+                                                 to dst: UnsafeMutablePointer<Element>) {
         let offset = parameters.outputOffset, lo = parameters.activationMin, hi = parameters.activationMax
-        withUnsafeBytes(of: acc) { raw in
-            let a = raw.baseAddress!.assumingMemoryBound(to: Int32.self)
-            for l in 0..<lanes {
-                let c = channel + l
-                let x = a[l] &<< leftShifts[c]
-                let ab = Int64(x) &* Int64(multipliers[c])
-                let v = ab &+ (ab >= 0 ? 1 << 30 : 1 - (1 << 30))
-                var h = Int32(truncatingIfNeeded: (v >= 0 ? v : v &+ ((1 << 31) - 1)) >> 31)
-                let e = rightShifts[c]
-                let mask = (Int32(1) &<< e) &- 1
-                let remainder = h & mask
-                let threshold = (mask >> 1) &+ (h < 0 ? 1 : 0)
-                h = (h >> e) &+ (remainder > threshold ? 1 : 0)
-                h = min(max(h &+ offset, lo), hi)
-                dst[l] = Element(truncatingIfNeeded: h)
-            }
+        for l in 0..<lanes {
+            let c = channel + l
+            let h = multiplyByQuantizedMultiplier(acc[l] &<< leftShifts[c], multipliers[c], -Int(rightShifts[c]))
+            dst[l] = Element(truncatingIfNeeded: min(max(h &+ offset, lo), hi))
         }
     }
 }

@@ -1,0 +1,105 @@
+import XCTest
+@testable import TFLiteKernels
+
+/// `ConvRequantizer`'s vector requantization against `multiplyByQuantizedMultiplier` (the
+/// reference's double rounding) lane by lane: random and extreme accumulators (Int32.min/max,
+/// ±2^k and neighbours), every shift from −31 to +30, multipliers including 0, 2^30 and
+/// Int32.max, per-channel (mixed shifts) and per-tensor (uniform shift) tables, with and without
+/// left shifts; and the 8-bit stores (vector and scalar tails) against `requantize`.
+final class ConvRequantizerTests: XCTestCase {
+    private typealias RNG = ConvolutionOptimizedKernelTests.ConvTestRNG
+
+    private func accumulators(_ rng: inout RNG) -> SIMD16<Int32> {
+        var v = SIMD16<Int32>()
+        for l in 0..<16 {
+            switch rng.int(0...5) {
+            case 0: v[l] = [Int32.min, Int32.max, Int32.min + 1, Int32.max - 1, 0, -1, 1][rng.int(0...6)]
+            case 1:
+                let k = rng.int(0...30)
+                v[l] = (Int32(1) << Int32(k)) &+ Int32(rng.int(-1...1))
+                if rng.int(0...1) == 0 { v[l] = 0 &- v[l] }
+            case 2: v[l] = Int32(rng.int(-70000...70000))
+            default: v[l] = Int32(truncatingIfNeeded: rng.next())
+            }
+        }
+        return v
+    }
+
+    private func multiplier(_ rng: inout RNG) -> Int32 {
+        switch rng.int(0...5) {
+        case 0: return [0, 1 << 30, Int32.max, (1 << 30) + 1, Int32.max - 1][rng.int(0...4)]
+        default: return Int32(rng.int((1 << 30)...Int(Int32.max)))
+        }
+    }
+
+    private func check(_ multipliers: [QuantizedMultiplier], _ rng: inout RNG, rounds: Int) {
+        let q = QuantizedConvolutionParameters(inputOffset: 0, filterOffset: 0, outputOffset: 0,
+                                               outputMultipliers: multipliers,
+                                               activationMin: Int32.min, activationMax: Int32.max)
+        let r = ConvRequantizer(q)
+        XCTAssertTrue(r.vectorizable)
+        let blocks = multipliers.count / 16
+        for _ in 0..<rounds {
+            let acc = accumulators(&rng)
+            for blk in 0..<blocks {
+                let got = r.requantize(acc, channel: blk * 16)
+                for l in 0..<16 {
+                    let m = multipliers[blk * 16 + l]
+                    let want = multiplyByQuantizedMultiplier(acc[l], m.multiplier, m.shift)
+                    if got[l] != want {
+                        XCTFail("x \(acc[l]) m \(m.multiplier) shift \(m.shift): \(got[l]) != \(want)")
+                        return
+                    }
+                }
+            }
+        }
+    }
+
+    func testVectorMatchesReferenceForEveryShift() {
+        var rng = RNG(state: 41)
+        for shift in -31...30 {
+            // Uniform shift (per-tensor): one table of 32 channels with varied multipliers.
+            let uniform = (0..<32).map { _ in QuantizedMultiplier(multiplier: multiplier(&rng), shift: shift) }
+            check(uniform, &rng, rounds: 400)
+        }
+    }
+
+    func testVectorMatchesReferenceForMixedShifts() {
+        var rng = RNG(state: 42)
+        for round in 0..<200 {
+            let maxShift = round % 2 == 0 ? 0 : 30
+            let mixed = (0..<48).map { _ in QuantizedMultiplier(multiplier: multiplier(&rng), shift: rng.int(-31...maxShift)) }
+            check(mixed, &rng, rounds: 50)
+        }
+    }
+
+    func testEightBitStoresMatchRequantize() {
+        var rng = RNG(state: 43)
+        for round in 0..<300 {
+            let channels = rng.int(1...40)
+            let uint8 = round % 2 == 0
+            let multipliers = (0..<channels).map { _ in QuantizedMultiplier(multiplier: multiplier(&rng), shift: rng.int(-20...2)) }
+            let offset = uint8 ? Int32(rng.int(0...255)) : Int32(rng.int(-128...127))
+            let q = QuantizedConvolutionParameters(inputOffset: 0, filterOffset: 0, outputOffset: offset,
+                                                   outputMultipliers: multipliers,
+                                                   activationMin: uint8 ? Int32(rng.int(0...100)) : -128,
+                                                   activationMax: uint8 ? 255 : Int32(rng.int(0...127)))
+            let r = ConvRequantizer(q)
+            var ch = 0
+            while ch < channels {
+                let lanes = min(16, channels - ch)
+                let acc = accumulators(&rng)
+                if uint8 {
+                    var out = [UInt8](repeating: 0, count: 16)
+                    out.withUnsafeMutableBufferPointer { r.store(acc, channel: ch, lanes: lanes, to: $0.baseAddress!) }
+                    for l in 0..<lanes { XCTAssertEqual(Int32(out[l]), q.requantize(acc[l], channel: ch + l)) }
+                } else {
+                    var out = [Int8](repeating: 0, count: 16)
+                    out.withUnsafeMutableBufferPointer { r.store(acc, channel: ch, lanes: lanes, to: $0.baseAddress!) }
+                    for l in 0..<lanes { XCTAssertEqual(Int32(out[l]), q.requantize(acc[l], channel: ch + l)) }
+                }
+                ch += lanes
+            }
+        }
+    }
+}

@@ -1,0 +1,134 @@
+import XCTest
+@testable import TFLiteKernels
+
+/// The specialised depthwise paths (3×3 and 5×5 at stride 1 and 2, interior tiles of several
+/// pixels, border pixels, the generic fallback) against `DepthwiseConv2DReference` on seeded
+/// random shapes: widths 1…12 so rows have no, few and many interior pixels, channel counts
+/// that are not multiples of 16, SAME/VALID, dilation, batches of 2, fused activation clamps,
+/// per-channel int8 and uint8 with zero points. Float within 1e-5 relative, quantized bit-exact.
+final class DepthwiseSpecialisedKernelTests: XCTestCase {
+    private typealias RNG = ConvolutionOptimizedKernelTests.ConvTestRNG
+
+    private func geometry(_ rng: inout RNG, filter: Int, stride: Int) -> ConvolutionGeometry {
+        let channels = [1, 3, 8, 16, 17, 24, 32, 40, 48][rng.int(0...8)]
+        let dilation = rng.int(0...3) == 0 ? 2 : 1
+        let padding: ConvolutionPadding = rng.int(0...1) == 0 ? .same : .valid
+        let span = (filter - 1) * dilation + 1
+        let h = rng.int(1...9), w = rng.int(1...12)
+        var rows = ConvolutionAxis(inputSize: h, filterSize: filter, stride: stride, dilation: dilation, padding: padding)
+        var cols = ConvolutionAxis(inputSize: w, filterSize: filter, stride: stride, dilation: dilation, padding: padding)
+        if h < span || rows.outputSize <= 0 {
+            rows = ConvolutionAxis(inputSize: h, filterSize: filter, stride: stride, dilation: dilation, padding: .same)
+        }
+        if w < span || cols.outputSize <= 0 {
+            cols = ConvolutionAxis(inputSize: w, filterSize: filter, stride: stride, dilation: dilation, padding: .same)
+        }
+        return ConvolutionGeometry(batches: rng.int(1...2), inputHeight: h, inputWidth: w, inputDepth: channels,
+                                   filterHeight: filter, filterWidth: filter, filterInputDepth: 1,
+                                   outputHeight: rows.outputSize, outputWidth: cols.outputSize, outputDepth: channels,
+                                   strideHeight: stride, strideWidth: stride, dilationHeight: dilation, dilationWidth: dilation,
+                                   padTop: rows.padBefore, padLeft: cols.padBefore)
+    }
+
+    /// Filter sizes and strides covering every specialised case and the generic path.
+    private let shapes: [(filter: Int, stride: Int)] = [(3, 1), (3, 2), (5, 1), (5, 2), (4, 1), (1, 1), (7, 2)]
+
+    /// Splits `0..<count` into random contiguous chunks, as the thread pool does.
+    private func chunks(_ count: Int, _ rng: inout RNG) -> [Range<Int>] {
+        var result: [Range<Int>] = [], start = 0
+        while start < count {
+            let end = min(count, start + rng.int(1...max(1, count / 2 + 1)))
+            result.append(start..<end); start = end
+        }
+        return result
+    }
+
+    func testInteriorColumnsAreExactlyThoseWithoutPaddingTaps() {
+        var rng = RNG(state: 11)
+        for (filter, stride) in shapes {
+            for _ in 0..<40 {
+                let g = geometry(&rng, filter: filter, stride: stride)
+                let columns = DepthwiseInteriorKernel.interiorColumns(g)
+                for ox in 0..<g.outputWidth {
+                    let x0 = ox * g.strideWidth - g.padLeft
+                    let inside = x0 >= 0 && x0 + (g.filterWidth - 1) * g.dilationWidth < g.inputWidth
+                    XCTAssertEqual(columns.contains(ox), inside, "\(g) column \(ox)")
+                }
+            }
+        }
+    }
+
+    func testFloatSpecialisedDepthwiseMatchesReference() {
+        var rng = RNG(state: 21)
+        for (filter, stride) in shapes {
+            for _ in 0..<25 {
+                let g = geometry(&rng, filter: filter, stride: stride)
+                let input = (0..<g.inputCount).map { _ in rng.float() }
+                let filterValues = (0..<filter * filter * g.outputDepth).map { _ in rng.float() }
+                let bias = (0..<g.outputDepth).map { _ in rng.float() }
+                let (lo, hi): (Float, Float) = rng.int(0...1) == 0 ? (0, 6) : (-.infinity, .infinity)
+                var expected = [Float](repeating: 0, count: g.outputCount)
+                DepthwiseConv2DReference.float(g, activationMin: lo, activationMax: hi, input: input, filter: filterValues,
+                                               bias: bias, output: &expected)
+                var actual = [Float](repeating: .nan, count: g.outputCount)
+                for part in chunks(DepthwiseConv2DOptimized.rowCount(g), &rng) {
+                    DepthwiseConv2DOptimized.float(g, activationMin: lo, activationMax: hi, input: input, filter: filterValues,
+                                                   bias: bias, output: &actual, rows: part)
+                }
+                for i in 0..<g.outputCount {
+                    XCTAssertEqual(actual[i], expected[i], accuracy: 1e-5 * max(1, abs(expected[i])), "\(g) at \(i)")
+                }
+            }
+        }
+    }
+
+    private func checkQuantized<T: FixedWidthInteger & SIMDScalar>(_ type: T.Type, seed: UInt64) {
+        var rng = RNG(state: seed)
+        let isU8 = T.self == UInt8.self
+        for (filter, stride) in shapes {
+            for _ in 0..<25 {
+                let g = geometry(&rng, filter: filter, stride: stride)
+                let taps = filter * filter
+                let channels = g.outputDepth
+                let inputZero = isU8 ? Int32(rng.int(0...255)) : Int32(rng.int(-128...127))
+                let filterZero = isU8 ? Int32(rng.int(0...255)) : 0
+                let base = 1.0 / (Double(taps) * 60)
+                // Per-channel multipliers for int8, one per-tensor multiplier for uint8 (as real models).
+                let shared = QuantizedMultiplier(base * pow(10, Double(rng.int(-20...30)) / 10))
+                let multipliers = (0..<channels).map { _ in
+                    isU8 ? shared : QuantizedMultiplier(base * pow(10, Double(rng.int(-20...30)) / 10))
+                }
+                let outputZero = isU8 ? Int32(rng.int(0...255)) : Int32(rng.int(-128...127))
+                let relu = rng.int(0...1) == 0
+                let lo: Int32 = relu ? outputZero : (isU8 ? 0 : -128)
+                let hi: Int32 = isU8 ? 255 : 127
+                let q = QuantizedConvolutionParameters(inputOffset: -inputZero, filterOffset: -filterZero,
+                                                       outputOffset: outputZero, outputMultipliers: multipliers,
+                                                       activationMin: max(lo, isU8 ? 0 : -128), activationMax: hi)
+                let input = (0..<g.inputCount).map { _ in T(truncatingIfNeeded: rng.next()) }
+                let filterValues = (0..<taps * channels).map { _ in T(truncatingIfNeeded: rng.next()) }
+                let bias = (0..<channels).map { _ in Int32(rng.int(-20000...20000)) }
+                var expected = [T](repeating: 0, count: g.outputCount)
+                DepthwiseConv2DReference.quantized(g, q, input: input, filter: filterValues, bias: bias, output: &expected)
+                let packed = ConvFilterPacking.packDepthwiseInteger(filterValues, offset: q.filterOffset, count: filterValues.count)
+                var offsetInput = [Float](repeating: 0, count: g.inputCount)
+                if let u = input as? [UInt8] {
+                    DepthwiseConv2DOptimized.offsetInput(u, count: u.count, offset: q.inputOffset, into: &offsetInput)
+                } else if let s = input as? [Int8] {
+                    DepthwiseConv2DOptimized.offsetInput(s, count: s.count, offset: q.inputOffset, into: &offsetInput)
+                }
+                XCTAssertEqual(offsetInput, input.map { Float(Int32($0) + q.inputOffset) })
+                let requantizer = ConvRequantizer(q)
+                var actual = [T](repeating: 0, count: g.outputCount)
+                for part in chunks(DepthwiseConv2DOptimized.rowCount(g), &rng) {
+                    DepthwiseConv2DOptimized.quantized(g, requantizer, offsetInput: offsetInput, packedFilter: packed,
+                                                       bias: bias, output: &actual, rows: part)
+                }
+                XCTAssertEqual(actual, expected, "\(g)")
+            }
+        }
+    }
+
+    func testUInt8SpecialisedDepthwiseIsBitExact() { checkQuantized(UInt8.self, seed: 31) }
+    func testInt8SpecialisedDepthwiseIsBitExact() { checkQuantized(Int8.self, seed: 32) }
+}
