@@ -1,11 +1,11 @@
 import XCTest
 @testable import TFLiteKernels
 
-/// The optimized convolution kernels against their reference twins on random geometries:
+/// The optimized float convolution, depthwise and pooling kernels against their reference twins on random geometries:
 /// channel counts that are not multiples of the 16-lane tile, pixel counts that are not
 /// multiples of the 4-pixel tile, SAME/VALID padding, strides, dilation, batches, clamps,
 /// and work split into arbitrary chunks as the thread pool does. Float within 1e-4 relative,
-/// quantized bit-exact.
+/// quantized bit-exact. The quantized CONV_2D / FULLY_CONNECTED GEMM: `QuantizedGEMMTests`.
 final class ConvolutionOptimizedKernelTests: XCTestCase {
     /// SplitMix64: a small seeded generator so failures reproduce.
     struct ConvTestRNG {
@@ -93,82 +93,6 @@ final class ConvolutionOptimizedKernelTests: XCTestCase {
             }
             for i in 0..<g.outputCount {
                 XCTAssertEqual(actual[i], expected[i], accuracy: 1e-4 * max(1, abs(expected[i])), "\(g) at \(i)")
-            }
-        }
-    }
-
-    private func checkQuantizedConv<T: FixedWidthInteger & SIMDScalar>(_ type: T.Type, seed: UInt64) {
-        var rng = ConvTestRNG(state: seed)
-        let isU8 = T.self == UInt8.self
-        for _ in 0..<60 {
-            let g = randomGeometry(&rng, depthwise: false)
-            let q = quantizedParameters(&rng, channels: g.outputDepth, uint8: isU8, taps: g.filterHeight * g.filterWidth * g.inputDepth)
-            let input = (0..<g.inputCount).map { _ in T(truncatingIfNeeded: rng.next()) }
-            let filter = (0..<g.filterCount).map { _ in T(truncatingIfNeeded: rng.next()) }
-            let bias = (0..<g.outputDepth).map { _ in Int32(rng.int(-20000...20000)) }
-            var expected = [T](repeating: 0, count: g.outputCount)
-            Conv2DReference.quantized(g, q, input: input, filter: filter, bias: bias, output: &expected)
-            let packed = ConvFilterPacking.packInteger(filter, offset: q.filterOffset, outputDepth: g.outputDepth,
-                                                       depth: g.filterHeight * g.filterWidth * g.inputDepth)
-            var offsetInput = [Float](repeating: 0, count: g.inputCount)
-            offsetAny(input, offset: q.inputOffset, into: &offsetInput)
-            let zeros = [Float](repeating: 0, count: g.inputDepth)
-            let requantizer = ConvRequantizer(q)
-            var actual = [T](repeating: 0, count: g.outputCount)
-            for part in chunks(Conv2DOptimized.tileCount(g), &rng) {
-                Conv2DOptimized.integer(g, input: offsetInput, packedFilter: packed, bias: bias, zeros: zeros,
-                                        epilogue: ConvRequantizeEpilogue<T>(requantizer: requantizer), output: &actual, tiles: part)
-            }
-            XCTAssertEqual(actual, expected, "\(g)")
-        }
-    }
-
-    func testUInt8ConvIsBitExact() { checkQuantizedConv(UInt8.self, seed: 2) }
-    func testInt8ConvIsBitExact() { checkQuantizedConv(Int8.self, seed: 3) }
-
-    func testHybridConvMatchesReference() {
-        var rng = ConvTestRNG(state: 4)
-        for _ in 0..<40 {
-            let g = randomGeometry(&rng, depthwise: false)
-            let rowSize = g.inputHeight * g.inputWidth * g.inputDepth
-            let input = (0..<g.inputCount).map { _ in rng.float() * 3 + 0.5 }
-            var quantized = [Int8](repeating: 0, count: g.inputCount)
-            var scales = [Float](repeating: 0, count: g.batches), offsets = [Int32](repeating: 0, count: g.batches)
-            for b in 0..<g.batches {
-                input.withUnsafeBufferPointer { src in
-                    quantized.withUnsafeMutableBufferPointer { dst in
-                        let r = HybridInputQuantizer.asymmetric(src.baseAddress! + b * rowSize, count: rowSize,
-                                                                into: dst.baseAddress! + b * rowSize)
-                        scales[b] = r.scale; offsets[b] = r.offset
-                    }
-                }
-            }
-            let filter = (0..<g.filterCount).map { _ in Int8(truncatingIfNeeded: rng.int(-127...127)) }
-            let p = HybridConvolutionParameters(filterScales: (0..<g.outputDepth).map { _ in 0.01 * Float(rng.int(1...100)) },
-                                                activationMin: -5, activationMax: 5)
-            let bias = (0..<g.outputDepth).map { _ in rng.float() }
-            var expected = [Float](repeating: 0, count: g.outputCount)
-            Conv2DReference.hybrid(g, p, quantizedInput: quantized, inputScales: scales, inputOffsets: offsets,
-                                   filter: filter, bias: bias, output: &expected)
-            let packed = ConvFilterPacking.packInteger(filter, offset: 0, outputDepth: g.outputDepth,
-                                                       depth: g.filterHeight * g.filterWidth * g.inputDepth)
-            var offsetInput = [Float](repeating: 0, count: g.inputCount)
-            quantized.withUnsafeBufferPointer { src in
-                offsetInput.withUnsafeMutableBufferPointer { dst in
-                    for b in 0..<g.batches {
-                        Conv2DOptimized.offsetInput(src.baseAddress! + b * rowSize, count: rowSize, offset: -offsets[b],
-                                                    into: dst.baseAddress! + b * rowSize)
-                    }
-                }
-            }
-            let zeros = [Float](repeating: 0, count: g.inputDepth)
-            var actual = [Float](repeating: .nan, count: g.outputCount)
-            for part in chunks(Conv2DOptimized.tileCount(g), &rng) {
-                Conv2DOptimized.hybrid(g, p, offsetInput: offsetInput, inputScales: scales, packedFilter: packed,
-                                       bias: bias, zeros: zeros, output: &actual, tiles: part)
-            }
-            for i in 0..<g.outputCount {
-                XCTAssertEqual(actual[i], expected[i], accuracy: 1e-5 * max(1, abs(expected[i])), "\(g) at \(i)")
             }
         }
     }

@@ -16,10 +16,11 @@ final class FullyConnectedOperator: OperatorKernel {
     /// Weights packed for the optimized kernels, used as a 1×1 convolution over `batches`
     /// pixels (nil: the reference kernel runs).
     private var packedFloat: [Float]?
-    private var packedInteger: [Float]?
+    /// Integer weights in the int16-pair layout of `Int16PairPacking` (uint8, int8, hybrid).
+    private var packedInteger: [Int16]?
     private var zeroRun: [Float] = []
-    /// The input as exact floats `x + inputOffset` for the integer kernels (filled per invoke).
-    private var offsetInput: [Float] = []
+    /// The input rows as `Int16` pairs `x + inputOffset` for the integer GEMM (filled per invoke).
+    private var pairedInput: [Int16] = []
     private var asConvolution: ConvolutionGeometry {
         ConvolutionGeometry(batches: geometry.batches, inputHeight: 1, inputWidth: 1, inputDepth: geometry.inputSize,
                             filterHeight: 1, filterWidth: 1, filterInputDepth: geometry.inputSize,
@@ -89,18 +90,18 @@ final class FullyConnectedOperator: OperatorKernel {
             case .float:
                 packedFloat = ConvFilterPacking.packFloat(raw.assumingMemoryBound(to: Float.self), outputDepth: units, depth: inputSize)
             case .uint8:
-                packedInteger = ConvFilterPacking.packInteger(raw.assumingMemoryBound(to: UInt8.self), offset: quantized!.filterOffset,
-                                                              outputDepth: units, depth: inputSize)
+                packedInteger = Int16PairPacking.pack(raw.assumingMemoryBound(to: UInt8.self), offset: quantized!.filterOffset,
+                                                      outputDepth: units, taps: 1, inputDepth: inputSize)
             case .int8:
-                packedInteger = ConvFilterPacking.packInteger(raw.assumingMemoryBound(to: Int8.self), offset: quantized!.filterOffset,
-                                                              outputDepth: units, depth: inputSize)
+                packedInteger = Int16PairPacking.pack(raw.assumingMemoryBound(to: Int8.self), offset: quantized!.filterOffset,
+                                                      outputDepth: units, taps: 1, inputDepth: inputSize)
             case .hybrid:
-                packedInteger = ConvFilterPacking.packInteger(raw.assumingMemoryBound(to: Int8.self), offset: 0,
-                                                              outputDepth: units, depth: inputSize)
+                packedInteger = Int16PairPacking.pack(raw.assumingMemoryBound(to: Int8.self), offset: 0,
+                                                      outputDepth: units, taps: 1, inputDepth: inputSize)
             }
             zeroRun = Array(repeating: 0, count: inputSize)
-            if packedInteger != nil, offsetInput.count != batches * inputSize {
-                offsetInput = Array(repeating: 0, count: batches * inputSize)
+            if packedInteger != nil {
+                pairedInput = Array(repeating: 0, count: Int16PairPacking.activationCount(pixels: batches, depth: inputSize))
             }
         }
     }
@@ -152,7 +153,7 @@ final class FullyConnectedOperator: OperatorKernel {
                                  _ y: UnsafeMutableRawPointer) {
         PackedConvolution.invoke(asConvolution, mode: mode, floatRange: floatRange, requantizer: requantizer, hybrid: hybrid,
                                  scratch: &scratch, packedFloat: packedFloat, packedInteger: packedInteger,
-                                 zeroRun: zeroRun, offsetInput: &offsetInput, threads: node.threads,
+                                 zeroRun: zeroRun, pairedInput: &pairedInput, threads: node.threads,
                                  input: x, bias: b, output: y)
     }
 }

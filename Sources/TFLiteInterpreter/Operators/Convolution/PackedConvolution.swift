@@ -1,20 +1,22 @@
 import TFLiteKernels
 
 /// The packed-weight GEMM path that CONV_2D and FULLY_CONNECTED (a 1×1 convolution over its batch
-/// rows) share: the float kernel, or the uint8/int8/hybrid kernels with the input first turned
-/// into exact offset floats, split over 4-pixel tiles across the thread pool.
+/// rows) share: the float kernel, or the uint8/int8/hybrid integer GEMM with the input first turned
+/// into the int16-pair layout (`Int16PairPacking`), split over pixel tiles across the thread pool.
 enum PackedConvolution {
     /// Runs `mode`'s optimized kernel on geometry `g` with weights packed at prepare.
+    /// `pairedInput` must hold `Int16PairPacking.activationCount` elements whose trailing zero
+    /// pixel stays zero (the integer modes fill the rest per invoke).
     static func invoke(_ g: ConvolutionGeometry, mode: ConvComputeMode, floatRange: (min: Float, max: Float),
                        requantizer: ConvRequantizer?, hybrid: HybridConvolutionParameters?,
-                       scratch: inout HybridScratch, packedFloat: [Float]?, packedInteger: [Float]?,
-                       zeroRun: [Float], offsetInput: inout [Float], threads: ThreadPool,
+                       scratch: inout HybridScratch, packedFloat: [Float]?, packedInteger: [Int16]?,
+                       zeroRun: [Float], pairedInput: inout [Int16], threads: ThreadPool,
                        input x: UnsafeMutableRawPointer, bias b: UnsafeMutableRawPointer?,
                        output y: UnsafeMutableRawPointer) {
-        let tiles = Conv2DOptimized.tileCount(g)
-        let minChunk = max(1, 100_000 / max(1, 4 * g.outputDepth * g.filterHeight * g.filterWidth * g.inputDepth))
         switch mode {
         case .float:
+            let tiles = Conv2DOptimized.tileCount(g)
+            let minChunk = max(1, 100_000 / max(1, 4 * g.outputDepth * g.filterHeight * g.filterWidth * g.inputDepth))
             let range = floatRange
             packedFloat!.withUnsafeBufferPointer { w in
                 zeroRun.withUnsafeBufferPointer { z in
@@ -31,54 +33,70 @@ enum PackedConvolution {
             let q = requantizer!
             let isU8 = mode == .uint8
             let bias = b.map { UnsafePointer($0.assumingMemoryBound(to: Int32.self)) }
-            offsetInput.withUnsafeMutableBufferPointer { xf in
-                if isU8 {
-                    Conv2DOptimized.offsetInput(x.assumingMemoryBound(to: UInt8.self), count: g.inputCount,
-                                                offset: q.parameters.inputOffset, into: xf.baseAddress!)
-                } else {
-                    Conv2DOptimized.offsetInput(x.assumingMemoryBound(to: Int8.self), count: g.inputCount,
-                                                offset: q.parameters.inputOffset, into: xf.baseAddress!)
+            let pixels = g.batches * g.inputHeight * g.inputWidth
+            pairedInput.withUnsafeMutableBufferPointer { paired in
+                let xp = paired.baseAddress!
+                convert(pixels: pixels, depth: g.inputDepth, threads: threads) { first, count, out in
+                    if isU8 {
+                        Int16PairPacking.convert(x.assumingMemoryBound(to: UInt8.self) + first * g.inputDepth, pixels: count,
+                                                 depth: g.inputDepth, offset: q.parameters.inputOffset, into: xp + out)
+                    } else {
+                        Int16PairPacking.convert(x.assumingMemoryBound(to: Int8.self) + first * g.inputDepth, pixels: count,
+                                                 depth: g.inputDepth, offset: q.parameters.inputOffset, into: xp + out)
+                    }
                 }
-                let xin = UnsafePointer(xf.baseAddress!)
+                let xin = UnsafePointer(xp)
                 packedInteger!.withUnsafeBufferPointer { w in
-                    zeroRun.withUnsafeBufferPointer { z in
-                        threads.parallelFor(tiles, minChunk: minChunk) { part in
-                            if isU8 {
-                                Conv2DOptimized.uint8(g, q, offsetInput: xin, packedFilter: w.baseAddress!, bias: bias,
-                                                      zeros: z.baseAddress!, output: y.assumingMemoryBound(to: UInt8.self),
-                                                      tiles: part)
-                            } else {
-                                Conv2DOptimized.int8(g, q, offsetInput: xin, packedFilter: w.baseAddress!, bias: bias,
-                                                     zeros: z.baseAddress!, output: y.assumingMemoryBound(to: Int8.self),
-                                                     tiles: part)
-                            }
+                    threads.parallelFor(QuantizedGEMM.tileCount(g), minChunk: integerMinChunk(g)) { part in
+                        if isU8 {
+                            QuantizedGEMM.uint8(g, q, input: xin, packedFilter: w.baseAddress!, bias: bias,
+                                                output: y.assumingMemoryBound(to: UInt8.self), tiles: part)
+                        } else {
+                            QuantizedGEMM.int8(g, q, input: xin, packedFilter: w.baseAddress!, bias: bias,
+                                               output: y.assumingMemoryBound(to: Int8.self), tiles: part)
                         }
                     }
                 }
             }
         case .hybrid(let asymmetric):
             let p = hybrid!
-            let rowSize = g.inputHeight * g.inputWidth * g.inputDepth
+            let imagePixels = g.inputHeight * g.inputWidth
+            let rowSize = imagePixels * g.inputDepth
+            let stride = Int16PairPacking.pairedDepth(g.inputDepth)
             scratch.quantize(x.assumingMemoryBound(to: Float.self), batches: g.batches, rowSize: rowSize,
                              asymmetric: asymmetric) { q, scales, offsets in
-                offsetInput.withUnsafeMutableBufferPointer { xf in
+                pairedInput.withUnsafeMutableBufferPointer { paired in
+                    let xp = paired.baseAddress!
                     for batch in 0..<g.batches {
-                        Conv2DOptimized.offsetInput(q + batch * rowSize, count: rowSize, offset: -offsets[batch],
-                                                    into: xf.baseAddress! + batch * rowSize)
+                        Int16PairPacking.convert(q + batch * rowSize, pixels: imagePixels, depth: g.inputDepth,
+                                                 offset: -offsets[batch], into: xp + batch * imagePixels * stride)
                     }
-                    let xin = UnsafePointer(xf.baseAddress!)
+                    let xin = UnsafePointer(xp)
                     packedInteger!.withUnsafeBufferPointer { w in
-                        zeroRun.withUnsafeBufferPointer { z in
-                            threads.parallelFor(tiles, minChunk: minChunk) { part in
-                                Conv2DOptimized.hybrid(g, p, offsetInput: xin, inputScales: scales, packedFilter: w.baseAddress!,
-                                                       bias: b.map { UnsafePointer($0.assumingMemoryBound(to: Float.self)) },
-                                                       zeros: z.baseAddress!, output: y.assumingMemoryBound(to: Float.self),
-                                                       tiles: part)
-                            }
+                        threads.parallelFor(QuantizedGEMM.tileCount(g), minChunk: integerMinChunk(g)) { part in
+                            QuantizedGEMM.hybrid(g, p, input: xin, inputScales: scales, packedFilter: w.baseAddress!,
+                                                 bias: b.map { UnsafePointer($0.assumingMemoryBound(to: Float.self)) },
+                                                 output: y.assumingMemoryBound(to: Float.self), tiles: part)
                         }
                     }
                 }
             }
+        }
+    }
+
+    /// Tiles per thread chunk: at least ~200k multiply-adds, so small layers stay on one thread.
+    private static func integerMinChunk(_ g: ConvolutionGeometry) -> Int {
+        let perTile = QuantizedGEMM.tilePixels * g.outputDepth * g.filterHeight * g.filterWidth * g.inputDepth
+        return max(1, 200_000 / max(1, perTile))
+    }
+
+    /// Converts `pixels` pixels into the paired layout, split across the pool for large inputs:
+    /// `body(firstPixel, pixelCount, outputElementOffset)`.
+    private static func convert(pixels: Int, depth: Int, threads: ThreadPool,
+                                _ body: (Int, Int, Int) -> Void) {
+        let stride = Int16PairPacking.pairedDepth(depth)
+        threads.parallelFor(pixels, minChunk: max(1, 65_536 / max(1, depth))) { part in
+            body(part.lowerBound, part.count, part.lowerBound * stride)
         }
     }
 }

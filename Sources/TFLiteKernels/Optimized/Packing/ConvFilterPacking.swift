@@ -25,24 +25,6 @@ public enum ConvFilterPacking {
         return packed
     }
 
-    /// Packs an integer filter as `w + offset` (the filter offset is the negated weight zero
-    /// point; 0 for symmetric int8 weights), stored as exact small integers in `Float`: the
-    /// integer kernels multiply in float (|w + offset| ≤ 255) and move partial sums to Int32
-    /// before they could lose precision. Padding channels are 0.
-    public static func packInteger<Weight: FixedWidthInteger>(_ filter: UnsafePointer<Weight>, offset: Int32,
-                                                             outputDepth: Int, depth: Int) -> [Float] {
-        let panels = panelCount(outputDepth: outputDepth)
-        var packed = [Float](repeating: 0, count: panels * depth * panelWidth)
-        packed.withUnsafeMutableBufferPointer { dst in
-            for oc in 0..<outputDepth {
-                let panel = oc / panelWidth, lane = oc % panelWidth
-                let base = panel * depth * panelWidth + lane
-                for k in 0..<depth { dst[base + k * panelWidth] = Float(Int32(filter[oc * depth + k]) &+ offset) }
-            }
-        }
-        return packed
-    }
-
     /// A depthwise filter `[1, fh, fw, C]` as `w + offset` (exact small integers in `Float`),
     /// in the same layout.
     public static func packDepthwiseInteger<Weight: FixedWidthInteger>(_ filter: UnsafePointer<Weight>, offset: Int32,

@@ -1,0 +1,37 @@
+/// What the quantized GEMM does with a finished row of 16 Int32 accumulators (bias already
+/// included for quantized outputs).
+protocol ConvIntegerEpilogue {
+    associatedtype Output
+    /// Writes `lanes` results of output pixel `pixel` (batch `batch`), channels `n0 ..< n0 + lanes`.
+    func store(_ acc: SIMD16<Int32>, pixel: Int, batch: Int, channel n0: Int, lanes: Int,
+               outputDepth: Int, to output: UnsafeMutablePointer<Output>)
+}
+
+/// Requantization to uint8/int8, bit-exact with the reference kernels (16 lanes at a time).
+struct ConvRequantizeEpilogue<Element: FixedWidthInteger & SIMDScalar>: ConvIntegerEpilogue {
+    let requantizer: ConvRequantizer
+    @inline(__always)
+    func store(_ acc: SIMD16<Int32>, pixel: Int, batch: Int, channel n0: Int, lanes: Int,
+               outputDepth: Int, to output: UnsafeMutablePointer<Element>) {
+        let dst = output + pixel * outputDepth + n0
+        requantizer.store(acc, channel: n0, lanes: lanes, to: dst)
+    }
+}
+
+/// Hybrid output: `clamp(acc · filterScale_c · inputScale_b + bias_c)` in float.
+struct ConvHybridEpilogue: ConvIntegerEpilogue {
+    let parameters: HybridConvolutionParameters
+    let inputScales: UnsafePointer<Float>
+    let bias: UnsafePointer<Float>?
+    @inline(__always)
+    func store(_ acc: SIMD16<Int32>, pixel: Int, batch: Int, channel n0: Int, lanes: Int,
+               outputDepth: Int, to output: UnsafeMutablePointer<Float>) {
+        let dst = output + pixel * outputDepth + n0
+        let s = inputScales[batch]
+        for l in 0..<lanes {
+            var v = parameters.rescale(acc[l], channel: n0 + l, inputScale: s)
+            if let bias { v += bias[n0 + l] }
+            dst[l] = min(max(v, parameters.activationMin), parameters.activationMax)
+        }
+    }
+}

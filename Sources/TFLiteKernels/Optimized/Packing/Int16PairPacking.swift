@@ -1,0 +1,84 @@
+/// The int16-pair layout of the quantized GEMM (`QuantizedGEMM`), shared by uint8, int8 and
+/// hybrid CONV_2D and FULLY_CONNECTED.
+///
+/// Activations become `Int16` values `x + inputOffset` (|value| ≤ 255), one pixel after the other
+/// with the channel count padded to an even `pairedDepth` (pad channels 0), so every pair of
+/// channels `(2j, 2j + 1)` is one 32-bit word. Weights become `Int16` values `w + filterOffset`
+/// in panels of `panelWidth` output channels: panel `p` holds, for every filter tap and every
+/// input-channel pair `j`, `panelWidth` 32-bit words; word `l` is the weights of output channel
+/// `panelWidth·p + l` for channels `2j` (low half) and `2j + 1` (high half). That is the operand
+/// form of a pairwise multiply-add (`pmaddwd`, `vpdpwssd`): a broadcast input pair against one
+/// word per output channel. Products are at most 255·255 and int32 sums stay exact.
+public enum Int16PairPacking {
+    /// Output channels per weight panel (one 512-bit register of Int32 results).
+    public static let panelWidth = 16
+
+    /// Number of weight panels for `outputDepth` channels.
+    public static func panelCount(outputDepth: Int) -> Int { (outputDepth + panelWidth - 1) / panelWidth }
+
+    /// Channels per pixel in the paired activation layout: `depth` rounded up to even.
+    public static func pairedDepth(_ depth: Int) -> Int { (depth + 1) & ~1 }
+
+    /// `Int16` elements of a packed filter.
+    public static func packedCount(outputDepth: Int, taps: Int, inputDepth: Int) -> Int {
+        panelCount(outputDepth: outputDepth) * taps * pairedDepth(inputDepth) * panelWidth
+    }
+
+    /// Elements of the paired activation buffer for `pixels` pixels of `depth` channels,
+    /// including one trailing zero pixel that padding taps read.
+    public static func activationCount(pixels: Int, depth: Int) -> Int { (pixels + 1) * pairedDepth(depth) }
+
+    /// Packs a filter `[outputDepth, taps, inputDepth]` as `w + offset` (the filter offset is the
+    /// negated weight zero point; 0 for symmetric int8 weights). Padding channels and padding
+    /// lanes are 0.
+    public static func pack<Weight: FixedWidthInteger>(_ filter: UnsafePointer<Weight>, offset: Int32,
+                                                       outputDepth: Int, taps: Int, inputDepth: Int) -> [Int16] {
+        let pairs = pairedDepth(inputDepth) / 2
+        let panelStride = taps * pairs * 2 * panelWidth
+        var packed = [Int16](repeating: 0, count: packedCount(outputDepth: outputDepth, taps: taps, inputDepth: inputDepth))
+        packed.withUnsafeMutableBufferPointer { dst in
+            for oc in 0..<outputDepth {
+                let panel = oc / panelWidth, lane = oc % panelWidth
+                for t in 0..<taps {
+                    let source = filter + (oc * taps + t) * inputDepth
+                    for c in 0..<inputDepth {
+                        let word = (t * pairs + c / 2) * panelWidth + lane
+                        dst[panel * panelStride + word * 2 + (c & 1)] = Int16(truncatingIfNeeded: Int32(source[c]) &+ offset)
+                    }
+                }
+            }
+        }
+        return packed
+    }
+
+    /// Writes `pixels` pixels of `depth` quantized channels as `x + offset` in the paired layout
+    /// (odd depths get a 0 pad channel). The caller keeps the trailing zero pixel zero.
+    @inline(__always)
+    public static func convertActivations<Element: FixedWidthInteger>(_ x: UnsafePointer<Element>, pixels: Int, depth: Int,
+                                                                      offset: Int32, into out: UnsafeMutablePointer<Int16>) {
+        let o = Int16(truncatingIfNeeded: offset)
+        if depth & 1 == 0 {
+            for i in 0..<(pixels * depth) { out[i] = Int16(truncatingIfNeeded: x[i]) &+ o }
+            return
+        }
+        let stride = depth + 1
+        for p in 0..<pixels {
+            let src = x + p * depth, dst = out + p * stride
+            for c in 0..<depth { dst[c] = Int16(truncatingIfNeeded: src[c]) &+ o }
+            dst[depth] = 0
+        }
+    }
+
+    /// uint8 activations `x + offset` (offset: the negated input zero point).
+    public static func convert(_ x: UnsafePointer<UInt8>, pixels: Int, depth: Int, offset: Int32,
+                               into out: UnsafeMutablePointer<Int16>) {
+        convertActivations(x, pixels: pixels, depth: depth, offset: offset, into: out)
+    }
+
+    /// int8 activations `x + offset` (offset: the negated input zero point; for hybrid inputs the
+    /// negated per-batch offset of the on-the-fly quantization).
+    public static func convert(_ x: UnsafePointer<Int8>, pixels: Int, depth: Int, offset: Int32,
+                               into out: UnsafeMutablePointer<Int16>) {
+        convertActivations(x, pixels: pixels, depth: depth, offset: offset, into: out)
+    }
+}

@@ -1,0 +1,268 @@
+import XCTest
+@testable import TFLiteKernels
+
+/// Every microkernel of the quantized GEMM this build compiles (AVX-512 VNNI in tuned builds,
+/// SSE2 on x86-64, the portable SIMD kernel everywhere) against the reference CONV_2D and
+/// FULLY_CONNECTED kernels, bit for bit, on seeded random geometries: odd input depths, SAME and
+/// VALID padding, stride 2, dilation 2, output depths that are not multiples of the 16/32-channel
+/// tiles, pixel counts that are not multiples of the 8-pixel tile, 2 batches, uint8 with
+/// nonzero filter zero points, int8 per-channel, hybrid; work split into arbitrary tile chunks.
+final class QuantizedGEMMTests: XCTestCase {
+    typealias RNG = ConvolutionOptimizedKernelTests.ConvTestRNG
+
+    /// A random CONV_2D geometry; every fourth one is forced to the awkward corners
+    /// (depth 3, stride 2, dilation 2, 2 batches, 40 output channels).
+    private func randomGeometry(_ rng: inout RNG, index: Int) -> ConvolutionGeometry {
+        let corner = index % 4 == 0
+        let cin = corner ? 3 : rng.int(1...37)
+        let fh = rng.int(1...3) * 2 - 1, fw = corner ? 3 : rng.int(1...4)
+        let sh = corner ? 2 : rng.int(1...2), sw = rng.int(1...2)
+        let dh = corner ? 2 : (rng.int(0...3) == 0 ? 2 : 1), dw = rng.int(0...3) == 0 ? 2 : 1
+        let h = rng.int(fh...14), w = rng.int(fw...14)
+        let padding: ConvolutionPadding = rng.int(0...1) == 0 ? .same : .valid
+        var rows = ConvolutionAxis(inputSize: h, filterSize: fh, stride: sh, dilation: dh, padding: padding)
+        var cols = ConvolutionAxis(inputSize: w, filterSize: fw, stride: sw, dilation: dw, padding: padding)
+        if rows.outputSize <= 0 { rows = ConvolutionAxis(inputSize: h, filterSize: fh, stride: sh, dilation: dh, padding: .same) }
+        if cols.outputSize <= 0 { cols = ConvolutionAxis(inputSize: w, filterSize: fw, stride: sw, dilation: dw, padding: .same) }
+        let cout = corner ? 40 : rng.int(1...70)
+        return ConvolutionGeometry(batches: corner ? 2 : rng.int(1...2), inputHeight: h, inputWidth: w, inputDepth: cin,
+                                   filterHeight: fh, filterWidth: fw, filterInputDepth: cin,
+                                   outputHeight: rows.outputSize, outputWidth: cols.outputSize, outputDepth: cout,
+                                   strideHeight: sh, strideWidth: sw, dilationHeight: dh, dilationWidth: dw,
+                                   padTop: rows.padBefore, padLeft: cols.padBefore)
+    }
+
+    /// A FULLY_CONNECTED geometry and its 1×1-convolution form.
+    private func randomFullyConnected(_ rng: inout RNG) -> (FullyConnectedGeometry, ConvolutionGeometry) {
+        let fc = FullyConnectedGeometry(batches: rng.int(1...11), inputSize: rng.int(1...300), outputSize: rng.int(1...90))
+        let g = ConvolutionGeometry(batches: fc.batches, inputHeight: 1, inputWidth: 1, inputDepth: fc.inputSize,
+                                    filterHeight: 1, filterWidth: 1, filterInputDepth: fc.inputSize,
+                                    outputHeight: 1, outputWidth: 1, outputDepth: fc.outputSize)
+        return (fc, g)
+    }
+
+    private func quantizedParameters(_ rng: inout RNG, channels: Int, uint8: Bool, depth: Int) -> QuantizedConvolutionParameters {
+        let inputZero = uint8 ? Int32(rng.int(0...255)) : Int32(rng.int(-128...127))
+        let filterZero = uint8 ? Int32(rng.int(1...255)) : 0
+        let base = 1.0 / (Double(depth) * 60)
+        let perChannel = !uint8
+        let shared = QuantizedMultiplier(base * pow(10, Double(rng.int(-20...30)) / 10))
+        let multipliers = (0..<channels).map { _ in
+            perChannel ? QuantizedMultiplier(base * pow(10, Double(rng.int(-20...30)) / 10)) : shared
+        }
+        let outputZero = uint8 ? Int32(rng.int(0...255)) : Int32(rng.int(-128...127))
+        let lo: Int32 = uint8 ? Int32(rng.int(0...60)) : Int32(rng.int((-128)...(-60)))
+        let hi: Int32 = uint8 ? Int32(rng.int(190...255)) : Int32(rng.int(60...127))
+        return QuantizedConvolutionParameters(inputOffset: -inputZero, filterOffset: -filterZero, outputOffset: outputZero,
+                                              outputMultipliers: multipliers, activationMin: lo, activationMax: hi)
+    }
+
+    /// Splits `0..<count` into random contiguous chunks, as the thread pool might.
+    private func chunks(_ count: Int, _ rng: inout RNG) -> [Range<Int>] {
+        var result: [Range<Int>] = [], start = 0
+        while start < count {
+            let end = min(count, start + rng.int(1...max(1, count / 2 + 1)))
+            result.append(start..<end); start = end
+        }
+        return result
+    }
+
+    /// The paired activation buffer of `g`'s input (per-batch offsets), with its zero pixel.
+    private func pairedInput<T: FixedWidthInteger>(_ input: [T], _ g: ConvolutionGeometry, offsets: [Int32]) -> [Int16] {
+        let pixels = g.inputHeight * g.inputWidth
+        let stride = Int16PairPacking.pairedDepth(g.inputDepth)
+        var out = [Int16](repeating: 0, count: Int16PairPacking.activationCount(pixels: g.batches * pixels, depth: g.inputDepth))
+        input.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                for b in 0..<g.batches {
+                    Int16PairPacking.convertActivations(src.baseAddress! + b * pixels * g.inputDepth, pixels: pixels,
+                                                        depth: g.inputDepth, offset: offsets[b],
+                                                        into: dst.baseAddress! + b * pixels * stride)
+                }
+            }
+        }
+        return out
+    }
+
+    /// Runs `kernel` over random tile chunks of `g`.
+    private func runGEMM<E: ConvIntegerEpilogue>(_ g: ConvolutionGeometry, _ kernel: QuantizedGEMMKernel, input: [Int16],
+                                                 packed: [Int16], bias: [Int32]?, epilogue: E, output: inout [E.Output],
+                                                 rng: inout RNG) {
+        for part in chunks(QuantizedGEMM.tileCount(g), &rng) {
+            input.withUnsafeBufferPointer { x in
+                packed.withUnsafeBufferPointer { w in
+                    output.withUnsafeMutableBufferPointer { y in
+                        withOptionalPointer(bias) { b in
+                            QuantizedGEMM.run(g, input: x.baseAddress!, packedFilter: w.baseAddress!, bias: b,
+                                              epilogue: epilogue, output: y.baseAddress!, tiles: part, kernel: kernel)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private func withOptionalPointer<R>(_ values: [Int32]?, _ body: (UnsafePointer<Int32>?) -> R) -> R {
+        guard let values else { return body(nil) }
+        return values.withUnsafeBufferPointer { body($0.baseAddress) }
+    }
+
+    private func checkQuantizedConv<T: FixedWidthInteger & SIMDScalar>(_ type: T.Type, seed: UInt64) {
+        let isU8 = T.self == UInt8.self
+        for kernel in QuantizedGEMMKernel.compiled {
+            var rng = RNG(state: seed)
+            for index in 0..<48 {
+                let g = randomGeometry(&rng, index: index)
+                let taps = g.filterHeight * g.filterWidth
+                let q = quantizedParameters(&rng, channels: g.outputDepth, uint8: isU8, depth: taps * g.inputDepth)
+                let input = (0..<g.inputCount).map { _ in T(truncatingIfNeeded: rng.next()) }
+                let filter = (0..<g.filterCount).map { _ in T(truncatingIfNeeded: rng.next()) }
+                let bias: [Int32]? = rng.int(0...4) == 0 ? nil : (0..<g.outputDepth).map { _ in Int32(rng.int(-20000...20000)) }
+                var expected = [T](repeating: 0, count: g.outputCount)
+                Conv2DReference.quantized(g, q, input: input, filter: filter, bias: bias, output: &expected)
+                let packed = Int16PairPacking.pack(filter, offset: q.filterOffset, outputDepth: g.outputDepth,
+                                                   taps: taps, inputDepth: g.inputDepth)
+                let paired = pairedInput(input, g, offsets: Array(repeating: q.inputOffset, count: g.batches))
+                var actual = [T](repeating: 0, count: g.outputCount)
+                runGEMM(g, kernel, input: paired, packed: packed, bias: bias,
+                        epilogue: ConvRequantizeEpilogue<T>(requantizer: ConvRequantizer(q)), output: &actual, rng: &rng)
+                XCTAssertEqual(actual, expected, "\(kernel) \(g)")
+            }
+        }
+    }
+
+    func testUInt8ConvIsBitExact() { checkQuantizedConv(UInt8.self, seed: 21) }
+    func testInt8PerChannelConvIsBitExact() { checkQuantizedConv(Int8.self, seed: 22) }
+
+    func testHybridConvIsExact() {
+        for kernel in QuantizedGEMMKernel.compiled {
+            var rng = RNG(state: 23)
+            for index in 0..<32 {
+                let g = randomGeometry(&rng, index: index)
+                let rowSize = g.inputHeight * g.inputWidth * g.inputDepth
+                let input = (0..<g.inputCount).map { _ in rng.float() * 3 + 0.5 }
+                var quantized = [Int8](repeating: 0, count: g.inputCount)
+                var scales = [Float](repeating: 0, count: g.batches), offsets = [Int32](repeating: 0, count: g.batches)
+                input.withUnsafeBufferPointer { src in
+                    quantized.withUnsafeMutableBufferPointer { dst in
+                        for b in 0..<g.batches {
+                            let r = HybridInputQuantizer.asymmetric(src.baseAddress! + b * rowSize, count: rowSize,
+                                                                    into: dst.baseAddress! + b * rowSize)
+                            scales[b] = r.scale; offsets[b] = r.offset
+                        }
+                    }
+                }
+                let filter = (0..<g.filterCount).map { _ in Int8(truncatingIfNeeded: rng.int(-127...127)) }
+                let p = HybridConvolutionParameters(filterScales: (0..<g.outputDepth).map { _ in 0.01 * Float(rng.int(1...100)) },
+                                                    activationMin: -5, activationMax: 5)
+                let bias = (0..<g.outputDepth).map { _ in rng.float() }
+                var expected = [Float](repeating: 0, count: g.outputCount)
+                Conv2DReference.hybrid(g, p, quantizedInput: quantized, inputScales: scales, inputOffsets: offsets,
+                                       filter: filter, bias: bias, output: &expected)
+                let packed = Int16PairPacking.pack(filter, offset: 0, outputDepth: g.outputDepth,
+                                                   taps: g.filterHeight * g.filterWidth, inputDepth: g.inputDepth)
+                let paired = pairedInput(quantized, g, offsets: offsets.map { -$0 })
+                var actual = [Float](repeating: .nan, count: g.outputCount)
+                scales.withUnsafeBufferPointer { s in
+                    bias.withUnsafeBufferPointer { bb in
+                        runGEMM(g, kernel, input: paired, packed: packed, bias: nil,
+                                epilogue: ConvHybridEpilogue(parameters: p, inputScales: s.baseAddress!, bias: bb.baseAddress!),
+                                output: &actual, rng: &rng)
+                    }
+                }
+                // Same integer sums, same float steps: identical results.
+                XCTAssertEqual(actual, expected, "\(kernel) \(g)")
+            }
+        }
+    }
+
+    private func checkQuantizedFullyConnected<T: FixedWidthInteger & SIMDScalar>(_ type: T.Type, seed: UInt64) {
+        let isU8 = T.self == UInt8.self
+        for kernel in QuantizedGEMMKernel.compiled {
+            var rng = RNG(state: seed)
+            for _ in 0..<30 {
+                let (fc, g) = randomFullyConnected(&rng)
+                let q = quantizedParameters(&rng, channels: fc.outputSize, uint8: isU8, depth: fc.inputSize)
+                let input = (0..<fc.batches * fc.inputSize).map { _ in T(truncatingIfNeeded: rng.next()) }
+                let weights = (0..<fc.outputSize * fc.inputSize).map { _ in T(truncatingIfNeeded: rng.next()) }
+                let bias = (0..<fc.outputSize).map { _ in Int32(rng.int(-20000...20000)) }
+                var expected = [T](repeating: 0, count: fc.batches * fc.outputSize)
+                FullyConnectedReference.quantized(fc, q, input: input, weights: weights, bias: bias, output: &expected)
+                let packed = Int16PairPacking.pack(weights, offset: q.filterOffset, outputDepth: fc.outputSize,
+                                                   taps: 1, inputDepth: fc.inputSize)
+                let paired = pairedInput(input, g, offsets: Array(repeating: q.inputOffset, count: g.batches))
+                var actual = [T](repeating: 0, count: expected.count)
+                runGEMM(g, kernel, input: paired, packed: packed, bias: bias,
+                        epilogue: ConvRequantizeEpilogue<T>(requantizer: ConvRequantizer(q)), output: &actual, rng: &rng)
+                XCTAssertEqual(actual, expected, "\(kernel) \(fc)")
+            }
+        }
+    }
+
+    func testUInt8FullyConnectedIsBitExact() { checkQuantizedFullyConnected(UInt8.self, seed: 24) }
+    func testInt8FullyConnectedIsBitExact() { checkQuantizedFullyConnected(Int8.self, seed: 25) }
+
+    func testHybridFullyConnectedIsExact() {
+        for kernel in QuantizedGEMMKernel.compiled {
+            var rng = RNG(state: 26)
+            for _ in 0..<20 {
+                let (fc, g) = randomFullyConnected(&rng)
+                let input = (0..<fc.batches * fc.inputSize).map { _ in rng.float() * 2 }
+                var quantized = [Int8](repeating: 0, count: input.count)
+                var scales = [Float](repeating: 0, count: fc.batches), offsets = [Int32](repeating: 0, count: fc.batches)
+                input.withUnsafeBufferPointer { src in
+                    quantized.withUnsafeMutableBufferPointer { dst in
+                        for b in 0..<fc.batches {
+                            let r = HybridInputQuantizer.asymmetric(src.baseAddress! + b * fc.inputSize, count: fc.inputSize,
+                                                                    into: dst.baseAddress! + b * fc.inputSize)
+                            scales[b] = r.scale; offsets[b] = r.offset
+                        }
+                    }
+                }
+                let weights = (0..<fc.outputSize * fc.inputSize).map { _ in Int8(truncatingIfNeeded: rng.int(-127...127)) }
+                let p = HybridConvolutionParameters(filterScales: (0..<fc.outputSize).map { _ in 0.01 * Float(rng.int(1...100)) },
+                                                    activationMin: -4, activationMax: 6, scalesMultipliedFirst: true)
+                let bias = (0..<fc.outputSize).map { _ in rng.float() }
+                var expected = [Float](repeating: 0, count: fc.batches * fc.outputSize)
+                FullyConnectedReference.hybrid(fc, p, quantizedInput: quantized, inputScales: scales, inputOffsets: offsets,
+                                               weights: weights, bias: bias, output: &expected)
+                let packed = Int16PairPacking.pack(weights, offset: 0, outputDepth: fc.outputSize, taps: 1, inputDepth: fc.inputSize)
+                let paired = pairedInput(quantized, g, offsets: offsets.map { -$0 })
+                var actual = [Float](repeating: .nan, count: expected.count)
+                scales.withUnsafeBufferPointer { s in
+                    bias.withUnsafeBufferPointer { bb in
+                        runGEMM(g, kernel, input: paired, packed: packed, bias: nil,
+                                epilogue: ConvHybridEpilogue(parameters: p, inputScales: s.baseAddress!, bias: bb.baseAddress!),
+                                output: &actual, rng: &rng)
+                    }
+                }
+                XCTAssertEqual(actual, expected, "\(kernel) \(fc)")
+            }
+        }
+    }
+
+    /// Extreme values: |x − zero point| and |w − zero point| at 255 over a deep window, where
+    /// every product is 65025 and sums grow large, still exact.
+    func testExtremeUInt8ValuesStayExact() {
+        for kernel in QuantizedGEMMKernel.compiled {
+            var rng = RNG(state: 27)
+            let g = ConvolutionGeometry(batches: 1, inputHeight: 5, inputWidth: 6, inputDepth: 129,
+                                        filterHeight: 3, filterWidth: 3, filterInputDepth: 129,
+                                        outputHeight: 5, outputWidth: 6, outputDepth: 33, padTop: 1, padLeft: 1)
+            let q = QuantizedConvolutionParameters(inputOffset: 0, filterOffset: -255, outputOffset: 255,
+                                                   outputMultipliers: Array(repeating: QuantizedMultiplier(2e-6), count: 33),
+                                                   activationMin: 0, activationMax: 255)
+            let input = (0..<g.inputCount).map { _ in rng.int(0...3) == 0 ? UInt8(rng.int(0...255)) : 255 }
+            let filter = (0..<g.filterCount).map { _ in rng.int(0...3) == 0 ? UInt8(rng.int(0...255)) : 0 }
+            var expected = [UInt8](repeating: 0, count: g.outputCount)
+            Conv2DReference.quantized(g, q, input: input, filter: filter, bias: nil, output: &expected)
+            let packed = Int16PairPacking.pack(filter, offset: q.filterOffset, outputDepth: 33, taps: 9, inputDepth: 129)
+            let paired = pairedInput(input, g, offsets: [0])
+            var actual = [UInt8](repeating: 0, count: g.outputCount)
+            runGEMM(g, kernel, input: paired, packed: packed, bias: nil,
+                    epilogue: ConvRequantizeEpilogue<UInt8>(requantizer: ConvRequantizer(q)), output: &actual, rng: &rng)
+            XCTAssertEqual(actual, expected, "\(kernel)")
+            XCTAssertTrue(expected.contains { $0 != expected[0] }, "the check must see varied outputs")
+        }
+    }
+}
