@@ -19,22 +19,15 @@ public enum QuantizedBinarySIMD {
     }
 
     /// `saturatingRoundingDoublingHighMul(x, m)` for `m` ≥ 0 (the Int32.min × Int32.min
-    /// saturation cannot occur).
+    /// saturation cannot occur). The reference adds 2^30 (or 1 − 2^30 below zero) and divides
+    /// by 2^31 truncating toward zero; below zero that is the floor of the sum plus 2^31 − 1,
+    /// so one arithmetic shift does both.
     @inline(__always)
     static func doublingHighMul(_ x: SIMD16<Int32>, _ m: Int64) -> SIMD16<Int32> {
-        SIMD16<Int32>(lowHalf: doublingHighMul(SIMD8<Int64>(truncatingIfNeeded: x.lowHalf), m),
-                      highHalf: doublingHighMul(SIMD8<Int64>(truncatingIfNeeded: x.highHalf), m))
-    }
-
-    @inline(__always)
-    static func doublingHighMul(_ x: SIMD8<Int64>, _ m: Int64) -> SIMD8<Int32> {
-        let ab = x &* SIMD8<Int64>(repeating: m)
-        // nudge = ab >= 0 ? 2^30 : 1 - 2^30
+        let ab = SIMD16<Int64>(truncatingIfNeeded: x) &* SIMD16<Int64>(repeating: m)
         let negative = ab &>> 63
-        let n = ab &+ SIMD8<Int64>(repeating: 1 << 30) &+ (negative & SIMD8<Int64>(repeating: 1 - (1 << 31)))
-        // n / 2^31 truncated toward zero.
-        let q = (n &+ ((n &>> 63) & SIMD8<Int64>(repeating: (1 << 31) - 1))) &>> 31
-        return SIMD8<Int32>(truncatingIfNeeded: q)
+        let n = ab &+ SIMD16<Int64>(repeating: 1 << 30) &+ (negative & SIMD16<Int64>(repeating: (1 - (1 << 31)) + ((1 << 31) - 1)))
+        return SIMD16<Int32>(truncatingIfNeeded: n &>> 31)
     }
 
     /// `roundingDivideByPOT(x, exponent)` for 0 ≤ exponent < 32.
@@ -50,9 +43,7 @@ public enum QuantizedBinarySIMD {
 
     @inline(__always)
     static func clamp(_ v: SIMD16<Int32>, _ lo: Int32, _ hi: Int32) -> SIMD16<Int32> {
-        let l = SIMD16<Int32>(repeating: lo), h = SIMD16<Int32>(repeating: hi)
-        let a = v.replacing(with: l, where: v .< l)
-        return a.replacing(with: h, where: a .> h)
+        pointwiseMax(pointwiseMin(v, SIMD16<Int32>(repeating: hi)), SIMD16<Int32>(repeating: lo))
     }
 
     /// Precomputed constants of one MUL.

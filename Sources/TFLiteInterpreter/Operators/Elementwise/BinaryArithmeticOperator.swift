@@ -23,7 +23,7 @@ final class BinaryArithmeticOperator: OperatorKernel {
     private var pairTable: QuantizedPairTable?
     /// Output size from which an 8-bit operator is tabulated (the table costs 64K element evaluations).
     static let pairTableMinimumElements = 16384
-    /// 8-bit ADD / SUB / MUL computed with the vector kernels (contiguous or long innermost rows).
+    /// Smaller 8-bit ADD / SUB / MUL computed with the vector kernels (contiguous or long innermost rows).
     private var useVectorKernel = false
     private var layout: BroadcastLayout?
     private var elementType: TensorType = .float32
@@ -86,17 +86,22 @@ final class BinaryArithmeticOperator: OperatorKernel {
         }
         pairTable = nil
         useVectorKernel = false
-        if (type == .int8 || type == .uint8) && (layout.isElementwise || layout.innerCount >= 16) {
+        if type == .int8 || type == .uint8 {
+            // Large operators read a 64K table (built once here, the fastest per element);
+            // smaller ones with contiguous rows use the vector arithmetic, the rest the reference.
             switch plan {
-            case let .quantizedAdd(p, _): useVectorKernel = QuantizedBinarySIMD.supports(p)
-            case let .quantizedMul(p): useVectorKernel = QuantizedBinarySIMD.supports(p)
-            default: break
-            }
-        }
-        if !useVectorKernel && (type == .int8 || type == .uint8) && layout.elementCount >= Self.pairTableMinimumElements {
-            switch plan {
-            case let .quantizedAdd(p, subtract): pairTable = .add(signed: type == .int8, p, subtract: subtract)
-            case let .quantizedMul(p): pairTable = .mul(signed: type == .int8, p)
+            case let .quantizedAdd(p, subtract):
+                if layout.elementCount >= Self.pairTableMinimumElements {
+                    pairTable = .add(signed: type == .int8, p, subtract: subtract)
+                } else {
+                    useVectorKernel = Self.vectorFriendly(layout) && QuantizedBinarySIMD.supports(p)
+                }
+            case let .quantizedMul(p):
+                if layout.elementCount >= Self.pairTableMinimumElements {
+                    pairTable = .mul(signed: type == .int8, p)
+                } else {
+                    useVectorKernel = Self.vectorFriendly(layout) && QuantizedBinarySIMD.supports(p)
+                }
             default: break
             }
         }
@@ -158,6 +163,11 @@ final class BinaryArithmeticOperator: OperatorKernel {
                 ElementwiseParallel.rows(layout, pool) { r in QuantizedBinarySIMD.mul(p, layout: layout, rows: r, a, b, o) }
             }
         }
+    }
+
+    /// Contiguous operands, or innermost rows long enough for 16-lane vectors.
+    private static func vectorFriendly(_ layout: BroadcastLayout) -> Bool {
+        layout.isElementwise || layout.innerCount >= 16
     }
 
     private static func isPowerOfTwo(_ s: Float) -> Bool {
