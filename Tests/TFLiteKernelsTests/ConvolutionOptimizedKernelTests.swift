@@ -87,7 +87,7 @@ final class ConvolutionOptimizedKernelTests: XCTestCase {
                                                      depth: g.filterHeight * g.filterWidth * g.inputDepth)
             let zeros = [Float](repeating: 0, count: g.inputDepth)
             var actual = [Float](repeating: .nan, count: g.outputCount)
-            for part in chunks(Conv2DOptimized.tileCount(g), &rng) {
+            for part in chunks(Conv2DOptimized.floatTileCount(g), &rng) {
                 Conv2DOptimized.float(g, activationMin: lo, activationMax: hi, input: input, packedFilter: packed,
                                       bias: bias, zeros: zeros, output: &actual, tiles: part)
             }

@@ -15,12 +15,13 @@ enum PackedConvolution {
                        output y: UnsafeMutableRawPointer) {
         switch mode {
         case .float:
-            let tiles = Conv2DOptimized.tileCount(g)
-            let minChunk = max(1, 100_000 / max(1, 4 * g.outputDepth * g.filterHeight * g.filterWidth * g.inputDepth))
+            let rows = Conv2DOptimized.floatTileRows(g)
+            let floatChunk = max(1, 100_000 / max(1, rows * g.outputDepth * g.filterHeight * g.filterWidth * g.inputDepth))
             let range = floatRange
+            let floatTiles = Conv2DOptimized.floatTileCount(g)
             packedFloat!.withUnsafeBufferPointer { w in
                 zeroRun.withUnsafeBufferPointer { z in
-                    threads.parallelFor(tiles, minChunk: minChunk) { part in
+                    threads.parallelFor(floatTiles, minChunk: floatChunk) { part in
                         Conv2DOptimized.float(g, activationMin: range.min, activationMax: range.max,
                                               input: x.assumingMemoryBound(to: Float.self), packedFilter: w.baseAddress!,
                                               bias: b.map { UnsafePointer($0.assumingMemoryBound(to: Float.self)) },

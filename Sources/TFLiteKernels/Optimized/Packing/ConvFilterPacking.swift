@@ -4,6 +4,7 @@
 /// `ConvPackedFilter.panelWidth` output channels: panel `p` holds, for every tap and input
 /// channel in filter order, the 16 weights of channels `16p ..< 16p + 16` (zero beyond
 /// `outputDepth`). FULLY_CONNECTED weights `[units, inputSize]` pack the same way as a 1×1 filter.
+/// Float filters use the panel width of the float microkernel chosen for them (`packFloat`).
 public enum ConvFilterPacking {
     /// Output channels per panel (one `SIMD16` register of results).
     public static let panelWidth = 16
@@ -11,9 +12,18 @@ public enum ConvFilterPacking {
     /// Number of panels for `outputDepth` channels.
     public static func panelCount(outputDepth: Int) -> Int { (outputDepth + panelWidth - 1) / panelWidth }
 
-    /// Packs a float filter with `depth = fh·fw·filterInputDepth` weights per output channel.
+    /// Packs a float filter with `depth = fh·fw·filterInputDepth` weights per output channel
+    /// for the float microkernel this build runs for `outputDepth` channels (`Conv2DOptimized.float`).
     public static func packFloat(_ filter: UnsafePointer<Float>, outputDepth: Int, depth: Int) -> [Float] {
-        let panels = panelCount(outputDepth: outputDepth)
+        packFloat(filter, outputDepth: outputDepth, depth: depth,
+                  panelWidth: FloatConvKernelShape.native(outputDepth: outputDepth, depth: depth).panelWidth)
+    }
+
+    /// Packs a float filter into panels of `panelWidth` output channels: panel `p` holds, for
+    /// every tap and input channel in filter order, the weights of channels
+    /// `panelWidth·p ..< panelWidth·(p + 1)` (zero beyond `outputDepth`).
+    static func packFloat(_ filter: UnsafePointer<Float>, outputDepth: Int, depth: Int, panelWidth: Int) -> [Float] {
+        let panels = (outputDepth + panelWidth - 1) / panelWidth
         var packed = [Float](repeating: 0, count: panels * depth * panelWidth)
         packed.withUnsafeMutableBufferPointer { dst in
             for oc in 0..<outputDepth {

@@ -1,0 +1,56 @@
+/// The end of a float tile: add the bias last (the reference's summation order), clamp to the
+/// fused activation range, store the valid lanes of one output row.
+struct FloatConvEpilogue {
+    /// Bias of the panel's first channel, or nil.
+    let bias: UnsafePointer<Float>?
+    /// Valid output channels in this panel (the last panel may be partial).
+    let lanes: Int
+    /// Activation range.
+    let activationMin: Float, activationMax: Float
+
+    /// Bias lanes `offset ..< offset + 16` (zero past `lanes` or without bias).
+    @inline(__always)
+    func bias16(at offset: Int) -> SIMD16<Float> {
+        guard let bias else { return SIMD16() }
+        if offset + 16 <= lanes { return UnsafeRawPointer(bias + offset).loadUnaligned(as: SIMD16<Float>.self) }
+        var v = SIMD16<Float>()
+        if offset < lanes { for l in 0..<(lanes - offset) { v[l] = bias[offset + l] } }
+        return v
+    }
+
+    /// Bias lanes `offset ..< offset + 8` (zero past `lanes` or without bias).
+    @inline(__always)
+    func bias8(at offset: Int) -> SIMD8<Float> {
+        guard let bias else { return SIMD8() }
+        if offset + 8 <= lanes { return UnsafeRawPointer(bias + offset).loadUnaligned(as: SIMD8<Float>.self) }
+        var v = SIMD8<Float>()
+        if offset < lanes { for l in 0..<(lanes - offset) { v[l] = bias[offset + l] } }
+        return v
+    }
+
+    /// Stores `acc + bias`, clamped, to lanes `offset ..< min(offset + 16, lanes)` of `row`.
+    @inline(__always)
+    func store(_ acc: SIMD16<Float>, bias b: SIMD16<Float>, to row: UnsafeMutablePointer<Float>, offset: Int) {
+        var v = acc + b
+        let lo = SIMD16<Float>(repeating: activationMin), hi = SIMD16<Float>(repeating: activationMax)
+        v = v.replacing(with: lo, where: v .< lo).replacing(with: hi, where: v .> hi)
+        if offset + 16 <= lanes {
+            UnsafeMutableRawPointer(row + offset).storeBytes(of: v, as: SIMD16<Float>.self)
+        } else if offset < lanes {
+            for l in 0..<(lanes - offset) { row[offset + l] = v[l] }
+        }
+    }
+
+    /// Stores `acc + bias`, clamped, to lanes `offset ..< min(offset + 8, lanes)` of `row`.
+    @inline(__always)
+    func store(_ acc: SIMD8<Float>, bias b: SIMD8<Float>, to row: UnsafeMutablePointer<Float>, offset: Int) {
+        var v = acc + b
+        let lo = SIMD8<Float>(repeating: activationMin), hi = SIMD8<Float>(repeating: activationMax)
+        v = v.replacing(with: lo, where: v .< lo).replacing(with: hi, where: v .> hi)
+        if offset + 8 <= lanes {
+            UnsafeMutableRawPointer(row + offset).storeBytes(of: v, as: SIMD8<Float>.self)
+        } else if offset < lanes {
+            for l in 0..<(lanes - offset) { row[offset + l] = v[l] }
+        }
+    }
+}

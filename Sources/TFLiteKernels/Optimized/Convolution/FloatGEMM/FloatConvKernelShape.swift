@@ -1,0 +1,64 @@
+/// The float convolution microkernel shapes, and which one a build uses for a layer.
+///
+/// Measured on a Zen 5 core (GFLOP/s on 1×1 and 3×3 layers of deeplabv3's sizes):
+/// - AVX-512 tuned builds: 8 × 32 ≈ 225 (16 zmm accumulators), 6 × 16 ≈ 180, 6 × 8 ≈ 105;
+///   the widest panel wins unless padding the output depth to it wastes more than it gains; with
+///   fewer than 64 multiply steps per output (depth = taps · input channels) its larger tile
+///   costs more than it gains (cin 24: 8 × 32 ≈ 100, 6 × 16 ≈ 128), so it is not used there.
+/// - The default x86-64 build (SSE2: 16 xmm, no FMA, `a * b + c` is a multiply and an add):
+///   6 × 8 ≈ 47 (12 xmm accumulators, no spills), 6 × 16 ≈ 37, 8 × 32 ≈ 33.
+/// - Other targets (arm64 NEON with 32 registers, AVX2 tuned builds): 6 × 16 (24 NEON or 12 ymm
+///   accumulators), 6 × 8 for output depths of 8 or less.
+enum FloatConvKernelShape: CaseIterable {
+    /// `FloatConvKernel8x32`.
+    case rows8x32
+    /// `FloatConvKernel6x16`.
+    case rows6x16
+    /// `FloatConvKernel6x8`.
+    case rows6x8
+
+    /// Output pixels per tile.
+    var rows: Int {
+        switch self {
+        case .rows8x32: FloatConvKernel8x32.rows
+        case .rows6x16: FloatConvKernel6x16.rows
+        case .rows6x8: FloatConvKernel6x8.rows
+        }
+    }
+
+    /// Output channels per weight panel.
+    var panelWidth: Int {
+        switch self {
+        case .rows8x32: FloatConvKernel8x32.panelWidth
+        case .rows6x16: FloatConvKernel6x16.panelWidth
+        case .rows6x8: FloatConvKernel6x8.panelWidth
+        }
+    }
+
+    #if LITEVISION_AVX512
+    /// This build's shapes with their relative throughput.
+    static let candidates: [(shape: FloatConvKernelShape, rate: Int)] = [(.rows8x32, 225), (.rows6x16, 180), (.rows6x8, 105)]
+    #elseif arch(x86_64) && !LITEVISION_TUNED
+    /// This build's shapes with their relative throughput.
+    static let candidates: [(shape: FloatConvKernelShape, rate: Int)] = [(.rows6x8, 1)]
+    #else
+    /// This build's shapes with their relative throughput.
+    static let candidates: [(shape: FloatConvKernelShape, rate: Int)] = [(.rows6x16, 10), (.rows6x8, 6)]
+    #endif
+
+    /// Fewest multiply steps per output (`depth`) for the 8 × 32 shape.
+    static let wideMinimumDepth = 64
+
+    /// The shape this build runs for a layer of `outputDepth` channels with `depth` weights per
+    /// channel: the least estimated time (channels padded to the panel width ÷ throughput).
+    static func native(outputDepth: Int, depth: Int) -> FloatConvKernelShape {
+        var best = candidates[0]
+        var bestCost = Double.infinity
+        for candidate in candidates where candidate.shape != .rows8x32 || depth >= wideMinimumDepth {
+            let padded = (outputDepth + candidate.shape.panelWidth - 1) / candidate.shape.panelWidth * candidate.shape.panelWidth
+            let cost = Double(padded) / Double(candidate.rate)
+            if cost < bestCost { best = candidate; bestCost = cost }
+        }
+        return best.shape
+    }
+}

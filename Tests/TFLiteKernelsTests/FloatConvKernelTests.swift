@@ -1,0 +1,146 @@
+import XCTest
+@testable import TFLiteKernels
+
+/// Every float convolution microkernel shape (the AVX-512 8 × 32, the SSE2 6 × 8, the portable
+/// 6 × 16), whichever one this build uses natively, against `Conv2DReference.float` on seeded random
+/// geometries: odd input depths, output depths that are not multiples of the panel width, SAME and
+/// VALID padding, strides 1 and 2, dilation, batches of 2, fused clamps, and the tiles split into
+/// arbitrary chunks as the thread pool does.
+final class FloatConvKernelTests: XCTestCase {
+    /// SplitMix64: a small seeded generator so failures reproduce.
+    struct RNG {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        mutating func int(_ range: ClosedRange<Int>) -> Int { range.lowerBound + Int(next() % UInt64(range.count)) }
+        mutating func float() -> Float { Float(next() >> 40) / Float(1 << 24) * 2 - 1 }
+    }
+
+    private func randomGeometry(_ rng: inout RNG) -> ConvolutionGeometry {
+        let cin = rng.int(1...41)
+        let square = rng.int(0...3) == 0
+        let fh = square ? 1 : rng.int(1...5), fw = square ? 1 : rng.int(1...5)
+        let sh = rng.int(1...2), sw = rng.int(1...2)
+        let dh = rng.int(0...3) == 0 ? 2 : 1, dw = rng.int(0...3) == 0 ? 2 : 1
+        let h = rng.int(fh...14), w = rng.int(fw...14)
+        let padding: ConvolutionPadding = rng.int(0...1) == 0 ? .same : .valid
+        var rows = ConvolutionAxis(inputSize: h, filterSize: fh, stride: sh, dilation: dh, padding: padding)
+        var cols = ConvolutionAxis(inputSize: w, filterSize: fw, stride: sw, dilation: dw, padding: padding)
+        if rows.outputSize <= 0 { rows = ConvolutionAxis(inputSize: h, filterSize: fh, stride: sh, dilation: dh, padding: .same) }
+        if cols.outputSize <= 0 { cols = ConvolutionAxis(inputSize: w, filterSize: fw, stride: sw, dilation: dw, padding: .same) }
+        return ConvolutionGeometry(batches: rng.int(1...2), inputHeight: h, inputWidth: w, inputDepth: cin,
+                                   filterHeight: fh, filterWidth: fw, filterInputDepth: cin,
+                                   outputHeight: rows.outputSize, outputWidth: cols.outputSize, outputDepth: rng.int(1...75),
+                                   strideHeight: sh, strideWidth: sw, dilationHeight: dh, dilationWidth: dw,
+                                   padTop: rows.padBefore, padLeft: cols.padBefore)
+    }
+
+    /// Splits `0..<count` into random contiguous chunks.
+    private func chunks(_ count: Int, _ rng: inout RNG) -> [Range<Int>] {
+        var result: [Range<Int>] = [], start = 0
+        while start < count {
+            let end = min(count, start + rng.int(1...max(1, count / 2 + 1)))
+            result.append(start..<end); start = end
+        }
+        return result
+    }
+
+    /// Runs microkernel `K` on 50 random geometries and compares with the reference.
+    private func check<K: FloatConvTileKernel>(_ kernel: K.Type, seed: UInt64) {
+        var rng = RNG(state: seed)
+        for _ in 0..<50 {
+            let g = randomGeometry(&rng)
+            let input = (0..<g.inputCount).map { _ in rng.float() }
+            let filter = (0..<g.filterCount).map { _ in rng.float() }
+            let bias: [Float]? = rng.int(0...3) == 0 ? nil : (0..<g.outputDepth).map { _ in rng.float() }
+            let (lo, hi): (Float, Float) = [(-.infinity, .infinity), (0, 6), (-0.5, 1.5)][rng.int(0...2)]
+            let biasCopy = bias ?? []
+            var expected = [Float](repeating: 0, count: g.outputCount)
+            input.withUnsafeBufferPointer { x in
+                filter.withUnsafeBufferPointer { f in
+                    biasCopy.withUnsafeBufferPointer { b in
+                        expected.withUnsafeMutableBufferPointer { y in
+                            Conv2DReference.float(g, activationMin: lo, activationMax: hi, input: x.baseAddress!,
+                                                  filter: f.baseAddress!, bias: bias == nil ? nil : b.baseAddress!,
+                                                  output: y.baseAddress!)
+                        }
+                    }
+                }
+            }
+            let packed = ConvFilterPacking.packFloat(filter, outputDepth: g.outputDepth,
+                                                     depth: g.filterHeight * g.filterWidth * g.inputDepth,
+                                                     panelWidth: K.panelWidth)
+            let zeros = [Float](repeating: 0, count: g.inputDepth)
+            var actual = [Float](repeating: .nan, count: g.outputCount)
+            for part in chunks(Conv2DOptimized.floatTileCount(g, rows: K.rows), &rng) {
+                input.withUnsafeBufferPointer { x in
+                    packed.withUnsafeBufferPointer { w in
+                        biasCopy.withUnsafeBufferPointer { b in
+                            zeros.withUnsafeBufferPointer { z in
+                                actual.withUnsafeMutableBufferPointer { y in
+                                    Conv2DOptimized.floatIndirect(K.self, g, activationMin: lo, activationMax: hi,
+                                                                  input: x.baseAddress!, packedFilter: w.baseAddress!,
+                                                                  bias: bias == nil ? nil : b.baseAddress!,
+                                                                  zeros: z.baseAddress!, output: y.baseAddress!, tiles: part)
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            var worst: Float = 0
+            for i in 0..<g.outputCount { worst = max(worst, abs(actual[i] - expected[i]) / max(1, abs(expected[i]))) }
+            XCTAssertLessThanOrEqual(worst, 1e-4, "\(K.self) \(g)")
+        }
+    }
+
+    func testKernel8x32MatchesReference() { check(FloatConvKernel8x32.self, seed: 11) }
+    func testKernel6x8MatchesReference() { check(FloatConvKernel6x8.self, seed: 12) }
+    func testKernel6x16MatchesReference() { check(FloatConvKernel6x16.self, seed: 13) }
+
+    /// The build's public entry point with the build's packing covers the output exactly once.
+    func testNativeKernelMatchesReference() {
+        var rng = RNG(state: 14)
+        for _ in 0..<20 {
+            let g = randomGeometry(&rng)
+            let input = (0..<g.inputCount).map { _ in rng.float() }
+            let filter = (0..<g.filterCount).map { _ in rng.float() }
+            let bias = (0..<g.outputDepth).map { _ in rng.float() }
+            var expected = [Float](repeating: 0, count: g.outputCount)
+            Conv2DReference.float(g, activationMin: -1, activationMax: 1, input: input, filter: filter, bias: bias, output: &expected)
+            let packed = ConvFilterPacking.packFloat(filter, outputDepth: g.outputDepth,
+                                                     depth: g.filterHeight * g.filterWidth * g.inputDepth)
+            let zeros = [Float](repeating: 0, count: g.inputDepth)
+            var actual = [Float](repeating: .nan, count: g.outputCount)
+            Conv2DOptimized.float(g, activationMin: -1, activationMax: 1, input: input, packedFilter: packed, bias: bias,
+                                  zeros: zeros, output: &actual, tiles: 0..<Conv2DOptimized.floatTileCount(g))
+            for i in 0..<g.outputCount {
+                XCTAssertEqual(actual[i], expected[i], accuracy: 1e-4 * max(1, abs(expected[i])), "\(g) at \(i)")
+            }
+        }
+    }
+
+    /// The per-layer choice: a build candidate, never the wide tile on shallow layers, and the
+    /// packing and the kernel agree on the panel width.
+    func testShapeChoiceIsConsistent() {
+        for outputDepth in [1, 8, 12, 16, 24, 48, 96, 144, 256] {
+            for depth in [3, 27, 48, 64, 320, 2304] {
+                let shape = FloatConvKernelShape.native(outputDepth: outputDepth, depth: depth)
+                XCTAssertTrue(FloatConvKernelShape.candidates.contains { $0.shape == shape })
+                if depth < FloatConvKernelShape.wideMinimumDepth { XCTAssertNotEqual(shape, .rows8x32) }
+                let filter = [Float](repeating: 1, count: outputDepth * depth)
+                let packed = ConvFilterPacking.packFloat(filter, outputDepth: outputDepth, depth: depth)
+                let panels = (outputDepth + shape.panelWidth - 1) / shape.panelWidth
+                XCTAssertEqual(packed.count, panels * shape.panelWidth * depth)
+            }
+        }
+        #if arch(x86_64) && !LITEVISION_TUNED
+        XCTAssertEqual(FloatConvKernelShape.native(outputDepth: 256, depth: 320), .rows6x8)
+        #endif
+    }
+}
