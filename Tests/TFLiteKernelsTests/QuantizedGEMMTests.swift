@@ -69,15 +69,23 @@ final class QuantizedGEMMTests: XCTestCase {
 
     /// The paired activation buffer of `g`'s input (per-batch offsets), with its zero pixel.
     private func pairedInput<T: FixedWidthInteger>(_ input: [T], _ g: ConvolutionGeometry, offsets: [Int32]) -> [Int16] {
+        func convert(_ x: UnsafePointer<T>, pixels: Int, depth: Int, offset: Int32, into out: UnsafeMutablePointer<Int16>) {
+            if T.self == UInt8.self {
+                Int16PairPacking.convert(UnsafeRawPointer(x).assumingMemoryBound(to: UInt8.self), pixels: pixels,
+                                         depth: depth, offset: offset, into: out)
+            } else {
+                Int16PairPacking.convert(UnsafeRawPointer(x).assumingMemoryBound(to: Int8.self), pixels: pixels,
+                                         depth: depth, offset: offset, into: out)
+            }
+        }
         let pixels = g.inputHeight * g.inputWidth
         let stride = Int16PairPacking.pairedDepth(g.inputDepth)
         var out = [Int16](repeating: 0, count: Int16PairPacking.activationCount(pixels: g.batches * pixels, depth: g.inputDepth))
         input.withUnsafeBufferPointer { src in
             out.withUnsafeMutableBufferPointer { dst in
                 for b in 0..<g.batches {
-                    Int16PairPacking.convertActivations(src.baseAddress! + b * pixels * g.inputDepth, pixels: pixels,
-                                                        depth: g.inputDepth, offset: offsets[b],
-                                                        into: dst.baseAddress! + b * pixels * stride)
+                    convert(src.baseAddress! + b * pixels * g.inputDepth, pixels: pixels, depth: g.inputDepth,
+                            offset: offsets[b], into: dst.baseAddress! + b * pixels * stride)
                 }
             }
         }
@@ -85,15 +93,17 @@ final class QuantizedGEMMTests: XCTestCase {
     }
 
     /// Runs `kernel` over random tile chunks of `g`.
-    private func runGEMM<E: ConvIntegerEpilogue>(_ g: ConvolutionGeometry, _ kernel: QuantizedGEMMKernel, input: [Int16],
-                                                 packed: [Int16], bias: [Int32]?, epilogue: E, output: inout [E.Output],
-                                                 rng: inout RNG) {
+    private func runGEMM<E: ConvIntegerEpilogue, X, W>(_ g: ConvolutionGeometry, _ kernel: QuantizedGEMMKernel,
+                                                       layout: QuantizedGEMMLayout = .int16Pairs, input: [X],
+                                                       packed: [W], bias: [Int32]?, epilogue: E, output: inout [E.Output],
+                                                       rng: inout RNG) {
         for part in chunks(QuantizedGEMM.tileCount(g), &rng) {
             input.withUnsafeBufferPointer { x in
                 packed.withUnsafeBufferPointer { w in
                     output.withUnsafeMutableBufferPointer { y in
                         withOptionalPointer(bias) { b in
-                            QuantizedGEMM.run(g, input: x.baseAddress!, packedFilter: w.baseAddress!, bias: b,
+                            QuantizedGEMM.run(g, layout: layout, input: UnsafeRawPointer(x.baseAddress!),
+                                              packedFilter: UnsafeRawPointer(w.baseAddress!), bias: b,
                                               epilogue: epilogue, output: y.baseAddress!, tiles: part, kernel: kernel)
                         }
                     }
@@ -263,6 +273,46 @@ final class QuantizedGEMMTests: XCTestCase {
                     epilogue: ConvRequantizeEpilogue<UInt8>(requantizer: ConvRequantizer(q)), output: &actual, rng: &rng)
             XCTAssertEqual(actual, expected, "\(kernel)")
             XCTAssertTrue(expected.contains { $0 != expected[0] }, "the check must see varied outputs")
+        }
+    }
+
+    /// The int8-quad layout (unsigned `x + 128` against signed weights, zero point folded into
+    /// the bias, padding taps reading `zp + 128`), CONV_2D and FULLY_CONNECTED.
+    func testInt8QuadLayoutIsBitExact() {
+        for kernel in QuantizedGEMMKernel.compiled {
+            var rng = RNG(state: 28)
+            for index in 0..<48 {
+                var g = randomGeometry(&rng, index: index)
+                var fc: FullyConnectedGeometry?
+                if index % 3 == 2 {
+                    let pair = randomFullyConnected(&rng)
+                    fc = pair.0; g = pair.1
+                }
+                let taps = g.filterHeight * g.filterWidth
+                var q = quantizedParameters(&rng, channels: g.outputDepth, uint8: false, depth: taps * g.inputDepth)
+                if index % 5 == 0 { q.inputOffset = 128 } else if index % 5 == 1 { q.inputOffset = -127 }
+                let input = (0..<g.inputCount).map { _ in Int8(truncatingIfNeeded: rng.next()) }
+                let filter = (0..<g.filterCount).map { _ in Int8(truncatingIfNeeded: rng.next()) }
+                let bias: [Int32]? = rng.int(0...4) == 0 ? nil : (0..<g.outputDepth).map { _ in Int32(rng.int(-20000...20000)) }
+                var expected = [Int8](repeating: 0, count: g.outputCount)
+                if let fc {
+                    FullyConnectedReference.quantized(fc, q, input: input, weights: filter, bias: bias, output: &expected)
+                } else {
+                    Conv2DReference.quantized(g, q, input: input, filter: filter, bias: bias, output: &expected)
+                }
+                let packed = Int8QuadPacking.pack(filter, outputDepth: g.outputDepth, taps: taps, inputDepth: g.inputDepth)
+                let correction = Int8QuadPacking.biasCorrection(filter, outputDepth: g.outputDepth, depth: taps * g.inputDepth,
+                                                                inputOffset: q.inputOffset)
+                let combined = (0..<g.outputDepth).map { (bias?[$0] ?? 0) &+ correction[$0] }
+                let pixels = g.batches * g.inputHeight * g.inputWidth
+                var quads = [UInt8](repeating: 0xA5, count: Int8QuadPacking.activationCount(pixels: pixels, depth: g.inputDepth))
+                Int8QuadPacking.convert(input, pixels: pixels, depth: g.inputDepth, into: &quads)
+                Int8QuadPacking.fillPaddingPixel(&quads, pixels: pixels, depth: g.inputDepth, inputOffset: q.inputOffset)
+                var actual = [Int8](repeating: 0, count: g.outputCount)
+                runGEMM(g, kernel, layout: .uint8Quads, input: quads, packed: packed, bias: combined,
+                        epilogue: ConvRequantizeEpilogue<Int8>(requantizer: ConvRequantizer(q)), output: &actual, rng: &rng)
+                XCTAssertEqual(actual, expected, "\(kernel) \(g)")
+            }
         }
     }
 }

@@ -28,13 +28,10 @@ final class Conv2DOperator: OperatorKernel {
     private var scratch = HybridScratch()
     /// Weights packed for the optimized kernels (nil: the reference kernel runs).
     private var packedFloat: [Float]?
-    /// Integer weights in the int16-pair layout of `Int16PairPacking` (uint8, int8, hybrid).
-    private var packedInteger: [Int16]?
+    /// Integer weights and activation buffer of the quantized GEMM (uint8, int8, hybrid).
+    private var packedInteger: QuantizedGEMMOperands?
     /// Zeros read by the float kernel's taps outside the input.
     private var zeroRun: [Float] = []
-    /// The input as `Int16` pairs `x + inputOffset`, the integer GEMM's input (filled per invoke;
-    /// its trailing zero pixel is what padding taps read).
-    private var pairedInput: [Int16] = []
 
     func prepare(_ node: NodeContext) throws {
         let input = try node.input(0), filter = try node.input(1)
@@ -90,28 +87,17 @@ final class Conv2DOperator: OperatorKernel {
         let g = geometry
         guard filter.isConstant, let raw = filter.data, g.groups == 1, g.outputCount > 0, g.inputDepth > 0 else { return }
         let depth = g.filterHeight * g.filterWidth * g.filterInputDepth
-        let taps = g.filterHeight * g.filterWidth
         switch mode {
         case .float:
             packedFloat = ConvFilterPacking.packFloat(raw.assumingMemoryBound(to: Float.self),
                                                       outputDepth: g.outputDepth, depth: depth)
-        case .uint8:
-            let q = quantized!
-            packedInteger = Int16PairPacking.pack(raw.assumingMemoryBound(to: UInt8.self), offset: q.filterOffset,
-                                                  outputDepth: g.outputDepth, taps: taps, inputDepth: g.filterInputDepth)
-        case .int8:
-            let q = quantized!
-            packedInteger = Int16PairPacking.pack(raw.assumingMemoryBound(to: Int8.self), offset: q.filterOffset,
-                                                  outputDepth: g.outputDepth, taps: taps, inputDepth: g.filterInputDepth)
+        case .uint8, .int8:
+            packedInteger = QuantizedGEMMOperands(mode: mode, geometry: g, filter: raw, filterOffset: quantized!.filterOffset,
+                                                  inputOffset: quantized!.inputOffset)
         case .hybrid:
-            packedInteger = Int16PairPacking.pack(raw.assumingMemoryBound(to: Int8.self), offset: 0,
-                                                  outputDepth: g.outputDepth, taps: taps, inputDepth: g.filterInputDepth)
+            packedInteger = QuantizedGEMMOperands(mode: mode, geometry: g, filter: raw, filterOffset: 0, inputOffset: 0)
         }
         zeroRun = Array(repeating: 0, count: g.inputDepth)
-        if packedInteger != nil {
-            pairedInput = Array(repeating: 0, count: Int16PairPacking.activationCount(
-                pixels: g.batches * g.inputHeight * g.inputWidth, depth: g.inputDepth))
-        }
     }
 
     func invoke(_ node: NodeContext) throws {
@@ -160,8 +146,8 @@ final class Conv2DOperator: OperatorKernel {
     private func invokeOptimized(_ node: NodeContext, _ x: UnsafeMutableRawPointer, _ b: UnsafeMutableRawPointer?,
                                  _ y: UnsafeMutableRawPointer) {
         PackedConvolution.invoke(geometry, mode: mode, floatRange: floatRange, requantizer: requantizer, hybrid: hybrid,
-                                 scratch: &scratch, packedFloat: packedFloat, packedInteger: packedInteger,
-                                 zeroRun: zeroRun, pairedInput: &pairedInput, threads: node.threads,
+                                 scratch: &scratch, packedFloat: packedFloat, integer: packedInteger,
+                                 zeroRun: zeroRun, threads: node.threads,
                                  input: x, bias: b, output: y)
     }
 }

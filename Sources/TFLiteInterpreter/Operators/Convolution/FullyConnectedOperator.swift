@@ -16,11 +16,9 @@ final class FullyConnectedOperator: OperatorKernel {
     /// Weights packed for the optimized kernels, used as a 1×1 convolution over `batches`
     /// pixels (nil: the reference kernel runs).
     private var packedFloat: [Float]?
-    /// Integer weights in the int16-pair layout of `Int16PairPacking` (uint8, int8, hybrid).
-    private var packedInteger: [Int16]?
+    /// Integer weights and activation buffer of the quantized GEMM (uint8, int8, hybrid).
+    private var packedInteger: QuantizedGEMMOperands?
     private var zeroRun: [Float] = []
-    /// The input rows as `Int16` pairs `x + inputOffset` for the integer GEMM (filled per invoke).
-    private var pairedInput: [Int16] = []
     private var asConvolution: ConvolutionGeometry {
         ConvolutionGeometry(batches: geometry.batches, inputHeight: 1, inputWidth: 1, inputDepth: geometry.inputSize,
                             filterHeight: 1, filterWidth: 1, filterInputDepth: geometry.inputSize,
@@ -89,20 +87,13 @@ final class FullyConnectedOperator: OperatorKernel {
             switch mode {
             case .float:
                 packedFloat = ConvFilterPacking.packFloat(raw.assumingMemoryBound(to: Float.self), outputDepth: units, depth: inputSize)
-            case .uint8:
-                packedInteger = Int16PairPacking.pack(raw.assumingMemoryBound(to: UInt8.self), offset: quantized!.filterOffset,
-                                                      outputDepth: units, taps: 1, inputDepth: inputSize)
-            case .int8:
-                packedInteger = Int16PairPacking.pack(raw.assumingMemoryBound(to: Int8.self), offset: quantized!.filterOffset,
-                                                      outputDepth: units, taps: 1, inputDepth: inputSize)
+            case .uint8, .int8:
+                packedInteger = QuantizedGEMMOperands(mode: mode, geometry: asConvolution, filter: raw,
+                                                      filterOffset: quantized!.filterOffset, inputOffset: quantized!.inputOffset)
             case .hybrid:
-                packedInteger = Int16PairPacking.pack(raw.assumingMemoryBound(to: Int8.self), offset: 0,
-                                                      outputDepth: units, taps: 1, inputDepth: inputSize)
+                packedInteger = QuantizedGEMMOperands(mode: mode, geometry: asConvolution, filter: raw, filterOffset: 0, inputOffset: 0)
             }
             zeroRun = Array(repeating: 0, count: inputSize)
-            if packedInteger != nil {
-                pairedInput = Array(repeating: 0, count: Int16PairPacking.activationCount(pixels: batches, depth: inputSize))
-            }
         }
     }
 
@@ -152,8 +143,8 @@ final class FullyConnectedOperator: OperatorKernel {
     private func invokeOptimized(_ node: NodeContext, _ x: UnsafeMutableRawPointer, _ b: UnsafeMutableRawPointer?,
                                  _ y: UnsafeMutableRawPointer) {
         PackedConvolution.invoke(asConvolution, mode: mode, floatRange: floatRange, requantizer: requantizer, hybrid: hybrid,
-                                 scratch: &scratch, packedFloat: packedFloat, packedInteger: packedInteger,
-                                 zeroRun: zeroRun, pairedInput: &pairedInput, threads: node.threads,
+                                 scratch: &scratch, packedFloat: packedFloat, integer: packedInteger,
+                                 zeroRun: zeroRun, threads: node.threads,
                                  input: x, bias: b, output: y)
     }
 }

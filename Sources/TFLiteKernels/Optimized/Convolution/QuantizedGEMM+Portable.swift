@@ -1,18 +1,19 @@
-/// The portable microkernel of `QuantizedGEMM` (architectures without an intrinsic kernel;
+/// The portable microkernels of `QuantizedGEMM` (architectures without an intrinsic kernel;
 /// compiled and tested everywhere): 4 pixels × 16 output channels in `SIMD16<Int32>`, the
-/// panel's weight pairs split into their even and odd channel halves.
+/// panel's weight pairs (quads) split into their per-channel-offset parts.
 extension QuantizedGEMM {
-    /// Runs 4 pixels (table entries `pointers[t·rowStride + r]`, r < 4) against the panel at
-    /// `weights`; sums of pixel `r` land at `acc[32·r ..< 32·r + 16]`.
+    /// Runs 4 pixels (table entries `pointers[t·rowStride + r]`, r < 4) against the int16-pair
+    /// panel at `weights`; sums of pixel `r` land at `acc[32·r ..< 32·r + 16]`.
     @inline(__always)
-    static func portableTile4x16(_ pointers: UnsafePointer<UnsafePointer<Int16>>, rowStride: Int, taps: Int, pairs: Int,
-                                 weights: UnsafePointer<Int16>, into acc: UnsafeMutablePointer<Int32>) {
+    static func portablePairTile4x16(_ pointers: UnsafePointer<UnsafeRawPointer>, rowStride: Int, taps: Int, words: Int,
+                                     weights: UnsafeRawPointer, into acc: UnsafeMutablePointer<Int32>) {
         var a0 = SIMD16<Int32>(), a1 = a0, a2 = a0, a3 = a0
-        var w = UnsafeRawPointer(weights)
+        var w = weights
         for t in 0..<taps {
             let row = pointers + t * rowStride
-            let x0 = row[0], x1 = row[1], x2 = row[2], x3 = row[3]
-            for j in 0..<pairs {
+            let x0 = row[0].assumingMemoryBound(to: Int16.self), x1 = row[1].assumingMemoryBound(to: Int16.self)
+            let x2 = row[2].assumingMemoryBound(to: Int16.self), x3 = row[3].assumingMemoryBound(to: Int16.self)
+            for j in 0..<words {
                 let packed = w.loadUnaligned(as: SIMD32<Int16>.self)
                 let even = SIMD16<Int32>(truncatingIfNeeded: packed.evenHalf)
                 let odd = SIMD16<Int32>(truncatingIfNeeded: packed.oddHalf)
@@ -21,6 +22,38 @@ extension QuantizedGEMM {
                 a1 = a1 &+ even &* SIMD16(repeating: Int32(x1[c])) &+ odd &* SIMD16(repeating: Int32(x1[c + 1]))
                 a2 = a2 &+ even &* SIMD16(repeating: Int32(x2[c])) &+ odd &* SIMD16(repeating: Int32(x2[c + 1]))
                 a3 = a3 &+ even &* SIMD16(repeating: Int32(x3[c])) &+ odd &* SIMD16(repeating: Int32(x3[c + 1]))
+                w += 64
+            }
+        }
+        let out = UnsafeMutableRawPointer(acc)
+        out.storeBytes(of: a0, as: SIMD16<Int32>.self)
+        (out + 128).storeBytes(of: a1, as: SIMD16<Int32>.self)
+        (out + 256).storeBytes(of: a2, as: SIMD16<Int32>.self)
+        (out + 384).storeBytes(of: a3, as: SIMD16<Int32>.self)
+    }
+
+    /// Runs 4 pixels against the int8-quad panel at `weights` (unsigned input bytes, signed
+    /// weights, 4 channels per word); sums of pixel `r` land at `acc[32·r ..< 32·r + 16]`.
+    @inline(__always)
+    static func portableQuadTile4x16(_ pointers: UnsafePointer<UnsafeRawPointer>, rowStride: Int, taps: Int, words: Int,
+                                     weights: UnsafeRawPointer, into acc: UnsafeMutablePointer<Int32>) {
+        var a0 = SIMD16<Int32>(), a1 = a0, a2 = a0, a3 = a0
+        var w = weights
+        for t in 0..<taps {
+            let row = pointers + t * rowStride
+            let xs = (row[0].assumingMemoryBound(to: UInt8.self), row[1].assumingMemoryBound(to: UInt8.self),
+                      row[2].assumingMemoryBound(to: UInt8.self), row[3].assumingMemoryBound(to: UInt8.self))
+            for j in 0..<words {
+                let packed = w.loadUnaligned(as: SIMD64<Int8>.self)
+                let even = packed.evenHalf, odd = packed.oddHalf
+                let w0 = SIMD16<Int32>(truncatingIfNeeded: even.evenHalf), w2 = SIMD16<Int32>(truncatingIfNeeded: even.oddHalf)
+                let w1 = SIMD16<Int32>(truncatingIfNeeded: odd.evenHalf), w3 = SIMD16<Int32>(truncatingIfNeeded: odd.oddHalf)
+                @inline(__always) func dot(_ x: UnsafePointer<UInt8>) -> SIMD16<Int32> {
+                    let c = 4 * j
+                    return w0 &* SIMD16(repeating: Int32(x[c])) &+ w1 &* SIMD16(repeating: Int32(x[c + 1]))
+                        &+ w2 &* SIMD16(repeating: Int32(x[c + 2])) &+ w3 &* SIMD16(repeating: Int32(x[c + 3]))
+                }
+                a0 = a0 &+ dot(xs.0); a1 = a1 &+ dot(xs.1); a2 = a2 &+ dot(xs.2); a3 = a3 &+ dot(xs.3)
                 w += 64
             }
         }

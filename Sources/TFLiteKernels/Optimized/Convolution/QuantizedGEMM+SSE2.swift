@@ -6,24 +6,24 @@ import _Builtin_intrinsics.intel
 /// pairs, then `paddd`. Sums of pixel `r` land at `acc[32·r ..< 32·r + 8]`.
 extension QuantizedGEMM {
     /// Runs 4 pixels (table entries `pointers[t·rowStride + r]`, r < 4) against the 8 channels of
-    /// a panel that start at `weights` (the panel base, or the base + 16 for its upper half).
+    /// an int16-pair panel that start at `weights` (the panel base, or 32 bytes further for its upper half).
     @inline(__always)
-    static func sse2Tile4x8(_ pointers: UnsafePointer<UnsafePointer<Int16>>, rowStride: Int, taps: Int, pairs: Int,
-                            weights: UnsafePointer<Int16>, into acc: UnsafeMutablePointer<Int32>) {
+    static func sse2PairTile4x8(_ pointers: UnsafePointer<UnsafeRawPointer>, rowStride: Int, taps: Int, words: Int,
+                                weights: UnsafeRawPointer, into acc: UnsafeMutablePointer<Int32>) {
         let zero = _mm_setzero_si128()
         var a0 = zero, b0 = zero
         var a1 = zero, b1 = zero
         var a2 = zero, b2 = zero
         var a3 = zero, b3 = zero
-        var w = UnsafeRawPointer(weights)
+        var w = weights
         for t in 0..<taps {
             let row = pointers + t * rowStride
-            let x0 = UnsafeRawPointer(row[0])
-            let x1 = UnsafeRawPointer(row[1])
-            let x2 = UnsafeRawPointer(row[2])
-            let x3 = UnsafeRawPointer(row[3])
+            let x0 = row[0]
+            let x1 = row[1]
+            let x2 = row[2]
+            let x3 = row[3]
             var offset = 0
-            let end = pairs * 4
+            let end = words * 4
             while offset < end {
                 let wa = w.loadUnaligned(as: __m128i.self)
                 let wb = w.loadUnaligned(fromByteOffset: 16, as: __m128i.self)

@@ -30,16 +30,36 @@ enum QuantizedGEMMKernel: Sendable, CaseIterable {
     }
 }
 
+/// The operand layout of a `QuantizedGEMM` call: both are 32-bit words per input-channel group.
+enum QuantizedGEMMLayout: Sendable {
+    /// `Int16PairPacking`: 2 channels per word, `x + inputOffset` against `w + filterOffset`.
+    case int16Pairs
+    /// `Int8QuadPacking`: 4 channels per word, unsigned `x + 128` against signed int8 weights
+    /// (the zero-point correction folded into the bias).
+    case uint8Quads
+}
+
 /// Quantized CONV_2D (uint8, int8, hybrid) and FULLY_CONNECTED (as a 1×1 convolution over its
-/// batch rows) as an indirect, im2col-free integer GEMM over the int16-pair layout of
-/// `Int16PairPacking`: for a tile of `tilePixels` output pixels, a table holds each pixel's
-/// input run for every filter tap (the trailing zero pixel for taps in the padding), and a
-/// microkernel sums `Σ (w + filterOffset)(x + inputOffset)` pairwise in exact Int32 for one or
-/// two 16-channel weight panels; the epilogue adds the bias and requantizes (or rescales, for
-/// hybrid) the finished rows. Results are bit-exact with `Conv2DReference`.
+/// batch rows) as an indirect, im2col-free integer GEMM: for a tile of `tilePixels` output
+/// pixels, a table holds each pixel's input run for every filter tap (the trailing padding pixel
+/// for taps outside the input), and a microkernel sums the products of one or two 16-channel
+/// weight panels in exact Int32; the epilogue adds the bias and requantizes (or rescales, for
+/// hybrid) the finished rows. Operands are in the int16-pair layout of `Int16PairPacking` (every
+/// mode) or the int8-quad layout of `Int8QuadPacking` (int8 with symmetric weights). Results are
+/// bit-exact with `Conv2DReference` / `FullyConnectedReference`.
 public enum QuantizedGEMM {
     /// Output pixels per tile (the unit the thread pool splits).
     public static let tilePixels = 8
+
+    /// Whether this build has a native kernel for the int8-quad layout (AVX-512 VNNI `vpdpbusd`);
+    /// elsewhere the int16-pair layout is the faster choice.
+    public static var prefersInt8Quads: Bool {
+        #if LITEVISION_AVX512
+        return true
+        #else
+        return false
+        #endif
+    }
 
     /// Number of tiles covering the output of `g`.
     public static func tileCount(_ g: ConvolutionGeometry) -> Int {
@@ -52,7 +72,7 @@ public enum QuantizedGEMM {
     public static func uint8(_ g: ConvolutionGeometry, _ q: ConvRequantizer, input: UnsafePointer<Int16>,
                              packedFilter: UnsafePointer<Int16>, bias: UnsafePointer<Int32>?,
                              output: UnsafeMutablePointer<UInt8>, tiles: Range<Int>) {
-        run(g, input: input, packedFilter: packedFilter, bias: bias,
+        run(g, layout: .int16Pairs, input: UnsafeRawPointer(input), packedFilter: UnsafeRawPointer(packedFilter), bias: bias,
             epilogue: ConvRequantizeEpilogue<UInt8>(requantizer: q), output: output, tiles: tiles)
     }
 
@@ -60,7 +80,18 @@ public enum QuantizedGEMM {
     public static func int8(_ g: ConvolutionGeometry, _ q: ConvRequantizer, input: UnsafePointer<Int16>,
                             packedFilter: UnsafePointer<Int16>, bias: UnsafePointer<Int32>?,
                             output: UnsafeMutablePointer<Int8>, tiles: Range<Int>) {
-        run(g, input: input, packedFilter: packedFilter, bias: bias,
+        run(g, layout: .int16Pairs, input: UnsafeRawPointer(input), packedFilter: UnsafeRawPointer(packedFilter), bias: bias,
+            epilogue: ConvRequantizeEpilogue<Int8>(requantizer: q), output: output, tiles: tiles)
+    }
+
+    /// int8 CONV_2D tiles over the int8-quad layout: `input` from `Int8QuadPacking.convert` (with
+    /// its trailing padding pixel from `Int8QuadPacking.fillPaddingPixel`), the filter packed by
+    /// `Int8QuadPacking.pack`, `bias` the layer's bias plus `Int8QuadPacking.biasCorrection`
+    /// (never nil: the correction is part of it). Bit-exact with `Conv2DReference.int8`.
+    public static func int8Quads(_ g: ConvolutionGeometry, _ q: ConvRequantizer, input: UnsafePointer<UInt8>,
+                                 packedFilter: UnsafePointer<Int8>, bias: UnsafePointer<Int32>,
+                                 output: UnsafeMutablePointer<Int8>, tiles: Range<Int>) {
+        run(g, layout: .uint8Quads, input: UnsafeRawPointer(input), packedFilter: UnsafeRawPointer(packedFilter), bias: bias,
             epilogue: ConvRequantizeEpilogue<Int8>(requantizer: q), output: output, tiles: tiles)
     }
 
@@ -69,7 +100,7 @@ public enum QuantizedGEMM {
     public static func hybrid(_ g: ConvolutionGeometry, _ p: HybridConvolutionParameters, input: UnsafePointer<Int16>,
                               inputScales: UnsafePointer<Float>, packedFilter: UnsafePointer<Int16>,
                               bias: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>, tiles: Range<Int>) {
-        run(g, input: input, packedFilter: packedFilter, bias: nil,
+        run(g, layout: .int16Pairs, input: UnsafeRawPointer(input), packedFilter: UnsafeRawPointer(packedFilter), bias: nil,
             epilogue: ConvHybridEpilogue(parameters: p, inputScales: inputScales, bias: bias),
             output: output, tiles: tiles)
     }
@@ -77,22 +108,23 @@ public enum QuantizedGEMM {
     /// The shared tile loop: indirection table, microkernel, bias and epilogue.
     @inline(__always)
     static func run<E: ConvIntegerEpilogue>(
-        _ g: ConvolutionGeometry, input: UnsafePointer<Int16>, packedFilter: UnsafePointer<Int16>,
+        _ g: ConvolutionGeometry, layout: QuantizedGEMMLayout, input: UnsafeRawPointer, packedFilter: UnsafeRawPointer,
         bias: UnsafePointer<Int32>?, epilogue: E, output: UnsafeMutablePointer<E.Output>, tiles: Range<Int>,
         kernel: QuantizedGEMMKernel = .best
     ) {
         let pixels = g.batches * g.outputHeight * g.outputWidth
         let perImage = g.outputHeight * g.outputWidth
-        let stride = Int16PairPacking.pairedDepth(g.inputDepth)
-        let pairs = stride / 2
+        let pixelBytes = layout == .int16Pairs ? Int16PairPacking.pairedDepth(g.inputDepth) * 2
+                                               : Int8QuadPacking.quadDepth(g.inputDepth)
+        let words = pixelBytes / 4
         let taps = g.filterHeight * g.filterWidth
         let panelWidth = Int16PairPacking.panelWidth
         let panels = Int16PairPacking.panelCount(outputDepth: g.outputDepth)
-        let panelStride = taps * pairs * 2 * panelWidth
-        let zeros = input + g.batches * g.inputHeight * g.inputWidth * stride
-        let imageSize = g.inputHeight * g.inputWidth * stride
+        let panelStride = taps * words * panelWidth
+        let imageSize = g.inputHeight * g.inputWidth * pixelBytes
+        let padding = input + g.batches * imageSize
         let n = tilePixels
-        withUnsafeTemporaryAllocation(of: UnsafePointer<Int16>.self, capacity: taps * n) { table in
+        withUnsafeTemporaryAllocation(of: UnsafeRawPointer.self, capacity: taps * n) { table in
             withUnsafeTemporaryAllocation(of: Int32.self, capacity: n * 2 * panelWidth) { accBuffer in
                 let pointers = table.baseAddress!, acc = accBuffer.baseAddress!
                 for tile in tiles {
@@ -110,14 +142,14 @@ public enum QuantizedGEMM {
                             for fx in 0..<g.filterWidth {
                                 let ix = x0 + fx * g.dilationWidth
                                 pointers[(fy * g.filterWidth + fx) * n + r] =
-                                    rowInside && ix >= 0 && ix < g.inputWidth ? image + (iy * g.inputWidth + ix) * stride : zeros
+                                    rowInside && ix >= 0 && ix < g.inputWidth ? image + (iy * g.inputWidth + ix) * pixelBytes : padding
                             }
                         }
                     }
                     var panel = 0
                     while panel < panels {
-                        let block = accumulate(kernel, pointers: pointers, taps: taps, pairs: pairs, rows: rows,
-                                               weights: packedFilter + panel * panelStride, panelStride: panelStride,
+                        let block = accumulate(kernel, layout: layout, pointers: pointers, taps: taps, words: words, rows: rows,
+                                               weights: packedFilter + panel * panelStride * 4, panelStride: panelStride,
                                                panelsLeft: panels - panel, into: acc)
                         for k in 0..<block {
                             let n0 = (panel + k) * panelWidth
@@ -145,43 +177,51 @@ public enum QuantizedGEMM {
         }
     }
 
-    /// Runs `kernel` on one tile for the panels starting at `weights`; writes the sums of pixel
-    /// `r`, panel `k` to `acc[r·32 + k·16 ..< +16]`. Returns how many panels (1 or 2) it did.
+    /// Runs `kernel` on one tile for the panels starting at `weights` (`panelStride` 32-bit words
+    /// apart); writes the sums of pixel `r`, panel `k` to `acc[r·32 + k·16 ..< +16]`. Returns how
+    /// many panels (1 or 2) it did. Kernels this build lacks fall back to the portable ones.
     @inline(__always)
-    static func accumulate(_ kernel: QuantizedGEMMKernel, pointers: UnsafePointer<UnsafePointer<Int16>>,
-                           taps: Int, pairs: Int, rows: Int, weights: UnsafePointer<Int16>, panelStride: Int,
-                           panelsLeft: Int, into acc: UnsafeMutablePointer<Int32>) -> Int {
+    static func accumulate(_ kernel: QuantizedGEMMKernel, layout: QuantizedGEMMLayout,
+                           pointers: UnsafePointer<UnsafeRawPointer>, taps: Int, words: Int, rows: Int,
+                           weights: UnsafeRawPointer, panelStride: Int, panelsLeft: Int,
+                           into acc: UnsafeMutablePointer<Int32>) -> Int {
         let n = tilePixels
-        switch kernel {
-        case .avx512:
-            #if LITEVISION_AVX512
-            if panelsLeft >= 2 {
-                avx512Tile8x32(pointers, taps: taps, pairs: pairs, weights: weights, panelStride: panelStride, into: acc)
+        #if LITEVISION_AVX512
+        if kernel == .avx512 {
+            switch (layout, panelsLeft >= 2) {
+            case (.int16Pairs, true):
+                avx512PairTile8x32(pointers, taps: taps, words: words, weights: weights, panelStride: panelStride, into: acc)
                 return 2
+            case (.int16Pairs, false):
+                avx512PairTile8x16(pointers, taps: taps, words: words, weights: weights, into: acc)
+            case (.uint8Quads, true):
+                avx512QuadTile8x32(pointers, taps: taps, words: words, weights: weights, panelStride: panelStride, into: acc)
+                return 2
+            case (.uint8Quads, false):
+                avx512QuadTile8x16(pointers, taps: taps, words: words, weights: weights, into: acc)
             }
-            avx512Tile8x16(pointers, taps: taps, pairs: pairs, weights: weights, into: acc)
             return 1
-            #else
-            break
-            #endif
-        case .sse2:
-            #if arch(x86_64)
+        }
+        #endif
+        #if arch(x86_64)
+        if kernel == .sse2, layout == .int16Pairs {
             for half in stride(from: 0, to: rows, by: 4) {
                 for quarter in 0..<2 {
-                    sse2Tile4x8(pointers + half, rowStride: n, taps: taps, pairs: pairs, weights: weights + quarter * 16,
-                                into: acc + half * 32 + quarter * 8)
+                    sse2PairTile4x8(pointers + half, rowStride: n, taps: taps, words: words, weights: weights + quarter * 32,
+                                    into: acc + half * 32 + quarter * 8)
                 }
             }
             return 1
-            #else
-            break
-            #endif
-        case .portable:
-            break
         }
+        #endif
         for half in stride(from: 0, to: rows, by: 4) {
-            portableTile4x16(pointers + half, rowStride: n, taps: taps, pairs: pairs, weights: weights,
-                             into: acc + half * 32)
+            if layout == .int16Pairs {
+                portablePairTile4x16(pointers + half, rowStride: n, taps: taps, words: words, weights: weights,
+                                     into: acc + half * 32)
+            } else {
+                portableQuadTile4x16(pointers + half, rowStride: n, taps: taps, words: words, weights: weights,
+                                     into: acc + half * 32)
+            }
         }
         return 1
     }

@@ -51,34 +51,36 @@ public enum Int16PairPacking {
         return packed
     }
 
-    /// Writes `pixels` pixels of `depth` quantized channels as `x + offset` in the paired layout
-    /// (odd depths get a 0 pad channel). The caller keeps the trailing zero pixel zero.
-    @inline(__always)
-    public static func convertActivations<Element: FixedWidthInteger>(_ x: UnsafePointer<Element>, pixels: Int, depth: Int,
-                                                                      offset: Int32, into out: UnsafeMutablePointer<Int16>) {
+    /// Writes `pixels` pixels of `depth` uint8 channels as `x + offset` (offset: the negated input
+    /// zero point) in the paired layout; odd depths get a 0 pad channel. The caller keeps the
+    /// trailing zero pixel zero.
+    public static func convert(_ x: UnsafePointer<UInt8>, pixels: Int, depth: Int, offset: Int32,
+                               into out: UnsafeMutablePointer<Int16>) {
         let o = Int16(truncatingIfNeeded: offset)
         if depth & 1 == 0 {
-            for i in 0..<(pixels * depth) { out[i] = Int16(truncatingIfNeeded: x[i]) &+ o }
+            for i in 0..<(pixels * depth) { out[i] = Int16(x[i]) &+ o }
             return
         }
-        let stride = depth + 1
         for p in 0..<pixels {
-            let src = x + p * depth, dst = out + p * stride
-            for c in 0..<depth { dst[c] = Int16(truncatingIfNeeded: src[c]) &+ o }
+            let src = x + p * depth, dst = out + p * (depth + 1)
+            for c in 0..<depth { dst[c] = Int16(src[c]) &+ o }
             dst[depth] = 0
         }
     }
 
-    /// uint8 activations `x + offset` (offset: the negated input zero point).
-    public static func convert(_ x: UnsafePointer<UInt8>, pixels: Int, depth: Int, offset: Int32,
-                               into out: UnsafeMutablePointer<Int16>) {
-        convertActivations(x, pixels: pixels, depth: depth, offset: offset, into: out)
-    }
-
-    /// int8 activations `x + offset` (offset: the negated input zero point; for hybrid inputs the
+    /// `convert` for int8 channels (offset: the negated input zero point; for hybrid inputs the
     /// negated per-batch offset of the on-the-fly quantization).
     public static func convert(_ x: UnsafePointer<Int8>, pixels: Int, depth: Int, offset: Int32,
                                into out: UnsafeMutablePointer<Int16>) {
-        convertActivations(x, pixels: pixels, depth: depth, offset: offset, into: out)
+        let o = Int16(truncatingIfNeeded: offset)
+        if depth & 1 == 0 {
+            for i in 0..<(pixels * depth) { out[i] = Int16(x[i]) &+ o }
+            return
+        }
+        for p in 0..<pixels {
+            let src = x + p * depth, dst = out + p * (depth + 1)
+            for c in 0..<depth { dst[c] = Int16(src[c]) &+ o }
+            dst[depth] = 0
+        }
     }
 }

@@ -1,0 +1,82 @@
+/// The int8-quad layout of the quantized GEMM (`QuantizedGEMM.int8Quads`) for int8 CONV_2D and
+/// FULLY_CONNECTED with symmetric weights (filter zero point 0), the operand form of `vpdpbusd`
+/// (unsigned bytes × signed bytes, four products per 32-bit lane).
+///
+/// Activations become unsigned bytes `u = x + 128`, one pixel after the other with the channel
+/// count padded to a multiple of 4 (`quadDepth`). Since `x − zp = u − (zp + 128)`,
+/// `Σ w·(x − zp) = Σ w·u − (zp + 128)·Σ w`: the second term is a per-channel constant
+/// (`biasCorrection`) added to the bias, and taps in the padding read a pixel of `zp + 128`
+/// bytes, whose products cancel against the correction exactly as the reference skips them.
+/// All sums are modulo 2^32 like the reference's Int32 accumulator, so the result is identical.
+/// Weights stay int8 in panels of `Int16PairPacking.panelWidth` output channels: panel `p` holds,
+/// for every tap and every quad `j` of input channels `4j ..< 4j + 4`, one 32-bit word per
+/// output channel (its four weights, channel `4j` in the lowest byte).
+public enum Int8QuadPacking {
+    /// Channels per pixel in the quad layout: `depth` rounded up to a multiple of 4.
+    public static func quadDepth(_ depth: Int) -> Int { (depth + 3) & ~3 }
+
+    /// Bytes of a packed filter.
+    public static func packedCount(outputDepth: Int, taps: Int, inputDepth: Int) -> Int {
+        Int16PairPacking.panelCount(outputDepth: outputDepth) * taps * quadDepth(inputDepth) * Int16PairPacking.panelWidth
+    }
+
+    /// Bytes of the activation buffer for `pixels` pixels of `depth` channels, including the
+    /// trailing padding pixel.
+    public static func activationCount(pixels: Int, depth: Int) -> Int { (pixels + 1) * quadDepth(depth) }
+
+    /// Packs an int8 filter `[outputDepth, taps, inputDepth]` (zero point 0). Padding is 0.
+    public static func pack(_ filter: UnsafePointer<Int8>, outputDepth: Int, taps: Int, inputDepth: Int) -> [Int8] {
+        let panelWidth = Int16PairPacking.panelWidth
+        let quads = quadDepth(inputDepth) / 4
+        let panelStride = taps * quads * 4 * panelWidth
+        var packed = [Int8](repeating: 0, count: packedCount(outputDepth: outputDepth, taps: taps, inputDepth: inputDepth))
+        packed.withUnsafeMutableBufferPointer { dst in
+            for oc in 0..<outputDepth {
+                let panel = oc / panelWidth, lane = oc % panelWidth
+                for t in 0..<taps {
+                    let source = filter + (oc * taps + t) * inputDepth
+                    for c in 0..<inputDepth {
+                        let word = (t * quads + c / 4) * panelWidth + lane
+                        dst[panel * panelStride + word * 4 + (c & 3)] = source[c]
+                    }
+                }
+            }
+        }
+        return packed
+    }
+
+    /// `−(zp + 128) · Σ w` per output channel (inputOffset is `−zp`), to add to the bias.
+    public static func biasCorrection(_ filter: UnsafePointer<Int8>, outputDepth: Int, depth: Int,
+                                      inputOffset: Int32) -> [Int32] {
+        let shift = 128 &- inputOffset
+        return (0..<outputDepth).map { oc in
+            var sum: Int32 = 0
+            for k in 0..<depth { sum = sum &+ Int32(filter[oc * depth + k]) }
+            return 0 &- shift &* sum
+        }
+    }
+
+    /// Fills the trailing padding pixel of an activation buffer of `pixels` pixels with `zp + 128`.
+    public static func fillPaddingPixel(_ buffer: UnsafeMutablePointer<UInt8>, pixels: Int, depth: Int, inputOffset: Int32) {
+        let stride = quadDepth(depth)
+        let value = UInt8(truncatingIfNeeded: 128 &- inputOffset)
+        for c in 0..<stride { buffer[pixels * stride + c] = value }
+    }
+
+    /// Writes `pixels` pixels of `depth` int8 channels as `x + 128` in the quad layout (pad
+    /// channels 0; their weights are 0).
+    public static func convert(_ x: UnsafePointer<Int8>, pixels: Int, depth: Int, into out: UnsafeMutablePointer<UInt8>) {
+        let stride = quadDepth(depth)
+        if stride == depth {
+            let src = UnsafeRawPointer(x).assumingMemoryBound(to: UInt8.self)
+            for i in 0..<(pixels * depth) { out[i] = src[i] ^ 0x80 }
+            return
+        }
+        let src = UnsafeRawPointer(x).assumingMemoryBound(to: UInt8.self)
+        for p in 0..<pixels {
+            let s = src + p * depth, d = out + p * stride
+            for c in 0..<depth { d[c] = s[c] ^ 0x80 }
+            for c in depth..<stride { d[c] = 0 }
+        }
+    }
+}
