@@ -1,8 +1,8 @@
 import XCTest
 @testable import TFLiteKernels
 
-/// Every float convolution microkernel shape (the AVX-512 8 × 32, the SSE2 6 × 8, the portable
-/// 6 × 16), whichever one this build uses natively, against `Conv2DReference.float` on seeded random
+/// Every float convolution microkernel shape (the AVX-512 8 × 32, the SSE2 6 × 8 with and without
+/// pre-broadcast inputs, the portable 6 × 16), whichever one this build uses natively, against `Conv2DReference.float` on seeded random
 /// geometries: odd input depths, output depths that are not multiples of the panel width, SAME and
 /// VALID padding, strides 1 and 2, dilation, batches of 2, fused clamps, and the tiles split into
 /// arbitrary chunks as the thread pool does.
@@ -50,8 +50,21 @@ final class FloatConvKernelTests: XCTestCase {
         return result
     }
 
-    /// Runs microkernel `K` on 50 random geometries and compares with the reference.
+    /// The signature of the float drivers (`floatIndirect` for one kernel, `floatBroadcast6x8`).
+    typealias Driver = (ConvolutionGeometry, Float, Float, UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>?,
+                        UnsafePointer<Float>, UnsafeMutablePointer<Float>, Range<Int>) -> Void
+
+    /// Runs microkernel `K` through `floatIndirect` on 50 random geometries against the reference.
     private func check<K: FloatConvTileKernel>(_ kernel: K.Type, seed: UInt64) {
+        check(rows: K.rows, panelWidth: K.panelWidth, name: "\(K.self)", seed: seed) { g, lo, hi, x, w, b, z, y, part in
+            Conv2DOptimized.floatIndirect(K.self, g, activationMin: lo, activationMax: hi, input: x, packedFilter: w,
+                                          bias: b, zeros: z, output: y, tiles: part)
+        }
+    }
+
+    /// Runs `driver` (tiles of `rows` pixels, panels of `panelWidth` channels) on 50 random
+    /// geometries against the reference.
+    private func check(rows: Int, panelWidth: Int, name: String, seed: UInt64, driver: Driver) {
         var rng = RNG(state: seed)
         for _ in 0..<50 {
             let g = randomGeometry(&rng)
@@ -74,19 +87,17 @@ final class FloatConvKernelTests: XCTestCase {
             }
             let packed = ConvFilterPacking.packFloat(filter, outputDepth: g.outputDepth,
                                                      depth: g.filterHeight * g.filterWidth * g.inputDepth,
-                                                     panelWidth: K.panelWidth)
+                                                     panelWidth: panelWidth)
             let zeros = [Float](repeating: 0, count: g.inputDepth)
             var actual = [Float](repeating: .nan, count: g.outputCount)
-            for part in chunks(Conv2DOptimized.floatTileCount(g, rows: K.rows), &rng) {
+            for part in chunks(Conv2DOptimized.floatTileCount(g, rows: rows), &rng) {
                 input.withUnsafeBufferPointer { x in
                     packed.withUnsafeBufferPointer { w in
                         biasCopy.withUnsafeBufferPointer { b in
                             zeros.withUnsafeBufferPointer { z in
                                 actual.withUnsafeMutableBufferPointer { y in
-                                    Conv2DOptimized.floatIndirect(K.self, g, activationMin: lo, activationMax: hi,
-                                                                  input: x.baseAddress!, packedFilter: w.baseAddress!,
-                                                                  bias: bias == nil ? nil : b.baseAddress!,
-                                                                  zeros: z.baseAddress!, output: y.baseAddress!, tiles: part)
+                                    driver(g, lo, hi, x.baseAddress!, w.baseAddress!, bias == nil ? nil : b.baseAddress!,
+                                           z.baseAddress!, y.baseAddress!, part)
                                 }
                             }
                         }
@@ -95,13 +106,21 @@ final class FloatConvKernelTests: XCTestCase {
             }
             var worst: Float = 0
             for i in 0..<g.outputCount { worst = max(worst, abs(actual[i] - expected[i]) / max(1, abs(expected[i]))) }
-            XCTAssertLessThanOrEqual(worst, 1e-4, "\(K.self) \(g)")
+            XCTAssertLessThanOrEqual(worst, 1e-4, "\(name) \(g)")
         }
     }
 
     func testKernel8x32MatchesReference() { check(FloatConvKernel8x32.self, seed: 11) }
     func testKernel6x8MatchesReference() { check(FloatConvKernel6x8.self, seed: 12) }
     func testKernel6x16MatchesReference() { check(FloatConvKernel6x16.self, seed: 13) }
+
+    /// The SSE2 build's pre-broadcast 6 × 8 driver (used from 17 output channels on).
+    func testBroadcast6x8MatchesReference() {
+        check(rows: 6, panelWidth: 8, name: "broadcast 6x8", seed: 15) { g, lo, hi, x, w, b, z, y, part in
+            Conv2DOptimized.floatBroadcast6x8(g, activationMin: lo, activationMax: hi, input: x, packedFilter: w,
+                                              bias: b, zeros: z, output: y, tiles: part)
+        }
+    }
 
     /// The build's public entry point with the build's packing covers the output exactly once.
     func testNativeKernelMatchesReference() {

@@ -32,6 +32,9 @@ public enum Conv2DOptimized {
         case .rows6x16:
             floatIndirect(FloatConvKernel6x16.self, g, activationMin: activationMin, activationMax: activationMax,
                           input: input, packedFilter: packedFilter, bias: bias, zeros: zeros, output: output, tiles: tiles)
+        case .rows6x8 where g.outputDepth > 2 * FloatConvKernel6x8.panelWidth:
+            floatBroadcast6x8(g, activationMin: activationMin, activationMax: activationMax, input: input,
+                              packedFilter: packedFilter, bias: bias, zeros: zeros, output: output, tiles: tiles)
         case .rows6x8:
             floatIndirect(FloatConvKernel6x8.self, g, activationMin: activationMin, activationMax: activationMax,
                           input: input, packedFilter: packedFilter, bias: bias, zeros: zeros, output: output, tiles: tiles)

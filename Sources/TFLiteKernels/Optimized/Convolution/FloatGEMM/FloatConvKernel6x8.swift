@@ -34,3 +34,36 @@ enum FloatConvKernel6x8: FloatConvTileKernel {
         if count > 5 { epilogue.store(a5, bias: b, to: output + 5 * rowStride, offset: 0) }
     }
 }
+
+extension FloatConvKernel6x8 {
+    /// The 6 × 8 tile over pre-broadcast inputs: `broadcasts[k · 6 + r]` holds step `k`'s input
+    /// of pixel `r` in all four lanes.
+    @inline(__always)
+    static func tile(broadcasts: UnsafePointer<SIMD4<Float>>, depth: Int, weights: UnsafePointer<Float>,
+                     epilogue: FloatConvEpilogue, output: UnsafeMutablePointer<Float>, rowStride: Int, count: Int) {
+        var a0 = SIMD4<Float>(), b0 = a0, a1 = a0, b1 = a0, a2 = a0, b2 = a0
+        var a3 = a0, b3 = a0, a4 = a0, b4 = a0, a5 = a0, b5 = a0
+        var w = weights
+        var x = broadcasts
+        for _ in 0..<depth {
+            let wl = UnsafeRawPointer(w).loadUnaligned(as: SIMD4<Float>.self)
+            let wh = UnsafeRawPointer(w + 4).loadUnaligned(as: SIMD4<Float>.self)
+            a0 = x[0] * wl + a0; b0 = x[0] * wh + b0
+            a1 = x[1] * wl + a1; b1 = x[1] * wh + b1
+            a2 = x[2] * wl + a2; b2 = x[2] * wh + b2
+            a3 = x[3] * wl + a3; b3 = x[3] * wh + b3
+            a4 = x[4] * wl + a4; b4 = x[4] * wh + b4
+            a5 = x[5] * wl + a5; b5 = x[5] * wh + b5
+            x += 6
+            w += 8
+        }
+        @inline(__always) func join(_ lo: SIMD4<Float>, _ hi: SIMD4<Float>) -> SIMD8<Float> { SIMD8(lowHalf: lo, highHalf: hi) }
+        let b = epilogue.bias8(at: 0)
+        epilogue.store(join(a0, b0), bias: b, to: output, offset: 0)
+        if count > 1 { epilogue.store(join(a1, b1), bias: b, to: output + rowStride, offset: 0) }
+        if count > 2 { epilogue.store(join(a2, b2), bias: b, to: output + 2 * rowStride, offset: 0) }
+        if count > 3 { epilogue.store(join(a3, b3), bias: b, to: output + 3 * rowStride, offset: 0) }
+        if count > 4 { epilogue.store(join(a4, b4), bias: b, to: output + 4 * rowStride, offset: 0) }
+        if count > 5 { epilogue.store(join(a5, b5), bias: b, to: output + 5 * rowStride, offset: 0) }
+    }
+}

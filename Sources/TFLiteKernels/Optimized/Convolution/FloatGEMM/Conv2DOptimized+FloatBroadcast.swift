@@ -1,0 +1,57 @@
+extension Conv2DOptimized {
+    /// The float convolution driver for plain SSE2 x86-64 builds: every tile of 6 output pixels
+    /// first copies its input window into `SIMD4` broadcasts (step-major, 6 per step), so the
+    /// 6 × 8 kernel multiplies by aligned in-memory broadcasts instead of shuffling a scalar
+    /// into every lane for every weight panel. Shuffles share the execution ports of the
+    /// multiplies and adds (SSE2 has no FMA and no broadcast load); this leaves the ports to them.
+    /// Worth it from about 3 panels on (each broadcast is reused by every panel).
+    static func floatBroadcast6x8(_ g: ConvolutionGeometry, activationMin: Float, activationMax: Float,
+                                  input: UnsafePointer<Float>, packedFilter: UnsafePointer<Float>,
+                                  bias: UnsafePointer<Float>?, zeros: UnsafePointer<Float>,
+                                  output: UnsafeMutablePointer<Float>, tiles: Range<Int>) {
+        let mr = 6, nr = 8
+        let pixels = g.batches * g.outputHeight * g.outputWidth
+        let cin = g.inputDepth, cout = g.outputDepth
+        let taps = g.filterHeight * g.filterWidth
+        let depth = taps * cin
+        let panels = (cout + nr - 1) / nr
+        guard pixels > 0, cin > 0, !tiles.isEmpty else { return }
+        withUnsafeTemporaryAllocation(of: SIMD4<Float>.self, capacity: depth * mr) { buffer in
+            let broadcasts = buffer.baseAddress!
+            for tile in tiles {
+                let first = tile * mr
+                let count = min(mr, pixels - first)
+                for r in 0..<mr {
+                    // Rows past the output repeat the last pixel; they are computed, not stored.
+                    let p = first + min(r, count - 1)
+                    let ox = p % g.outputWidth, rest = p / g.outputWidth
+                    let oy = rest % g.outputHeight, b = rest / g.outputHeight
+                    let y0 = oy * g.strideHeight - g.padTop, x0 = ox * g.strideWidth - g.padLeft
+                    let batchBase = input + b * g.inputHeight * g.inputWidth * cin
+                    var dst = broadcasts + r
+                    for fy in 0..<g.filterHeight {
+                        let iy = y0 + fy * g.dilationHeight
+                        let rowInside = iy >= 0 && iy < g.inputHeight
+                        for fx in 0..<g.filterWidth {
+                            let ix = x0 + fx * g.dilationWidth
+                            let run = rowInside && ix >= 0 && ix < g.inputWidth
+                                ? batchBase + (iy * g.inputWidth + ix) * cin : zeros
+                            for ic in 0..<cin {
+                                dst.pointee = SIMD4(repeating: run[ic])
+                                dst += mr
+                            }
+                        }
+                    }
+                }
+                let out = output + first * cout
+                for panel in 0..<panels {
+                    let n0 = panel * nr
+                    let epilogue = FloatConvEpilogue(bias: bias.map { $0 + n0 }, lanes: min(nr, cout - n0),
+                                                     activationMin: activationMin, activationMax: activationMax)
+                    FloatConvKernel6x8.tile(broadcasts: broadcasts, depth: depth, weights: packedFilter + panel * depth * nr,
+                                            epilogue: epilogue, output: out + n0, rowStride: cout, count: count)
+                }
+            }
+        }
+    }
+}
