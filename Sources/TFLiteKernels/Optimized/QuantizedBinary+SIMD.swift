@@ -1,7 +1,7 @@
 // Quantized 8-bit ADD / SUB / MUL computed 16 elements at a time with exactly the reference's
 // integer arithmetic: zero-point offsets and products in Int32 lanes, the rounding doubling
-// high multiply in Int64 lanes (truncating division by 2^31 written with shifts), then the
-// rounding divide by a power of two, output offset and clamp. No lookups, so the loop
+// high multiply as unsigned 32×32→64 products of even and odd lanes (shared with the
+// convolution epilogue), then the rounding divide by a power of two, output offset and clamp. No lookups, so the loop
 // vectorizes; bit-exact with `BinaryArithmetic.quantizedAddElement` / `quantizedMulElement`.
 
 /// Vectorized 8-bit quantized ADD, SUB and MUL.
@@ -9,25 +9,22 @@ public enum QuantizedBinarySIMD {
     /// Whether `p` is within what the vector ADD handles (rescales with shift ≤ 0 and right
     /// shifts below 32, left shift ≤ 24); otherwise use the table or the reference.
     public static func supports(_ p: BinaryArithmetic.QuantizedAddParams) -> Bool {
-        [p.input1Multiplier, p.input2Multiplier, p.outputMultiplier].allSatisfy { $0.shift <= 0 && $0.shift > -32 }
+        [p.input1Multiplier, p.input2Multiplier, p.outputMultiplier].allSatisfy {
+            $0.multiplier >= 0 && $0.shift <= 0 && $0.shift > -32
+        }
             && p.leftShift >= 0 && p.leftShift <= 24
     }
 
     /// Whether `p` is within what the vector MUL handles (|shift| < 32).
     public static func supports(_ p: BinaryArithmetic.QuantizedMulParams) -> Bool {
-        p.outputMultiplier.shift > -32 && p.outputMultiplier.shift < 31
+        p.outputMultiplier.multiplier >= 0 && p.outputMultiplier.shift > -32 && p.outputMultiplier.shift < 31
     }
 
-    /// `saturatingRoundingDoublingHighMul(x, m)` for `m` ≥ 0 (the Int32.min × Int32.min
-    /// saturation cannot occur). The reference adds 2^30 (or 1 − 2^30 below zero) and divides
-    /// by 2^31 truncating toward zero; below zero that is the floor of the sum plus 2^31 − 1,
-    /// so one arithmetic shift does both.
+    /// `saturatingRoundingDoublingHighMul(x, m)` for 0 ≤ `m` < 2^31: the convolution
+    /// epilogue's exact unsigned even/odd-lane high multiply with its signed fix-up.
     @inline(__always)
     static func doublingHighMul(_ x: SIMD16<Int32>, _ m: Int64) -> SIMD16<Int32> {
-        let ab = SIMD16<Int64>(truncatingIfNeeded: x) &* SIMD16<Int64>(repeating: m)
-        let negative = ab &>> 63
-        let n = ab &+ SIMD16<Int64>(repeating: 1 << 30) &+ (negative & SIMD16<Int64>(repeating: (1 - (1 << 31)) + ((1 << 31) - 1)))
-        return SIMD16<Int32>(truncatingIfNeeded: n &>> 31)
+        ConvRequantizer.roundingDoublingHighMul(x, SIMD16<Int32>(repeating: Int32(truncatingIfNeeded: m)))
     }
 
     /// `roundingDivideByPOT(x, exponent)` for 0 ≤ exponent < 32.

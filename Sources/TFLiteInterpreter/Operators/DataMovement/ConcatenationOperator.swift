@@ -78,8 +78,12 @@ final class ConcatenationOperator: OperatorKernel {
                                    inputQuantization: inputQuantization, outputScale: output.scale,
                                    outputZeroPoint: output.zeroPoint, output: out.assumingMemoryBound(to: UInt8.self))
         } else {
-            Concatenation.run(outerCount: outerCount, innerByteCounts: innerByteCounts,
-                              inputs: inputPointers, output: out)
+            let counts = innerByteCounts, sources = inputPointers
+            let rowBytes = counts.reduce(0, +)
+            let minRows = max(1, DataMovementSupport.bytesPerTask / max(1, rowBytes))
+            node.threads.parallelFor(outerCount, minChunk: minRows) { rows in
+                RowCopy.concatenate(outer: rows, innerByteCounts: counts, rowBytes: rowBytes, inputs: sources, output: out)
+            }
         }
     }
 }

@@ -3,6 +3,23 @@ import TFLiteSchema
 
 /// Checks and conversions shared by the data-movement operators.
 enum DataMovementSupport {
+    /// Bytes moved per thread-pool task at least (smaller copies stay on one thread).
+    static let bytesPerTask = 65_536
+
+    /// Copies a strided window (SLICE, STRIDED_SLICE) into its contiguous output: split over
+    /// the thread pool by contiguous runs when the innermost step is 1, else the reference loop.
+    static func copyWindow(_ window: StridedWindow, elementSize: Int, input: UnsafeRawPointer,
+                           output: UnsafeMutableRawPointer, threads: ThreadPool) {
+        guard let runs = RowCopy.runCount(window) else {
+            StridedCopy.run(window, elementSize: elementSize, input: input, output: output)
+            return
+        }
+        let runBytes = (window.counts.last ?? 1) * elementSize
+        threads.parallelFor(runs, minChunk: max(1, bytesPerTask / max(1, runBytes))) { r in
+            RowCopy.stridedRuns(window, runs: r, elementSize: elementSize, input: input, output: output)
+        }
+    }
+
     /// Byte width of `tensor`'s elements, or `invalidModel` for types the kernels can't move.
     static func elementSize(_ tensor: RuntimeTensor, _ op: String) throws -> Int {
         guard let size = tensor.type.byteSize, ElementSize.isSupported(size) else {

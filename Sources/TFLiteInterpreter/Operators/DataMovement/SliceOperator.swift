@@ -39,7 +39,8 @@ final class SliceOperator: OperatorKernel {
         guard let window else { throw InterpreterError.allocateTensorsRequired }
         let output = try node.output(0)
         guard output.elementCount > 0 else { return }
-        StridedCopy.run(window, elementSize: elementSize, input: try DataMovementSupport.data(try node.input(0), op),
-                        output: try DataMovementSupport.data(output, op))
+        DataMovementSupport.copyWindow(window, elementSize: elementSize,
+                                       input: try DataMovementSupport.data(try node.input(0), op),
+                                       output: try DataMovementSupport.data(output, op), threads: node.threads)
     }
 }

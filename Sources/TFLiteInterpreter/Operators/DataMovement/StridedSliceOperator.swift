@@ -36,7 +36,8 @@ final class StridedSliceOperator: OperatorKernel {
         guard let plan else { throw InterpreterError.allocateTensorsRequired }
         let output = try node.output(0)
         guard output.elementCount > 0 else { return }
-        StridedSlice.run(plan, elementSize: elementSize, input: try DataMovementSupport.data(try node.input(0), op),
-                         output: try DataMovementSupport.data(output, op))
+        DataMovementSupport.copyWindow(plan.window, elementSize: elementSize,
+                                       input: try DataMovementSupport.data(try node.input(0), op),
+                                       output: try DataMovementSupport.data(output, op), threads: node.threads)
     }
 }
