@@ -58,14 +58,18 @@ final class PadOperator: OperatorKernel {
         let src = UnsafeRawPointer(input.elementCount > 0 ? try DataMovementSupport.data(input, op)
                                                            : try DataMovementSupport.data(output, op))
         let dst = try DataMovementSupport.data(output, op)
-        if node.inputs.count >= 3, let value = node.inputs[2] {
-            Pad.run(plan, elementSize: elementSize, input: src,
-                    padValue: try DataMovementSupport.data(value, op), output: dst)
-        } else {
-            var pad = padValue
-            withUnsafeBytes(of: &pad) { bytes in
-                Pad.run(plan, elementSize: elementSize, input: src, padValue: bytes.baseAddress!, output: dst)
+        let size = elementSize
+        let minRows = max(1, DataMovementSupport.bytesPerTask / max(1, PadRows.rowBytes(plan, elementSize: size)))
+        func pad(_ value: UnsafeRawPointer) {
+            node.threads.parallelFor(PadRows.rowCount(plan), minChunk: minRows) { rows in
+                PadRows.run(plan, rows: rows, elementSize: size, input: src, padValue: value, output: dst)
             }
+        }
+        if node.inputs.count >= 3, let value = node.inputs[2] {
+            pad(UnsafeRawPointer(try DataMovementSupport.data(value, op)))
+        } else {
+            var value = padValue
+            withUnsafeBytes(of: &value) { pad($0.baseAddress!) }
         }
     }
 }

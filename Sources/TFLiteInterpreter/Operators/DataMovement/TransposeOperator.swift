@@ -28,7 +28,12 @@ final class TransposeOperator: OperatorKernel {
         let output = try node.output(0)
         guard output.elementCount > 0 else { return }
         let input = try node.input(0)
-        TransposeBlocked.run(plan, elementSize: elementSize, input: try DataMovementSupport.data(input, op),
-                      output: try DataMovementSupport.data(output, op))
+        let src = UnsafeRawPointer(try DataMovementSupport.data(input, op)), dst = try DataMovementSupport.data(output, op)
+        let size = elementSize
+        let units = TransposeBlocked.workUnits(plan, elementSize: size)
+        let minUnits = max(1, DataMovementSupport.bytesPerTask / max(1, TransposeBlocked.unitBytes(plan, elementSize: size)))
+        node.threads.parallelFor(units, minChunk: minUnits) { r in
+            TransposeBlocked.run(plan, units: r, elementSize: size, input: src, output: dst)
+        }
     }
 }

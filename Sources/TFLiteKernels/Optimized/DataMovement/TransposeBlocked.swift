@@ -70,53 +70,89 @@ public enum TransposeBlocked {
     /// Transposes `plan.elementCount` elements of `elementSize` bytes.
     public static func run(_ plan: BlockedTransposePlan, elementSize: Int,
                            input: UnsafeRawPointer, output: UnsafeMutableRawPointer) {
+        run(plan, units: 0..<workUnits(plan, elementSize: elementSize), elementSize: elementSize, input: input, output: output)
+    }
+
+    /// Bytes of one `.copy` work unit.
+    static let copyUnitBytes = 16_384
+
+    /// The number of independent work units of `plan` (disjoint output parts, for the thread
+    /// pool): copy blocks, rows, or column tiles of the matrices; 1 for the reference loop.
+    public static func workUnits(_ plan: BlockedTransposePlan, elementSize: Int) -> Int {
+        switch plan.strategy {
+        case .copy: return max(1, (plan.elementCount * elementSize + copyUnitBytes - 1) / copyUnitBytes)
+        case let .rows(rowPlan, _): return rowPlan.paddedOutput.reduce(1, *)
+        case let .matrix(batches, _, width): return batches * ((width + tile - 1) / tile)
+        case .reference: return 1
+        }
+    }
+
+    /// Output bytes per work unit (for choosing how many units a task takes).
+    public static func unitBytes(_ plan: BlockedTransposePlan, elementSize: Int) -> Int {
+        switch plan.strategy {
+        case .copy: return copyUnitBytes
+        case let .rows(_, rowElements): return rowElements * elementSize
+        case let .matrix(_, height, _): return height * tile * elementSize
+        case .reference: return plan.elementCount * elementSize
+        }
+    }
+
+    /// Runs work units `units` of `plan` (see `workUnits`).
+    public static func run(_ plan: BlockedTransposePlan, units: Range<Int>, elementSize: Int,
+                           input: UnsafeRawPointer, output: UnsafeMutableRawPointer) {
+        guard !units.isEmpty else { return }
         switch plan.strategy {
         case .copy:
-            output.copyMemory(from: input, byteCount: plan.elementCount * elementSize)
+            let total = plan.elementCount * elementSize
+            let start = units.lowerBound * copyUnitBytes, end = min(total, units.upperBound * copyUnitBytes)
+            if end > start { (output + start).copyMemory(from: input + start, byteCount: end - start) }
         case let .rows(rowPlan, rowElements):
-            copyRows(rowPlan, rowBytes: rowElements * elementSize, input: input, output: output)
+            copyRows(rowPlan, rows: units, rowBytes: rowElements * elementSize, input: input, output: output)
         case let .matrix(batches, height, width):
-            ElementSize.dispatch(elementSize, Matrix(batches: batches, height: height, width: width,
+            ElementSize.dispatch(elementSize, Matrix(batches: batches, height: height, width: width, units: units,
                                                      input: input, output: output))
         case let .reference(full):
             Transpose.run(full, elementSize: elementSize, input: input, output: output)
         }
     }
 
-    /// Permutes whole rows: the reference loop with `rowBytes`-byte elements.
-    static func copyRows(_ plan: TransposePlan, rowBytes: Int, input: UnsafeRawPointer, output: UnsafeMutableRawPointer) {
+    /// Permutes whole rows: output rows `rows` (in output order) of `rowBytes` bytes each,
+    /// read from the input at the permuted strides.
+    static func copyRows(_ plan: TransposePlan, rows: Range<Int>, rowBytes: Int,
+                         input: UnsafeRawPointer, output: UnsafeMutableRawPointer) {
         let d = plan.paddedOutput, s = plan.paddedInputStrides
-        var dst = output
-        for i0 in 0..<d[0] { for i1 in 0..<d[1] { for i2 in 0..<d[2] { for i3 in 0..<d[3] { for i4 in 0..<d[4] {
-            let o = i0 * s[0] + i1 * s[1] + i2 * s[2] + i3 * s[3] + i4 * s[4]
-            for i5 in 0..<d[5] {
-                dst.copyMemory(from: input + (o + i5 * s[5]) * rowBytes, byteCount: rowBytes)
-                dst += rowBytes
+        for r in rows {
+            var rest = r, o = 0
+            for k in stride(from: 5, through: 0, by: -1) {
+                o += (rest % d[k]) * s[k]
+                rest /= d[k]
             }
-        } } } } }
+            RowCopy.bytes(output + r * rowBytes, input + o * rowBytes, rowBytes)
+        }
     }
 
+    /// Column tiles `units` (over all batches, `tile` input columns each) of `batches`
+    /// `height × width` matrices, transposed in `tile × tile` blocks.
     struct Matrix: ElementMovingOperation {
         let batches: Int, height: Int, width: Int
+        let units: Range<Int>
         let input: UnsafeRawPointer
         let output: UnsafeMutableRawPointer
 
         func run<T>(_ carrier: T.Type) {
             let tile = TransposeBlocked.tile
-            for b in 0..<batches {
+            let tilesPerBatch = (width + tile - 1) / tile
+            for unit in units {
+                let b = unit / tilesPerBatch
+                let c0 = (unit % tilesPerBatch) * tile, c1 = min(c0 + tile, width)
                 let src = input.assumingMemoryBound(to: T.self) + b * height * width
                 let dst = output.assumingMemoryBound(to: T.self) + b * height * width
                 var r0 = 0
                 while r0 < height {
                     let r1 = min(r0 + tile, height)
-                    var c0 = 0
-                    while c0 < width {
-                        let c1 = min(c0 + tile, width)
-                        for c in c0..<c1 {
-                            let out = dst + c * height
-                            for r in r0..<r1 { out[r] = src[r * width + c] }
-                        }
-                        c0 = c1
+                    for c in c0..<c1 {
+                        let out = dst + c * height
+                        for r in r0..<r1 { out[r] = src[r * width + c] }
                     }
                     r0 = r1
                 }
