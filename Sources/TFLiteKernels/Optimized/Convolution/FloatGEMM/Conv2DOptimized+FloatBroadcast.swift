@@ -21,13 +21,12 @@ extension Conv2DOptimized {
             for tile in tiles {
                 let first = tile * mr
                 let count = min(mr, pixels - first)
+                var cursor = OutputPixelCursor(pixel: first, g)
                 for r in 0..<mr {
                     // Rows past the output repeat the last pixel; they are computed, not stored.
-                    let p = first + min(r, count - 1)
-                    let ox = p % g.outputWidth, rest = p / g.outputWidth
-                    let oy = rest % g.outputHeight, b = rest / g.outputHeight
-                    let y0 = oy * g.strideHeight - g.padTop, x0 = ox * g.strideWidth - g.padLeft
-                    let batchBase = input + b * g.inputHeight * g.inputWidth * cin
+                    if r > 0 && r < count { cursor.advance() }
+                    let y0 = cursor.row * g.strideHeight - g.padTop, x0 = cursor.column * g.strideWidth - g.padLeft
+                    let batchBase = input + cursor.batch * g.inputHeight * g.inputWidth * cin
                     var dst = broadcasts + r
                     for fy in 0..<g.filterHeight {
                         let iy = y0 + fy * g.dilationHeight
