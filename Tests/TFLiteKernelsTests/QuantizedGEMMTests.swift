@@ -315,4 +315,95 @@ final class QuantizedGEMMTests: XCTestCase {
             }
         }
     }
+
+    /// Patch form (few input channels): gathered windows run as a 1×1 GEMM, uint8 and int8 in
+    /// the int16-pair layout and int8 in the int8-quad layout, padding taps included.
+    func testPatchFormIsBitExact() {
+        for kernel in QuantizedGEMMKernel.compiled {
+            var rng = RNG(state: 29)
+            for index in 0..<36 {
+                var g = randomGeometry(&rng, index: index)
+                g.inputDepth = rng.int(1...7); g.filterInputDepth = g.inputDepth
+                if g.filterHeight * g.filterWidth == 1 { continue }
+                XCTAssertTrue(QuantizedConvPatches.prefersPatches(g))
+                let patch = QuantizedConvPatches.patchGeometry(g)
+                let taps = g.filterHeight * g.filterWidth
+                let imagePixels = g.outputHeight * g.outputWidth
+                let imageSize = g.inputHeight * g.inputWidth * g.inputDepth
+                switch index % 3 {
+                case 0:
+                    let q = quantizedParameters(&rng, channels: g.outputDepth, uint8: true, depth: taps * g.inputDepth)
+                    let input = (0..<g.inputCount).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+                    let filter = (0..<g.filterCount).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+                    let bias = (0..<g.outputDepth).map { _ in Int32(rng.int(-20000...20000)) }
+                    var expected = [UInt8](repeating: 0, count: g.outputCount)
+                    Conv2DReference.quantized(g, q, input: input, filter: filter, bias: bias, output: &expected)
+                    let packed = Int16PairPacking.pack(filter, offset: q.filterOffset, outputDepth: g.outputDepth,
+                                                       taps: 1, inputDepth: taps * g.inputDepth)
+                    let stride = Int16PairPacking.pairedDepth(patch.inputDepth)
+                    var rows = [Int16](repeating: 7, count: Int16PairPacking.activationCount(pixels: g.batches * imagePixels,
+                                                                                            depth: patch.inputDepth))
+                    for b in 0..<g.batches {
+                        input.withUnsafeBufferPointer { x in
+                            rows.withUnsafeMutableBufferPointer { out in
+                                QuantizedConvPatches.gatherPairs(x.baseAddress! + b * imageSize, g, pixels: 0..<imagePixels,
+                                                                 offset: q.inputOffset, into: out.baseAddress! + b * imagePixels * stride)
+                            }
+                        }
+                    }
+                    var actual = [UInt8](repeating: 0, count: g.outputCount)
+                    runGEMM(patch, kernel, input: rows, packed: packed, bias: bias,
+                            epilogue: ConvRequantizeEpilogue<UInt8>(requantizer: ConvRequantizer(q)), output: &actual, rng: &rng)
+                    XCTAssertEqual(actual, expected, "pairs \(kernel) \(g)")
+                default:
+                    let q = quantizedParameters(&rng, channels: g.outputDepth, uint8: false, depth: taps * g.inputDepth)
+                    let input = (0..<g.inputCount).map { _ in Int8(truncatingIfNeeded: rng.next()) }
+                    let filter = (0..<g.filterCount).map { _ in Int8(truncatingIfNeeded: rng.next()) }
+                    let bias = (0..<g.outputDepth).map { _ in Int32(rng.int(-20000...20000)) }
+                    var expected = [Int8](repeating: 0, count: g.outputCount)
+                    Conv2DReference.quantized(g, q, input: input, filter: filter, bias: bias, output: &expected)
+                    var actual = [Int8](repeating: 0, count: g.outputCount)
+                    if index % 3 == 1 {
+                        let packed = Int8QuadPacking.pack(filter, outputDepth: g.outputDepth, taps: 1, inputDepth: taps * g.inputDepth)
+                        let correction = Int8QuadPacking.biasCorrection(filter, outputDepth: g.outputDepth, depth: taps * g.inputDepth,
+                                                                        inputOffset: q.inputOffset)
+                        let combined = (0..<g.outputDepth).map { bias[$0] &+ correction[$0] }
+                        let stride = Int8QuadPacking.quadDepth(patch.inputDepth)
+                        var rows = [UInt8](repeating: 0x5A, count: Int8QuadPacking.activationCount(pixels: g.batches * imagePixels,
+                                                                                                  depth: patch.inputDepth))
+                        for b in 0..<g.batches {
+                            input.withUnsafeBufferPointer { x in
+                                rows.withUnsafeMutableBufferPointer { out in
+                                    QuantizedConvPatches.gatherQuads(x.baseAddress! + b * imageSize, g, pixels: 0..<imagePixels,
+                                                                     inputOffset: q.inputOffset,
+                                                                     into: out.baseAddress! + b * imagePixels * stride)
+                                }
+                            }
+                        }
+                        runGEMM(patch, kernel, layout: .uint8Quads, input: rows, packed: packed, bias: combined,
+                                epilogue: ConvRequantizeEpilogue<Int8>(requantizer: ConvRequantizer(q)), output: &actual, rng: &rng)
+                        XCTAssertEqual(actual, expected, "quads \(kernel) \(g)")
+                    } else {
+                        let packed = Int16PairPacking.pack(filter, offset: 0, outputDepth: g.outputDepth,
+                                                           taps: 1, inputDepth: taps * g.inputDepth)
+                        let stride = Int16PairPacking.pairedDepth(patch.inputDepth)
+                        var rows = [Int16](repeating: -3, count: Int16PairPacking.activationCount(pixels: g.batches * imagePixels,
+                                                                                                 depth: patch.inputDepth))
+                        for b in 0..<g.batches {
+                            input.withUnsafeBufferPointer { x in
+                                rows.withUnsafeMutableBufferPointer { out in
+                                    QuantizedConvPatches.gatherPairs(x.baseAddress! + b * imageSize, g, pixels: 0..<imagePixels,
+                                                                     offset: q.inputOffset,
+                                                                     into: out.baseAddress! + b * imagePixels * stride)
+                                }
+                            }
+                        }
+                        runGEMM(patch, kernel, input: rows, packed: packed, bias: bias,
+                                epilogue: ConvRequantizeEpilogue<Int8>(requantizer: ConvRequantizer(q)), output: &actual, rng: &rng)
+                        XCTAssertEqual(actual, expected, "int8 pairs \(kernel) \(g)")
+                    }
+                }
+            }
+        }
+    }
 }

@@ -31,33 +31,47 @@ enum PackedConvolution {
         case .uint8, .int8:
             let q = requantizer!
             let bias = b.map { UnsafePointer($0.assumingMemoryBound(to: Int32.self)) }
-            if integer!.quads != nil {
-                invokeQuads(g, q, operands: integer!, threads: threads, input: x, bias: bias, output: y)
+            let operands = integer!
+            if operands.quads != nil {
+                invokeQuads(g, q, operands: operands, threads: threads, input: x, bias: bias, output: y)
                 return
             }
             let isU8 = mode == .uint8
-            let pixels = g.batches * g.inputHeight * g.inputWidth
-            let packed = integer!.pairs!.weights
-            integer!.pairs!.input.withUnsafeMutableBufferPointer { paired in
+            let gemm = operands.geometry
+            let offset = q.parameters.inputOffset
+            let packed = operands.pairs!.weights
+            operands.pairs!.input.withUnsafeMutableBufferPointer { paired in
                 let xp = paired.baseAddress!
-                convert(pixels: pixels, depth: g.inputDepth, stride: Int16PairPacking.pairedDepth(g.inputDepth),
-                        threads: threads) { first, count, out in
-                    if isU8 {
-                        Int16PairPacking.convert(x.assumingMemoryBound(to: UInt8.self) + first * g.inputDepth, pixels: count,
-                                                 depth: g.inputDepth, offset: q.parameters.inputOffset, into: xp + out)
-                    } else {
-                        Int16PairPacking.convert(x.assumingMemoryBound(to: Int8.self) + first * g.inputDepth, pixels: count,
-                                                 depth: g.inputDepth, offset: q.parameters.inputOffset, into: xp + out)
+                for batch in 0..<g.batches {
+                    let start = batch * g.inputHeight * g.inputWidth * g.inputDepth
+                    fillPairs(g, operands: operands, batch: batch, threads: threads, into: xp) { pixels, image, out in
+                        if isU8 {
+                            let source = x.assumingMemoryBound(to: UInt8.self) + start
+                            if operands.patches {
+                                QuantizedConvPatches.gatherPairs(source, g, pixels: pixels, offset: offset, into: image)
+                            } else {
+                                Int16PairPacking.convert(source + pixels.lowerBound * g.inputDepth, pixels: pixels.count,
+                                                         depth: g.inputDepth, offset: offset, into: out)
+                            }
+                        } else {
+                            let source = x.assumingMemoryBound(to: Int8.self) + start
+                            if operands.patches {
+                                QuantizedConvPatches.gatherPairs(source, g, pixels: pixels, offset: offset, into: image)
+                            } else {
+                                Int16PairPacking.convert(source + pixels.lowerBound * g.inputDepth, pixels: pixels.count,
+                                                         depth: g.inputDepth, offset: offset, into: out)
+                            }
+                        }
                     }
                 }
                 let xin = UnsafePointer(xp)
                 packed.withUnsafeBufferPointer { w in
-                    threads.parallelFor(QuantizedGEMM.tileCount(g), minChunk: integerMinChunk(g)) { part in
+                    threads.parallelFor(QuantizedGEMM.tileCount(gemm), minChunk: integerMinChunk(gemm)) { part in
                         if isU8 {
-                            QuantizedGEMM.uint8(g, q, input: xin, packedFilter: w.baseAddress!, bias: bias,
+                            QuantizedGEMM.uint8(gemm, q, input: xin, packedFilter: w.baseAddress!, bias: bias,
                                                 output: y.assumingMemoryBound(to: UInt8.self), tiles: part)
                         } else {
-                            QuantizedGEMM.int8(g, q, input: xin, packedFilter: w.baseAddress!, bias: bias,
+                            QuantizedGEMM.int8(gemm, q, input: xin, packedFilter: w.baseAddress!, bias: bias,
                                                output: y.assumingMemoryBound(to: Int8.self), tiles: part)
                         }
                     }
@@ -65,22 +79,30 @@ enum PackedConvolution {
             }
         case .hybrid(let asymmetric):
             let p = hybrid!
-            let imagePixels = g.inputHeight * g.inputWidth
-            let rowSize = imagePixels * g.inputDepth
-            let stride = Int16PairPacking.pairedDepth(g.inputDepth)
-            let packed = integer!.pairs!.weights
+            let operands = integer!
+            let gemm = operands.geometry
+            let rowSize = g.inputHeight * g.inputWidth * g.inputDepth
+            let packed = operands.pairs!.weights
             scratch.quantize(x.assumingMemoryBound(to: Float.self), batches: g.batches, rowSize: rowSize,
                              asymmetric: asymmetric) { q, scales, offsets in
-                integer!.pairs!.input.withUnsafeMutableBufferPointer { paired in
+                operands.pairs!.input.withUnsafeMutableBufferPointer { paired in
                     let xp = paired.baseAddress!
                     for batch in 0..<g.batches {
-                        Int16PairPacking.convert(q + batch * rowSize, pixels: imagePixels, depth: g.inputDepth,
-                                                 offset: -offsets[batch], into: xp + batch * imagePixels * stride)
+                        let source = q + batch * rowSize
+                        let offset = -offsets[batch]
+                        fillPairs(g, operands: operands, batch: batch, threads: threads, into: xp) { pixels, image, out in
+                            if operands.patches {
+                                QuantizedConvPatches.gatherPairs(source, g, pixels: pixels, offset: offset, into: image)
+                            } else {
+                                Int16PairPacking.convert(source + pixels.lowerBound * g.inputDepth, pixels: pixels.count,
+                                                         depth: g.inputDepth, offset: offset, into: out)
+                            }
+                        }
                     }
                     let xin = UnsafePointer(xp)
                     packed.withUnsafeBufferPointer { w in
-                        threads.parallelFor(QuantizedGEMM.tileCount(g), minChunk: integerMinChunk(g)) { part in
-                            QuantizedGEMM.hybrid(g, p, input: xin, inputScales: scales, packedFilter: w.baseAddress!,
+                        threads.parallelFor(QuantizedGEMM.tileCount(gemm), minChunk: integerMinChunk(gemm)) { part in
+                            QuantizedGEMM.hybrid(gemm, p, input: xin, inputScales: scales, packedFilter: w.baseAddress!,
                                                  bias: b.map { UnsafePointer($0.assumingMemoryBound(to: Float.self)) },
                                                  output: y.assumingMemoryBound(to: Float.self), tiles: part)
                         }
@@ -90,26 +112,52 @@ enum PackedConvolution {
         }
     }
 
-    /// int8 with the int8-quad operands: input as unsigned bytes, bias plus the zero-point correction.
+    /// Fills batch `batch`'s rows of the int16-pair GEMM input, split across the pool:
+    /// `body(pixels, image, destination)` with the pixel range (within the image: input pixels,
+    /// or output pixels in patch form), the image's first row and where the range's first row goes.
+    private static func fillPairs(_ g: ConvolutionGeometry, operands: QuantizedGEMMOperands, batch: Int, threads: ThreadPool,
+                                  into base: UnsafeMutablePointer<Int16>,
+                                  _ body: (Range<Int>, UnsafeMutablePointer<Int16>, UnsafeMutablePointer<Int16>) -> Void) {
+        let gemm = operands.geometry
+        let rows = gemm.inputHeight * gemm.inputWidth
+        let stride = Int16PairPacking.pairedDepth(gemm.inputDepth)
+        let image = base + batch * rows * stride
+        threads.parallelFor(rows, minChunk: max(1, 65_536 / max(1, gemm.inputDepth))) { part in
+            body(part, image, image + part.lowerBound * stride)
+        }
+    }
+
+    /// int8 with the int8-quad operands: input as unsigned bytes (or patches of them), bias plus
+    /// the zero-point correction.
     private static func invokeQuads(_ g: ConvolutionGeometry, _ q: ConvRequantizer, operands: QuantizedGEMMOperands,
                                     threads: ThreadPool, input x: UnsafeMutableRawPointer, bias: UnsafePointer<Int32>?,
                                     output y: UnsafeMutableRawPointer) {
-        let pixels = g.batches * g.inputHeight * g.inputWidth
+        let gemm = operands.geometry
+        let rows = gemm.inputHeight * gemm.inputWidth
+        let stride = Int8QuadPacking.quadDepth(gemm.inputDepth)
         let packed = operands.quads!.weights
         for c in 0..<g.outputDepth { operands.quads!.bias[c] = (bias?[c] ?? 0) &+ operands.quads!.correction[c] }
         let combined = operands.quads!.bias
+        let inputOffset = q.parameters.inputOffset
         operands.quads!.input.withUnsafeMutableBufferPointer { bytes in
             let xp = bytes.baseAddress!
-            convert(pixels: pixels, depth: g.inputDepth, stride: Int8QuadPacking.quadDepth(g.inputDepth),
-                    threads: threads) { first, count, out in
-                Int8QuadPacking.convert(x.assumingMemoryBound(to: Int8.self) + first * g.inputDepth, pixels: count,
-                                        depth: g.inputDepth, into: xp + out)
+            for batch in 0..<g.batches {
+                let source = x.assumingMemoryBound(to: Int8.self) + batch * g.inputHeight * g.inputWidth * g.inputDepth
+                let image = xp + batch * rows * stride
+                threads.parallelFor(rows, minChunk: max(1, 65_536 / max(1, gemm.inputDepth))) { part in
+                    if operands.patches {
+                        QuantizedConvPatches.gatherQuads(source, g, pixels: part, inputOffset: inputOffset, into: image)
+                    } else {
+                        Int8QuadPacking.convert(source + part.lowerBound * g.inputDepth, pixels: part.count,
+                                                depth: g.inputDepth, into: image + part.lowerBound * stride)
+                    }
+                }
             }
             let xin = UnsafePointer(xp)
             packed.withUnsafeBufferPointer { w in
                 combined.withUnsafeBufferPointer { bb in
-                    threads.parallelFor(QuantizedGEMM.tileCount(g), minChunk: integerMinChunk(g)) { part in
-                        QuantizedGEMM.int8Quads(g, q, input: xin, packedFilter: w.baseAddress!, bias: bb.baseAddress!,
+                    threads.parallelFor(QuantizedGEMM.tileCount(gemm), minChunk: integerMinChunk(gemm)) { part in
+                        QuantizedGEMM.int8Quads(gemm, q, input: xin, packedFilter: w.baseAddress!, bias: bb.baseAddress!,
                                                 output: y.assumingMemoryBound(to: Int8.self), tiles: part)
                     }
                 }
@@ -121,14 +169,5 @@ enum PackedConvolution {
     private static func integerMinChunk(_ g: ConvolutionGeometry) -> Int {
         let perTile = QuantizedGEMM.tilePixels * g.outputDepth * g.filterHeight * g.filterWidth * g.inputDepth
         return max(1, 200_000 / max(1, perTile))
-    }
-
-    /// Converts `pixels` pixels into the paired layout, split across the pool for large inputs:
-    /// `body(firstPixel, pixelCount, outputElementOffset)`.
-    private static func convert(pixels: Int, depth: Int, stride: Int, threads: ThreadPool,
-                                _ body: (Int, Int, Int) -> Void) {
-        threads.parallelFor(pixels, minChunk: max(1, 65_536 / max(1, depth))) { part in
-            body(part.lowerBound, part.count, part.lowerBound * stride)
-        }
     }
 }

@@ -3,8 +3,14 @@ import TFLiteKernels
 /// The weights a quantized CONV_2D / FULLY_CONNECTED packs once at prepare for `QuantizedGEMM`,
 /// and the activation buffer it refills per invoke: the int8-quad layout for int8 with symmetric
 /// weights where the build has a native kernel for it (AVX-512 VNNI), the int16-pair layout
-/// otherwise (uint8, hybrid, other builds).
+/// otherwise (uint8, hybrid, other builds). Layers with few input channels run in patch form
+/// (`QuantizedConvPatches`).
 final class QuantizedGEMMOperands {
+    /// Whether the GEMM reads gathered patch rows instead of the input pixels.
+    let patches: Bool
+    /// The geometry the GEMM runs on: the layer's, or its patch form.
+    let geometry: ConvolutionGeometry
+
     /// Weights and activations as `Int16` pairs (`Int16PairPacking`).
     struct Pairs {
         var weights: [Int16]
@@ -33,6 +39,9 @@ final class QuantizedGEMMOperands {
     /// (0 for hybrid, whose input offsets vary per invoke).
     init(mode: ConvComputeMode, geometry g: ConvolutionGeometry, filter: UnsafeRawPointer,
          filterOffset: Int32, inputOffset: Int32) {
+        patches = QuantizedConvPatches.prefersPatches(g)
+        let g = patches ? QuantizedConvPatches.patchGeometry(g) : g
+        geometry = g
         let taps = g.filterHeight * g.filterWidth
         let pixels = g.batches * g.inputHeight * g.inputWidth
         if mode == .int8, filterOffset == 0, QuantizedGEMM.prefersInt8Quads {

@@ -124,25 +124,40 @@ public enum QuantizedGEMM {
         let imageSize = g.inputHeight * g.inputWidth * pixelBytes
         let padding = input + g.batches * imageSize
         let n = tilePixels
+        // 1×1, stride 1, unpadded: pixel p reads input pixel p.
+        let direct = taps == 1 && g.strideHeight == 1 && g.strideWidth == 1 && g.padTop == 0 && g.padLeft == 0
+            && g.inputHeight == g.outputHeight && g.inputWidth == g.outputWidth
         withUnsafeTemporaryAllocation(of: UnsafeRawPointer.self, capacity: taps * n) { table in
             withUnsafeTemporaryAllocation(of: Int32.self, capacity: n * 2 * panelWidth) { accBuffer in
                 let pointers = table.baseAddress!, acc = accBuffer.baseAddress!
                 for tile in tiles {
                     let first = tile * n
                     let rows = min(n, pixels - first)
-                    for r in 0..<n {
-                        let p = first + min(r, rows - 1)
-                        let ox = p % g.outputWidth, rest = p / g.outputWidth
-                        let oy = rest % g.outputHeight, b = rest / g.outputHeight
-                        let y0 = oy * g.strideHeight - g.padTop, x0 = ox * g.strideWidth - g.padLeft
-                        let image = input + b * imageSize
-                        for fy in 0..<g.filterHeight {
-                            let iy = y0 + fy * g.dilationHeight
-                            let rowInside = iy >= 0 && iy < g.inputHeight
-                            for fx in 0..<g.filterWidth {
-                                let ix = x0 + fx * g.dilationWidth
-                                pointers[(fy * g.filterWidth + fx) * n + r] =
-                                    rowInside && ix >= 0 && ix < g.inputWidth ? image + (iy * g.inputWidth + ix) * pixelBytes : padding
+                    if direct {
+                        for r in 0..<n { pointers[r] = input + (first + min(r, rows - 1)) * pixelBytes }
+                    } else {
+                        // The first pixel's coordinates by division, the next ones by stepping.
+                        var ox = first % g.outputWidth, oy = (first / g.outputWidth) % g.outputHeight
+                        var b = first / perImage
+                        for r in 0..<n {
+                            let y0 = oy * g.strideHeight - g.padTop, x0 = ox * g.strideWidth - g.padLeft
+                            let image = input + b * imageSize
+                            for fy in 0..<g.filterHeight {
+                                let iy = y0 + fy * g.dilationHeight
+                                let rowInside = iy >= 0 && iy < g.inputHeight
+                                for fx in 0..<g.filterWidth {
+                                    let ix = x0 + fx * g.dilationWidth
+                                    pointers[(fy * g.filterWidth + fx) * n + r] =
+                                        rowInside && ix >= 0 && ix < g.inputWidth ? image + (iy * g.inputWidth + ix) * pixelBytes : padding
+                                }
+                            }
+                            // Rows past the last pixel repeat it.
+                            if r + 1 < rows {
+                                ox += 1
+                                if ox == g.outputWidth {
+                                    ox = 0; oy += 1
+                                    if oy == g.outputHeight { oy = 0; b += 1 }
+                                }
                             }
                         }
                     }

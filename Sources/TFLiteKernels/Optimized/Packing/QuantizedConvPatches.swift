@@ -1,0 +1,89 @@
+/// Patch (im2col) form of a quantized CONV_2D with few input channels, such as the RGB stem of a
+/// vision model: with 3 channels, each filter tap is a single 32-bit word of the GEMM layouts and
+/// a tile spends more time on its tap table than on products. Gathering each output pixel's whole
+/// window (`taps · inputDepth` values, padding taps as the layout's padding value) into one row
+/// turns the layer into a 1×1 convolution over `patchGeometry`, whose filter is the original one
+/// read as `[outputDepth, 1, 1, taps · inputDepth]`. Sums are unchanged, so results stay exact.
+public enum QuantizedConvPatches {
+    /// Whether `g` should run in patch form: several taps over fewer than 8 input channels.
+    public static func prefersPatches(_ g: ConvolutionGeometry) -> Bool {
+        g.inputDepth < 8 && g.filterHeight * g.filterWidth > 1
+    }
+
+    /// The 1×1 convolution over the patch rows of `g`.
+    public static func patchGeometry(_ g: ConvolutionGeometry) -> ConvolutionGeometry {
+        let depth = g.filterHeight * g.filterWidth * g.inputDepth
+        return ConvolutionGeometry(batches: g.batches, inputHeight: g.outputHeight, inputWidth: g.outputWidth,
+                                   inputDepth: depth, filterHeight: 1, filterWidth: 1, filterInputDepth: depth,
+                                   outputHeight: g.outputHeight, outputWidth: g.outputWidth, outputDepth: g.outputDepth)
+    }
+
+    /// Gathers the patch rows of output pixels `pixels` (indices within batch image `image`'s
+    /// `outputHeight · outputWidth`) into `out` (the patch buffer of that image), each row
+    /// `rowStride` elements: the window's values mapped by `convert`, `padding` for taps outside
+    /// the input, then `padding` up to `rowStride`.
+    @inline(__always)
+    static func gather<Source, Target>(_ image: UnsafePointer<Source>, _ g: ConvolutionGeometry, pixels: Range<Int>,
+                                       rowStride: Int, padding: Target, into out: UnsafeMutablePointer<Target>,
+                                       _ convert: (Source) -> Target) {
+        let cin = g.inputDepth
+        let rowRun = g.filterWidth * cin
+        let used = g.filterHeight * rowRun
+        for p in pixels {
+            let ox = p % g.outputWidth, oy = p / g.outputWidth
+            let y0 = oy * g.strideHeight - g.padTop, x0 = ox * g.strideWidth - g.padLeft
+            // With dilation 1 and the window inside horizontally, each filter row is one
+            // contiguous run of `filterWidth · inputDepth` values.
+            let rowsContiguous = g.dilationWidth == 1 && x0 >= 0 && x0 + g.filterWidth <= g.inputWidth
+            var dst = out + p * rowStride
+            for fy in 0..<g.filterHeight {
+                let iy = y0 + fy * g.dilationHeight
+                if iy < 0 || iy >= g.inputHeight {
+                    for k in 0..<rowRun { dst[k] = padding }
+                } else if rowsContiguous {
+                    let src = image + (iy * g.inputWidth + x0) * cin
+                    for k in 0..<rowRun { dst[k] = convert(src[k]) }
+                } else {
+                    for fx in 0..<g.filterWidth {
+                        let ix = x0 + fx * g.dilationWidth
+                        let tap = dst + fx * cin
+                        if ix >= 0 && ix < g.inputWidth {
+                            let src = image + (iy * g.inputWidth + ix) * cin
+                            for c in 0..<cin { tap[c] = convert(src[c]) }
+                        } else {
+                            for c in 0..<cin { tap[c] = padding }
+                        }
+                    }
+                }
+                dst += rowRun
+            }
+            for c in used..<rowStride { dst[c - used] = padding }
+        }
+    }
+
+    /// uint8 patches in the int16-pair layout (`x + offset`, padding 0).
+    public static func gatherPairs(_ image: UnsafePointer<UInt8>, _ g: ConvolutionGeometry, pixels: Range<Int>,
+                                   offset: Int32, into out: UnsafeMutablePointer<Int16>) {
+        let o = Int16(truncatingIfNeeded: offset)
+        let stride = Int16PairPacking.pairedDepth(g.filterHeight * g.filterWidth * g.inputDepth)
+        gather(image, g, pixels: pixels, rowStride: stride, padding: 0, into: out) { Int16($0) &+ o }
+    }
+
+    /// int8 patches in the int16-pair layout (`x + offset`, padding 0); also the hybrid form with
+    /// the batch's negated quantization offset.
+    public static func gatherPairs(_ image: UnsafePointer<Int8>, _ g: ConvolutionGeometry, pixels: Range<Int>,
+                                   offset: Int32, into out: UnsafeMutablePointer<Int16>) {
+        let o = Int16(truncatingIfNeeded: offset)
+        let stride = Int16PairPacking.pairedDepth(g.filterHeight * g.filterWidth * g.inputDepth)
+        gather(image, g, pixels: pixels, rowStride: stride, padding: 0, into: out) { Int16($0) &+ o }
+    }
+
+    /// int8 patches in the int8-quad layout (`x + 128`, padding `zp + 128` where `inputOffset` is
+    /// `−zp`; the weights of the row's pad channels are 0).
+    public static func gatherQuads(_ image: UnsafePointer<Int8>, _ g: ConvolutionGeometry, pixels: Range<Int>,
+                                   inputOffset: Int32, into out: UnsafeMutablePointer<UInt8>) {
+        let stride = Int8QuadPacking.quadDepth(g.filterHeight * g.filterWidth * g.inputDepth)
+        let pad = UInt8(truncatingIfNeeded: 128 &- inputOffset)
+        gather(image, g, pixels: pixels, rowStride: stride, padding: pad, into: out) { UInt8(bitPattern: $0) ^ 0x80 }
+    }
+}
