@@ -1,0 +1,30 @@
+import TestSupport
+import XCTest
+@testable import TFLiteKernels
+
+/// The vector (16- and 4-channel) bilinear float rows against the reference, bit for bit, on
+/// channel counts that use every block width (DeepLabV3's 21-class logits among them).
+final class ResizeBilinearVectorTests: XCTestCase {
+    func testWideChannelRowsAreBitIdentical() {
+        var rng = SeededGenerator(seed: 101)
+        let modes = [(false, false), (true, false), (false, true)]
+        for (trial, depth) in [16, 17, 20, 21, 31, 32, 37, 64, 5, 4].enumerated() {
+            let mode = modes[trial % 3]
+            let p = ResizeParameters(batches: 1 + trial % 2, inputHeight: Int.random(in: 1...9, using: &rng),
+                                     inputWidth: Int.random(in: 1...9, using: &rng),
+                                     outputHeight: Int.random(in: 1...23, using: &rng), outputWidth: Int.random(in: 1...23, using: &rng),
+                                     depth: depth, alignCorners: mode.0, halfPixelCenters: mode.1)
+            let input = rng.floats(p.inputElementCount, in: -30...30)
+            var expected = [Float](repeating: 0, count: p.outputElementCount)
+            var actual = [Float](repeating: .nan, count: p.outputElementCount)
+            ResizeBilinear.runFloat(p, input: input, output: &expected)
+            let plan = ResizeRowsPlan(bilinear: p)
+            let mid = plan.rowCount / 2
+            input.withUnsafeBufferPointer { x in actual.withUnsafeMutableBufferPointer { y in
+                ResizeRows.bilinearFloat(plan, rows: 0..<mid, input: x.baseAddress!, output: y.baseAddress!)
+                ResizeRows.bilinearFloat(plan, rows: mid..<plan.rowCount, input: x.baseAddress!, output: y.baseAddress!)
+            } }
+            XCTAssertEqual(actual.map(\.bitPattern), expected.map(\.bitPattern), "\(p)")
+        }
+    }
+}
