@@ -406,4 +406,89 @@ final class QuantizedGEMMTests: XCTestCase {
             }
         }
     }
+
+    /// The uint8-weight quad layout (uint8 weights with nonzero zero points against signed
+    /// `x − 128`, window sums per output pixel, padding taps at `zp − 128`): CONV_2D, FULLY_CONNECTED
+    /// and the patch form.
+    func testUInt8WeightQuadLayoutIsBitExact() {
+        for kernel in QuantizedGEMMKernel.compiled {
+            var rng = RNG(state: 30)
+            for index in 0..<48 {
+                var g = randomGeometry(&rng, index: index)
+                var fc: FullyConnectedGeometry?
+                if index % 4 == 2 {
+                    let pair = randomFullyConnected(&rng)
+                    fc = pair.0; g = pair.1
+                } else if index % 4 == 3 {
+                    g.inputDepth = rng.int(1...7); g.filterInputDepth = g.inputDepth
+                }
+                let patches = fc == nil && QuantizedConvPatches.prefersPatches(g) && index % 4 == 3
+                let taps = g.filterHeight * g.filterWidth
+                var q = quantizedParameters(&rng, channels: g.outputDepth, uint8: true, depth: taps * g.inputDepth)
+                if index % 5 == 0 { q.inputOffset = 0; q.filterOffset = -255 } else if index % 5 == 1 { q.inputOffset = -255 }
+                let input = (0..<g.inputCount).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+                let filter = (0..<g.filterCount).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+                let bias: [Int32]? = rng.int(0...4) == 0 ? nil : (0..<g.outputDepth).map { _ in Int32(rng.int(-20000...20000)) }
+                var expected = [UInt8](repeating: 0, count: g.outputCount)
+                if let fc {
+                    FullyConnectedReference.quantized(fc, q, input: input, weights: filter, bias: bias, output: &expected)
+                } else {
+                    Conv2DReference.quantized(g, q, input: input, filter: filter, bias: bias, output: &expected)
+                }
+                let gemm = patches ? QuantizedConvPatches.patchGeometry(g) : g
+                let gemmTaps = gemm.filterHeight * gemm.filterWidth
+                let packed = Int8QuadPacking.pack(filter, outputDepth: g.outputDepth, taps: gemmTaps, inputDepth: gemm.inputDepth)
+                let correction = Int8QuadPacking.unsignedWeightBiasCorrection(filter, outputDepth: g.outputDepth,
+                                                                              depth: taps * g.inputDepth,
+                                                                              inputOffset: q.inputOffset, filterOffset: q.filterOffset)
+                let combined = (0..<g.outputDepth).map { (bias?[$0] ?? 0) &+ correction[$0] }
+                let rows = gemm.batches * gemm.inputHeight * gemm.inputWidth
+                let stride = Int8QuadPacking.quadDepth(gemm.inputDepth)
+                var bytes = [UInt8](repeating: 0xC3, count: Int8QuadPacking.activationCount(pixels: rows, depth: gemm.inputDepth))
+                var sums = [Int32](repeating: 99, count: rows)
+                Int8QuadPacking.fillPaddingPixel(&bytes, pixels: rows, depth: gemm.inputDepth,
+                                                 value: Int8QuadPacking.unsignedWeightPaddingByte(inputOffset: q.inputOffset))
+                input.withUnsafeBufferPointer { x in
+                    bytes.withUnsafeMutableBufferPointer { out in
+                        sums.withUnsafeMutableBufferPointer { s in
+                            if patches {
+                                let imagePixels = g.outputHeight * g.outputWidth
+                                for b in 0..<g.batches {
+                                    QuantizedConvPatches.gatherSignedQuads(x.baseAddress! + b * g.inputHeight * g.inputWidth * g.inputDepth,
+                                                                           g, pixels: 0..<imagePixels, inputOffset: q.inputOffset,
+                                                                           into: out.baseAddress! + b * imagePixels * stride,
+                                                                           sums: s.baseAddress! + b * imagePixels)
+                                }
+                            } else {
+                                Int8QuadPacking.convert(x.baseAddress!, pixels: rows, depth: g.inputDepth, into: out.baseAddress!,
+                                                        sums: s.baseAddress!)
+                            }
+                        }
+                    }
+                }
+                var actual = [UInt8](repeating: 0, count: g.outputCount)
+                let epilogue = ConvRequantizeEpilogue<UInt8>(requantizer: ConvRequantizer(q))
+                for part in chunks(QuantizedGEMM.tileCount(gemm), &rng) {
+                    bytes.withUnsafeBufferPointer { x in
+                        packed.withUnsafeBufferPointer { w in
+                            combined.withUnsafeBufferPointer { bb in
+                                sums.withUnsafeBufferPointer { s in
+                                    actual.withUnsafeMutableBufferPointer { y in
+                                        let windowSums = QuantizedGEMMWindowSums(
+                                            pixelSums: s.baseAddress!, padding: Int32(gemm.inputDepth) &* (0 &- q.inputOffset &- 128),
+                                            scale: q.filterOffset)
+                                        QuantizedGEMM.run(gemm, layout: .uint8WeightQuads, input: UnsafeRawPointer(x.baseAddress!),
+                                                          packedFilter: UnsafeRawPointer(w.baseAddress!), bias: bb.baseAddress!,
+                                                          epilogue: epilogue, output: y.baseAddress!, tiles: part,
+                                                          windowSums: windowSums, kernel: kernel)
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+                XCTAssertEqual(actual, expected, "\(kernel) patches: \(patches) \(g)")
+            }
+        }
+    }
 }

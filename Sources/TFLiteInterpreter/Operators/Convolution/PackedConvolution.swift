@@ -127,38 +127,69 @@ enum PackedConvolution {
         }
     }
 
-    /// int8 with the int8-quad operands: input as unsigned bytes (or patches of them), bias plus
-    /// the zero-point correction.
+    /// The quad operands: int8 input as unsigned bytes, or uint8 input as signed bytes with pixel
+    /// sums (or patches of either); bias plus the zero-point correction.
     private static func invokeQuads(_ g: ConvolutionGeometry, _ q: ConvRequantizer, operands: QuantizedGEMMOperands,
                                     threads: ThreadPool, input x: UnsafeMutableRawPointer, bias: UnsafePointer<Int32>?,
                                     output y: UnsafeMutableRawPointer) {
         let gemm = operands.geometry
         let rows = gemm.inputHeight * gemm.inputWidth
         let stride = Int8QuadPacking.quadDepth(gemm.inputDepth)
-        let packed = operands.quads!.weights
-        for c in 0..<g.outputDepth { operands.quads!.bias[c] = (bias?[c] ?? 0) &+ operands.quads!.correction[c] }
-        let combined = operands.quads!.bias
+        let quads = operands.quads!
+        let unsigned = quads.unsignedWeights
+        let packed = quads.weights
+        for c in 0..<g.outputDepth { quads.bias[c] = (bias?[c] ?? 0) &+ quads.correction[c] }
+        let combined = quads.bias
+        let filterOffset = quads.filterOffset
         let inputOffset = q.parameters.inputOffset
-        operands.quads!.input.withUnsafeMutableBufferPointer { bytes in
-            let xp = bytes.baseAddress!
-            for batch in 0..<g.batches {
-                let source = x.assumingMemoryBound(to: Int8.self) + batch * g.inputHeight * g.inputWidth * g.inputDepth
-                let image = xp + batch * rows * stride
-                threads.parallelFor(rows, minChunk: max(1, 65_536 / max(1, gemm.inputDepth))) { part in
-                    if operands.patches {
-                        QuantizedConvPatches.gatherQuads(source, g, pixels: part, inputOffset: inputOffset, into: image)
-                    } else {
-                        Int8QuadPacking.convert(source + part.lowerBound * g.inputDepth, pixels: part.count,
-                                                depth: g.inputDepth, into: image + part.lowerBound * stride)
+        let imageSize = g.inputHeight * g.inputWidth * g.inputDepth
+        quads.sums.withUnsafeMutableBufferPointer { sumsBuffer in
+            let sums = sumsBuffer.baseAddress
+            quads.input.withUnsafeMutableBufferPointer { bytes in
+                let xp = bytes.baseAddress!
+                for batch in 0..<g.batches {
+                    let image = xp + batch * rows * stride
+                    threads.parallelFor(rows, minChunk: max(1, 65_536 / max(1, gemm.inputDepth))) { part in
+                        if unsigned {
+                            let source = x.assumingMemoryBound(to: UInt8.self) + batch * imageSize
+                            let imageSums = sums! + batch * rows
+                            if operands.patches {
+                                QuantizedConvPatches.gatherSignedQuads(source, g, pixels: part, inputOffset: inputOffset,
+                                                                       into: image, sums: imageSums)
+                            } else {
+                                Int8QuadPacking.convert(source + part.lowerBound * g.inputDepth, pixels: part.count,
+                                                        depth: g.inputDepth, into: image + part.lowerBound * stride,
+                                                        sums: imageSums + part.lowerBound)
+                            }
+                        } else {
+                            let source = x.assumingMemoryBound(to: Int8.self) + batch * imageSize
+                            if operands.patches {
+                                QuantizedConvPatches.gatherQuads(source, g, pixels: part, inputOffset: inputOffset, into: image)
+                            } else {
+                                Int8QuadPacking.convert(source + part.lowerBound * g.inputDepth, pixels: part.count,
+                                                        depth: g.inputDepth, into: image + part.lowerBound * stride)
+                            }
+                        }
                     }
                 }
-            }
-            let xin = UnsafePointer(xp)
-            packed.withUnsafeBufferPointer { w in
-                combined.withUnsafeBufferPointer { bb in
-                    threads.parallelFor(QuantizedGEMM.tileCount(gemm), minChunk: integerMinChunk(gemm)) { part in
-                        QuantizedGEMM.int8Quads(gemm, q, input: xin, packedFilter: w.baseAddress!, bias: bb.baseAddress!,
-                                                output: y.assumingMemoryBound(to: Int8.self), tiles: part)
+                let xin = UnsafePointer(xp)
+                packed.withUnsafeBufferPointer { w in
+                    combined.withUnsafeBufferPointer { bb in
+                        threads.parallelFor(QuantizedGEMM.tileCount(gemm), minChunk: integerMinChunk(gemm)) { part in
+                            if unsigned {
+                                let padding = Int32(g.inputDepth) &* (0 &- inputOffset &- 128)
+                                let windowSums = QuantizedGEMMWindowSums(pixelSums: UnsafePointer(sums!), padding: padding,
+                                                                         scale: filterOffset)
+                                QuantizedGEMM.uint8Quads(gemm, q, input: xin, packedFilter: w.baseAddress!, bias: bb.baseAddress!,
+                                                         windowSums: windowSums, output: y.assumingMemoryBound(to: UInt8.self),
+                                                         tiles: part)
+                            } else {
+                                QuantizedGEMM.int8Quads(gemm, q, input: xin,
+                                                        packedFilter: UnsafeRawPointer(w.baseAddress!).assumingMemoryBound(to: Int8.self),
+                                                        bias: bb.baseAddress!, output: y.assumingMemoryBound(to: Int8.self),
+                                                        tiles: part)
+                            }
+                        }
                     }
                 }
             }

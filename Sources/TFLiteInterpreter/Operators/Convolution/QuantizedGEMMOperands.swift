@@ -2,8 +2,8 @@ import TFLiteKernels
 
 /// The weights a quantized CONV_2D / FULLY_CONNECTED packs once at prepare for `QuantizedGEMM`,
 /// and the activation buffer it refills per invoke: the int8-quad layout for int8 with symmetric
-/// weights where the build has a native kernel for it (AVX-512 VNNI), the int16-pair layout
-/// otherwise (uint8, hybrid, other builds). Layers with few input channels run in patch form
+/// weights and the uint8-weight quad layout for uint8, where the build has a native kernel for them
+/// (AVX-512 VNNI); the int16-pair layout otherwise (hybrid, other builds). Layers with few input channels run in patch form
 /// (`QuantizedConvPatches`).
 final class QuantizedGEMMOperands {
     /// Whether the GEMM reads gathered patch rows instead of the input pixels.
@@ -18,15 +18,30 @@ final class QuantizedGEMMOperands {
         var input: [Int16]
     }
 
-    /// Weights as int8 quads and activations as unsigned bytes (`Int8QuadPacking`).
-    struct Quads {
-        var weights: [Int8]
-        /// `−(zp + 128)·Σw` per output channel.
+    /// Weights and activations as byte quads (`Int8QuadPacking`): int8 weights against unsigned
+    /// `x + 128`, or (`unsignedWeights`) uint8 weights against signed `x − 128` with window sums.
+    /// A class, so the per-invoke buffers can be borrowed side by side.
+    final class Quads {
+        /// Packed weight bytes (int8 or uint8 per `unsignedWeights`).
+        var weights: [UInt8]
+        /// Whether these are the uint8-weight form.
+        var unsignedWeights: Bool
+        /// The per-channel constant of the zero points, added to the bias.
         var correction: [Int32]
-        /// Activations; the trailing padding pixel holds `zp + 128`.
+        /// Activations; the trailing padding pixel holds the padding taps' value.
         var input: [UInt8]
         /// Bias plus correction, refreshed per invoke.
         var bias: [Int32]
+        /// Per-pixel `Σ (x − 128)` of the uint8-weight form (refreshed per invoke).
+        var sums: [Int32]
+        /// The negated weight zero point (uint8-weight form).
+        let filterOffset: Int32
+
+        init(weights: [UInt8], unsignedWeights: Bool, correction: [Int32], input: [UInt8], bias: [Int32],
+             sums: [Int32], filterOffset: Int32) {
+            self.weights = weights; self.unsignedWeights = unsignedWeights; self.correction = correction
+            self.input = input; self.bias = bias; self.sums = sums; self.filterOffset = filterOffset
+        }
     }
 
     /// Set for the int16-pair layout.
@@ -48,10 +63,26 @@ final class QuantizedGEMMOperands {
             let w = filter.assumingMemoryBound(to: Int8.self)
             var input = [UInt8](repeating: 0, count: Int8QuadPacking.activationCount(pixels: pixels, depth: g.inputDepth))
             Int8QuadPacking.fillPaddingPixel(&input, pixels: pixels, depth: g.inputDepth, inputOffset: inputOffset)
-            quads = Quads(weights: Int8QuadPacking.pack(w, outputDepth: g.outputDepth, taps: taps, inputDepth: g.inputDepth),
+            quads = Quads(weights: Int8QuadPacking.pack(w, outputDepth: g.outputDepth, taps: taps, inputDepth: g.inputDepth)
+                                       .map { UInt8(bitPattern: $0) },
+                          unsignedWeights: false,
                           correction: Int8QuadPacking.biasCorrection(w, outputDepth: g.outputDepth, depth: taps * g.inputDepth,
                                                                      inputOffset: inputOffset),
-                          input: input, bias: Array(repeating: 0, count: g.outputDepth))
+                          input: input, bias: Array(repeating: 0, count: g.outputDepth), sums: [], filterOffset: 0)
+            return
+        }
+        if mode == .uint8, QuantizedGEMM.prefersInt8Quads {
+            let w = filter.assumingMemoryBound(to: UInt8.self)
+            var input = [UInt8](repeating: 0, count: Int8QuadPacking.activationCount(pixels: pixels, depth: g.inputDepth))
+            Int8QuadPacking.fillPaddingPixel(&input, pixels: pixels, depth: g.inputDepth,
+                                             value: Int8QuadPacking.unsignedWeightPaddingByte(inputOffset: inputOffset))
+            quads = Quads(weights: Int8QuadPacking.pack(w, outputDepth: g.outputDepth, taps: taps, inputDepth: g.inputDepth),
+                          unsignedWeights: true,
+                          correction: Int8QuadPacking.unsignedWeightBiasCorrection(
+                              w, outputDepth: g.outputDepth, depth: taps * g.inputDepth,
+                              inputOffset: inputOffset, filterOffset: filterOffset),
+                          input: input, bias: Array(repeating: 0, count: g.outputDepth),
+                          sums: Array(repeating: 0, count: pixels), filterOffset: filterOffset)
             return
         }
         let weights: [Int16]

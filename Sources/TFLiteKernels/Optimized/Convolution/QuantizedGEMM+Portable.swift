@@ -63,4 +63,36 @@ extension QuantizedGEMM {
         (out + 256).storeBytes(of: a2, as: SIMD16<Int32>.self)
         (out + 384).storeBytes(of: a3, as: SIMD16<Int32>.self)
     }
+
+    /// Runs 4 pixels against the uint8-weight quad panel at `weights` (unsigned weights, signed
+    /// input bytes); sums of pixel `r` land at `acc[32·r ..< 32·r + 16]`.
+    @inline(__always)
+    static func portableUnsignedWeightQuadTile4x16(_ pointers: UnsafePointer<UnsafeRawPointer>, rowStride: Int, taps: Int,
+                                                   words: Int, weights: UnsafeRawPointer, into acc: UnsafeMutablePointer<Int32>) {
+        var a0 = SIMD16<Int32>(), a1 = a0, a2 = a0, a3 = a0
+        var w = weights
+        for t in 0..<taps {
+            let row = pointers + t * rowStride
+            let xs = (row[0].assumingMemoryBound(to: Int8.self), row[1].assumingMemoryBound(to: Int8.self),
+                      row[2].assumingMemoryBound(to: Int8.self), row[3].assumingMemoryBound(to: Int8.self))
+            for j in 0..<words {
+                let packed = w.loadUnaligned(as: SIMD64<UInt8>.self)
+                let even = packed.evenHalf, odd = packed.oddHalf
+                let w0 = SIMD16<Int32>(truncatingIfNeeded: even.evenHalf), w2 = SIMD16<Int32>(truncatingIfNeeded: even.oddHalf)
+                let w1 = SIMD16<Int32>(truncatingIfNeeded: odd.evenHalf), w3 = SIMD16<Int32>(truncatingIfNeeded: odd.oddHalf)
+                @inline(__always) func dot(_ x: UnsafePointer<Int8>) -> SIMD16<Int32> {
+                    let c = 4 * j
+                    return w0 &* SIMD16(repeating: Int32(x[c])) &+ w1 &* SIMD16(repeating: Int32(x[c + 1]))
+                        &+ w2 &* SIMD16(repeating: Int32(x[c + 2])) &+ w3 &* SIMD16(repeating: Int32(x[c + 3]))
+                }
+                a0 = a0 &+ dot(xs.0); a1 = a1 &+ dot(xs.1); a2 = a2 &+ dot(xs.2); a3 = a3 &+ dot(xs.3)
+                w += 64
+            }
+        }
+        let out = UnsafeMutableRawPointer(acc)
+        out.storeBytes(of: a0, as: SIMD16<Int32>.self)
+        (out + 128).storeBytes(of: a1, as: SIMD16<Int32>.self)
+        (out + 256).storeBytes(of: a2, as: SIMD16<Int32>.self)
+        (out + 384).storeBytes(of: a3, as: SIMD16<Int32>.self)
+    }
 }

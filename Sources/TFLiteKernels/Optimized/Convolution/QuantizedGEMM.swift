@@ -37,6 +37,26 @@ enum QuantizedGEMMLayout: Sendable {
     /// `Int8QuadPacking`: 4 channels per word, unsigned `x + 128` against signed int8 weights
     /// (the zero-point correction folded into the bias).
     case uint8Quads
+    /// `Int8QuadPacking` for uint8 weights: 4 channels per word, uint8 weights against signed
+    /// `x − 128` activations; the weight zero point's term needs each pixel's window sum
+    /// (`QuantizedGEMMWindowSums`).
+    case uint8WeightQuads
+}
+
+/// Per-pixel window sums for the `uint8WeightQuads` layout: output pixel `p` gets
+/// `scale · Σ_taps s` added, where `s` is `pixelSums[input pixel]` (the sum of the pixel's
+/// `x − 128`) for taps inside the input and `padding` for taps outside it.
+public struct QuantizedGEMMWindowSums {
+    /// `Σ_c (x_c − 128)` per input pixel (all batches).
+    public var pixelSums: UnsafePointer<Int32>
+    /// The sum of a padding pixel (`inputDepth · (zp − 128)`).
+    public var padding: Int32
+    /// The factor (`−` the weight zero point).
+    public var scale: Int32
+    /// Creates window-sum parameters.
+    public init(pixelSums: UnsafePointer<Int32>, padding: Int32, scale: Int32) {
+        self.pixelSums = pixelSums; self.padding = padding; self.scale = scale
+    }
 }
 
 /// Quantized CONV_2D (uint8, int8, hybrid) and FULLY_CONNECTED (as a 1×1 convolution over its
@@ -95,6 +115,18 @@ public enum QuantizedGEMM {
             epilogue: ConvRequantizeEpilogue<Int8>(requantizer: q), output: output, tiles: tiles)
     }
 
+    /// uint8 CONV_2D tiles over the uint8-weight quad layout: `input` from
+    /// `Int8QuadPacking.convert(_:pixels:depth:into:sums:)` (window sums in `windowSums`), the
+    /// filter from `Int8QuadPacking.pack`, `bias` the layer's bias plus
+    /// `Int8QuadPacking.unsignedWeightBiasCorrection`. Bit-exact with `Conv2DReference.uint8`.
+    public static func uint8Quads(_ g: ConvolutionGeometry, _ q: ConvRequantizer, input: UnsafePointer<UInt8>,
+                                  packedFilter: UnsafePointer<UInt8>, bias: UnsafePointer<Int32>,
+                                  windowSums: QuantizedGEMMWindowSums, output: UnsafeMutablePointer<UInt8>, tiles: Range<Int>) {
+        run(g, layout: .uint8WeightQuads, input: UnsafeRawPointer(input), packedFilter: UnsafeRawPointer(packedFilter),
+            bias: bias, epilogue: ConvRequantizeEpilogue<UInt8>(requantizer: q), output: output, tiles: tiles,
+            windowSums: windowSums)
+    }
+
     /// Hybrid CONV_2D tiles: `input` holds each batch's on-the-fly quantized input minus its
     /// offset, with per-batch `inputScales`; the filter was packed with offset 0.
     public static func hybrid(_ g: ConvolutionGeometry, _ p: HybridConvolutionParameters, input: UnsafePointer<Int16>,
@@ -110,12 +142,13 @@ public enum QuantizedGEMM {
     static func run<E: ConvIntegerEpilogue>(
         _ g: ConvolutionGeometry, layout: QuantizedGEMMLayout, input: UnsafeRawPointer, packedFilter: UnsafeRawPointer,
         bias: UnsafePointer<Int32>?, epilogue: E, output: UnsafeMutablePointer<E.Output>, tiles: Range<Int>,
-        kernel: QuantizedGEMMKernel = .best
+        windowSums: QuantizedGEMMWindowSums? = nil, kernel: QuantizedGEMMKernel = .best
     ) {
         let pixels = g.batches * g.outputHeight * g.outputWidth
         let perImage = g.outputHeight * g.outputWidth
         let pixelBytes = layout == .int16Pairs ? Int16PairPacking.pairedDepth(g.inputDepth) * 2
                                                : Int8QuadPacking.quadDepth(g.inputDepth)
+        precondition((layout == .uint8WeightQuads) == (windowSums != nil), "window sums belong to the uint8-weight quads")
         let words = pixelBytes / 4
         let taps = g.filterHeight * g.filterWidth
         let panelWidth = Int16PairPacking.panelWidth
@@ -128,13 +161,19 @@ public enum QuantizedGEMM {
         let direct = taps == 1 && g.strideHeight == 1 && g.strideWidth == 1 && g.padTop == 0 && g.padLeft == 0
             && g.inputHeight == g.outputHeight && g.inputWidth == g.outputWidth
         withUnsafeTemporaryAllocation(of: UnsafeRawPointer.self, capacity: taps * n) { table in
-            withUnsafeTemporaryAllocation(of: Int32.self, capacity: n * 2 * panelWidth) { accBuffer in
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: n * 2 * panelWidth + n) { accBuffer in
                 let pointers = table.baseAddress!, acc = accBuffer.baseAddress!
+                // Per-row window-sum terms (uint8WeightQuads), after the accumulators.
+                let rowTerms = acc + n * 2 * panelWidth
+                for r in 0..<n { rowTerms[r] = 0 }
                 for tile in tiles {
                     let first = tile * n
                     let rows = min(n, pixels - first)
                     if direct {
                         for r in 0..<n { pointers[r] = input + (first + min(r, rows - 1)) * pixelBytes }
+                        if let windowSums {
+                            for r in 0..<rows { rowTerms[r] = windowSums.scale &* windowSums.pixelSums[first + r] }
+                        }
                     } else {
                         // The first pixel's coordinates by division, the next ones by stepping.
                         var ox = first % g.outputWidth, oy = (first / g.outputWidth) % g.outputHeight
@@ -150,6 +189,19 @@ public enum QuantizedGEMM {
                                     pointers[(fy * g.filterWidth + fx) * n + r] =
                                         rowInside && ix >= 0 && ix < g.inputWidth ? image + (iy * g.inputWidth + ix) * pixelBytes : padding
                                 }
+                            }
+                            if let windowSums, r < rows {
+                                var sum: Int32 = 0
+                                for fy in 0..<g.filterHeight {
+                                    let iy = y0 + fy * g.dilationHeight
+                                    for fx in 0..<g.filterWidth {
+                                        let ix = x0 + fx * g.dilationWidth
+                                        let inside = iy >= 0 && iy < g.inputHeight && ix >= 0 && ix < g.inputWidth
+                                        sum = sum &+ (inside ? windowSums.pixelSums[(b * g.inputHeight + iy) * g.inputWidth + ix]
+                                                             : windowSums.padding)
+                                    }
+                                }
+                                rowTerms[r] = windowSums.scale &* sum
                             }
                             // Rows past the last pixel repeat it.
                             if r + 1 < rows {
@@ -181,7 +233,7 @@ public enum QuantizedGEMM {
                                 let sums = UnsafeRawPointer(acc + r * 2 * panelWidth + k * panelWidth)
                                     .loadUnaligned(as: SIMD16<Int32>.self)
                                 let pixel = first + r
-                                epilogue.store(sums &+ b0, pixel: pixel, batch: pixel / perImage, channel: n0, lanes: lanes,
+                                epilogue.store(sums &+ b0 &+ SIMD16(repeating: rowTerms[r]), pixel: pixel, batch: pixel / perImage, channel: n0, lanes: lanes,
                                                outputDepth: g.outputDepth, to: output)
                             }
                         }
@@ -214,6 +266,12 @@ public enum QuantizedGEMM {
                 return 2
             case (.uint8Quads, false):
                 avx512QuadTile8x16(pointers, taps: taps, words: words, weights: weights, into: acc)
+            case (.uint8WeightQuads, true):
+                avx512UnsignedWeightQuadTile8x32(pointers, taps: taps, words: words, weights: weights,
+                                                 panelStride: panelStride, into: acc)
+                return 2
+            case (.uint8WeightQuads, false):
+                avx512UnsignedWeightQuadTile8x16(pointers, taps: taps, words: words, weights: weights, into: acc)
             }
             return 1
         }
@@ -230,12 +288,16 @@ public enum QuantizedGEMM {
         }
         #endif
         for half in stride(from: 0, to: rows, by: 4) {
-            if layout == .int16Pairs {
+            switch layout {
+            case .int16Pairs:
                 portablePairTile4x16(pointers + half, rowStride: n, taps: taps, words: words, weights: weights,
                                      into: acc + half * 32)
-            } else {
+            case .uint8Quads:
                 portableQuadTile4x16(pointers + half, rowStride: n, taps: taps, words: words, weights: weights,
                                      into: acc + half * 32)
+            case .uint8WeightQuads:
+                portableUnsignedWeightQuadTile4x16(pointers + half, rowStride: n, taps: taps, words: words, weights: weights,
+                                                   into: acc + half * 32)
             }
         }
         return 1

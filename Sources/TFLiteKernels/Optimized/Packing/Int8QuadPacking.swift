@@ -24,12 +24,14 @@ public enum Int8QuadPacking {
     /// trailing padding pixel.
     public static func activationCount(pixels: Int, depth: Int) -> Int { (pixels + 1) * quadDepth(depth) }
 
-    /// Packs an int8 filter `[outputDepth, taps, inputDepth]` (zero point 0). Padding is 0.
-    public static func pack(_ filter: UnsafePointer<Int8>, outputDepth: Int, taps: Int, inputDepth: Int) -> [Int8] {
+    /// Packs an int8 filter `[outputDepth, taps, inputDepth]` (zero point 0), or a uint8 filter
+    /// for the uint8-weight form (raw values). Padding is 0.
+    public static func pack<Weight: FixedWidthInteger>(_ filter: UnsafePointer<Weight>, outputDepth: Int, taps: Int,
+                                                       inputDepth: Int) -> [Weight] {
         let panelWidth = Int16PairPacking.panelWidth
         let quads = quadDepth(inputDepth) / 4
         let panelStride = taps * quads * 4 * panelWidth
-        var packed = [Int8](repeating: 0, count: packedCount(outputDepth: outputDepth, taps: taps, inputDepth: inputDepth))
+        var packed = [Weight](repeating: 0, count: packedCount(outputDepth: outputDepth, taps: taps, inputDepth: inputDepth))
         packed.withUnsafeMutableBufferPointer { dst in
             for oc in 0..<outputDepth {
                 let panel = oc / panelWidth, lane = oc % panelWidth
@@ -77,6 +79,54 @@ public enum Int8QuadPacking {
             let s = src + p * depth, d = out + p * stride
             for c in 0..<depth { d[c] = s[c] ^ 0x80 }
             for c in depth..<stride { d[c] = 0 }
+        }
+    }
+
+    // MARK: uint8 weights (uint8 CONV_2D / FULLY_CONNECTED)
+    //
+    // With uint8 weights `w` (zero point zw) the roles swap: weights are the unsigned operand and
+    // activations the signed one, `a = x − 128`. Over the n window values (padding taps reading
+    // `a = zp − 128`, which contributes nothing to the reference sum):
+    // `Σ (w − zw)(x − zp) = Σ w·a − zw·Σ a + (128 − zp)·(Σ w − n·zw)`.
+    // The last term is a per-channel constant (`unsignedWeightBiasCorrection`); `Σ a` is the
+    // pixel's window sum, added per output pixel by the GEMM (`QuantizedGEMMWindowSums`).
+
+    /// `(128 − zp)·(Σ w − n·zw)` per output channel (`inputOffset = −zp`, `filterOffset = −zw`,
+    /// n = `depth`), to add to the bias.
+    public static func unsignedWeightBiasCorrection(_ filter: UnsafePointer<UInt8>, outputDepth: Int, depth: Int,
+                                                    inputOffset: Int32, filterOffset: Int32) -> [Int32] {
+        (0..<outputDepth).map { oc in
+            var sum: Int32 = 0
+            for k in 0..<depth { sum = sum &+ Int32(filter[oc * depth + k]) }
+            return (128 &+ inputOffset) &* (sum &+ Int32(depth) &* filterOffset)
+        }
+    }
+
+    /// The activation byte of a padding tap in the uint8-weight form: `zp − 128` as a signed byte.
+    public static func unsignedWeightPaddingByte(inputOffset: Int32) -> UInt8 {
+        UInt8(truncatingIfNeeded: 0 &- inputOffset) ^ 0x80
+    }
+
+    /// Fills the trailing padding pixel of an activation buffer of `pixels` pixels with `value`.
+    public static func fillPaddingPixel(_ buffer: UnsafeMutablePointer<UInt8>, pixels: Int, depth: Int, value: UInt8) {
+        let stride = quadDepth(depth)
+        for c in 0..<stride { buffer[pixels * stride + c] = value }
+    }
+
+    /// Writes `pixels` pixels of `depth` uint8 channels as signed `x − 128` in the quad layout (pad
+    /// channels 0) and each pixel's sum `Σ (x − 128)` to `sums`.
+    public static func convert(_ x: UnsafePointer<UInt8>, pixels: Int, depth: Int, into out: UnsafeMutablePointer<UInt8>,
+                               sums: UnsafeMutablePointer<Int32>) {
+        let stride = quadDepth(depth)
+        for p in 0..<pixels {
+            let s = x + p * depth, d = out + p * stride
+            var sum: Int32 = 0
+            for c in 0..<depth {
+                d[c] = s[c] ^ 0x80
+                sum = sum &+ Int32(s[c])
+            }
+            for c in depth..<stride { d[c] = 0 }
+            sums[p] = sum &- 128 &* Int32(depth)
         }
     }
 }

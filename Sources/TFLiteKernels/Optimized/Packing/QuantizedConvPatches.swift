@@ -21,10 +21,10 @@ public enum QuantizedConvPatches {
     /// Gathers the patch rows of output pixels `pixels` (indices within batch image `image`'s
     /// `outputHeight · outputWidth`) into `out` (the patch buffer of that image), each row
     /// `rowStride` elements: the window's values mapped by `convert`, `padding` for taps outside
-    /// the input, then `padding` up to `rowStride`.
+    /// the input, then `tail` up to `rowStride`.
     @inline(__always)
     static func gather<Source, Target>(_ image: UnsafePointer<Source>, _ g: ConvolutionGeometry, pixels: Range<Int>,
-                                       rowStride: Int, padding: Target, into out: UnsafeMutablePointer<Target>,
+                                       rowStride: Int, padding: Target, tail: Target, into out: UnsafeMutablePointer<Target>,
                                        _ convert: (Source) -> Target) {
         let cin = g.inputDepth
         let rowRun = g.filterWidth * cin
@@ -57,7 +57,7 @@ public enum QuantizedConvPatches {
                 }
                 dst += rowRun
             }
-            for c in used..<rowStride { dst[c - used] = padding }
+            for c in used..<rowStride { dst[c - used] = tail }
         }
     }
 
@@ -66,7 +66,7 @@ public enum QuantizedConvPatches {
                                    offset: Int32, into out: UnsafeMutablePointer<Int16>) {
         let o = Int16(truncatingIfNeeded: offset)
         let stride = Int16PairPacking.pairedDepth(g.filterHeight * g.filterWidth * g.inputDepth)
-        gather(image, g, pixels: pixels, rowStride: stride, padding: 0, into: out) { Int16($0) &+ o }
+        gather(image, g, pixels: pixels, rowStride: stride, padding: 0, tail: 0, into: out) { Int16($0) &+ o }
     }
 
     /// int8 patches in the int16-pair layout (`x + offset`, padding 0); also the hybrid form with
@@ -75,7 +75,7 @@ public enum QuantizedConvPatches {
                                    offset: Int32, into out: UnsafeMutablePointer<Int16>) {
         let o = Int16(truncatingIfNeeded: offset)
         let stride = Int16PairPacking.pairedDepth(g.filterHeight * g.filterWidth * g.inputDepth)
-        gather(image, g, pixels: pixels, rowStride: stride, padding: 0, into: out) { Int16($0) &+ o }
+        gather(image, g, pixels: pixels, rowStride: stride, padding: 0, tail: 0, into: out) { Int16($0) &+ o }
     }
 
     /// int8 patches in the int8-quad layout (`x + 128`, padding `zp + 128` where `inputOffset` is
@@ -84,6 +84,22 @@ public enum QuantizedConvPatches {
                                    inputOffset: Int32, into out: UnsafeMutablePointer<UInt8>) {
         let stride = Int8QuadPacking.quadDepth(g.filterHeight * g.filterWidth * g.inputDepth)
         let pad = UInt8(truncatingIfNeeded: 128 &- inputOffset)
-        gather(image, g, pixels: pixels, rowStride: stride, padding: pad, into: out) { UInt8(bitPattern: $0) ^ 0x80 }
+        gather(image, g, pixels: pixels, rowStride: stride, padding: pad, tail: pad, into: out) { UInt8(bitPattern: $0) ^ 0x80 }
+    }
+
+    /// uint8 patches in the uint8-weight quad layout (signed `x − 128`, padding taps `zp − 128`,
+    /// pad channels 0) and each row's sum to `sums` (indexed like the rows).
+    public static func gatherSignedQuads(_ image: UnsafePointer<UInt8>, _ g: ConvolutionGeometry, pixels: Range<Int>,
+                                         inputOffset: Int32, into out: UnsafeMutablePointer<UInt8>,
+                                         sums: UnsafeMutablePointer<Int32>) {
+        let stride = Int8QuadPacking.quadDepth(g.filterHeight * g.filterWidth * g.inputDepth)
+        let pad = Int8QuadPacking.unsignedWeightPaddingByte(inputOffset: inputOffset)
+        gather(image, g, pixels: pixels, rowStride: stride, padding: pad, tail: 0, into: out) { $0 ^ 0x80 }
+        for p in pixels {
+            let row = UnsafeRawPointer(out + p * stride).assumingMemoryBound(to: Int8.self)
+            var sum: Int32 = 0
+            for k in 0..<stride { sum = sum &+ Int32(row[k]) }
+            sums[p] = sum
+        }
     }
 }
