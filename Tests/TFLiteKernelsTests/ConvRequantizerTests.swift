@@ -5,7 +5,7 @@ import XCTest
 /// reference's double rounding) lane by lane: random and extreme accumulators (Int32.min/max,
 /// ±2^k and neighbours), every shift from −31 to +30, multipliers including 0, 2^30 and
 /// Int32.max, per-channel (mixed shifts) and per-tensor (uniform shift) tables, with and without
-/// left shifts; and the 8-bit stores (vector and scalar tails) against `requantize`.
+/// left shifts, on the build's path and the portable one; and the 8-bit stores (vector and scalar tails) against `requantize`.
 final class ConvRequantizerTests: XCTestCase {
     private typealias RNG = ConvolutionOptimizedKernelTests.ConvTestRNG
 
@@ -43,6 +43,7 @@ final class ConvRequantizerTests: XCTestCase {
             let acc = accumulators(&rng)
             for blk in 0..<blocks {
                 let got = r.requantize(acc, channel: blk * 16)
+                XCTAssertEqual(r.requantizePortable(acc, channel: blk * 16), got)
                 for l in 0..<16 {
                     let m = multipliers[blk * 16 + l]
                     let want = multiplyByQuantizedMultiplier(acc[l], m.multiplier, m.shift)

@@ -5,7 +5,8 @@ import XCTest
 /// pixels, border pixels, the generic fallback) against `DepthwiseConv2DReference` on seeded
 /// random shapes: widths 1…12 so rows have no, few and many interior pixels, channel counts
 /// that are not multiples of 16, SAME/VALID, dilation, batches of 2, fused activation clamps,
-/// per-channel int8 and uint8 with zero points. Float within 1e-5 relative, quantized bit-exact.
+/// per-channel int8 and uint8 with zero points; each also on the zero-padded input copy the
+/// operator uses (`paddedGeometry` / `padInput`). Float within 1e-5 relative, quantized bit-exact.
 final class DepthwiseSpecialisedKernelTests: XCTestCase {
     private typealias RNG = ConvolutionOptimizedKernelTests.ConvTestRNG
 
@@ -32,6 +33,14 @@ final class DepthwiseSpecialisedKernelTests: XCTestCase {
 
     /// Filter sizes and strides covering every specialised case and the generic path.
     private let shapes: [(filter: Int, stride: Int)] = [(3, 1), (3, 2), (5, 1), (5, 2), (4, 1), (1, 1), (7, 2)]
+
+    /// `DepthwiseConv2DOptimized.paddedGeometry(g)`, checked to make every output pixel interior.
+    private func paddedLayout(_ g: ConvolutionGeometry) -> ConvolutionGeometry {
+        let p = DepthwiseConv2DOptimized.paddedGeometry(g)
+        XCTAssertEqual(DepthwiseInteriorKernel.interiorColumns(p), 0..<p.outputWidth, "\(g)")
+        for oy in 0..<p.outputHeight { XCTAssertTrue(DepthwiseInteriorKernel.isInteriorRow(p, oy), "\(g) row \(oy)") }
+        return p
+    }
 
     /// Splits `0..<count` into random contiguous chunks, as the thread pool does.
     private func chunks(_ count: Int, _ rng: inout RNG) -> [Range<Int>] {
@@ -75,8 +84,17 @@ final class DepthwiseSpecialisedKernelTests: XCTestCase {
                     DepthwiseConv2DOptimized.float(g, activationMin: lo, activationMax: hi, input: input, filter: filterValues,
                                                    bias: bias, output: &actual, rows: part)
                 }
+                let p = paddedLayout(g)
+                var padded = [Float](repeating: .nan, count: p.inputCount)
+                DepthwiseConv2DOptimized.padInput(input, g, into: &padded)
+                var viaPadding = [Float](repeating: .nan, count: g.outputCount)
+                for part in chunks(DepthwiseConv2DOptimized.rowCount(p), &rng) {
+                    DepthwiseConv2DOptimized.float(p, activationMin: lo, activationMax: hi, input: padded, filter: filterValues,
+                                                   bias: bias, output: &viaPadding, rows: part)
+                }
                 for i in 0..<g.outputCount {
                     XCTAssertEqual(actual[i], expected[i], accuracy: 1e-5 * max(1, abs(expected[i])), "\(g) at \(i)")
+                    XCTAssertEqual(viaPadding[i], expected[i], accuracy: 1e-5 * max(1, abs(expected[i])), "padded \(g) at \(i)")
                 }
             }
         }
@@ -125,6 +143,19 @@ final class DepthwiseSpecialisedKernelTests: XCTestCase {
                                                        bias: bias, output: &actual, rows: part)
                 }
                 XCTAssertEqual(actual, expected, "\(g)")
+                let p = paddedLayout(g)
+                var padded = [Float](repeating: .nan, count: p.inputCount)
+                if let u = input as? [UInt8] {
+                    DepthwiseConv2DOptimized.padInput(u, offset: q.inputOffset, g, into: &padded)
+                } else if let s = input as? [Int8] {
+                    DepthwiseConv2DOptimized.padInput(s, offset: q.inputOffset, g, into: &padded)
+                }
+                var viaPadding = [T](repeating: 0, count: g.outputCount)
+                for part in chunks(DepthwiseConv2DOptimized.rowCount(p), &rng) {
+                    DepthwiseConv2DOptimized.quantized(p, requantizer, offsetInput: padded, packedFilter: packed,
+                                                       bias: bias, output: &viaPadding, rows: part)
+                }
+                XCTAssertEqual(viaPadding, expected, "padded \(g)")
             }
         }
     }

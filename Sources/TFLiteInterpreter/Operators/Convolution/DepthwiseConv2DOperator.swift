@@ -17,8 +17,11 @@ final class DepthwiseConv2DOperator: OperatorKernel {
     private var scratch = HybridScratch()
     /// `w + filterOffset` (exact in Float) for the optimized quantized kernel (nil: reference).
     private var packedInteger: [Float]?
-    /// The input as exact floats `x + inputOffset` for the quantized kernel (filled per invoke).
-    private var offsetInput: [Float] = []
+    /// The geometry over `paddedInput` (nil: the float kernel reads the input directly).
+    private var paddedGeometry: ConvolutionGeometry?
+    /// The input with its zero padding (quantized: as exact floats `x + inputOffset`), filled
+    /// per invoke, so the optimized kernels see interior pixels only.
+    private var paddedInput: [Float] = []
 
     func prepare(_ node: NodeContext) throws {
         let input = try node.input(0), filter = try node.input(1)
@@ -64,14 +67,19 @@ final class DepthwiseConv2DOperator: OperatorKernel {
         }
         output.shape = [n, geometry.outputHeight, geometry.outputWidth, cout]
         packedInteger = nil
+        paddedGeometry = nil
         if (mode == .uint8 || mode == .int8), DepthwiseConv2DOptimized.supports(geometry),
            filter.isConstant, let raw = filter.data {
             let offset = quantized!.filterOffset
             packedInteger = mode == .uint8
                 ? ConvFilterPacking.packDepthwiseInteger(raw.assumingMemoryBound(to: UInt8.self), offset: offset, count: filter.elementCount)
                 : ConvFilterPacking.packDepthwiseInteger(raw.assumingMemoryBound(to: Int8.self), offset: offset, count: filter.elementCount)
-            if offsetInput.count != geometry.inputCount { offsetInput = Array(repeating: 0, count: geometry.inputCount) }
+            paddedGeometry = DepthwiseConv2DOptimized.paddedGeometry(geometry)
+        } else if mode == .float, DepthwiseConv2DOptimized.supports(geometry), !DepthwiseConv2DOptimized.isPaddingFree(geometry) {
+            paddedGeometry = DepthwiseConv2DOptimized.paddedGeometry(geometry)
         }
+        let paddedCount = paddedGeometry?.inputCount ?? 0
+        if paddedInput.count != paddedCount { paddedInput = Array(repeating: 0, count: paddedCount) }
     }
 
     func invoke(_ node: NodeContext) throws {
@@ -117,49 +125,55 @@ final class DepthwiseConv2DOperator: OperatorKernel {
         }
     }
 
-    /// Runs the channel-vectorized kernels, split over output rows across the thread pool.
+    /// Runs the channel-vectorized kernels, split over output rows across the thread pool,
+    /// on the padded copy of the input when there is one.
     private func invokeOptimized(_ node: NodeContext, _ x: UnsafeMutableRawPointer, _ f: UnsafeMutableRawPointer,
                                  _ b: UnsafeMutableRawPointer?, _ y: UnsafeMutableRawPointer) {
         let g = geometry
         let rows = DepthwiseConv2DOptimized.rowCount(g)
         let minChunk = max(1, 50_000 / max(1, g.outputWidth * g.outputDepth * g.filterHeight * g.filterWidth))
-        switch mode {
-        case .float:
-            let range = floatRange
-            node.threads.parallelFor(rows, minChunk: minChunk) { part in
-                DepthwiseConv2DOptimized.float(g, activationMin: range.min, activationMax: range.max,
-                                               input: x.assumingMemoryBound(to: Float.self),
-                                               filter: f.assumingMemoryBound(to: Float.self),
-                                               bias: b.map { UnsafePointer($0.assumingMemoryBound(to: Float.self)) },
-                                               output: y.assumingMemoryBound(to: Float.self), rows: part)
-            }
-        case .uint8, .int8:
-            let q = requantizer!
-            let isU8 = mode == .uint8
-            let bias = b.map { UnsafePointer($0.assumingMemoryBound(to: Int32.self)) }
-            offsetInput.withUnsafeMutableBufferPointer { xf in
-                if isU8 {
-                    DepthwiseConv2DOptimized.offsetInput(x.assumingMemoryBound(to: UInt8.self), count: g.inputCount,
-                                                offset: q.parameters.inputOffset, into: xf.baseAddress!)
-                } else {
-                    DepthwiseConv2DOptimized.offsetInput(x.assumingMemoryBound(to: Int8.self), count: g.inputCount,
-                                                offset: q.parameters.inputOffset, into: xf.baseAddress!)
+        let padded = paddedGeometry
+        paddedInput.withUnsafeMutableBufferPointer { buffer in
+            let copy = buffer.baseAddress.map { UnsafePointer($0) }
+            switch mode {
+            case .float:
+                let range = floatRange
+                let original = UnsafePointer(x.assumingMemoryBound(to: Float.self))
+                if padded != nil, let base = buffer.baseAddress { DepthwiseConv2DOptimized.padInput(original, g, into: base) }
+                let input = padded != nil ? copy ?? original : original
+                let kernelGeometry = padded ?? g
+                node.threads.parallelFor(rows, minChunk: minChunk) { part in
+                    DepthwiseConv2DOptimized.float(kernelGeometry, activationMin: range.min, activationMax: range.max,
+                                                   input: input, filter: f.assumingMemoryBound(to: Float.self),
+                                                   bias: b.map { UnsafePointer($0.assumingMemoryBound(to: Float.self)) },
+                                                   output: y.assumingMemoryBound(to: Float.self), rows: part)
                 }
-                let xin = UnsafePointer(xf.baseAddress!)
+            case .uint8, .int8:
+                guard let padded, let copy else { return }
+                let q = requantizer!
+                let isU8 = mode == .uint8
+                let bias = b.map { UnsafePointer($0.assumingMemoryBound(to: Int32.self)) }
+                if isU8 {
+                    DepthwiseConv2DOptimized.padInput(x.assumingMemoryBound(to: UInt8.self), offset: q.parameters.inputOffset,
+                                                      g, into: buffer.baseAddress!)
+                } else {
+                    DepthwiseConv2DOptimized.padInput(x.assumingMemoryBound(to: Int8.self), offset: q.parameters.inputOffset,
+                                                      g, into: buffer.baseAddress!)
+                }
                 packedInteger!.withUnsafeBufferPointer { w in
                     node.threads.parallelFor(rows, minChunk: minChunk) { part in
                         if isU8 {
-                            DepthwiseConv2DOptimized.uint8(g, q, offsetInput: xin, packedFilter: w.baseAddress!, bias: bias,
+                            DepthwiseConv2DOptimized.uint8(padded, q, offsetInput: copy, packedFilter: w.baseAddress!, bias: bias,
                                                            output: y.assumingMemoryBound(to: UInt8.self), rows: part)
                         } else {
-                            DepthwiseConv2DOptimized.int8(g, q, offsetInput: xin, packedFilter: w.baseAddress!, bias: bias,
+                            DepthwiseConv2DOptimized.int8(padded, q, offsetInput: copy, packedFilter: w.baseAddress!, bias: bias,
                                                           output: y.assumingMemoryBound(to: Int8.self), rows: part)
                         }
                     }
                 }
+            case .hybrid:
+                break
             }
-        case .hybrid:
-            break
         }
     }
 }

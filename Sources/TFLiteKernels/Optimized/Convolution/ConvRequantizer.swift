@@ -73,18 +73,33 @@ public final class ConvRequantizer: @unchecked Sendable {
     func store<Element: FixedWidthInteger>(_ acc: SIMD16<Int32>, channel: Int, lanes: Int,
                                            to dst: UnsafeMutablePointer<Element>) {
         if lanes == 16, Element.bitWidth == 8, vectorizable {
-            let h = requantize(acc, channel: channel)
             // Values are clamped into the element's range, so truncation is the same for Int8 and UInt8.
+            #if LITEVISION_AVX512
+            storeBytesAVX512(requantizeAVX512(acc, channel: channel), to: UnsafeMutableRawPointer(dst))
+            #else
+            let h = requantizePortable(acc, channel: channel)
             UnsafeMutableRawPointer(dst).storeBytes(of: SIMD16<UInt8>(truncatingIfNeeded: h), as: SIMD16<UInt8>.self)
+            #endif
             return
         }
         storeScalar(acc, channel: channel, lanes: lanes, to: dst)
     }
 
     /// The vector requantization of a full tile (channels `channel ..< channel + 16`):
-    /// offset added and clamped, as Int32. Requires `vectorizable`.
+    /// offset added and clamped, as Int32. Requires `vectorizable`. AVX-512 builds use
+    /// intrinsics, every other build the portable Swift SIMD form.
     @inline(__always)
     func requantize(_ acc: SIMD16<Int32>, channel: Int) -> SIMD16<Int32> {
+        #if LITEVISION_AVX512
+        return requantizeAVX512(acc, channel: channel)
+        #else
+        return requantizePortable(acc, channel: channel)
+        #endif
+    }
+
+    /// `requantize` in portable Swift SIMD (compiled and tested on every platform).
+    @inline(__always)
+    func requantizePortable(_ acc: SIMD16<Int32>, channel: Int) -> SIMD16<Int32> {
         var x = acc
         if hasLeftShift { x = x &* load(leftFactors, channel) }
         var h = Self.roundingDoublingHighMul(x, load(multipliers, channel))
@@ -93,7 +108,7 @@ public final class ConvRequantizer: @unchecked Sendable {
         // threshold = mask / 2, plus one for negative h (h >> 31 is -1 there).
         let threshold = (mask &>> 1) &- (h &>> 31)
         if let e = uniformRightShift {
-            h = h &>> SIMD16<Int32>(repeating: e)
+            h = h &>> e
         } else {
             h = h &>> load(rightShifts, channel)
         }

@@ -2,47 +2,49 @@
 /// exactly as the reference does. Used for the pixels whose window crosses the input's edge
 /// (and for all pixels of rows whose window crosses the top or bottom edge).
 enum DepthwiseBorderKernel {
-    /// Computes every channel of output pixel (`batch`, `oy`, `ox`).
-    @inline(__always)
-    static func pixel<E: DepthwiseEpilogue>(_ g: ConvolutionGeometry, batch b: Int, oy: Int, ox: Int,
-                                            input: UnsafePointer<Float>, filter: UnsafePointer<Float>,
-                                            epilogue: E, output: UnsafeMutablePointer<E.Output>) {
+    /// Writes the sums of output pixels (`batch`, `oy`, `columns`) into `sums` (the row's
+    /// sums: pixel `ox` at `ox · channels`).
+    @inline(never)
+    static func pixels(_ g: ConvolutionGeometry, batch b: Int, oy: Int, columns: Range<Int>,
+                       input: UnsafePointer<Float>, filter: UnsafePointer<Float>, sums: UnsafeMutablePointer<Float>) {
         let c = g.inputDepth
         let blocks = c / 16
         let y0 = oy * g.strideHeight - g.padTop
-        let x0 = ox * g.strideWidth - g.padLeft
-        let dst = output + ((b * g.outputHeight + oy) * g.outputWidth + ox) * c
-        for blk in 0..<blocks {
-            let ch = blk * 16
-            var acc = SIMD16<Float>()
-            for fy in 0..<g.filterHeight {
-                let iy = y0 + fy * g.dilationHeight
-                if iy < 0 || iy >= g.inputHeight { continue }
-                let inRow = input + (b * g.inputHeight + iy) * g.inputWidth * c + ch
-                let fRow = filter + fy * g.filterWidth * c + ch
-                for fx in 0..<g.filterWidth {
-                    let ix = x0 + fx * g.dilationWidth
-                    if ix < 0 || ix >= g.inputWidth { continue }
-                    let x = UnsafeRawPointer(inRow + ix * c).loadUnaligned(as: SIMD16<Float>.self)
-                    let w = UnsafeRawPointer(fRow + fx * c).loadUnaligned(as: SIMD16<Float>.self)
-                    acc = x * w + acc
+        for ox in columns {
+            let x0 = ox * g.strideWidth - g.padLeft
+            let dst = sums + ox * c
+            for blk in 0..<blocks {
+                let ch = blk * 16
+                var acc = SIMD16<Float>()
+                for fy in 0..<g.filterHeight {
+                    let iy = y0 + fy * g.dilationHeight
+                    if iy < 0 || iy >= g.inputHeight { continue }
+                    let inRow = input + (b * g.inputHeight + iy) * g.inputWidth * c + ch
+                    let fRow = filter + fy * g.filterWidth * c + ch
+                    for fx in 0..<g.filterWidth {
+                        let ix = x0 + fx * g.dilationWidth
+                        if ix < 0 || ix >= g.inputWidth { continue }
+                        let x = UnsafeRawPointer(inRow + ix * c).loadUnaligned(as: SIMD16<Float>.self)
+                        let w = UnsafeRawPointer(fRow + fx * c).loadUnaligned(as: SIMD16<Float>.self)
+                        acc = x * w + acc
+                    }
                 }
+                UnsafeMutableRawPointer(dst + ch).storeBytes(of: acc, as: SIMD16<Float>.self)
             }
-            epilogue.store(acc, channel: ch, to: dst + ch)
-        }
-        for ch in (blocks * 16)..<c {
-            var acc: Float = 0
-            for fy in 0..<g.filterHeight {
-                let iy = y0 + fy * g.dilationHeight
-                if iy < 0 || iy >= g.inputHeight { continue }
-                for fx in 0..<g.filterWidth {
-                    let ix = x0 + fx * g.dilationWidth
-                    if ix < 0 || ix >= g.inputWidth { continue }
-                    acc = input[((b * g.inputHeight + iy) * g.inputWidth + ix) * c + ch]
-                        * filter[(fy * g.filterWidth + fx) * c + ch] + acc
+            for ch in (blocks * 16)..<c {
+                var acc: Float = 0
+                for fy in 0..<g.filterHeight {
+                    let iy = y0 + fy * g.dilationHeight
+                    if iy < 0 || iy >= g.inputHeight { continue }
+                    for fx in 0..<g.filterWidth {
+                        let ix = x0 + fx * g.dilationWidth
+                        if ix < 0 || ix >= g.inputWidth { continue }
+                        acc = input[((b * g.inputHeight + iy) * g.inputWidth + ix) * c + ch]
+                            * filter[(fy * g.filterWidth + fx) * c + ch] + acc
+                    }
                 }
+                dst[ch] = acc
             }
-            epilogue.store(acc, channel: ch, to: dst + ch)
         }
     }
 }

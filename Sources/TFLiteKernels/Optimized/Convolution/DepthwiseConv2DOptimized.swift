@@ -1,10 +1,10 @@
 /// Optimized DEPTHWISE_CONV_2D for depth multiplier 1 (every real mobile network): NHWC keeps
 /// channels contiguous, so output pixels are computed 16 channels at a time (`SIMD16`).
-/// Each output row splits into border pixels (some taps in the padding, skipped exactly as the
-/// reference does: `DepthwiseBorderKernel`) and interior pixels (`DepthwiseInteriorKernel`:
-/// no bounds checks, several pixels per step sharing each weight load, with 3×3 and 5×5
-/// filters at stride 1 and 2 compiled as specialised, fully unrolled loops). Work is split by
-/// output rows (`batches · outputHeight` of them).
+/// Each output row is computed as float sums (`DepthwiseRowSums`: border pixels with bounds
+/// checks, interior pixels without, several pixels per weight load, 3×3 and 5×5 filters at
+/// stride 1 and 2 compiled as unrolled loops), then finished by an epilogue in one pass
+/// (float: bias and clamp in place; quantized: exact integer, bias, requantization). Work is
+/// split by output rows (`batches · outputHeight` of them).
 ///
 /// Quantized inputs arrive as exact floats `x + inputOffset` (`offsetInput`) and filters as
 /// `w + filterOffset` (`ConvFilterPacking.packDepthwiseInteger`): their float sums over at most
@@ -34,8 +34,28 @@ public enum DepthwiseConv2DOptimized {
         packedFilter: UnsafePointer<Float>, bias: UnsafePointer<Int32>?,
         output: UnsafeMutablePointer<Element>, rows: Range<Int>
     ) {
-        let epilogue = DepthwiseRequantizeEpilogue<Element>(requantizer: requantizer, bias: bias)
-        run(g, input: offsetInput, filter: packedFilter, epilogue: epilogue, output: output, rows: rows)
+        precondition(Element.bitWidth == 8, "8-bit outputs only")
+        let epilogue = DepthwiseRequantizeEpilogue(requantizer: requantizer, bias: bias)
+        let bytes = UnsafeMutableRawPointer(output).assumingMemoryBound(to: UInt8.self)
+        run(g, input: offsetInput, filter: packedFilter, epilogue: epilogue, output: bytes, rows: rows)
+    }
+
+    /// Computes each row's sums (into the output row itself when the epilogue finishes in
+    /// place, else into a per-call scratch row) and finishes it.
+    @inline(__always)
+    static func run<E: DepthwiseEpilogue>(_ g: ConvolutionGeometry, input: UnsafePointer<Float>,
+                                          filter: UnsafePointer<Float>, epilogue: E,
+                                          output: UnsafeMutablePointer<E.Output>, rows: Range<Int>) {
+        let rowLength = g.outputWidth * g.outputDepth
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: E.finishesInPlace ? 1 : max(1, rowLength)) { scratch in
+            for row in rows {
+                let outRow = output + row * rowLength
+                let sums = epilogue.sums(for: outRow, scratch: scratch.baseAddress!)
+                DepthwiseRowSums.compute(g, input: input, filter: filter, batch: row / g.outputHeight,
+                                         oy: row % g.outputHeight, into: sums)
+                epilogue.finish(sums, pixels: g.outputWidth, channels: g.outputDepth, to: outRow)
+            }
+        }
     }
 
     /// uint8 depthwise rows (see `quantized`).
@@ -80,23 +100,4 @@ public enum DepthwiseConv2DOptimized {
         while i < count { out[i] = Float(x[i]) + f; i += 1 }
     }
 
-    /// Dispatches rows to the interior kernel specialised for the filter size and stride.
-    @inline(__always)
-    static func run<E: DepthwiseEpilogue>(_ g: ConvolutionGeometry, input: UnsafePointer<Float>,
-                                          filter: UnsafePointer<Float>, epilogue: E,
-                                          output: UnsafeMutablePointer<E.Output>, rows: Range<Int>) {
-        switch (g.filterHeight, g.filterWidth, g.strideWidth) {
-        case (3, 3, 1):
-            DepthwiseInteriorKernel.rows(g, kh: 3, kw: 3, sx: 1, input: input, filter: filter, epilogue: epilogue, output: output, rows: rows)
-        case (3, 3, 2):
-            DepthwiseInteriorKernel.rows(g, kh: 3, kw: 3, sx: 2, input: input, filter: filter, epilogue: epilogue, output: output, rows: rows)
-        case (5, 5, 1):
-            DepthwiseInteriorKernel.rows(g, kh: 5, kw: 5, sx: 1, input: input, filter: filter, epilogue: epilogue, output: output, rows: rows)
-        case (5, 5, 2):
-            DepthwiseInteriorKernel.rows(g, kh: 5, kw: 5, sx: 2, input: input, filter: filter, epilogue: epilogue, output: output, rows: rows)
-        default:
-            DepthwiseInteriorKernel.rows(g, kh: g.filterHeight, kw: g.filterWidth, sx: g.strideWidth,
-                                         input: input, filter: filter, epilogue: epilogue, output: output, rows: rows)
-        }
-    }
 }

@@ -1,52 +1,73 @@
-/// The last step of the channel-vectorized depthwise kernels: turns the float sums of one
-/// output pixel's taps into output elements. One kernel loop nest serves float and quantized
-/// depthwise convolution through this protocol.
+/// The last step of the channel-vectorized depthwise kernels: turns one output row of float
+/// sums (pixel-major, `channels` per pixel) into output elements. One kernel loop nest serves
+/// float and quantized depthwise convolution through this protocol; it is called once per row,
+/// so the hot per-tile code never crosses a generic call.
 protocol DepthwiseEpilogue {
     /// The output element type.
     associatedtype Output
-    /// Finishes channels `channel ..< channel + 16` of one output pixel.
-    func store(_ acc: SIMD16<Float>, channel: Int, to dst: UnsafeMutablePointer<Output>)
-    /// Finishes one channel of one output pixel.
-    func store(_ acc: Float, channel: Int, to dst: UnsafeMutablePointer<Output>)
+    /// True when the sums are written into the output row itself and finished in place.
+    static var finishesInPlace: Bool { get }
+    /// Where the sums of output row `row` go: the row itself or `scratch` (one row of floats).
+    func sums(for row: UnsafeMutablePointer<Output>, scratch: UnsafeMutablePointer<Float>) -> UnsafeMutablePointer<Float>
+    /// Finishes `pixels` output pixels of `channels` channels.
+    func finish(_ sums: UnsafeMutablePointer<Float>, pixels: Int, channels: Int, to dst: UnsafeMutablePointer<Output>)
 }
 
-/// Float output: `clamp(acc + bias)`.
+/// Float output: `clamp(sum + bias)`, in place.
 struct DepthwiseFloatEpilogue: DepthwiseEpilogue {
     let bias: UnsafePointer<Float>?
     let activationMin: Float
     let activationMax: Float
 
-    @inline(__always)
-    func store(_ acc: SIMD16<Float>, channel: Int, to dst: UnsafeMutablePointer<Float>) {
-        var v = acc
-        if let bias { v += UnsafeRawPointer(bias + channel).loadUnaligned(as: SIMD16<Float>.self) }
-        let lo = SIMD16<Float>(repeating: activationMin), hi = SIMD16<Float>(repeating: activationMax)
-        v = v.replacing(with: lo, where: v .< lo).replacing(with: hi, where: v .> hi)
-        UnsafeMutableRawPointer(dst).storeBytes(of: v, as: SIMD16<Float>.self)
-    }
+    static var finishesInPlace: Bool { true }
 
-    @inline(__always)
-    func store(_ acc: Float, channel: Int, to dst: UnsafeMutablePointer<Float>) {
-        dst.pointee = min(max(acc + (bias?[channel] ?? 0), activationMin), activationMax)
+    func sums(for row: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>) -> UnsafeMutablePointer<Float> { row }
+
+    @inline(never)
+    func finish(_ sums: UnsafeMutablePointer<Float>, pixels: Int, channels c: Int, to dst: UnsafeMutablePointer<Float>) {
+        let blocks = c / 16
+        let lo = SIMD16<Float>(repeating: activationMin), hi = SIMD16<Float>(repeating: activationMax)
+        for p in 0..<pixels {
+            let s = sums + p * c, d = dst + p * c
+            for ch in stride(from: 0, to: blocks * 16, by: 16) {
+                var v = UnsafeRawPointer(s + ch).loadUnaligned(as: SIMD16<Float>.self)
+                if let bias { v += UnsafeRawPointer(bias + ch).loadUnaligned(as: SIMD16<Float>.self) }
+                v = v.replacing(with: lo, where: v .< lo).replacing(with: hi, where: v .> hi)
+                UnsafeMutableRawPointer(d + ch).storeBytes(of: v, as: SIMD16<Float>.self)
+            }
+            for ch in (blocks * 16)..<c {
+                d[ch] = min(max(s[ch] + (bias?[ch] ?? 0), activationMin), activationMax)
+            }
+        }
     }
 }
 
 /// Quantized output: the float sums are exact integers (at most `Conv2DOptimized.exactSteps`
 /// taps of `(x + inputOffset)(w + filterOffset)`); plus the Int32 bias, requantized bit-exactly.
-struct DepthwiseRequantizeEpilogue<Element: FixedWidthInteger>: DepthwiseEpilogue {
+/// Stores the 8-bit pattern, which is the same for uint8 and int8 outputs (the values are
+/// already clamped into the output type's range), so one compiled kernel serves both.
+struct DepthwiseRequantizeEpilogue: DepthwiseEpilogue {
     let requantizer: ConvRequantizer
     let bias: UnsafePointer<Int32>?
 
-    @inline(__always)
-    func store(_ acc: SIMD16<Float>, channel: Int, to dst: UnsafeMutablePointer<Element>) {
-        var total = Conv2DOptimized.exactInteger(acc)
-        if let bias { total &+= UnsafeRawPointer(bias + channel).loadUnaligned(as: SIMD16<Int32>.self) }
-        requantizer.store(total, channel: channel, lanes: 16, to: dst)
-    }
+    static var finishesInPlace: Bool { false }
 
-    @inline(__always)
-    func store(_ acc: Float, channel: Int, to dst: UnsafeMutablePointer<Element>) {
-        let total = Int32(acc) &+ (bias?[channel] ?? 0)
-        dst.pointee = Element(truncatingIfNeeded: requantizer.parameters.requantize(total, channel: channel))
+    func sums(for row: UnsafeMutablePointer<UInt8>, scratch: UnsafeMutablePointer<Float>) -> UnsafeMutablePointer<Float> { scratch }
+
+    @inline(never)
+    func finish(_ sums: UnsafeMutablePointer<Float>, pixels: Int, channels c: Int, to dst: UnsafeMutablePointer<UInt8>) {
+        let blocks = c / 16
+        for p in 0..<pixels {
+            let s = sums + p * c, d = dst + p * c
+            for ch in stride(from: 0, to: blocks * 16, by: 16) {
+                var total = Conv2DOptimized.exactInteger(UnsafeRawPointer(s + ch).loadUnaligned(as: SIMD16<Float>.self))
+                if let bias { total &+= UnsafeRawPointer(bias + ch).loadUnaligned(as: SIMD16<Int32>.self) }
+                requantizer.store(total, channel: ch, lanes: 16, to: d + ch)
+            }
+            for ch in (blocks * 16)..<c {
+                let total = Int32(s[ch]) &+ (bias?[ch] ?? 0)
+                d[ch] = UInt8(truncatingIfNeeded: requantizer.parameters.requantize(total, channel: ch))
+            }
+        }
     }
 }

@@ -1,0 +1,67 @@
+/// The input of a depthwise convolution copied into a buffer that already contains its zero
+/// padding, so every output pixel is an interior pixel (`DepthwiseInteriorKernel`, no border
+/// path). A padded tap contributes exactly 0: for quantized inputs the buffer holds
+/// `x + inputOffset`, whose padding value is 0, matching the reference, which skips those taps.
+extension DepthwiseConv2DOptimized {
+    /// The geometry over the padded input: each window starts inside it (padding 0) and the
+    /// last one ends inside it. Output size, filter, strides and dilation are unchanged.
+    public static func paddedGeometry(_ g: ConvolutionGeometry) -> ConvolutionGeometry {
+        var p = g
+        p.inputHeight = max(1, (g.outputHeight - 1) * g.strideHeight + (g.filterHeight - 1) * g.dilationHeight + 1)
+        p.inputWidth = max(1, (g.outputWidth - 1) * g.strideWidth + (g.filterWidth - 1) * g.dilationWidth + 1)
+        p.padTop = 0
+        p.padLeft = 0
+        return p
+    }
+
+    /// True when the input needs no copy: its windows already lie inside it (VALID padding).
+    public static func isPaddingFree(_ g: ConvolutionGeometry) -> Bool {
+        let p = paddedGeometry(g)
+        return g.padTop == 0 && g.padLeft == 0 && p.inputHeight <= g.inputHeight && p.inputWidth <= g.inputWidth
+    }
+
+    /// Copies float input into the padded layout of `paddedGeometry(g)` (`out` holds its `inputCount`).
+    public static func padInput(_ x: UnsafePointer<Float>, _ g: ConvolutionGeometry, into out: UnsafeMutablePointer<Float>) {
+        pad(g, into: out) { from, count, to in to.update(from: x + from, count: count) }
+    }
+
+    /// Converts uint8 input to exact floats `x + offset` in the padded layout of `paddedGeometry(g)`.
+    public static func padInput(_ x: UnsafePointer<UInt8>, offset: Int32, _ g: ConvolutionGeometry,
+                                into out: UnsafeMutablePointer<Float>) {
+        pad(g, into: out) { from, count, to in offsetInput(x + from, count: count, offset: offset, into: to) }
+    }
+
+    /// Converts int8 input to exact floats `x + offset` in the padded layout of `paddedGeometry(g)`.
+    public static func padInput(_ x: UnsafePointer<Int8>, offset: Int32, _ g: ConvolutionGeometry,
+                                into out: UnsafeMutablePointer<Float>) {
+        pad(g, into: out) { from, count, to in offsetInput(x + from, count: count, offset: offset, into: to) }
+    }
+
+    /// Fills the padded buffer row by row: zeros outside the input, `copy(from, count, to)` for
+    /// each row's `count` input elements starting at element `from`.
+    @inline(__always)
+    private static func pad(_ g: ConvolutionGeometry, into out: UnsafeMutablePointer<Float>,
+                            copy: (Int, Int, UnsafeMutablePointer<Float>) -> Void) {
+        let p = paddedGeometry(g)
+        let c = g.inputDepth
+        let rowLength = p.inputWidth * c
+        // Columns of a padded row: `left` zeros, `middle` input columns, then zeros.
+        let left = min(g.padLeft, p.inputWidth)
+        let middle = max(0, min(g.inputWidth, p.inputWidth - g.padLeft))
+        var dst = out
+        for b in 0..<g.batches {
+            for yp in 0..<p.inputHeight {
+                let iy = yp - g.padTop
+                if iy < 0 || iy >= g.inputHeight || middle == 0 {
+                    dst.update(repeating: 0, count: rowLength)
+                } else {
+                    dst.update(repeating: 0, count: left * c)
+                    copy((b * g.inputHeight + iy) * g.inputWidth * c, middle * c, dst + left * c)
+                    let right = (left + middle) * c
+                    (dst + right).update(repeating: 0, count: rowLength - right)
+                }
+                dst += rowLength
+            }
+        }
+    }
+}
