@@ -8,7 +8,7 @@ final class QuantizeOperator: OperatorKernel {
     private var perChannel: (outer: Int, channels: Int, inner: Int, scales: [Float], zeros: [Int32])?
     /// 8-bit → 8-bit requantization as a table of the output code of every input code, built at
     /// prepare with the reference arithmetic (bit-exact by construction).
-    private var byteTable: ActivationKernels.LookupTable8?
+    private var byteTable: ByteTableLookup?
 
     func prepare(_ node: NodeContext) throws {
         let op = "QUANTIZE"
@@ -82,7 +82,7 @@ final class QuantizeOperator: OperatorKernel {
 
     /// The requantization of every 8-bit input code, computed by the reference loop.
     private func requantizationTable(inputSigned: Bool, _ zIn: Int32, _ zOut: Int32,
-                                     outputSigned: Bool) -> ActivationKernels.LookupTable8 {
+                                     outputSigned: Bool) -> ByteTableLookup {
         var codes = [UInt8](repeating: 0, count: 256)
         for i in 0..<256 { codes[i] = UInt8(i) }
         var out = [UInt8](repeating: 0, count: 256)
@@ -97,7 +97,7 @@ final class QuantizeOperator: OperatorKernel {
                 }
             }
         }
-        return ActivationKernels.LookupTable8(signed: inputSigned) { v in Int32(out[Int(UInt8(truncatingIfNeeded: v))]) }
+        return ByteTableLookup(out)
     }
 
     private func quantize<T: FixedWidthInteger>(_ x: UnsafePointer<Float>, _ n: Int, _ output: RuntimeTensor,

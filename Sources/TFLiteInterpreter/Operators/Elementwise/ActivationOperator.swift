@@ -18,7 +18,7 @@ final class ActivationOperator: OperatorKernel {
         case relu(ActivationKernels.QuantizedReluParams)
         case leakyRelu(ActivationKernels.QuantizedLeakyReluParams)
         case hardSwish(ActivationKernels.QuantizedHardSwishParams)
-        case table(ActivationKernels.LookupTable8)
+        case table(ByteTableLookup)
     }
     private var plan: Plan = .float32(.logistic)
 
@@ -58,11 +58,13 @@ final class ActivationOperator: OperatorKernel {
                 }
                 plan = .hardSwish(p)
             case .logistic:
-                plan = .table(.logistic(signed: signed, inputScale: qi.scale, inputZeroPoint: qi.zeroPoint,
-                                        outputScale: qo.scale, outputZeroPoint: qo.zeroPoint))
+                plan = .table(ByteTableLookup(ActivationKernels.LookupTable8.logistic(
+                    signed: signed, inputScale: qi.scale, inputZeroPoint: qi.zeroPoint,
+                    outputScale: qo.scale, outputZeroPoint: qo.zeroPoint).entries))
             case .tanh:
-                plan = .table(.tanh(signed: signed, inputScale: qi.scale, inputZeroPoint: qi.zeroPoint,
-                                    outputScale: qo.scale, outputZeroPoint: qo.zeroPoint))
+                plan = .table(ByteTableLookup(ActivationKernels.LookupTable8.tanh(
+                    signed: signed, inputScale: qi.scale, inputZeroPoint: qi.zeroPoint,
+                    outputScale: qo.scale, outputZeroPoint: qo.zeroPoint).entries))
             case .elu:
                 throw ElementwiseSupport.unsupported(name, x.type)
             }

@@ -1,0 +1,75 @@
+#if LITEVISION_AVX512
+import _Builtin_intrinsics.intel
+#endif
+
+// A 256-entry byte table (quantized LOGISTIC / TANH / EXP, 8-bit requantization) applied to
+// 8-bit data. AVX-512 builds look up 64 bytes at a time with 16-entry byte shuffles: the table
+// is cut into 16 rows of 16 entries; for row k, `(x ^ 16k) +sat 0x70` keeps the low nibble as
+// the shuffle index where x's high nibble is k and sets bit 7 (shuffle writes zero) elsewhere,
+// so OR-ing the 16 shuffles gives `table[x]`. Other builds read the table per byte. Both
+// produce exactly `table[x]`.
+
+/// A byte-to-byte table prepared for vector lookups.
+public struct ByteTableLookup: Sendable {
+    /// The 256 entries, indexed by the input byte (`UInt8(bitPattern:)` for int8).
+    public let entries: [UInt8]
+    /// Row k (entries 16k ..< 16k + 16) repeated in each 16-byte lane of 64 bytes.
+    let rows: [SIMD64<UInt8>]
+
+    /// Prepares `entries` (exactly 256).
+    public init(_ entries: [UInt8]) {
+        precondition(entries.count == 256, "a byte table has 256 entries")
+        self.entries = entries
+        rows = (0..<16).map { k in
+            var row = SIMD64<UInt8>()
+            for lane in 0..<64 { row[lane] = entries[k * 16 + lane % 16] }
+            return row
+        }
+    }
+
+    /// Maps `x[i]` to `out[i]` through the table for `i` in `range`.
+    public func apply(range: Range<Int>, _ x: UnsafePointer<UInt8>, _ out: UnsafeMutablePointer<UInt8>) {
+        guard !range.isEmpty else { return }
+        #if LITEVISION_AVX512
+        applyVector(range: range, x, out)
+        #else
+        applyScalar(range: range, x, out)
+        #endif
+    }
+
+    /// One table read per byte (the portable path; also the vector path's tail).
+    func applyScalar(range: Range<Int>, _ x: UnsafePointer<UInt8>, _ out: UnsafeMutablePointer<UInt8>) {
+        entries.withUnsafeBufferPointer { t in
+            let t = t.baseAddress!
+            for i in range { out[i] = t[Int(x[i])] }
+        }
+    }
+
+    #if LITEVISION_AVX512
+    /// 64 bytes per step with 16 masked byte shuffles, then the scalar tail.
+    func applyVector(range: Range<Int>, _ x: UnsafePointer<UInt8>, _ out: UnsafeMutablePointer<UInt8>) {
+        rows.withUnsafeBufferPointer { rows in
+            let r = UnsafeRawPointer(rows.baseAddress!)
+            var t = [__m512i](repeating: _mm512_setzero_si512(), count: 16)
+            for k in 0..<16 { t[k] = r.loadUnaligned(fromByteOffset: k * 64, as: __m512i.self) }
+            let bias = _mm512_set1_epi8(0x70)
+            var i = range.lowerBound
+            t.withUnsafeBufferPointer { tables in
+                let tables = tables.baseAddress!
+                while i + 64 <= range.upperBound {
+                    let v = UnsafeRawPointer(x + i).loadUnaligned(as: __m512i.self)
+                    var acc = _mm512_setzero_si512()
+                    for k in 0..<16 {
+                        let key = _mm512_set1_epi8(CChar(truncatingIfNeeded: k << 4))
+                        let index = _mm512_adds_epu8(_mm512_xor_si512(v, key), bias)
+                        acc = _mm512_or_si512(acc, _mm512_shuffle_epi8(tables[k], index))
+                    }
+                    UnsafeMutableRawPointer(out + i).storeBytes(of: acc, as: __m512i.self)
+                    i += 64
+                }
+            }
+            applyScalar(range: i..<range.upperBound, x, out)
+        }
+    }
+    #endif
+}
