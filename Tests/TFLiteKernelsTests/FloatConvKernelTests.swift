@@ -114,7 +114,7 @@ final class FloatConvKernelTests: XCTestCase {
     func testKernel6x8MatchesReference() { check(FloatConvKernel6x8.self, seed: 12) }
     func testKernel6x16MatchesReference() { check(FloatConvKernel6x16.self, seed: 13) }
 
-    /// The SSE2 build's pre-broadcast 6 × 8 driver (used from 17 output channels on).
+    /// The SSE2 build's pre-broadcast 6 × 8 driver (used from 33 output channels on, and on shallow layers).
     func testBroadcast6x8MatchesReference() {
         check(rows: 6, panelWidth: 8, name: "broadcast 6x8", seed: 15) { g, lo, hi, x, w, b, z, y, part in
             Conv2DOptimized.floatBroadcast6x8(g, activationMin: lo, activationMax: hi, input: x, packedFilter: w,

@@ -4,7 +4,8 @@ extension Conv2DOptimized {
     /// 6 × 8 kernel multiplies by aligned in-memory broadcasts instead of shuffling a scalar
     /// into every lane for every weight panel. Shuffles share the execution ports of the
     /// multiplies and adds (SSE2 has no FMA and no broadcast load); this leaves the ports to them.
-    /// Worth it from about 3 panels on (each broadcast is reused by every panel).
+    /// Worth it from 5 panels on (each broadcast is reused by every panel), or for very shallow
+    /// layers (see `Conv2DOptimized.float`).
     static func floatBroadcast6x8(_ g: ConvolutionGeometry, activationMin: Float, activationMax: Float,
                                   input: UnsafePointer<Float>, packedFilter: UnsafePointer<Float>,
                                   bias: UnsafePointer<Float>?, zeros: UnsafePointer<Float>,
