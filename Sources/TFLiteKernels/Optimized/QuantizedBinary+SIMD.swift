@@ -1,3 +1,7 @@
+#if LITEVISION_AVX512
+import _Builtin_intrinsics.intel
+#endif
+
 // Quantized 8-bit ADD / SUB / MUL computed 16 elements at a time with exactly the reference's
 // integer arithmetic: zero-point offsets and products in Int32 lanes, the rounding doubling
 // high multiply as unsigned 32×32→64 products of even and odd lanes (shared with the
@@ -94,9 +98,25 @@ public enum QuantizedBinarySIMD {
         }
     }
 
+    /// Whether a same-shape MUL with `p` is faster computed than read from the 64K pair table
+    /// (AVX-512 builds, when the intrinsic kernel handles `p`).
+    public static func mulBeatsPairTable(_ p: BinaryArithmetic.QuantizedMulParams) -> Bool {
+        #if LITEVISION_AVX512
+        return avx512Supports(p)
+        #else
+        return false
+        #endif
+    }
+
     /// int8 MUL of same-shape operands over `range`.
     public static func mul(_ p: BinaryArithmetic.QuantizedMulParams, range: Range<Int>,
                            _ a: UnsafePointer<Int8>, _ b: UnsafePointer<Int8>, _ out: UnsafeMutablePointer<Int8>) {
+        #if LITEVISION_AVX512
+        if avx512Supports(p) {
+            mulAVX512(p, range: range, a, b, out) { _mm512_cvtepi8_epi32($0.loadUnaligned(as: __m128i.self)) }
+            return
+        }
+        #endif
         let k = MulConstants(p)
         run(range: range, a, b, out, stepA: 1, stepB: 1) { k.apply($0, $1) } scalar: {
             BinaryArithmetic.quantizedMulElement($0, $1, p)
@@ -106,6 +126,12 @@ public enum QuantizedBinarySIMD {
     /// uint8 MUL of same-shape operands over `range`.
     public static func mul(_ p: BinaryArithmetic.QuantizedMulParams, range: Range<Int>,
                            _ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ out: UnsafeMutablePointer<UInt8>) {
+        #if LITEVISION_AVX512
+        if avx512Supports(p) {
+            mulAVX512(p, range: range, a, b, out) { _mm512_cvtepu8_epi32($0.loadUnaligned(as: __m128i.self)) }
+            return
+        }
+        #endif
         let k = MulConstants(p)
         run(range: range, a, b, out, stepA: 1, stepB: 1) { k.apply($0, $1) } scalar: {
             BinaryArithmetic.quantizedMulElement($0, $1, p)

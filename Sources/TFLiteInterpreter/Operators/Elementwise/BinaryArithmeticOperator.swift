@@ -87,8 +87,8 @@ final class BinaryArithmeticOperator: OperatorKernel {
         pairTable = nil
         useVectorKernel = false
         if type == .int8 || type == .uint8 {
-            // Large operators read a 64K table (built once here, the fastest per element);
-            // smaller ones with contiguous rows use the vector arithmetic, the rest the reference.
+            // Large operators read a 64K table (built once here) unless the build's vector MUL is
+            // faster; smaller ones with contiguous rows use the vector arithmetic, the rest the reference.
             switch plan {
             case let .quantizedAdd(p, subtract):
                 if layout.elementCount >= Self.pairTableMinimumElements {
@@ -97,7 +97,9 @@ final class BinaryArithmeticOperator: OperatorKernel {
                     useVectorKernel = Self.vectorFriendly(layout) && QuantizedBinarySIMD.supports(p)
                 }
             case let .quantizedMul(p):
-                if layout.elementCount >= Self.pairTableMinimumElements {
+                if layout.isElementwise && QuantizedBinarySIMD.mulBeatsPairTable(p) {
+                    useVectorKernel = true
+                } else if layout.elementCount >= Self.pairTableMinimumElements {
                     pairTable = .mul(signed: type == .int8, p)
                 } else {
                     useVectorKernel = Self.vectorFriendly(layout) && QuantizedBinarySIMD.supports(p)
