@@ -4,14 +4,14 @@ import XCTest
 /// The specialised depthwise paths (3×3 and 5×5 at stride 1 and 2, interior tiles of several
 /// pixels, border pixels, the generic fallback) against `DepthwiseConv2DReference` on seeded
 /// random shapes: widths 1…12 so rows have no, few and many interior pixels, channel counts
-/// that are not multiples of 16, SAME/VALID, dilation, batches of 2, fused activation clamps,
+/// that are not multiples of 16 and wider than one 128-channel group, SAME/VALID, dilation, batches of 2, fused activation clamps,
 /// per-channel int8 and uint8 with zero points; each also on the zero-padded input copy the
 /// operator uses (`paddedGeometry` / `padInput`). Float within 1e-5 relative, quantized bit-exact.
 final class DepthwiseSpecialisedKernelTests: XCTestCase {
     private typealias RNG = ConvolutionOptimizedKernelTests.ConvTestRNG
 
     private func geometry(_ rng: inout RNG, filter: Int, stride: Int) -> ConvolutionGeometry {
-        let channels = [1, 3, 8, 16, 17, 24, 32, 40, 48][rng.int(0...8)]
+        let channels = [1, 3, 8, 16, 17, 24, 32, 40, 48, 144, 257][rng.int(0...10)]
         let dilation = rng.int(0...3) == 0 ? 2 : 1
         let padding: ConvolutionPadding = rng.int(0...1) == 0 ? .same : .valid
         let span = (filter - 1) * dilation + 1

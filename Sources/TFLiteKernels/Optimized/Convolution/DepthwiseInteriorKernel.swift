@@ -5,6 +5,9 @@
 /// parameters and always inlined, so the entry points of `DepthwiseRowSums` (literal 3×3 / 5×5,
 /// stride 1 / 2) compile to unrolled tap loops.
 enum DepthwiseInteriorKernel {
+    /// Channels per group of the row loop (see `rowSums`).
+    static let groupWidth = 128
+
     /// The output columns whose window lies inside the input horizontally.
     static func interiorColumns(_ g: ConvolutionGeometry) -> Range<Int> {
         let sx = g.strideWidth
@@ -44,32 +47,37 @@ enum DepthwiseInteriorKernel {
         let y0 = oy * g.strideHeight - g.padTop
         // The window of column ox starts at input element inRow + ox · sx · c (column ox · sx − padLeft).
         let inRow = (b * g.inputHeight + y0) * g.inputWidth * c - g.padLeft * c
-        // Pixel tiles outer, channel blocks inner: each tile's window is read as contiguous
-        // runs of channels, and the (small) filter stays in cache.
-        var ox = columns.lowerBound
-        #if LITEVISION_AVX512 || arch(arm64)
-        while ox + 4 <= columns.upperBound {
-            for ch in stride(from: 0, to: blocks * 16, by: 16) {
-                tile(4, kh: kh, kw: kw, input: input + (inRow + ox * pixelStep + ch), filter: filter + ch, channels: c,
-                     rowStride: rowStride, tapStep: tapStep, pixelStep: pixelStep, sums: sums + (ox * c + ch))
+        // Channel groups of up to `groupWidth` outer, pixel tiles in the middle, 16-channel
+        // blocks inner: a tile's window is read as contiguous runs of channels, and the group's
+        // window columns (reused by the next tiles) stay in L1 even for wide, dilated layers.
+        let vectorChannels = blocks * 16
+        for group in stride(from: 0, to: vectorChannels, by: groupWidth) {
+            let groupEnd = min(group + groupWidth, vectorChannels)
+            var ox = columns.lowerBound
+            #if LITEVISION_AVX512 || arch(arm64)
+            while ox + 4 <= columns.upperBound {
+                for ch in stride(from: group, to: groupEnd, by: 16) {
+                    tile(4, kh: kh, kw: kw, input: input + (inRow + ox * pixelStep + ch), filter: filter + ch, channels: c,
+                         rowStride: rowStride, tapStep: tapStep, pixelStep: pixelStep, sums: sums + (ox * c + ch))
+                }
+                ox += 4
             }
-            ox += 4
-        }
-        #else
-        while ox + 2 <= columns.upperBound {
-            for ch in stride(from: 0, to: blocks * 16, by: 16) {
-                tile(2, kh: kh, kw: kw, input: input + (inRow + ox * pixelStep + ch), filter: filter + ch, channels: c,
-                     rowStride: rowStride, tapStep: tapStep, pixelStep: pixelStep, sums: sums + (ox * c + ch))
+            #else
+            while ox + 2 <= columns.upperBound {
+                for ch in stride(from: group, to: groupEnd, by: 16) {
+                    tile(2, kh: kh, kw: kw, input: input + (inRow + ox * pixelStep + ch), filter: filter + ch, channels: c,
+                         rowStride: rowStride, tapStep: tapStep, pixelStep: pixelStep, sums: sums + (ox * c + ch))
+                }
+                ox += 2
             }
-            ox += 2
-        }
-        #endif
-        while ox < columns.upperBound {
-            for ch in stride(from: 0, to: blocks * 16, by: 16) {
-                tile(1, kh: kh, kw: kw, input: input + (inRow + ox * pixelStep + ch), filter: filter + ch, channels: c,
-                     rowStride: rowStride, tapStep: tapStep, pixelStep: pixelStep, sums: sums + (ox * c + ch))
+            #endif
+            while ox < columns.upperBound {
+                for ch in stride(from: group, to: groupEnd, by: 16) {
+                    tile(1, kh: kh, kw: kw, input: input + (inRow + ox * pixelStep + ch), filter: filter + ch, channels: c,
+                         rowStride: rowStride, tapStep: tapStep, pixelStep: pixelStep, sums: sums + (ox * c + ch))
+                }
+                ox += 1
             }
-            ox += 1
         }
         if blocks * 16 < c {
             for ox in columns {
