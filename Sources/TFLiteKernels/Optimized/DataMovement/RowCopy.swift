@@ -57,19 +57,31 @@ public enum RowCopy {
         let rank = window.counts.count
         let runElements = window.counts[rank - 1]
         let runBytes = runElements * elementSize
+        guard !runs.isEmpty else { return }
         window.counts.withUnsafeBufferPointer { counts in
             window.elementSteps.withUnsafeBufferPointer { steps in
-                for r in runs {
-                    // Input offset of run r: its outer index digits times the steps.
-                    var rest = r, offset = window.baseOffset
+                withUnsafeTemporaryAllocation(of: Int.self, capacity: max(1, rank - 1)) { index in
+                    // Index digits and input offset of the first run, then an odometer.
+                    var rest = runs.lowerBound, offset = window.baseOffset
                     var d = rank - 2
                     while d >= 0 {
-                        let i = rest % counts[d]
+                        index[d] = rest % counts[d]
                         rest /= counts[d]
-                        offset += i * steps[d]
+                        offset += index[d] * steps[d]
                         d -= 1
                     }
-                    bytes(output + r * runBytes, input + offset * elementSize, runBytes)
+                    for r in runs {
+                        bytes(output + r * runBytes, input + offset * elementSize, runBytes)
+                        d = rank - 2
+                        while d >= 0 {
+                            index[d] += 1
+                            offset += steps[d]
+                            if index[d] < counts[d] { break }
+                            offset -= steps[d] * counts[d]
+                            index[d] = 0
+                            d -= 1
+                        }
+                    }
                 }
             }
         }

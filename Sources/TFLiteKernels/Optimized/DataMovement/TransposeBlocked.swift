@@ -120,14 +120,27 @@ public enum TransposeBlocked {
     /// read from the input at the permuted strides.
     static func copyRows(_ plan: TransposePlan, rows: Range<Int>, rowBytes: Int,
                          input: UnsafeRawPointer, output: UnsafeMutableRawPointer) {
+        guard !rows.isEmpty else { return }
         let d = plan.paddedOutput, s = plan.paddedInputStrides
+        // Index digits and input offset of the first row, then an odometer.
+        var index = [Int](repeating: 0, count: 6)
+        var rest = rows.lowerBound, o = 0
+        for k in stride(from: 5, through: 0, by: -1) {
+            index[k] = rest % d[k]
+            rest /= d[k]
+            o += index[k] * s[k]
+        }
         for r in rows {
-            var rest = r, o = 0
-            for k in stride(from: 5, through: 0, by: -1) {
-                o += (rest % d[k]) * s[k]
-                rest /= d[k]
-            }
             RowCopy.bytes(output + r * rowBytes, input + o * rowBytes, rowBytes)
+            var k = 5
+            while k >= 0 {
+                index[k] += 1
+                o += s[k]
+                if index[k] < d[k] { break }
+                o -= s[k] * d[k]
+                index[k] = 0
+                k -= 1
+            }
         }
     }
 
