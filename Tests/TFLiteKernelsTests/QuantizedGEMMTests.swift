@@ -117,6 +117,71 @@ final class QuantizedGEMMTests: XCTestCase {
         return values.withUnsafeBufferPointer { body($0.baseAddress) }
     }
 
+    /// The reference runtime's output: FULLY_CONNECTED when `fc` is given (`g` its 1×1 form),
+    /// else CONV_2D over `g`.
+    private func referenceOutput<T: FixedWidthInteger>(_ g: ConvolutionGeometry, fc: FullyConnectedGeometry?,
+                                                       _ q: QuantizedConvolutionParameters, input: [T], filter: [T],
+                                                       bias: [Int32]?) -> [T] {
+        var expected = [T](repeating: 0, count: g.outputCount)
+        if let fc {
+            FullyConnectedReference.quantized(fc, q, input: input, weights: filter, bias: bias, output: &expected)
+        } else {
+            Conv2DReference.quantized(g, q, input: input, filter: filter, bias: bias, output: &expected)
+        }
+        return expected
+    }
+
+    /// The int16-pair check shared by the uint8/int8 CONV_2D and FULLY_CONNECTED tests: packs
+    /// `filter` and `input` (filter and input offsets of `q`), runs `kernel` over random chunks and
+    /// compares with the reference's `expected`, bit for bit.
+    private func checkPairs<T: FixedWidthInteger & SIMDScalar>(
+        _ g: ConvolutionGeometry, _ kernel: QuantizedGEMMKernel, _ q: QuantizedConvolutionParameters, input: [T], filter: [T],
+        bias: [Int32]?, expected: [T], rng: inout RNG, _ message: String
+    ) {
+        let packed = Int16PairPacking.pack(filter, offset: q.filterOffset, outputDepth: g.outputDepth,
+                                           taps: g.filterHeight * g.filterWidth, inputDepth: g.inputDepth)
+        let paired = pairedInput(input, g, offsets: Array(repeating: q.inputOffset, count: g.batches))
+        var actual = [T](repeating: 0, count: expected.count)
+        runGEMM(g, kernel, input: paired, packed: packed, bias: bias,
+                epilogue: ConvRequantizeEpilogue<T>(requantizer: ConvRequantizer(q)), output: &actual, rng: &rng)
+        XCTAssertEqual(actual, expected, message)
+    }
+
+    /// Quantizes each of `batches` rows of `input` on the fly (asymmetric, as hybrid kernels do).
+    private func quantizeRows(_ input: [Float], batches: Int, rowSize: Int) -> (values: [Int8], scales: [Float], offsets: [Int32]) {
+        var quantized = [Int8](repeating: 0, count: input.count)
+        var scales = [Float](repeating: 0, count: batches), offsets = [Int32](repeating: 0, count: batches)
+        input.withUnsafeBufferPointer { src in
+            quantized.withUnsafeMutableBufferPointer { dst in
+                for b in 0..<batches {
+                    let r = HybridInputQuantizer.asymmetric(src.baseAddress! + b * rowSize, count: rowSize,
+                                                            into: dst.baseAddress! + b * rowSize)
+                    scales[b] = r.scale; offsets[b] = r.offset
+                }
+            }
+        }
+        return (quantized, scales, offsets)
+    }
+
+    /// The hybrid check shared by the CONV_2D and FULLY_CONNECTED tests: the filter packed with
+    /// offset 0, the quantized input minus its per-batch offsets, compared exactly with `expected`.
+    private func checkHybridPairs(_ g: ConvolutionGeometry, _ kernel: QuantizedGEMMKernel, _ p: HybridConvolutionParameters,
+                                  quantized: [Int8], scales: [Float], offsets: [Int32], filter: [Int8], bias: [Float],
+                                  expected: [Float], rng: inout RNG, _ message: String) {
+        let packed = Int16PairPacking.pack(filter, offset: 0, outputDepth: g.outputDepth,
+                                           taps: g.filterHeight * g.filterWidth, inputDepth: g.inputDepth)
+        let paired = pairedInput(quantized, g, offsets: offsets.map { -$0 })
+        var actual = [Float](repeating: .nan, count: expected.count)
+        scales.withUnsafeBufferPointer { s in
+            bias.withUnsafeBufferPointer { bb in
+                runGEMM(g, kernel, input: paired, packed: packed, bias: nil,
+                        epilogue: ConvHybridEpilogue(parameters: p, inputScales: s.baseAddress!, bias: bb.baseAddress!),
+                        output: &actual, rng: &rng)
+            }
+        }
+        XCTAssertEqual(actual, expected, message)
+    }
+
     private func checkQuantizedConv<T: FixedWidthInteger & SIMDScalar>(_ type: T.Type, seed: UInt64) {
         let isU8 = T.self == UInt8.self
         for kernel in QuantizedGEMMKernel.compiled {
@@ -128,15 +193,8 @@ final class QuantizedGEMMTests: XCTestCase {
                 let input = (0..<g.inputCount).map { _ in T(truncatingIfNeeded: rng.next()) }
                 let filter = (0..<g.filterCount).map { _ in T(truncatingIfNeeded: rng.next()) }
                 let bias: [Int32]? = rng.int(0...4) == 0 ? nil : (0..<g.outputDepth).map { _ in Int32(rng.int(-20000...20000)) }
-                var expected = [T](repeating: 0, count: g.outputCount)
-                Conv2DReference.quantized(g, q, input: input, filter: filter, bias: bias, output: &expected)
-                let packed = Int16PairPacking.pack(filter, offset: q.filterOffset, outputDepth: g.outputDepth,
-                                                   taps: taps, inputDepth: g.inputDepth)
-                let paired = pairedInput(input, g, offsets: Array(repeating: q.inputOffset, count: g.batches))
-                var actual = [T](repeating: 0, count: g.outputCount)
-                runGEMM(g, kernel, input: paired, packed: packed, bias: bias,
-                        epilogue: ConvRequantizeEpilogue<T>(requantizer: ConvRequantizer(q)), output: &actual, rng: &rng)
-                XCTAssertEqual(actual, expected, "\(kernel) \(g)")
+                let expected = referenceOutput(g, fc: nil, q, input: input, filter: filter, bias: bias)
+                checkPairs(g, kernel, q, input: input, filter: filter, bias: bias, expected: expected, rng: &rng, "\(kernel) \(g)")
             }
         }
     }
@@ -151,17 +209,7 @@ final class QuantizedGEMMTests: XCTestCase {
                 let g = randomGeometry(&rng, index: index)
                 let rowSize = g.inputHeight * g.inputWidth * g.inputDepth
                 let input = (0..<g.inputCount).map { _ in rng.float() * 3 + 0.5 }
-                var quantized = [Int8](repeating: 0, count: g.inputCount)
-                var scales = [Float](repeating: 0, count: g.batches), offsets = [Int32](repeating: 0, count: g.batches)
-                input.withUnsafeBufferPointer { src in
-                    quantized.withUnsafeMutableBufferPointer { dst in
-                        for b in 0..<g.batches {
-                            let r = HybridInputQuantizer.asymmetric(src.baseAddress! + b * rowSize, count: rowSize,
-                                                                    into: dst.baseAddress! + b * rowSize)
-                            scales[b] = r.scale; offsets[b] = r.offset
-                        }
-                    }
-                }
+                let (quantized, scales, offsets) = quantizeRows(input, batches: g.batches, rowSize: rowSize)
                 let filter = (0..<g.filterCount).map { _ in Int8(truncatingIfNeeded: rng.int(-127...127)) }
                 let p = HybridConvolutionParameters(filterScales: (0..<g.outputDepth).map { _ in 0.01 * Float(rng.int(1...100)) },
                                                     activationMin: -5, activationMax: 5)
@@ -169,19 +217,9 @@ final class QuantizedGEMMTests: XCTestCase {
                 var expected = [Float](repeating: 0, count: g.outputCount)
                 Conv2DReference.hybrid(g, p, quantizedInput: quantized, inputScales: scales, inputOffsets: offsets,
                                        filter: filter, bias: bias, output: &expected)
-                let packed = Int16PairPacking.pack(filter, offset: 0, outputDepth: g.outputDepth,
-                                                   taps: g.filterHeight * g.filterWidth, inputDepth: g.inputDepth)
-                let paired = pairedInput(quantized, g, offsets: offsets.map { -$0 })
-                var actual = [Float](repeating: .nan, count: g.outputCount)
-                scales.withUnsafeBufferPointer { s in
-                    bias.withUnsafeBufferPointer { bb in
-                        runGEMM(g, kernel, input: paired, packed: packed, bias: nil,
-                                epilogue: ConvHybridEpilogue(parameters: p, inputScales: s.baseAddress!, bias: bb.baseAddress!),
-                                output: &actual, rng: &rng)
-                    }
-                }
                 // Same integer sums, same float steps: identical results.
-                XCTAssertEqual(actual, expected, "\(kernel) \(g)")
+                checkHybridPairs(g, kernel, p, quantized: quantized, scales: scales, offsets: offsets, filter: filter, bias: bias,
+                                 expected: expected, rng: &rng, "\(kernel) \(g)")
             }
         }
     }
@@ -196,15 +234,9 @@ final class QuantizedGEMMTests: XCTestCase {
                 let input = (0..<fc.batches * fc.inputSize).map { _ in T(truncatingIfNeeded: rng.next()) }
                 let weights = (0..<fc.outputSize * fc.inputSize).map { _ in T(truncatingIfNeeded: rng.next()) }
                 let bias = (0..<fc.outputSize).map { _ in Int32(rng.int(-20000...20000)) }
-                var expected = [T](repeating: 0, count: fc.batches * fc.outputSize)
-                FullyConnectedReference.quantized(fc, q, input: input, weights: weights, bias: bias, output: &expected)
-                let packed = Int16PairPacking.pack(weights, offset: q.filterOffset, outputDepth: fc.outputSize,
-                                                   taps: 1, inputDepth: fc.inputSize)
-                let paired = pairedInput(input, g, offsets: Array(repeating: q.inputOffset, count: g.batches))
-                var actual = [T](repeating: 0, count: expected.count)
-                runGEMM(g, kernel, input: paired, packed: packed, bias: bias,
-                        epilogue: ConvRequantizeEpilogue<T>(requantizer: ConvRequantizer(q)), output: &actual, rng: &rng)
-                XCTAssertEqual(actual, expected, "\(kernel) \(fc)")
+                let expected = referenceOutput(g, fc: fc, q, input: input, filter: weights, bias: bias)
+                checkPairs(g, kernel, q, input: input, filter: weights, bias: bias, expected: expected, rng: &rng,
+                           "\(kernel) \(fc)")
             }
         }
     }
@@ -218,17 +250,7 @@ final class QuantizedGEMMTests: XCTestCase {
             for _ in 0..<20 {
                 let (fc, g) = randomFullyConnected(&rng)
                 let input = (0..<fc.batches * fc.inputSize).map { _ in rng.float() * 2 }
-                var quantized = [Int8](repeating: 0, count: input.count)
-                var scales = [Float](repeating: 0, count: fc.batches), offsets = [Int32](repeating: 0, count: fc.batches)
-                input.withUnsafeBufferPointer { src in
-                    quantized.withUnsafeMutableBufferPointer { dst in
-                        for b in 0..<fc.batches {
-                            let r = HybridInputQuantizer.asymmetric(src.baseAddress! + b * fc.inputSize, count: fc.inputSize,
-                                                                    into: dst.baseAddress! + b * fc.inputSize)
-                            scales[b] = r.scale; offsets[b] = r.offset
-                        }
-                    }
-                }
+                let (quantized, scales, offsets) = quantizeRows(input, batches: fc.batches, rowSize: fc.inputSize)
                 let weights = (0..<fc.outputSize * fc.inputSize).map { _ in Int8(truncatingIfNeeded: rng.int(-127...127)) }
                 let p = HybridConvolutionParameters(filterScales: (0..<fc.outputSize).map { _ in 0.01 * Float(rng.int(1...100)) },
                                                     activationMin: -4, activationMax: 6, scalesMultipliedFirst: true)
@@ -236,17 +258,8 @@ final class QuantizedGEMMTests: XCTestCase {
                 var expected = [Float](repeating: 0, count: fc.batches * fc.outputSize)
                 FullyConnectedReference.hybrid(fc, p, quantizedInput: quantized, inputScales: scales, inputOffsets: offsets,
                                                weights: weights, bias: bias, output: &expected)
-                let packed = Int16PairPacking.pack(weights, offset: 0, outputDepth: fc.outputSize, taps: 1, inputDepth: fc.inputSize)
-                let paired = pairedInput(quantized, g, offsets: offsets.map { -$0 })
-                var actual = [Float](repeating: .nan, count: expected.count)
-                scales.withUnsafeBufferPointer { s in
-                    bias.withUnsafeBufferPointer { bb in
-                        runGEMM(g, kernel, input: paired, packed: packed, bias: nil,
-                                epilogue: ConvHybridEpilogue(parameters: p, inputScales: s.baseAddress!, bias: bb.baseAddress!),
-                                output: &actual, rng: &rng)
-                    }
-                }
-                XCTAssertEqual(actual, expected, "\(kernel) \(fc)")
+                checkHybridPairs(g, kernel, p, quantized: quantized, scales: scales, offsets: offsets, filter: weights, bias: bias,
+                                 expected: expected, rng: &rng, "\(kernel) \(fc)")
             }
         }
     }
@@ -264,14 +277,8 @@ final class QuantizedGEMMTests: XCTestCase {
                                                    activationMin: 0, activationMax: 255)
             let input = (0..<g.inputCount).map { _ in rng.int(0...3) == 0 ? UInt8(rng.int(0...255)) : 255 }
             let filter = (0..<g.filterCount).map { _ in rng.int(0...3) == 0 ? UInt8(rng.int(0...255)) : 0 }
-            var expected = [UInt8](repeating: 0, count: g.outputCount)
-            Conv2DReference.quantized(g, q, input: input, filter: filter, bias: nil, output: &expected)
-            let packed = Int16PairPacking.pack(filter, offset: q.filterOffset, outputDepth: 33, taps: 9, inputDepth: 129)
-            let paired = pairedInput(input, g, offsets: [0])
-            var actual = [UInt8](repeating: 0, count: g.outputCount)
-            runGEMM(g, kernel, input: paired, packed: packed, bias: nil,
-                    epilogue: ConvRequantizeEpilogue<UInt8>(requantizer: ConvRequantizer(q)), output: &actual, rng: &rng)
-            XCTAssertEqual(actual, expected, "\(kernel)")
+            let expected = referenceOutput(g, fc: nil, q, input: input, filter: filter, bias: nil)
+            checkPairs(g, kernel, q, input: input, filter: filter, bias: nil, expected: expected, rng: &rng, "\(kernel)")
             XCTAssertTrue(expected.contains { $0 != expected[0] }, "the check must see varied outputs")
         }
     }
@@ -294,12 +301,7 @@ final class QuantizedGEMMTests: XCTestCase {
                 let input = (0..<g.inputCount).map { _ in Int8(truncatingIfNeeded: rng.next()) }
                 let filter = (0..<g.filterCount).map { _ in Int8(truncatingIfNeeded: rng.next()) }
                 let bias: [Int32]? = rng.int(0...4) == 0 ? nil : (0..<g.outputDepth).map { _ in Int32(rng.int(-20000...20000)) }
-                var expected = [Int8](repeating: 0, count: g.outputCount)
-                if let fc {
-                    FullyConnectedReference.quantized(fc, q, input: input, weights: filter, bias: bias, output: &expected)
-                } else {
-                    Conv2DReference.quantized(g, q, input: input, filter: filter, bias: bias, output: &expected)
-                }
+                let expected = referenceOutput(g, fc: fc, q, input: input, filter: filter, bias: bias)
                 let packed = Int8QuadPacking.pack(filter, outputDepth: g.outputDepth, taps: taps, inputDepth: g.inputDepth)
                 let correction = Int8QuadPacking.biasCorrection(filter, outputDepth: g.outputDepth, depth: taps * g.inputDepth,
                                                                 inputOffset: q.inputOffset)
@@ -316,6 +318,25 @@ final class QuantizedGEMMTests: XCTestCase {
         }
     }
 
+    /// The patch rows of every batch image of `input` (`g.batches` images of
+    /// `outputHeight · outputWidth` rows of `stride` elements, plus the layout's trailing
+    /// padding row), prefilled with `filler` so rows the gather misses would show; `gather(image, rows)`
+    /// writes one image's rows.
+    private func patchRows<Source, Target: FixedWidthInteger>(
+        _ input: [Source], _ g: ConvolutionGeometry, filler: Target, stride: Int,
+        _ gather: (UnsafePointer<Source>, UnsafeMutablePointer<Target>) -> Void
+    ) -> [Target] {
+        let imagePixels = g.outputHeight * g.outputWidth
+        let imageSize = g.inputHeight * g.inputWidth * g.inputDepth
+        var rows = [Target](repeating: filler, count: (g.batches * imagePixels + 1) * stride)
+        input.withUnsafeBufferPointer { x in
+            rows.withUnsafeMutableBufferPointer { out in
+                for b in 0..<g.batches { gather(x.baseAddress! + b * imageSize, out.baseAddress! + b * imagePixels * stride) }
+            }
+        }
+        return rows
+    }
+
     /// Patch form (few input channels): gathered windows run as a 1×1 GEMM, uint8 and int8 in
     /// the int16-pair layout and int8 in the int8-quad layout, padding taps included.
     func testPatchFormIsBitExact() {
@@ -329,27 +350,17 @@ final class QuantizedGEMMTests: XCTestCase {
                 let patch = QuantizedConvPatches.patchGeometry(g)
                 let taps = g.filterHeight * g.filterWidth
                 let imagePixels = g.outputHeight * g.outputWidth
-                let imageSize = g.inputHeight * g.inputWidth * g.inputDepth
                 switch index % 3 {
                 case 0:
                     let q = quantizedParameters(&rng, channels: g.outputDepth, uint8: true, depth: taps * g.inputDepth)
                     let input = (0..<g.inputCount).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
                     let filter = (0..<g.filterCount).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
                     let bias = (0..<g.outputDepth).map { _ in Int32(rng.int(-20000...20000)) }
-                    var expected = [UInt8](repeating: 0, count: g.outputCount)
-                    Conv2DReference.quantized(g, q, input: input, filter: filter, bias: bias, output: &expected)
+                    let expected = referenceOutput(g, fc: nil, q, input: input, filter: filter, bias: bias)
                     let packed = Int16PairPacking.pack(filter, offset: q.filterOffset, outputDepth: g.outputDepth,
                                                        taps: 1, inputDepth: taps * g.inputDepth)
-                    let stride = Int16PairPacking.pairedDepth(patch.inputDepth)
-                    var rows = [Int16](repeating: 7, count: Int16PairPacking.activationCount(pixels: g.batches * imagePixels,
-                                                                                            depth: patch.inputDepth))
-                    for b in 0..<g.batches {
-                        input.withUnsafeBufferPointer { x in
-                            rows.withUnsafeMutableBufferPointer { out in
-                                QuantizedConvPatches.gatherPairs(x.baseAddress! + b * imageSize, g, pixels: 0..<imagePixels,
-                                                                 offset: q.inputOffset, into: out.baseAddress! + b * imagePixels * stride)
-                            }
-                        }
+                    let rows = patchRows(input, g, filler: Int16(7), stride: Int16PairPacking.pairedDepth(patch.inputDepth)) {
+                        QuantizedConvPatches.gatherPairs($0, g, pixels: 0..<imagePixels, offset: q.inputOffset, into: $1)
                     }
                     var actual = [UInt8](repeating: 0, count: g.outputCount)
                     runGEMM(patch, kernel, input: rows, packed: packed, bias: bias,
@@ -360,25 +371,15 @@ final class QuantizedGEMMTests: XCTestCase {
                     let input = (0..<g.inputCount).map { _ in Int8(truncatingIfNeeded: rng.next()) }
                     let filter = (0..<g.filterCount).map { _ in Int8(truncatingIfNeeded: rng.next()) }
                     let bias = (0..<g.outputDepth).map { _ in Int32(rng.int(-20000...20000)) }
-                    var expected = [Int8](repeating: 0, count: g.outputCount)
-                    Conv2DReference.quantized(g, q, input: input, filter: filter, bias: bias, output: &expected)
+                    let expected = referenceOutput(g, fc: nil, q, input: input, filter: filter, bias: bias)
                     var actual = [Int8](repeating: 0, count: g.outputCount)
                     if index % 3 == 1 {
                         let packed = Int8QuadPacking.pack(filter, outputDepth: g.outputDepth, taps: 1, inputDepth: taps * g.inputDepth)
                         let correction = Int8QuadPacking.biasCorrection(filter, outputDepth: g.outputDepth, depth: taps * g.inputDepth,
                                                                         inputOffset: q.inputOffset)
                         let combined = (0..<g.outputDepth).map { bias[$0] &+ correction[$0] }
-                        let stride = Int8QuadPacking.quadDepth(patch.inputDepth)
-                        var rows = [UInt8](repeating: 0x5A, count: Int8QuadPacking.activationCount(pixels: g.batches * imagePixels,
-                                                                                                  depth: patch.inputDepth))
-                        for b in 0..<g.batches {
-                            input.withUnsafeBufferPointer { x in
-                                rows.withUnsafeMutableBufferPointer { out in
-                                    QuantizedConvPatches.gatherQuads(x.baseAddress! + b * imageSize, g, pixels: 0..<imagePixels,
-                                                                     inputOffset: q.inputOffset,
-                                                                     into: out.baseAddress! + b * imagePixels * stride)
-                                }
-                            }
+                        let rows = patchRows(input, g, filler: UInt8(0x5A), stride: Int8QuadPacking.quadDepth(patch.inputDepth)) {
+                            QuantizedConvPatches.gatherQuads($0, g, pixels: 0..<imagePixels, inputOffset: q.inputOffset, into: $1)
                         }
                         runGEMM(patch, kernel, layout: .uint8Quads, input: rows, packed: packed, bias: combined,
                                 epilogue: ConvRequantizeEpilogue<Int8>(requantizer: ConvRequantizer(q)), output: &actual, rng: &rng)
@@ -386,17 +387,8 @@ final class QuantizedGEMMTests: XCTestCase {
                     } else {
                         let packed = Int16PairPacking.pack(filter, offset: 0, outputDepth: g.outputDepth,
                                                            taps: 1, inputDepth: taps * g.inputDepth)
-                        let stride = Int16PairPacking.pairedDepth(patch.inputDepth)
-                        var rows = [Int16](repeating: -3, count: Int16PairPacking.activationCount(pixels: g.batches * imagePixels,
-                                                                                                 depth: patch.inputDepth))
-                        for b in 0..<g.batches {
-                            input.withUnsafeBufferPointer { x in
-                                rows.withUnsafeMutableBufferPointer { out in
-                                    QuantizedConvPatches.gatherPairs(x.baseAddress! + b * imageSize, g, pixels: 0..<imagePixels,
-                                                                     offset: q.inputOffset,
-                                                                     into: out.baseAddress! + b * imagePixels * stride)
-                                }
-                            }
+                        let rows = patchRows(input, g, filler: Int16(-3), stride: Int16PairPacking.pairedDepth(patch.inputDepth)) {
+                            QuantizedConvPatches.gatherPairs($0, g, pixels: 0..<imagePixels, offset: q.inputOffset, into: $1)
                         }
                         runGEMM(patch, kernel, input: rows, packed: packed, bias: bias,
                                 epilogue: ConvRequantizeEpilogue<Int8>(requantizer: ConvRequantizer(q)), output: &actual, rng: &rng)
@@ -429,12 +421,7 @@ final class QuantizedGEMMTests: XCTestCase {
                 let input = (0..<g.inputCount).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
                 let filter = (0..<g.filterCount).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
                 let bias: [Int32]? = rng.int(0...4) == 0 ? nil : (0..<g.outputDepth).map { _ in Int32(rng.int(-20000...20000)) }
-                var expected = [UInt8](repeating: 0, count: g.outputCount)
-                if let fc {
-                    FullyConnectedReference.quantized(fc, q, input: input, weights: filter, bias: bias, output: &expected)
-                } else {
-                    Conv2DReference.quantized(g, q, input: input, filter: filter, bias: bias, output: &expected)
-                }
+                let expected = referenceOutput(g, fc: fc, q, input: input, filter: filter, bias: bias)
                 let gemm = patches ? QuantizedConvPatches.patchGeometry(g) : g
                 let gemmTaps = gemm.filterHeight * gemm.filterWidth
                 let packed = Int8QuadPacking.pack(filter, outputDepth: g.outputDepth, taps: gemmTaps, inputDepth: gemm.inputDepth)

@@ -44,24 +44,14 @@ enum PackedConvolution {
                 let xp = paired.baseAddress!
                 for batch in 0..<g.batches {
                     let start = batch * g.inputHeight * g.inputWidth * g.inputDepth
-                    fillPairs(g, operands: operands, batch: batch, threads: threads, into: xp) { pixels, image, out in
-                        if isU8 {
-                            let source = x.assumingMemoryBound(to: UInt8.self) + start
-                            if operands.patches {
-                                QuantizedConvPatches.gatherPairs(source, g, pixels: pixels, offset: offset, into: image)
-                            } else {
-                                Int16PairPacking.convert(source + pixels.lowerBound * g.inputDepth, pixels: pixels.count,
-                                                         depth: g.inputDepth, offset: offset, into: out)
-                            }
-                        } else {
-                            let source = x.assumingMemoryBound(to: Int8.self) + start
-                            if operands.patches {
-                                QuantizedConvPatches.gatherPairs(source, g, pixels: pixels, offset: offset, into: image)
-                            } else {
-                                Int16PairPacking.convert(source + pixels.lowerBound * g.inputDepth, pixels: pixels.count,
-                                                         depth: g.inputDepth, offset: offset, into: out)
-                            }
-                        }
+                    if isU8 {
+                        fillPairs(g, operands: operands, batch: batch, threads: threads, into: xp,
+                                  source: x.assumingMemoryBound(to: UInt8.self) + start, offset: offset,
+                                  gather: QuantizedConvPatches.gatherPairs, convert: Int16PairPacking.convert)
+                    } else {
+                        fillPairs(g, operands: operands, batch: batch, threads: threads, into: xp,
+                                  source: x.assumingMemoryBound(to: Int8.self) + start, offset: offset,
+                                  gather: QuantizedConvPatches.gatherPairs, convert: Int16PairPacking.convert)
                     }
                 }
                 let xin = UnsafePointer(xp)
@@ -88,16 +78,9 @@ enum PackedConvolution {
                 operands.pairs!.input.withUnsafeMutableBufferPointer { paired in
                     let xp = paired.baseAddress!
                     for batch in 0..<g.batches {
-                        let source = q + batch * rowSize
-                        let offset = -offsets[batch]
-                        fillPairs(g, operands: operands, batch: batch, threads: threads, into: xp) { pixels, image, out in
-                            if operands.patches {
-                                QuantizedConvPatches.gatherPairs(source, g, pixels: pixels, offset: offset, into: image)
-                            } else {
-                                Int16PairPacking.convert(source + pixels.lowerBound * g.inputDepth, pixels: pixels.count,
-                                                         depth: g.inputDepth, offset: offset, into: out)
-                            }
-                        }
+                        fillPairs(g, operands: operands, batch: batch, threads: threads, into: xp,
+                                  source: UnsafePointer(q + batch * rowSize), offset: -offsets[batch],
+                                  gather: QuantizedConvPatches.gatherPairs, convert: Int16PairPacking.convert)
                     }
                     let xin = UnsafePointer(xp)
                     packed.withUnsafeBufferPointer { w in
@@ -112,18 +95,27 @@ enum PackedConvolution {
         }
     }
 
-    /// Fills batch `batch`'s rows of the int16-pair GEMM input, split across the pool:
-    /// `body(pixels, image, destination)` with the pixel range (within the image: input pixels,
-    /// or output pixels in patch form), the image's first row and where the range's first row goes.
-    private static func fillPairs(_ g: ConvolutionGeometry, operands: QuantizedGEMMOperands, batch: Int, threads: ThreadPool,
-                                  into base: UnsafeMutablePointer<Int16>,
-                                  _ body: (Range<Int>, UnsafeMutablePointer<Int16>, UnsafeMutablePointer<Int16>) -> Void) {
+    /// Fills batch `batch`'s rows of the int16-pair GEMM input from that batch's image `source`,
+    /// split across the pool: patch rows (`gather`, over output pixels) when the operands are in
+    /// patch form, else the input pixels in the paired layout (`convert`), both with `offset` added.
+    private static func fillPairs<Source>(
+        _ g: ConvolutionGeometry, operands: QuantizedGEMMOperands, batch: Int, threads: ThreadPool,
+        into base: UnsafeMutablePointer<Int16>, source: UnsafePointer<Source>, offset: Int32,
+        gather: (UnsafePointer<Source>, ConvolutionGeometry, Range<Int>, Int32, UnsafeMutablePointer<Int16>) -> Void,
+        convert: (UnsafePointer<Source>, Int, Int, Int32, UnsafeMutablePointer<Int16>) -> Void
+    ) {
         let gemm = operands.geometry
         let rows = gemm.inputHeight * gemm.inputWidth
         let stride = Int16PairPacking.pairedDepth(gemm.inputDepth)
         let image = base + batch * rows * stride
-        threads.parallelFor(rows, minChunk: max(1, 65_536 / max(1, gemm.inputDepth))) { part in
-            body(part, image, image + part.lowerBound * stride)
+        let patches = operands.patches
+        threads.parallelFor(rows, minChunk: max(1, 65_536 / max(1, gemm.inputDepth))) { pixels in
+            if patches {
+                gather(source, g, pixels, offset, image)
+            } else {
+                convert(source + pixels.lowerBound * g.inputDepth, pixels.count, g.inputDepth, offset,
+                        image + pixels.lowerBound * stride)
+            }
         }
     }
 

@@ -25,30 +25,29 @@ extension QuantizedGEMM {
                 w += 64
             }
         }
-        let out = UnsafeMutableRawPointer(acc)
-        out.storeBytes(of: a0, as: SIMD16<Int32>.self)
-        (out + 128).storeBytes(of: a1, as: SIMD16<Int32>.self)
-        (out + 256).storeBytes(of: a2, as: SIMD16<Int32>.self)
-        (out + 384).storeBytes(of: a3, as: SIMD16<Int32>.self)
+        portableStore(a0, a1, a2, a3, into: acc)
     }
 
-    /// Runs 4 pixels against the int8-quad panel at `weights` (unsigned input bytes, signed
-    /// weights, 4 channels per word); sums of pixel `r` land at `acc[32·r ..< 32·r + 16]`.
+    /// Runs 4 pixels against a quad panel at `weights` (4 channels per word, one operand unsigned
+    /// and the other signed); sums of pixel `r` land at `acc[32·r ..< 32·r + 16]`. `Input` and
+    /// `Weight` are `UInt8`/`Int8` for the int8 quads and `Int8`/`UInt8` for the uint8-weight quads.
     @inline(__always)
-    static func portableQuadTile4x16(_ pointers: UnsafePointer<UnsafeRawPointer>, rowStride: Int, taps: Int, words: Int,
-                                     weights: UnsafeRawPointer, into acc: UnsafeMutablePointer<Int32>) {
+    static func portableQuadTile4x16<Input: FixedWidthInteger, Weight: FixedWidthInteger & SIMDScalar>(
+        _ pointers: UnsafePointer<UnsafeRawPointer>, rowStride: Int, taps: Int, words: Int,
+        weights: UnsafeRawPointer, into acc: UnsafeMutablePointer<Int32>, input: Input.Type, weight: Weight.Type
+    ) {
         var a0 = SIMD16<Int32>(), a1 = a0, a2 = a0, a3 = a0
         var w = weights
         for t in 0..<taps {
             let row = pointers + t * rowStride
-            let xs = (row[0].assumingMemoryBound(to: UInt8.self), row[1].assumingMemoryBound(to: UInt8.self),
-                      row[2].assumingMemoryBound(to: UInt8.self), row[3].assumingMemoryBound(to: UInt8.self))
+            let xs = (row[0].assumingMemoryBound(to: Input.self), row[1].assumingMemoryBound(to: Input.self),
+                      row[2].assumingMemoryBound(to: Input.self), row[3].assumingMemoryBound(to: Input.self))
             for j in 0..<words {
-                let packed = w.loadUnaligned(as: SIMD64<Int8>.self)
+                let packed = w.loadUnaligned(as: SIMD64<Weight>.self)
                 let even = packed.evenHalf, odd = packed.oddHalf
                 let w0 = SIMD16<Int32>(truncatingIfNeeded: even.evenHalf), w2 = SIMD16<Int32>(truncatingIfNeeded: even.oddHalf)
                 let w1 = SIMD16<Int32>(truncatingIfNeeded: odd.evenHalf), w3 = SIMD16<Int32>(truncatingIfNeeded: odd.oddHalf)
-                @inline(__always) func dot(_ x: UnsafePointer<UInt8>) -> SIMD16<Int32> {
+                @inline(__always) func dot(_ x: UnsafePointer<Input>) -> SIMD16<Int32> {
                     let c = 4 * j
                     return w0 &* SIMD16(repeating: Int32(x[c])) &+ w1 &* SIMD16(repeating: Int32(x[c + 1]))
                         &+ w2 &* SIMD16(repeating: Int32(x[c + 2])) &+ w3 &* SIMD16(repeating: Int32(x[c + 3]))
@@ -57,38 +56,13 @@ extension QuantizedGEMM {
                 w += 64
             }
         }
-        let out = UnsafeMutableRawPointer(acc)
-        out.storeBytes(of: a0, as: SIMD16<Int32>.self)
-        (out + 128).storeBytes(of: a1, as: SIMD16<Int32>.self)
-        (out + 256).storeBytes(of: a2, as: SIMD16<Int32>.self)
-        (out + 384).storeBytes(of: a3, as: SIMD16<Int32>.self)
+        portableStore(a0, a1, a2, a3, into: acc)
     }
 
-    /// Runs 4 pixels against the uint8-weight quad panel at `weights` (unsigned weights, signed
-    /// input bytes); sums of pixel `r` land at `acc[32·r ..< 32·r + 16]`.
+    /// Writes the sums of pixels 0–3 to `acc[32·r ..< 32·r + 16]`.
     @inline(__always)
-    static func portableUnsignedWeightQuadTile4x16(_ pointers: UnsafePointer<UnsafeRawPointer>, rowStride: Int, taps: Int,
-                                                   words: Int, weights: UnsafeRawPointer, into acc: UnsafeMutablePointer<Int32>) {
-        var a0 = SIMD16<Int32>(), a1 = a0, a2 = a0, a3 = a0
-        var w = weights
-        for t in 0..<taps {
-            let row = pointers + t * rowStride
-            let xs = (row[0].assumingMemoryBound(to: Int8.self), row[1].assumingMemoryBound(to: Int8.self),
-                      row[2].assumingMemoryBound(to: Int8.self), row[3].assumingMemoryBound(to: Int8.self))
-            for j in 0..<words {
-                let packed = w.loadUnaligned(as: SIMD64<UInt8>.self)
-                let even = packed.evenHalf, odd = packed.oddHalf
-                let w0 = SIMD16<Int32>(truncatingIfNeeded: even.evenHalf), w2 = SIMD16<Int32>(truncatingIfNeeded: even.oddHalf)
-                let w1 = SIMD16<Int32>(truncatingIfNeeded: odd.evenHalf), w3 = SIMD16<Int32>(truncatingIfNeeded: odd.oddHalf)
-                @inline(__always) func dot(_ x: UnsafePointer<Int8>) -> SIMD16<Int32> {
-                    let c = 4 * j
-                    return w0 &* SIMD16(repeating: Int32(x[c])) &+ w1 &* SIMD16(repeating: Int32(x[c + 1]))
-                        &+ w2 &* SIMD16(repeating: Int32(x[c + 2])) &+ w3 &* SIMD16(repeating: Int32(x[c + 3]))
-                }
-                a0 = a0 &+ dot(xs.0); a1 = a1 &+ dot(xs.1); a2 = a2 &+ dot(xs.2); a3 = a3 &+ dot(xs.3)
-                w += 64
-            }
-        }
+    static func portableStore(_ a0: SIMD16<Int32>, _ a1: SIMD16<Int32>, _ a2: SIMD16<Int32>, _ a3: SIMD16<Int32>,
+                              into acc: UnsafeMutablePointer<Int32>) {
         let out = UnsafeMutableRawPointer(acc)
         out.storeBytes(of: a0, as: SIMD16<Int32>.self)
         (out + 128).storeBytes(of: a1, as: SIMD16<Int32>.self)

@@ -27,18 +27,16 @@ extension QuantizedGEMM {
             while offset < end {
                 let wa = w.loadUnaligned(as: __m128i.self)
                 let wb = w.loadUnaligned(fromByteOffset: 16, as: __m128i.self)
-                let s0 = _mm_set1_epi32(x0.loadUnaligned(fromByteOffset: offset, as: Int32.self))
-                a0 = _mm_add_epi32(a0, _mm_madd_epi16(s0, wa))
-                b0 = _mm_add_epi32(b0, _mm_madd_epi16(s0, wb))
-                let s1 = _mm_set1_epi32(x1.loadUnaligned(fromByteOffset: offset, as: Int32.self))
-                a1 = _mm_add_epi32(a1, _mm_madd_epi16(s1, wa))
-                b1 = _mm_add_epi32(b1, _mm_madd_epi16(s1, wb))
-                let s2 = _mm_set1_epi32(x2.loadUnaligned(fromByteOffset: offset, as: Int32.self))
-                a2 = _mm_add_epi32(a2, _mm_madd_epi16(s2, wa))
-                b2 = _mm_add_epi32(b2, _mm_madd_epi16(s2, wb))
-                let s3 = _mm_set1_epi32(x3.loadUnaligned(fromByteOffset: offset, as: Int32.self))
-                a3 = _mm_add_epi32(a3, _mm_madd_epi16(s3, wa))
-                b3 = _mm_add_epi32(b3, _mm_madd_epi16(s3, wb))
+                // Adds pixel `x`'s input pair times both 4-channel weight groups to `a` and `b`.
+                @inline(__always) func pixel(_ x: UnsafeRawPointer, _ a: inout __m128i, _ b: inout __m128i) {
+                    let s = _mm_set1_epi32(x.loadUnaligned(fromByteOffset: offset, as: Int32.self))
+                    a = _mm_add_epi32(a, _mm_madd_epi16(s, wa))
+                    b = _mm_add_epi32(b, _mm_madd_epi16(s, wb))
+                }
+                pixel(x0, &a0, &b0)
+                pixel(x1, &a1, &b1)
+                pixel(x2, &a2, &b2)
+                pixel(x3, &a3, &b3)
                 w += 64; offset += 4
             }
         }

@@ -255,23 +255,30 @@ public enum QuantizedGEMM {
         let n = tilePixels
         #if LITEVISION_AVX512
         if kernel == .avx512 {
+            // Each call passes its step and width literally, so inlining leaves one instruction per
+            // product and the width's own accumulators, no call.
             switch (layout, panelsLeft >= 2) {
             case (.int16Pairs, true):
-                avx512PairTile8x32(pointers, taps: taps, words: words, weights: weights, panelStride: panelStride, into: acc)
+                avx512Tile8(pointers, taps: taps, words: words, weights: weights, panelStride: panelStride, twoPanels: true,
+                            into: acc, avx512PairStep)
                 return 2
             case (.int16Pairs, false):
-                avx512PairTile8x16(pointers, taps: taps, words: words, weights: weights, into: acc)
+                avx512Tile8(pointers, taps: taps, words: words, weights: weights, panelStride: panelStride, twoPanels: false,
+                            into: acc, avx512PairStep)
             case (.uint8Quads, true):
-                avx512QuadTile8x32(pointers, taps: taps, words: words, weights: weights, panelStride: panelStride, into: acc)
+                avx512Tile8(pointers, taps: taps, words: words, weights: weights, panelStride: panelStride, twoPanels: true,
+                            into: acc, avx512QuadStep)
                 return 2
             case (.uint8Quads, false):
-                avx512QuadTile8x16(pointers, taps: taps, words: words, weights: weights, into: acc)
+                avx512Tile8(pointers, taps: taps, words: words, weights: weights, panelStride: panelStride, twoPanels: false,
+                            into: acc, avx512QuadStep)
             case (.uint8WeightQuads, true):
-                avx512UnsignedWeightQuadTile8x32(pointers, taps: taps, words: words, weights: weights,
-                                                 panelStride: panelStride, into: acc)
+                avx512Tile8(pointers, taps: taps, words: words, weights: weights, panelStride: panelStride, twoPanels: true,
+                            into: acc, avx512UnsignedWeightQuadStep)
                 return 2
             case (.uint8WeightQuads, false):
-                avx512UnsignedWeightQuadTile8x16(pointers, taps: taps, words: words, weights: weights, into: acc)
+                avx512Tile8(pointers, taps: taps, words: words, weights: weights, panelStride: panelStride, twoPanels: false,
+                            into: acc, avx512UnsignedWeightQuadStep)
             }
             return 1
         }
@@ -294,10 +301,10 @@ public enum QuantizedGEMM {
                                      into: acc + half * 32)
             case .uint8Quads:
                 portableQuadTile4x16(pointers + half, rowStride: n, taps: taps, words: words, weights: weights,
-                                     into: acc + half * 32)
+                                     into: acc + half * 32, input: UInt8.self, weight: Int8.self)
             case .uint8WeightQuads:
-                portableUnsignedWeightQuadTile4x16(pointers + half, rowStride: n, taps: taps, words: words, weights: weights,
-                                                   into: acc + half * 32)
+                portableQuadTile4x16(pointers + half, rowStride: n, taps: taps, words: words, weights: weights,
+                                     into: acc + half * 32, input: Int8.self, weight: UInt8.self)
             }
         }
         return 1

@@ -33,17 +33,31 @@ public enum Int16PairPacking {
     /// lanes are 0.
     public static func pack<Weight: FixedWidthInteger>(_ filter: UnsafePointer<Weight>, offset: Int32,
                                                        outputDepth: Int, taps: Int, inputDepth: Int) -> [Int16] {
-        let pairs = pairedDepth(inputDepth) / 2
-        let panelStride = taps * pairs * 2 * panelWidth
-        var packed = [Int16](repeating: 0, count: packedCount(outputDepth: outputDepth, taps: taps, inputDepth: inputDepth))
+        packPanels(filter, outputDepth: outputDepth, taps: taps, inputDepth: inputDepth, channelsPerWord: 2) {
+            Int16(truncatingIfNeeded: Int32($0) &+ offset)
+        }
+    }
+
+    /// The panel loop of both GEMM layouts: `filter` `[outputDepth, taps, inputDepth]` into panels
+    /// of `panelWidth` output channels whose 32-bit words hold `channelsPerWord` consecutive input
+    /// channels of one output channel (lowest channel first), each value mapped by `element`;
+    /// the input depth is padded to a multiple of `channelsPerWord`, padding is 0.
+    @inline(__always)
+    static func packPanels<Weight, Element: FixedWidthInteger>(
+        _ filter: UnsafePointer<Weight>, outputDepth: Int, taps: Int, inputDepth: Int, channelsPerWord: Int,
+        _ element: (Weight) -> Element
+    ) -> [Element] {
+        let words = (inputDepth + channelsPerWord - 1) / channelsPerWord
+        let panelStride = taps * words * channelsPerWord * panelWidth
+        var packed = [Element](repeating: 0, count: panelCount(outputDepth: outputDepth) * panelStride)
         packed.withUnsafeMutableBufferPointer { dst in
             for oc in 0..<outputDepth {
                 let panel = oc / panelWidth, lane = oc % panelWidth
                 for t in 0..<taps {
                     let source = filter + (oc * taps + t) * inputDepth
                     for c in 0..<inputDepth {
-                        let word = (t * pairs + c / 2) * panelWidth + lane
-                        dst[panel * panelStride + word * 2 + (c & 1)] = Int16(truncatingIfNeeded: Int32(source[c]) &+ offset)
+                        let word = (t * words + c / channelsPerWord) * panelWidth + lane
+                        dst[panel * panelStride + word * channelsPerWord + c % channelsPerWord] = element(source[c])
                     }
                 }
             }
@@ -56,30 +70,28 @@ public enum Int16PairPacking {
     /// trailing zero pixel zero.
     public static func convert(_ x: UnsafePointer<UInt8>, pixels: Int, depth: Int, offset: Int32,
                                into out: UnsafeMutablePointer<Int16>) {
-        let o = Int16(truncatingIfNeeded: offset)
-        if depth & 1 == 0 {
-            for i in 0..<(pixels * depth) { out[i] = Int16(x[i]) &+ o }
-            return
-        }
-        for p in 0..<pixels {
-            let src = x + p * depth, dst = out + p * (depth + 1)
-            for c in 0..<depth { dst[c] = Int16(src[c]) &+ o }
-            dst[depth] = 0
-        }
+        convertPixels(x, pixels: pixels, depth: depth, offset: offset, into: out)
     }
 
     /// `convert` for int8 channels (offset: the negated input zero point; for hybrid inputs the
     /// negated per-batch offset of the on-the-fly quantization).
     public static func convert(_ x: UnsafePointer<Int8>, pixels: Int, depth: Int, offset: Int32,
                                into out: UnsafeMutablePointer<Int16>) {
+        convertPixels(x, pixels: pixels, depth: depth, offset: offset, into: out)
+    }
+
+    /// The body of both `convert`s, specialized for each 8-bit source type.
+    @inline(__always)
+    static func convertPixels<Source: FixedWidthInteger>(_ x: UnsafePointer<Source>, pixels: Int, depth: Int, offset: Int32,
+                                                         into out: UnsafeMutablePointer<Int16>) {
         let o = Int16(truncatingIfNeeded: offset)
         if depth & 1 == 0 {
-            for i in 0..<(pixels * depth) { out[i] = Int16(x[i]) &+ o }
+            for i in 0..<(pixels * depth) { out[i] = Int16(truncatingIfNeeded: x[i]) &+ o }
             return
         }
         for p in 0..<pixels {
             let src = x + p * depth, dst = out + p * (depth + 1)
-            for c in 0..<depth { dst[c] = Int16(src[c]) &+ o }
+            for c in 0..<depth { dst[c] = Int16(truncatingIfNeeded: src[c]) &+ o }
             dst[depth] = 0
         }
     }

@@ -28,23 +28,8 @@ public enum Int8QuadPacking {
     /// for the uint8-weight form (raw values). Padding is 0.
     public static func pack<Weight: FixedWidthInteger>(_ filter: UnsafePointer<Weight>, outputDepth: Int, taps: Int,
                                                        inputDepth: Int) -> [Weight] {
-        let panelWidth = Int16PairPacking.panelWidth
-        let quads = quadDepth(inputDepth) / 4
-        let panelStride = taps * quads * 4 * panelWidth
-        var packed = [Weight](repeating: 0, count: packedCount(outputDepth: outputDepth, taps: taps, inputDepth: inputDepth))
-        packed.withUnsafeMutableBufferPointer { dst in
-            for oc in 0..<outputDepth {
-                let panel = oc / panelWidth, lane = oc % panelWidth
-                for t in 0..<taps {
-                    let source = filter + (oc * taps + t) * inputDepth
-                    for c in 0..<inputDepth {
-                        let word = (t * quads + c / 4) * panelWidth + lane
-                        dst[panel * panelStride + word * 4 + (c & 3)] = source[c]
-                    }
-                }
-            }
-        }
-        return packed
+        Int16PairPacking.packPanels(filter, outputDepth: outputDepth, taps: taps, inputDepth: inputDepth,
+                                    channelsPerWord: 4) { $0 }
     }
 
     /// `−(zp + 128) · Σ w` per output channel (inputOffset is `−zp`), to add to the bias.

@@ -64,18 +64,23 @@ public enum QuantizedConvPatches {
     /// uint8 patches in the int16-pair layout (`x + offset`, padding 0).
     public static func gatherPairs(_ image: UnsafePointer<UInt8>, _ g: ConvolutionGeometry, pixels: Range<Int>,
                                    offset: Int32, into out: UnsafeMutablePointer<Int16>) {
-        let o = Int16(truncatingIfNeeded: offset)
-        let stride = Int16PairPacking.pairedDepth(g.filterHeight * g.filterWidth * g.inputDepth)
-        gather(image, g, pixels: pixels, rowStride: stride, padding: 0, tail: 0, into: out) { Int16($0) &+ o }
+        gatherPairRows(image, g, pixels: pixels, offset: offset, into: out)
     }
 
     /// int8 patches in the int16-pair layout (`x + offset`, padding 0); also the hybrid form with
     /// the batch's negated quantization offset.
     public static func gatherPairs(_ image: UnsafePointer<Int8>, _ g: ConvolutionGeometry, pixels: Range<Int>,
                                    offset: Int32, into out: UnsafeMutablePointer<Int16>) {
+        gatherPairRows(image, g, pixels: pixels, offset: offset, into: out)
+    }
+
+    /// The body of both `gatherPairs`, specialized for each 8-bit source type.
+    @inline(__always)
+    static func gatherPairRows<Source: FixedWidthInteger>(_ image: UnsafePointer<Source>, _ g: ConvolutionGeometry,
+                                                          pixels: Range<Int>, offset: Int32, into out: UnsafeMutablePointer<Int16>) {
         let o = Int16(truncatingIfNeeded: offset)
         let stride = Int16PairPacking.pairedDepth(g.filterHeight * g.filterWidth * g.inputDepth)
-        gather(image, g, pixels: pixels, rowStride: stride, padding: 0, tail: 0, into: out) { Int16($0) &+ o }
+        gather(image, g, pixels: pixels, rowStride: stride, padding: 0, tail: 0, into: out) { Int16(truncatingIfNeeded: $0) &+ o }
     }
 
     /// int8 patches in the int8-quad layout (`x + 128`, padding `zp + 128` where `inputOffset` is
