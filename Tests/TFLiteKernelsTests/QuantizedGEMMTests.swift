@@ -41,6 +41,15 @@ final class QuantizedGEMMTests: XCTestCase {
         return (fc, g)
     }
 
+    /// A random CONV_2D geometry, replaced by a FULLY_CONNECTED one (and its 1×1 form) when
+    /// `fullyConnected` (the convolution is drawn first either way, as the seeded cases expect).
+    private func randomLayer(_ rng: inout RNG, index: Int, fullyConnected: Bool) -> (ConvolutionGeometry, FullyConnectedGeometry?) {
+        let g = randomGeometry(&rng, index: index)
+        guard fullyConnected else { return (g, nil) }
+        let (fc, fcGeometry) = randomFullyConnected(&rng)
+        return (fcGeometry, fc)
+    }
+
     private func quantizedParameters(_ rng: inout RNG, channels: Int, uint8: Bool, depth: Int) -> QuantizedConvolutionParameters {
         let inputZero = uint8 ? Int32(rng.int(0...255)) : Int32(rng.int(-128...127))
         let filterZero = uint8 ? Int32(rng.int(1...255)) : 0
@@ -289,12 +298,7 @@ final class QuantizedGEMMTests: XCTestCase {
         for kernel in QuantizedGEMMKernel.compiled {
             var rng = RNG(state: 28)
             for index in 0..<48 {
-                var g = randomGeometry(&rng, index: index)
-                var fc: FullyConnectedGeometry?
-                if index % 3 == 2 {
-                    let pair = randomFullyConnected(&rng)
-                    fc = pair.0; g = pair.1
-                }
+                let (g, fc) = randomLayer(&rng, index: index, fullyConnected: index % 3 == 2)
                 let taps = g.filterHeight * g.filterWidth
                 var q = quantizedParameters(&rng, channels: g.outputDepth, uint8: false, depth: taps * g.inputDepth)
                 if index % 5 == 0 { q.inputOffset = 128 } else if index % 5 == 1 { q.inputOffset = -127 }
@@ -406,12 +410,9 @@ final class QuantizedGEMMTests: XCTestCase {
         for kernel in QuantizedGEMMKernel.compiled {
             var rng = RNG(state: 30)
             for index in 0..<48 {
-                var g = randomGeometry(&rng, index: index)
-                var fc: FullyConnectedGeometry?
-                if index % 4 == 2 {
-                    let pair = randomFullyConnected(&rng)
-                    fc = pair.0; g = pair.1
-                } else if index % 4 == 3 {
+                let (layer, fc) = randomLayer(&rng, index: index, fullyConnected: index % 4 == 2)
+                var g = layer
+                if index % 4 == 3 {
                     g.inputDepth = rng.int(1...7); g.filterInputDepth = g.inputDepth
                 }
                 let patches = fc == nil && QuantizedConvPatches.prefersPatches(g) && index % 4 == 3

@@ -257,30 +257,21 @@ public enum QuantizedGEMM {
         if kernel == .avx512 {
             // Each call passes its step and width literally, so inlining leaves one instruction per
             // product and the width's own accumulators, no call.
-            switch (layout, panelsLeft >= 2) {
-            case (.int16Pairs, true):
-                avx512Tile8(pointers, taps: taps, words: words, weights: weights, panelStride: panelStride, twoPanels: true,
-                            into: acc, avx512PairStep)
-                return 2
-            case (.int16Pairs, false):
-                avx512Tile8(pointers, taps: taps, words: words, weights: weights, panelStride: panelStride, twoPanels: false,
-                            into: acc, avx512PairStep)
-            case (.uint8Quads, true):
-                avx512Tile8(pointers, taps: taps, words: words, weights: weights, panelStride: panelStride, twoPanels: true,
-                            into: acc, avx512QuadStep)
-                return 2
-            case (.uint8Quads, false):
-                avx512Tile8(pointers, taps: taps, words: words, weights: weights, panelStride: panelStride, twoPanels: false,
-                            into: acc, avx512QuadStep)
-            case (.uint8WeightQuads, true):
-                avx512Tile8(pointers, taps: taps, words: words, weights: weights, panelStride: panelStride, twoPanels: true,
-                            into: acc, avx512UnsignedWeightQuadStep)
-                return 2
-            case (.uint8WeightQuads, false):
-                avx512Tile8(pointers, taps: taps, words: words, weights: weights, panelStride: panelStride, twoPanels: false,
-                            into: acc, avx512UnsignedWeightQuadStep)
+            @inline(__always) func tile(_ step: AVX512WordStep) -> Int {
+                if panelsLeft >= 2 {
+                    avx512Tile8(pointers, taps: taps, words: words, weights: weights, panelStride: panelStride,
+                                twoPanels: true, into: acc, step)
+                    return 2
+                }
+                avx512Tile8(pointers, taps: taps, words: words, weights: weights, panelStride: panelStride,
+                            twoPanels: false, into: acc, step)
+                return 1
             }
-            return 1
+            switch layout {
+            case .int16Pairs: return tile(avx512PairStep)
+            case .uint8Quads: return tile(avx512QuadStep)
+            case .uint8WeightQuads: return tile(avx512UnsignedWeightQuadStep)
+            }
         }
         #endif
         #if arch(x86_64)
