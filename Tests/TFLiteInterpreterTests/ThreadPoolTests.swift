@@ -19,14 +19,15 @@ final class ThreadPoolTests: XCTestCase {
         }
     }
 
-    /// Chunks are contiguous, at most `threadCount` of them, each at least `minChunk` long.
+    /// Chunks are contiguous, at most `chunksPerThread · threadCount` of them, each at least
+    /// `minChunk` long; a one-thread pool runs the whole range as one chunk.
     func testChunking() {
         let pool = ThreadPool(threadCount: 3)
         let lock = NSLock()
         var ranges: [Range<Int>] = []
         pool.parallelFor(10, minChunk: 2) { range in lock.lock(); ranges.append(range); lock.unlock() }
         ranges.sort { $0.lowerBound < $1.lowerBound }
-        XCTAssertEqual(ranges.count, 3)
+        XCTAssertEqual(ranges.count, 5)
         XCTAssertEqual(ranges.first?.lowerBound, 0)
         XCTAssertEqual(ranges.last?.upperBound, 10)
         for (a, b) in zip(ranges, ranges.dropFirst()) { XCTAssertEqual(a.upperBound, b.lowerBound) }
@@ -34,6 +35,13 @@ final class ThreadPoolTests: XCTestCase {
         ranges.removeAll()
         pool.parallelFor(5, minChunk: 4) { range in lock.lock(); ranges.append(range); lock.unlock() }
         XCTAssertEqual(ranges, [0..<5])
+        ranges.removeAll()
+        pool.parallelFor(1000) { range in lock.lock(); ranges.append(range); lock.unlock() }
+        XCTAssertEqual(ranges.count, 3 * ThreadPool.chunksPerThread)
+        XCTAssertEqual(ranges.map(\.count).reduce(0, +), 1000)
+        ranges.removeAll()
+        ThreadPool(threadCount: 1).parallelFor(1000) { range in lock.lock(); ranges.append(range); lock.unlock() }
+        XCTAssertEqual(ranges, [0..<1000])
     }
 
     /// Work really runs on more than one thread, and the pool is reused across calls.
