@@ -86,7 +86,9 @@ final class DepthwiseSpecialisedKernelTests: XCTestCase {
                 }
                 let p = paddedLayout(g)
                 var padded = [Float](repeating: .nan, count: p.inputCount)
-                DepthwiseConv2DOptimized.padInput(input, g, into: &padded)
+                for part in chunks(DepthwiseConv2DOptimized.paddedRowCount(g), &rng) {
+                    DepthwiseConv2DOptimized.padInput(input, g, rows: part, into: &padded)
+                }
                 var viaPadding = [Float](repeating: .nan, count: g.outputCount)
                 for part in chunks(DepthwiseConv2DOptimized.rowCount(p), &rng) {
                     DepthwiseConv2DOptimized.float(p, activationMin: lo, activationMax: hi, input: padded, filter: filterValues,
@@ -146,9 +148,13 @@ final class DepthwiseSpecialisedKernelTests: XCTestCase {
                 let p = paddedLayout(g)
                 var padded = [Float](repeating: .nan, count: p.inputCount)
                 if let u = input as? [UInt8] {
-                    DepthwiseConv2DOptimized.padInput(u, offset: q.inputOffset, g, into: &padded)
+                    for part in chunks(DepthwiseConv2DOptimized.paddedRowCount(g), &rng) {
+                        DepthwiseConv2DOptimized.padInput(u, offset: q.inputOffset, g, rows: part, into: &padded)
+                    }
                 } else if let s = input as? [Int8] {
-                    DepthwiseConv2DOptimized.padInput(s, offset: q.inputOffset, g, into: &padded)
+                    for part in chunks(DepthwiseConv2DOptimized.paddedRowCount(g), &rng) {
+                        DepthwiseConv2DOptimized.padInput(s, offset: q.inputOffset, g, rows: part, into: &padded)
+                    }
                 }
                 var viaPadding = [T](repeating: 0, count: g.outputCount)
                 for part in chunks(DepthwiseConv2DOptimized.rowCount(p), &rng) {

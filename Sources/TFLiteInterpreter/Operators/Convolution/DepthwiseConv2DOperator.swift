@@ -133,13 +133,19 @@ final class DepthwiseConv2DOperator: OperatorKernel {
         let rows = DepthwiseConv2DOptimized.rowCount(g)
         let minChunk = max(1, 50_000 / max(1, g.outputWidth * g.outputDepth * g.filterHeight * g.filterWidth))
         let padded = paddedGeometry
+        let padRows = DepthwiseConv2DOptimized.paddedRowCount(g)
+        let minPadRows = max(1, 16_384 / max(1, (padded?.inputWidth ?? 1) * g.inputDepth))
         paddedInput.withUnsafeMutableBufferPointer { buffer in
             let copy = buffer.baseAddress.map { UnsafePointer($0) }
             switch mode {
             case .float:
                 let range = floatRange
                 let original = UnsafePointer(x.assumingMemoryBound(to: Float.self))
-                if padded != nil, let base = buffer.baseAddress { DepthwiseConv2DOptimized.padInput(original, g, into: base) }
+                if padded != nil, let base = buffer.baseAddress {
+                    node.threads.parallelFor(padRows, minChunk: minPadRows) { part in
+                        DepthwiseConv2DOptimized.padInput(original, g, rows: part, into: base)
+                    }
+                }
                 let input = padded != nil ? copy ?? original : original
                 let kernelGeometry = padded ?? g
                 node.threads.parallelFor(rows, minChunk: minChunk) { part in
@@ -153,12 +159,15 @@ final class DepthwiseConv2DOperator: OperatorKernel {
                 let q = requantizer!
                 let isU8 = mode == .uint8
                 let bias = b.map { UnsafePointer($0.assumingMemoryBound(to: Int32.self)) }
-                if isU8 {
-                    DepthwiseConv2DOptimized.padInput(x.assumingMemoryBound(to: UInt8.self), offset: q.parameters.inputOffset,
-                                                      g, into: buffer.baseAddress!)
-                } else {
-                    DepthwiseConv2DOptimized.padInput(x.assumingMemoryBound(to: Int8.self), offset: q.parameters.inputOffset,
-                                                      g, into: buffer.baseAddress!)
+                let base = buffer.baseAddress!
+                node.threads.parallelFor(padRows, minChunk: minPadRows) { part in
+                    if isU8 {
+                        DepthwiseConv2DOptimized.padInput(x.assumingMemoryBound(to: UInt8.self), offset: q.parameters.inputOffset,
+                                                          g, rows: part, into: base)
+                    } else {
+                        DepthwiseConv2DOptimized.padInput(x.assumingMemoryBound(to: Int8.self), offset: q.parameters.inputOffset,
+                                                          g, rows: part, into: base)
+                    }
                 }
                 packedInteger!.withUnsafeBufferPointer { w in
                     node.threads.parallelFor(rows, minChunk: minChunk) { part in

@@ -20,27 +20,35 @@ extension DepthwiseConv2DOptimized {
         return g.padTop == 0 && g.padLeft == 0 && p.inputHeight <= g.inputHeight && p.inputWidth <= g.inputWidth
     }
 
-    /// Copies float input into the padded layout of `paddedGeometry(g)` (`out` holds its `inputCount`).
-    public static func padInput(_ x: UnsafePointer<Float>, _ g: ConvolutionGeometry, into out: UnsafeMutablePointer<Float>) {
-        pad(g, into: out) { from, count, to in to.update(from: x + from, count: count) }
+    /// Number of rows (`batches · paddedHeight`) of the padded buffer: the unit `padInput`'s
+    /// `rows` counts, to split the copy across threads.
+    public static func paddedRowCount(_ g: ConvolutionGeometry) -> Int {
+        g.batches * paddedGeometry(g).inputHeight
+    }
+
+    /// Copies float input into the padded layout of `paddedGeometry(g)` (`out` holds its
+    /// `inputCount`): padded rows `rows` (all when nil).
+    public static func padInput(_ x: UnsafePointer<Float>, _ g: ConvolutionGeometry, rows: Range<Int>? = nil,
+                                into out: UnsafeMutablePointer<Float>) {
+        pad(g, rows: rows, into: out) { from, count, to in to.update(from: x + from, count: count) }
     }
 
     /// Converts uint8 input to exact floats `x + offset` in the padded layout of `paddedGeometry(g)`.
     public static func padInput(_ x: UnsafePointer<UInt8>, offset: Int32, _ g: ConvolutionGeometry,
-                                into out: UnsafeMutablePointer<Float>) {
-        pad(g, into: out) { from, count, to in offsetInput(x + from, count: count, offset: offset, into: to) }
+                                rows: Range<Int>? = nil, into out: UnsafeMutablePointer<Float>) {
+        pad(g, rows: rows, into: out) { from, count, to in offsetInput(x + from, count: count, offset: offset, into: to) }
     }
 
     /// Converts int8 input to exact floats `x + offset` in the padded layout of `paddedGeometry(g)`.
     public static func padInput(_ x: UnsafePointer<Int8>, offset: Int32, _ g: ConvolutionGeometry,
-                                into out: UnsafeMutablePointer<Float>) {
-        pad(g, into: out) { from, count, to in offsetInput(x + from, count: count, offset: offset, into: to) }
+                                rows: Range<Int>? = nil, into out: UnsafeMutablePointer<Float>) {
+        pad(g, rows: rows, into: out) { from, count, to in offsetInput(x + from, count: count, offset: offset, into: to) }
     }
 
-    /// Fills the padded buffer row by row: zeros outside the input, `copy(from, count, to)` for
-    /// each row's `count` input elements starting at element `from`.
+    /// Fills padded rows `rows` (all when nil) of the buffer: zeros outside the input,
+    /// `copy(from, count, to)` for each row's `count` input elements starting at element `from`.
     @inline(__always)
-    private static func pad(_ g: ConvolutionGeometry, into out: UnsafeMutablePointer<Float>,
+    private static func pad(_ g: ConvolutionGeometry, rows: Range<Int>?, into out: UnsafeMutablePointer<Float>,
                             copy: (Int, Int, UnsafeMutablePointer<Float>) -> Void) {
         let p = paddedGeometry(g)
         let c = g.inputDepth
@@ -48,19 +56,16 @@ extension DepthwiseConv2DOptimized {
         // Columns of a padded row: `left` zeros, `middle` input columns, then zeros.
         let left = min(g.padLeft, p.inputWidth)
         let middle = max(0, min(g.inputWidth, p.inputWidth - g.padLeft))
-        var dst = out
-        for b in 0..<g.batches {
-            for yp in 0..<p.inputHeight {
-                let iy = yp - g.padTop
-                if iy < 0 || iy >= g.inputHeight || middle == 0 {
-                    dst.update(repeating: 0, count: rowLength)
-                } else {
-                    dst.update(repeating: 0, count: left * c)
-                    copy((b * g.inputHeight + iy) * g.inputWidth * c, middle * c, dst + left * c)
-                    let right = (left + middle) * c
-                    (dst + right).update(repeating: 0, count: rowLength - right)
-                }
-                dst += rowLength
+        for row in rows ?? 0..<(g.batches * p.inputHeight) {
+            let b = row / p.inputHeight, iy = row % p.inputHeight - g.padTop
+            let dst = out + row * rowLength
+            if iy < 0 || iy >= g.inputHeight || middle == 0 {
+                dst.update(repeating: 0, count: rowLength)
+            } else {
+                dst.update(repeating: 0, count: left * c)
+                copy((b * g.inputHeight + iy) * g.inputWidth * c, middle * c, dst + left * c)
+                let right = (left + middle) * c
+                (dst + right).update(repeating: 0, count: rowLength - right)
             }
         }
     }
