@@ -1,3 +1,4 @@
+import TestSupport
 import XCTest
 @testable import TFLiteKernels
 
@@ -7,9 +8,7 @@ import XCTest
 /// Int32.max, per-channel (mixed shifts) and per-tensor (uniform shift) tables, with and without
 /// left shifts, on the build's path and the portable one; and the 8-bit stores (vector and scalar tails) against `requantize`.
 final class ConvRequantizerTests: XCTestCase {
-    private typealias RNG = ConvolutionOptimizedKernelTests.ConvTestRNG
-
-    private func accumulators(_ rng: inout RNG) -> SIMD16<Int32> {
+    private func accumulators(_ rng: inout SeededGenerator) -> SIMD16<Int32> {
         var v = SIMD16<Int32>()
         for l in 0..<16 {
             switch rng.int(0...5) {
@@ -25,14 +24,14 @@ final class ConvRequantizerTests: XCTestCase {
         return v
     }
 
-    private func multiplier(_ rng: inout RNG) -> Int32 {
+    private func multiplier(_ rng: inout SeededGenerator) -> Int32 {
         switch rng.int(0...5) {
         case 0: return [0, 1 << 30, Int32.max, (1 << 30) + 1, Int32.max - 1][rng.int(0...4)]
         default: return Int32(rng.int((1 << 30)...Int(Int32.max)))
         }
     }
 
-    private func check(_ multipliers: [QuantizedMultiplier], _ rng: inout RNG, rounds: Int) {
+    private func check(_ multipliers: [QuantizedMultiplier], _ rng: inout SeededGenerator, rounds: Int) {
         let q = QuantizedConvolutionParameters(inputOffset: 0, filterOffset: 0, outputOffset: 0,
                                                outputMultipliers: multipliers,
                                                activationMin: Int32.min, activationMax: Int32.max)
@@ -57,7 +56,7 @@ final class ConvRequantizerTests: XCTestCase {
     }
 
     func testVectorMatchesReferenceForEveryShift() {
-        var rng = RNG(state: 41)
+        var rng = SeededGenerator(seed: 41)
         for shift in -31...30 {
             // Uniform shift (per-tensor): one table of 32 channels with varied multipliers.
             let uniform = (0..<32).map { _ in QuantizedMultiplier(multiplier: multiplier(&rng), shift: shift) }
@@ -66,7 +65,7 @@ final class ConvRequantizerTests: XCTestCase {
     }
 
     func testVectorMatchesReferenceForMixedShifts() {
-        var rng = RNG(state: 42)
+        var rng = SeededGenerator(seed: 42)
         for round in 0..<200 {
             let maxShift = round % 2 == 0 ? 0 : 30
             let mixed = (0..<48).map { _ in QuantizedMultiplier(multiplier: multiplier(&rng), shift: rng.int(-31...maxShift)) }
@@ -75,7 +74,7 @@ final class ConvRequantizerTests: XCTestCase {
     }
 
     func testEightBitStoresMatchRequantize() {
-        var rng = RNG(state: 43)
+        var rng = SeededGenerator(seed: 43)
         for round in 0..<300 {
             let channels = rng.int(1...40)
             let uint8 = round % 2 == 0

@@ -1,3 +1,4 @@
+import TestSupport
 import XCTest
 @testable import TFLiteKernels
 
@@ -7,23 +8,7 @@ import XCTest
 /// and work split into arbitrary chunks as the thread pool does. Float within 1e-4 relative,
 /// quantized bit-exact. The quantized CONV_2D / FULLY_CONNECTED GEMM: `QuantizedGEMMTests`.
 final class ConvolutionOptimizedKernelTests: XCTestCase {
-    /// SplitMix64: a small seeded generator so failures reproduce.
-    struct ConvTestRNG {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func int(_ range: ClosedRange<Int>) -> Int {
-            range.lowerBound + Int(next() % UInt64(range.count))
-        }
-        mutating func float() -> Float { Float(next() >> 40) / Float(1 << 24) * 2 - 1 }
-    }
-
-    private func randomGeometry(_ rng: inout ConvTestRNG, depthwise: Bool) -> ConvolutionGeometry {
+    private func randomGeometry(_ rng: inout SeededGenerator, depthwise: Bool) -> ConvolutionGeometry {
         let cin = rng.int(1...37)
         let fh = rng.int(1...5), fw = rng.int(1...5)
         let sh = rng.int(1...2), sw = rng.int(1...2)
@@ -51,17 +36,8 @@ final class ConvolutionOptimizedKernelTests: XCTestCase {
         }
     }
 
-    /// Splits `0..<count` into random contiguous chunks.
-    private func chunks(_ count: Int, _ rng: inout ConvTestRNG) -> [Range<Int>] {
-        var result: [Range<Int>] = [], start = 0
-        while start < count {
-            let end = min(count, start + rng.int(1...max(1, count / 2 + 1)))
-            result.append(start..<end); start = end
-        }
-        return result
-    }
 
-    private func quantizedParameters(_ rng: inout ConvTestRNG, channels: Int, uint8: Bool, taps: Int) -> QuantizedConvolutionParameters {
+    private func quantizedParameters(_ rng: inout SeededGenerator, channels: Int, uint8: Bool, taps: Int) -> QuantizedConvolutionParameters {
         let inputZero = uint8 ? Int32(rng.int(0...255)) : Int32(rng.int(-128...127))
         let filterZero = uint8 ? Int32(rng.int(0...255)) : 0
         let base = 1.0 / (Double(taps) * 60)
@@ -74,7 +50,7 @@ final class ConvolutionOptimizedKernelTests: XCTestCase {
     }
 
     func testFloatConvMatchesReference() {
-        var rng = ConvTestRNG(state: 1)
+        var rng = SeededGenerator(seed: 1)
         for _ in 0..<60 {
             let g = randomGeometry(&rng, depthwise: false)
             let input = (0..<g.inputCount).map { _ in rng.float() }
@@ -87,7 +63,7 @@ final class ConvolutionOptimizedKernelTests: XCTestCase {
                                                      depth: g.filterHeight * g.filterWidth * g.inputDepth)
             let zeros = [Float](repeating: 0, count: g.inputDepth)
             var actual = [Float](repeating: .nan, count: g.outputCount)
-            for part in chunks(Conv2DOptimized.floatTileCount(g), &rng) {
+            for part in rng.chunks(Conv2DOptimized.floatTileCount(g)) {
                 Conv2DOptimized.float(g, activationMin: lo, activationMax: hi, input: input, packedFilter: packed,
                                       bias: bias, zeros: zeros, output: &actual, tiles: part)
             }
@@ -98,7 +74,7 @@ final class ConvolutionOptimizedKernelTests: XCTestCase {
     }
 
     func testFloatDepthwiseMatchesReference() {
-        var rng = ConvTestRNG(state: 5)
+        var rng = SeededGenerator(seed: 5)
         for _ in 0..<60 {
             let g = randomGeometry(&rng, depthwise: true)
             let taps = g.filterHeight * g.filterWidth
@@ -108,7 +84,7 @@ final class ConvolutionOptimizedKernelTests: XCTestCase {
             var expected = [Float](repeating: 0, count: g.outputCount)
             DepthwiseConv2DReference.float(g, activationMin: -1, activationMax: 2, input: input, filter: filter, bias: bias, output: &expected)
             var actual = [Float](repeating: .nan, count: g.outputCount)
-            for part in chunks(DepthwiseConv2DOptimized.rowCount(g), &rng) {
+            for part in rng.chunks(DepthwiseConv2DOptimized.rowCount(g)) {
                 DepthwiseConv2DOptimized.float(g, activationMin: -1, activationMax: 2, input: input, filter: filter,
                                                bias: bias, output: &actual, rows: part)
             }
@@ -119,7 +95,7 @@ final class ConvolutionOptimizedKernelTests: XCTestCase {
     }
 
     private func checkQuantizedDepthwise<T: FixedWidthInteger & SIMDScalar>(_ type: T.Type, seed: UInt64) {
-        var rng = ConvTestRNG(state: seed)
+        var rng = SeededGenerator(seed: seed)
         let isU8 = T.self == UInt8.self
         for _ in 0..<60 {
             var g = randomGeometry(&rng, depthwise: true)
@@ -136,7 +112,7 @@ final class ConvolutionOptimizedKernelTests: XCTestCase {
             offsetAny(input, offset: q.inputOffset, into: &offsetInput)
             let requantizer = ConvRequantizer(q)
             var actual = [T](repeating: 0, count: g.outputCount)
-            for part in chunks(DepthwiseConv2DOptimized.rowCount(g), &rng) {
+            for part in rng.chunks(DepthwiseConv2DOptimized.rowCount(g)) {
                 DepthwiseConv2DOptimized.quantized(g, requantizer, offsetInput: offsetInput, packedFilter: packed, bias: bias,
                                                    output: &actual, rows: part)
             }
@@ -149,7 +125,7 @@ final class ConvolutionOptimizedKernelTests: XCTestCase {
 }
 
 extension ConvolutionOptimizedKernelTests {
-    private func randomPoolGeometry(_ rng: inout ConvTestRNG) -> ConvolutionGeometry {
+    private func randomPoolGeometry(_ rng: inout SeededGenerator) -> ConvolutionGeometry {
         var g = randomGeometry(&rng, depthwise: true)
         g.dilationHeight = 1; g.dilationWidth = 1
         let padding: ConvolutionPadding = rng.int(0...1) == 0 ? .same : .valid
@@ -161,7 +137,7 @@ extension ConvolutionOptimizedKernelTests {
     }
 
     func testPoolingMatchesReference() {
-        var rng = ConvTestRNG(state: 8)
+        var rng = SeededGenerator(seed: 8)
         for _ in 0..<60 {
             let g = randomPoolGeometry(&rng)
             let xf = (0..<g.inputCount).map { _ in rng.float() * 4 }

@@ -1,3 +1,4 @@
+import TestSupport
 import XCTest
 @testable import TFLiteKernels
 
@@ -8,9 +9,7 @@ import XCTest
 /// per-channel int8 and uint8 with zero points; each also on the zero-padded input copy the
 /// operator uses (`paddedGeometry` / `padInput`). Float within 1e-5 relative, quantized bit-exact.
 final class DepthwiseSpecialisedKernelTests: XCTestCase {
-    private typealias RNG = ConvolutionOptimizedKernelTests.ConvTestRNG
-
-    private func geometry(_ rng: inout RNG, filter: Int, stride: Int) -> ConvolutionGeometry {
+    private func geometry(_ rng: inout SeededGenerator, filter: Int, stride: Int) -> ConvolutionGeometry {
         let channels = [1, 3, 8, 16, 17, 24, 32, 40, 48, 144, 257][rng.int(0...10)]
         let dilation = rng.int(0...3) == 0 ? 2 : 1
         let padding: ConvolutionPadding = rng.int(0...1) == 0 ? .same : .valid
@@ -42,18 +41,9 @@ final class DepthwiseSpecialisedKernelTests: XCTestCase {
         return p
     }
 
-    /// Splits `0..<count` into random contiguous chunks, as the thread pool does.
-    private func chunks(_ count: Int, _ rng: inout RNG) -> [Range<Int>] {
-        var result: [Range<Int>] = [], start = 0
-        while start < count {
-            let end = min(count, start + rng.int(1...max(1, count / 2 + 1)))
-            result.append(start..<end); start = end
-        }
-        return result
-    }
 
     func testInteriorColumnsAreExactlyThoseWithoutPaddingTaps() {
-        var rng = RNG(state: 11)
+        var rng = SeededGenerator(seed: 11)
         for (filter, stride) in shapes {
             for _ in 0..<40 {
                 let g = geometry(&rng, filter: filter, stride: stride)
@@ -68,7 +58,7 @@ final class DepthwiseSpecialisedKernelTests: XCTestCase {
     }
 
     func testFloatSpecialisedDepthwiseMatchesReference() {
-        var rng = RNG(state: 21)
+        var rng = SeededGenerator(seed: 21)
         for (filter, stride) in shapes {
             for _ in 0..<25 {
                 let g = geometry(&rng, filter: filter, stride: stride)
@@ -80,17 +70,17 @@ final class DepthwiseSpecialisedKernelTests: XCTestCase {
                 DepthwiseConv2DReference.float(g, activationMin: lo, activationMax: hi, input: input, filter: filterValues,
                                                bias: bias, output: &expected)
                 var actual = [Float](repeating: .nan, count: g.outputCount)
-                for part in chunks(DepthwiseConv2DOptimized.rowCount(g), &rng) {
+                for part in rng.chunks(DepthwiseConv2DOptimized.rowCount(g)) {
                     DepthwiseConv2DOptimized.float(g, activationMin: lo, activationMax: hi, input: input, filter: filterValues,
                                                    bias: bias, output: &actual, rows: part)
                 }
                 let p = paddedLayout(g)
                 var padded = [Float](repeating: .nan, count: p.inputCount)
-                for part in chunks(DepthwiseConv2DOptimized.paddedRowCount(g), &rng) {
+                for part in rng.chunks(DepthwiseConv2DOptimized.paddedRowCount(g)) {
                     DepthwiseConv2DOptimized.padInput(input, g, rows: part, into: &padded)
                 }
                 var viaPadding = [Float](repeating: .nan, count: g.outputCount)
-                for part in chunks(DepthwiseConv2DOptimized.rowCount(p), &rng) {
+                for part in rng.chunks(DepthwiseConv2DOptimized.rowCount(p)) {
                     DepthwiseConv2DOptimized.float(p, activationMin: lo, activationMax: hi, input: padded, filter: filterValues,
                                                    bias: bias, output: &viaPadding, rows: part)
                 }
@@ -103,7 +93,7 @@ final class DepthwiseSpecialisedKernelTests: XCTestCase {
     }
 
     private func checkQuantized<T: FixedWidthInteger & SIMDScalar>(_ type: T.Type, seed: UInt64) {
-        var rng = RNG(state: seed)
+        var rng = SeededGenerator(seed: seed)
         let isU8 = T.self == UInt8.self
         for (filter, stride) in shapes {
             for _ in 0..<25 {
@@ -140,7 +130,7 @@ final class DepthwiseSpecialisedKernelTests: XCTestCase {
                 XCTAssertEqual(offsetInput, input.map { Float(Int32($0) + q.inputOffset) })
                 let requantizer = ConvRequantizer(q)
                 var actual = [T](repeating: 0, count: g.outputCount)
-                for part in chunks(DepthwiseConv2DOptimized.rowCount(g), &rng) {
+                for part in rng.chunks(DepthwiseConv2DOptimized.rowCount(g)) {
                     DepthwiseConv2DOptimized.quantized(g, requantizer, offsetInput: offsetInput, packedFilter: packed,
                                                        bias: bias, output: &actual, rows: part)
                 }
@@ -148,16 +138,16 @@ final class DepthwiseSpecialisedKernelTests: XCTestCase {
                 let p = paddedLayout(g)
                 var padded = [Float](repeating: .nan, count: p.inputCount)
                 if let u = input as? [UInt8] {
-                    for part in chunks(DepthwiseConv2DOptimized.paddedRowCount(g), &rng) {
+                    for part in rng.chunks(DepthwiseConv2DOptimized.paddedRowCount(g)) {
                         DepthwiseConv2DOptimized.padInput(u, offset: q.inputOffset, g, rows: part, into: &padded)
                     }
                 } else if let s = input as? [Int8] {
-                    for part in chunks(DepthwiseConv2DOptimized.paddedRowCount(g), &rng) {
+                    for part in rng.chunks(DepthwiseConv2DOptimized.paddedRowCount(g)) {
                         DepthwiseConv2DOptimized.padInput(s, offset: q.inputOffset, g, rows: part, into: &padded)
                     }
                 }
                 var viaPadding = [T](repeating: 0, count: g.outputCount)
-                for part in chunks(DepthwiseConv2DOptimized.rowCount(p), &rng) {
+                for part in rng.chunks(DepthwiseConv2DOptimized.rowCount(p)) {
                     DepthwiseConv2DOptimized.quantized(p, requantizer, offsetInput: padded, packedFilter: packed,
                                                        bias: bias, output: &viaPadding, rows: part)
                 }

@@ -1,3 +1,4 @@
+import TestSupport
 import XCTest
 @testable import TFLiteKernels
 
@@ -7,21 +8,7 @@ import XCTest
 /// VALID padding, strides 1 and 2, dilation, batches of 2, fused clamps, and the tiles split into
 /// arbitrary chunks as the thread pool does.
 final class FloatConvKernelTests: XCTestCase {
-    /// SplitMix64: a small seeded generator so failures reproduce.
-    struct RNG {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func int(_ range: ClosedRange<Int>) -> Int { range.lowerBound + Int(next() % UInt64(range.count)) }
-        mutating func float() -> Float { Float(next() >> 40) / Float(1 << 24) * 2 - 1 }
-    }
-
-    private func randomGeometry(_ rng: inout RNG) -> ConvolutionGeometry {
+    private func randomGeometry(_ rng: inout SeededGenerator) -> ConvolutionGeometry {
         let cin = rng.int(1...41)
         let square = rng.int(0...3) == 0
         let fh = square ? 1 : rng.int(1...5), fw = square ? 1 : rng.int(1...5)
@@ -40,15 +27,6 @@ final class FloatConvKernelTests: XCTestCase {
                                    padTop: rows.padBefore, padLeft: cols.padBefore)
     }
 
-    /// Splits `0..<count` into random contiguous chunks.
-    private func chunks(_ count: Int, _ rng: inout RNG) -> [Range<Int>] {
-        var result: [Range<Int>] = [], start = 0
-        while start < count {
-            let end = min(count, start + rng.int(1...max(1, count / 2 + 1)))
-            result.append(start..<end); start = end
-        }
-        return result
-    }
 
     /// The signature of the float drivers (`floatIndirect` for one kernel, `floatBroadcast6x8`).
     typealias Driver = (ConvolutionGeometry, Float, Float, UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>?,
@@ -65,7 +43,7 @@ final class FloatConvKernelTests: XCTestCase {
     /// Runs `driver` (tiles of `rows` pixels, panels of `panelWidth` channels) on 50 random
     /// geometries against the reference.
     private func check(rows: Int, panelWidth: Int, name: String, seed: UInt64, driver: Driver) {
-        var rng = RNG(state: seed)
+        var rng = SeededGenerator(seed: seed)
         for _ in 0..<50 {
             let g = randomGeometry(&rng)
             let input = (0..<g.inputCount).map { _ in rng.float() }
@@ -90,7 +68,7 @@ final class FloatConvKernelTests: XCTestCase {
                                                      panelWidth: panelWidth)
             let zeros = [Float](repeating: 0, count: g.inputDepth)
             var actual = [Float](repeating: .nan, count: g.outputCount)
-            for part in chunks(Conv2DOptimized.floatTileCount(g, rows: rows), &rng) {
+            for part in rng.chunks(Conv2DOptimized.floatTileCount(g, rows: rows)) {
                 input.withUnsafeBufferPointer { x in
                     packed.withUnsafeBufferPointer { w in
                         biasCopy.withUnsafeBufferPointer { b in
@@ -124,7 +102,7 @@ final class FloatConvKernelTests: XCTestCase {
 
     /// The build's public entry point with the build's packing covers the output exactly once.
     func testNativeKernelMatchesReference() {
-        var rng = RNG(state: 14)
+        var rng = SeededGenerator(seed: 14)
         for _ in 0..<20 {
             let g = randomGeometry(&rng)
             let input = (0..<g.inputCount).map { _ in rng.float() }

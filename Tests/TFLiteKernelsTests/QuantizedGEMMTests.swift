@@ -1,3 +1,4 @@
+import TestSupport
 import XCTest
 @testable import TFLiteKernels
 
@@ -8,11 +9,9 @@ import XCTest
 /// tiles, pixel counts that are not multiples of the 8-pixel tile, 2 batches, uint8 with
 /// nonzero filter zero points, int8 per-channel, hybrid; work split into arbitrary tile chunks.
 final class QuantizedGEMMTests: XCTestCase {
-    typealias RNG = ConvolutionOptimizedKernelTests.ConvTestRNG
-
     /// A random CONV_2D geometry; every fourth one is forced to the awkward corners
     /// (depth 3, stride 2, dilation 2, 2 batches, 40 output channels).
-    private func randomGeometry(_ rng: inout RNG, index: Int) -> ConvolutionGeometry {
+    private func randomGeometry(_ rng: inout SeededGenerator, index: Int) -> ConvolutionGeometry {
         let corner = index % 4 == 0
         let cin = corner ? 3 : rng.int(1...37)
         let fh = rng.int(1...3) * 2 - 1, fw = corner ? 3 : rng.int(1...4)
@@ -33,7 +32,7 @@ final class QuantizedGEMMTests: XCTestCase {
     }
 
     /// A FULLY_CONNECTED geometry and its 1×1-convolution form.
-    private func randomFullyConnected(_ rng: inout RNG) -> (FullyConnectedGeometry, ConvolutionGeometry) {
+    private func randomFullyConnected(_ rng: inout SeededGenerator) -> (FullyConnectedGeometry, ConvolutionGeometry) {
         let fc = FullyConnectedGeometry(batches: rng.int(1...11), inputSize: rng.int(1...300), outputSize: rng.int(1...90))
         let g = ConvolutionGeometry(batches: fc.batches, inputHeight: 1, inputWidth: 1, inputDepth: fc.inputSize,
                                     filterHeight: 1, filterWidth: 1, filterInputDepth: fc.inputSize,
@@ -43,14 +42,14 @@ final class QuantizedGEMMTests: XCTestCase {
 
     /// A random CONV_2D geometry, replaced by a FULLY_CONNECTED one (and its 1×1 form) when
     /// `fullyConnected` (the convolution is drawn first either way, as the seeded cases expect).
-    private func randomLayer(_ rng: inout RNG, index: Int, fullyConnected: Bool) -> (ConvolutionGeometry, FullyConnectedGeometry?) {
+    private func randomLayer(_ rng: inout SeededGenerator, index: Int, fullyConnected: Bool) -> (ConvolutionGeometry, FullyConnectedGeometry?) {
         let g = randomGeometry(&rng, index: index)
         guard fullyConnected else { return (g, nil) }
         let (fc, fcGeometry) = randomFullyConnected(&rng)
         return (fcGeometry, fc)
     }
 
-    private func quantizedParameters(_ rng: inout RNG, channels: Int, uint8: Bool, depth: Int) -> QuantizedConvolutionParameters {
+    private func quantizedParameters(_ rng: inout SeededGenerator, channels: Int, uint8: Bool, depth: Int) -> QuantizedConvolutionParameters {
         let inputZero = uint8 ? Int32(rng.int(0...255)) : Int32(rng.int(-128...127))
         let filterZero = uint8 ? Int32(rng.int(1...255)) : 0
         let base = 1.0 / (Double(depth) * 60)
@@ -66,15 +65,6 @@ final class QuantizedGEMMTests: XCTestCase {
                                               outputMultipliers: multipliers, activationMin: lo, activationMax: hi)
     }
 
-    /// Splits `0..<count` into random contiguous chunks, as the thread pool might.
-    private func chunks(_ count: Int, _ rng: inout RNG) -> [Range<Int>] {
-        var result: [Range<Int>] = [], start = 0
-        while start < count {
-            let end = min(count, start + rng.int(1...max(1, count / 2 + 1)))
-            result.append(start..<end); start = end
-        }
-        return result
-    }
 
     /// The paired activation buffer of `g`'s input (per-batch offsets), with its zero pixel.
     private func pairedInput<T: FixedWidthInteger>(_ input: [T], _ g: ConvolutionGeometry, offsets: [Int32]) -> [Int16] {
@@ -105,8 +95,8 @@ final class QuantizedGEMMTests: XCTestCase {
     private func runGEMM<E: ConvIntegerEpilogue, X, W>(_ g: ConvolutionGeometry, _ kernel: QuantizedGEMMKernel,
                                                        layout: QuantizedGEMMLayout = .int16Pairs, input: [X],
                                                        packed: [W], bias: [Int32]?, epilogue: E, output: inout [E.Output],
-                                                       rng: inout RNG) {
-        for part in chunks(QuantizedGEMM.tileCount(g), &rng) {
+                                                       rng: inout SeededGenerator) {
+        for part in rng.chunks(QuantizedGEMM.tileCount(g)) {
             input.withUnsafeBufferPointer { x in
                 packed.withUnsafeBufferPointer { w in
                     output.withUnsafeMutableBufferPointer { y in
@@ -145,7 +135,7 @@ final class QuantizedGEMMTests: XCTestCase {
     /// compares with the reference's `expected`, bit for bit.
     private func checkPairs<T: FixedWidthInteger & SIMDScalar>(
         _ g: ConvolutionGeometry, _ kernel: QuantizedGEMMKernel, _ q: QuantizedConvolutionParameters, input: [T], filter: [T],
-        bias: [Int32]?, expected: [T], rng: inout RNG, _ message: String
+        bias: [Int32]?, expected: [T], rng: inout SeededGenerator, _ message: String
     ) {
         let packed = Int16PairPacking.pack(filter, offset: q.filterOffset, outputDepth: g.outputDepth,
                                            taps: g.filterHeight * g.filterWidth, inputDepth: g.inputDepth)
@@ -176,7 +166,7 @@ final class QuantizedGEMMTests: XCTestCase {
     /// offset 0, the quantized input minus its per-batch offsets, compared exactly with `expected`.
     private func checkHybridPairs(_ g: ConvolutionGeometry, _ kernel: QuantizedGEMMKernel, _ p: HybridConvolutionParameters,
                                   quantized: [Int8], scales: [Float], offsets: [Int32], filter: [Int8], bias: [Float],
-                                  expected: [Float], rng: inout RNG, _ message: String) {
+                                  expected: [Float], rng: inout SeededGenerator, _ message: String) {
         let packed = Int16PairPacking.pack(filter, offset: 0, outputDepth: g.outputDepth,
                                            taps: g.filterHeight * g.filterWidth, inputDepth: g.inputDepth)
         let paired = pairedInput(quantized, g, offsets: offsets.map { -$0 })
@@ -194,7 +184,7 @@ final class QuantizedGEMMTests: XCTestCase {
     private func checkQuantizedConv<T: FixedWidthInteger & SIMDScalar>(_ type: T.Type, seed: UInt64) {
         let isU8 = T.self == UInt8.self
         for kernel in QuantizedGEMMKernel.compiled {
-            var rng = RNG(state: seed)
+            var rng = SeededGenerator(seed: seed)
             for index in 0..<48 {
                 let g = randomGeometry(&rng, index: index)
                 let taps = g.filterHeight * g.filterWidth
@@ -213,7 +203,7 @@ final class QuantizedGEMMTests: XCTestCase {
 
     func testHybridConvIsExact() {
         for kernel in QuantizedGEMMKernel.compiled {
-            var rng = RNG(state: 23)
+            var rng = SeededGenerator(seed: 23)
             for index in 0..<32 {
                 let g = randomGeometry(&rng, index: index)
                 let rowSize = g.inputHeight * g.inputWidth * g.inputDepth
@@ -236,7 +226,7 @@ final class QuantizedGEMMTests: XCTestCase {
     private func checkQuantizedFullyConnected<T: FixedWidthInteger & SIMDScalar>(_ type: T.Type, seed: UInt64) {
         let isU8 = T.self == UInt8.self
         for kernel in QuantizedGEMMKernel.compiled {
-            var rng = RNG(state: seed)
+            var rng = SeededGenerator(seed: seed)
             for _ in 0..<30 {
                 let (fc, g) = randomFullyConnected(&rng)
                 let q = quantizedParameters(&rng, channels: fc.outputSize, uint8: isU8, depth: fc.inputSize)
@@ -255,7 +245,7 @@ final class QuantizedGEMMTests: XCTestCase {
 
     func testHybridFullyConnectedIsExact() {
         for kernel in QuantizedGEMMKernel.compiled {
-            var rng = RNG(state: 26)
+            var rng = SeededGenerator(seed: 26)
             for _ in 0..<20 {
                 let (fc, g) = randomFullyConnected(&rng)
                 let input = (0..<fc.batches * fc.inputSize).map { _ in rng.float() * 2 }
@@ -277,7 +267,7 @@ final class QuantizedGEMMTests: XCTestCase {
     /// every product is 65025 and sums grow large, still exact.
     func testExtremeUInt8ValuesStayExact() {
         for kernel in QuantizedGEMMKernel.compiled {
-            var rng = RNG(state: 27)
+            var rng = SeededGenerator(seed: 27)
             let g = ConvolutionGeometry(batches: 1, inputHeight: 5, inputWidth: 6, inputDepth: 129,
                                         filterHeight: 3, filterWidth: 3, filterInputDepth: 129,
                                         outputHeight: 5, outputWidth: 6, outputDepth: 33, padTop: 1, padLeft: 1)
@@ -296,7 +286,7 @@ final class QuantizedGEMMTests: XCTestCase {
     /// the bias, padding taps reading `zp + 128`), CONV_2D and FULLY_CONNECTED.
     func testInt8QuadLayoutIsBitExact() {
         for kernel in QuantizedGEMMKernel.compiled {
-            var rng = RNG(state: 28)
+            var rng = SeededGenerator(seed: 28)
             for index in 0..<48 {
                 let (g, fc) = randomLayer(&rng, index: index, fullyConnected: index % 3 == 2)
                 let taps = g.filterHeight * g.filterWidth
@@ -345,7 +335,7 @@ final class QuantizedGEMMTests: XCTestCase {
     /// the int16-pair layout and int8 in the int8-quad layout, padding taps included.
     func testPatchFormIsBitExact() {
         for kernel in QuantizedGEMMKernel.compiled {
-            var rng = RNG(state: 29)
+            var rng = SeededGenerator(seed: 29)
             for index in 0..<36 {
                 var g = randomGeometry(&rng, index: index)
                 g.inputDepth = rng.int(1...7); g.filterInputDepth = g.inputDepth
@@ -408,7 +398,7 @@ final class QuantizedGEMMTests: XCTestCase {
     /// and the patch form.
     func testUInt8WeightQuadLayoutIsBitExact() {
         for kernel in QuantizedGEMMKernel.compiled {
-            var rng = RNG(state: 30)
+            var rng = SeededGenerator(seed: 30)
             for index in 0..<48 {
                 let (layer, fc) = randomLayer(&rng, index: index, fullyConnected: index % 4 == 2)
                 var g = layer
@@ -456,7 +446,7 @@ final class QuantizedGEMMTests: XCTestCase {
                 }
                 var actual = [UInt8](repeating: 0, count: g.outputCount)
                 let epilogue = ConvRequantizeEpilogue<UInt8>(requantizer: ConvRequantizer(q))
-                for part in chunks(QuantizedGEMM.tileCount(gemm), &rng) {
+                for part in rng.chunks(QuantizedGEMM.tileCount(gemm)) {
                     bytes.withUnsafeBufferPointer { x in
                         packed.withUnsafeBufferPointer { w in
                             combined.withUnsafeBufferPointer { bb in
