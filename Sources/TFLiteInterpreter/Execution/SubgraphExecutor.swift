@@ -8,7 +8,8 @@ import TFLiteSchema
 ///   packed weights), then places every non-constant tensor in one arena planned from
 ///   tensor lifetimes. Graph inputs and outputs are live for the whole run, so they stay
 ///   valid between invokes.
-/// - `invoke()` calls every kernel's `invoke`; it allocates nothing.
+/// - `invoke()` calls every kernel's `invoke`; it allocates nothing. 8-bit `x · f(x)` pairs
+///   (YOLO's SiLU: LOGISTIC then MUL) run as one byte table (`ByteMapFusion`), bit-exact.
 /// Not thread-safe: the owner (``Interpreter`` or ``SignatureRunner``) serialises access.
 final class SubgraphExecutor {
     /// One node: its kernel and the tensors it sees.
@@ -41,6 +42,8 @@ final class SubgraphExecutor {
     private var variableStorage: [Int: AlignedBuffer] = [:]
     /// Positions (in `nodes`) of the nodes `invoke()` runs: all but those evaluated at prepare.
     private(set) var runOrder: [Int] = []
+    /// Fused 8-bit `x · f(x)` pairs by MUL node position (`ByteMapFusion`), from the last `prepare()`.
+    private var fusedNodes: [ByteMapFusion?] = []
     /// Tensors made constant by the last `prepare()` (outputs of nodes evaluated there).
     private var preparedConstants: [Int] = []
     /// Memory of the tensors in `preparedConstants`.
@@ -126,7 +129,10 @@ final class SubgraphExecutor {
                 preparedConstants.append(output.index)
             }
         }
-        runOrder = order
+        let fusion = ByteMapFusion.find(nodes, order: order, graphOutputs: Set(outputIndices))
+        fusedNodes = nodes.indices.map { fusion.fused[$0] }
+        runOrder = order.filter { !fusion.skipped.contains($0) }
+        for k in fusion.skipped { for output in nodes[k].context.outputs { output.data = nil } }
         try planMemory()
         isPrepared = true
     }
@@ -138,15 +144,20 @@ final class SubgraphExecutor {
             for k in runOrder {
                 let node = nodes[k]
                 let start = DispatchTime.now().uptimeNanoseconds
-                try KernelErrors.invoking(node.context.code.displayName) { try node.kernel.invoke(node.context) }
+                try run(node, fused: fusedNodes[k])
                 nodeNanoseconds[k] &+= DispatchTime.now().uptimeNanoseconds &- start
             }
             profiledInvocations += 1
             return
         }
-        for k in runOrder {
-            let node = nodes[k]
-            try KernelErrors.invoking(node.context.code.displayName) { try node.kernel.invoke(node.context) }
+        for k in runOrder { try run(nodes[k], fused: fusedNodes[k]) }
+    }
+
+    /// Runs one node: its kernel, or the fused table that replaces it.
+    @inline(__always)
+    private func run(_ node: Node, fused: ByteMapFusion?) throws {
+        try KernelErrors.invoking(node.context.code.displayName) {
+            if let fused { try fused.run(node.context.threads) } else { try node.kernel.invoke(node.context) }
         }
     }
 
@@ -166,7 +177,9 @@ final class SubgraphExecutor {
         for index in inputIndices { use(index, at: 0); use(index, at: lastStep) }
         for (step, k) in runOrder.enumerated() {
             let node = nodes[k]
-            for input in node.context.inputs { if let input { use(input.index, at: step) } }
+            // A fused node reads only the fusion's input (the skipped node's output gets no memory).
+            let inputs = fusedNodes[k].map { [$0.input] } ?? node.context.inputs.compactMap { $0 }
+            for input in inputs { use(input.index, at: step) }
             for output in node.context.outputs { use(output.index, at: step); produced.insert(output.index) }
         }
         for index in outputIndices { use(index, at: lastStep) }

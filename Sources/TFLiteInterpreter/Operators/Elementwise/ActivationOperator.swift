@@ -4,7 +4,7 @@ import TFLiteKernels
 /// RELU, RELU6, RELU_N1_TO_1, RELU_0_TO_1, LEAKY_RELU, HARD_SWISH, LOGISTIC, TANH, ELU on
 /// float32, and on uint8 / int8 with the reference's quantized arithmetic (requantizing
 /// clamps, 16-bit fixed-point HARD_SWISH, lookup tables for LOGISTIC and TANH).
-final class ActivationOperator: OperatorKernel {
+final class ActivationOperator: OperatorKernel, ByteMapKernel {
     /// Which activation.
     enum Kind {
         case clamp(Float, Float), leakyRelu, hardSwish, logistic, tanh, elu
@@ -23,6 +23,12 @@ final class ActivationOperator: OperatorKernel {
     private var plan: Plan = .float32(.logistic)
 
     init(_ kind: Kind, name: String) { self.kind = kind; self.name = name }
+
+    /// The prepared 8-bit table (LOGISTIC, TANH), for operator fusion.
+    var byteMap: ByteTableLookup? {
+        if case let .table(t) = plan { return t }
+        return nil
+    }
 
     func prepare(_ node: NodeContext) throws {
         let x = try node.input(0), out = try node.output(0)

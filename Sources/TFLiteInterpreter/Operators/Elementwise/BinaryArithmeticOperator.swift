@@ -3,7 +3,7 @@ import TFLiteKernels
 
 /// ADD, SUB, MUL, DIV, SQUARED_DIFFERENCE, MAXIMUM, MINIMUM, POW, FLOOR_DIV, FLOOR_MOD:
 /// two broadcast inputs, optional fused activation (ADD, SUB, MUL, DIV).
-final class BinaryArithmeticOperator: OperatorKernel {
+final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel {
     private let operation: BinaryArithmetic.Operation
     private let name: String
     /// Options field of the fused activation, nil when the operator has none.
@@ -30,6 +30,14 @@ final class BinaryArithmeticOperator: OperatorKernel {
 
     init(_ operation: BinaryArithmetic.Operation, name: String, activationField: Int?) {
         self.operation = operation; self.name = name; self.activationField = activationField
+    }
+
+    /// For a prepared same-shape 8-bit MUL: its element function on a pair of codes (with the
+    /// fused activation), for operator fusion.
+    var codePairFunction: ((Int32, Int32) -> Int32)? {
+        guard case let .quantizedMul(p) = plan, layout?.isElementwise == true,
+              elementType == .int8 || elementType == .uint8 else { return nil }
+        return { BinaryArithmetic.quantizedMulElement($0, $1, p) }
     }
 
     func prepare(_ node: NodeContext) throws {
