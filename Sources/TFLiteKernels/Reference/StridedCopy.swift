@@ -48,28 +48,23 @@ public enum StridedCopy {
             let rank = counts.count
             if rank == 0 { dst.pointee = src[window.baseOffset]; return }
             let innerCount = counts[rank - 1], innerStep = steps[rank - 1]
-            withUnsafeTemporaryAllocation(of: Int.self, capacity: rank) { index in
-                index.initialize(repeating: 0)
-                var offset = window.baseOffset
-                while true {
-                    if innerStep == 1 {
-                        dst.update(from: src + offset, count: innerCount)
-                    } else {
-                        var o = offset
-                        for j in 0..<innerCount { dst[j] = src[o]; o += innerStep }
+            counts.withUnsafeBufferPointer { counts in
+                steps.withUnsafeBufferPointer { steps in
+                    withUnsafeTemporaryAllocation(of: Int.self, capacity: rank) { index in
+                        var odometer = StridedOdometer(counts: counts.baseAddress!, steps: steps.baseAddress!,
+                                                       index: index.baseAddress!, last: rank - 2,
+                                                       position: 0, base: window.baseOffset)
+                        repeat {
+                            let offset = odometer.offset
+                            if innerStep == 1 {
+                                dst.update(from: src + offset, count: innerCount)
+                            } else {
+                                var o = offset
+                                for j in 0..<innerCount { dst[j] = src[o]; o += innerStep }
+                            }
+                            dst += innerCount
+                        } while odometer.advance()
                     }
-                    dst += innerCount
-                    // Advance the outer dimensions like an odometer.
-                    var d = rank - 2
-                    while d >= 0 {
-                        index[d] += 1
-                        offset += steps[d]
-                        if index[d] < counts[d] { break }
-                        offset -= steps[d] * counts[d]
-                        index[d] = 0
-                        d -= 1
-                    }
-                    if d < 0 { return }
                 }
             }
         }

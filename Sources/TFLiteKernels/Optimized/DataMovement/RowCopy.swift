@@ -61,26 +61,13 @@ public enum RowCopy {
         window.counts.withUnsafeBufferPointer { counts in
             window.elementSteps.withUnsafeBufferPointer { steps in
                 withUnsafeTemporaryAllocation(of: Int.self, capacity: max(1, rank - 1)) { index in
-                    // Index digits and input offset of the first run, then an odometer.
-                    var rest = runs.lowerBound, offset = window.baseOffset
-                    var d = rank - 2
-                    while d >= 0 {
-                        index[d] = rest % counts[d]
-                        rest /= counts[d]
-                        offset += index[d] * steps[d]
-                        d -= 1
-                    }
+                    // The outer digits of the first run, then one odometer step per run.
+                    var odometer = StridedOdometer(counts: counts.baseAddress!, steps: steps.baseAddress!,
+                                                   index: index.baseAddress!, last: rank - 2,
+                                                   position: runs.lowerBound, base: window.baseOffset)
                     for r in runs {
-                        bytes(output + r * runBytes, input + offset * elementSize, runBytes)
-                        d = rank - 2
-                        while d >= 0 {
-                            index[d] += 1
-                            offset += steps[d]
-                            if index[d] < counts[d] { break }
-                            offset -= steps[d] * counts[d]
-                            index[d] = 0
-                            d -= 1
-                        }
+                        bytes(output + r * runBytes, input + odometer.offset * elementSize, runBytes)
+                        _ = odometer.advance()
                     }
                 }
             }

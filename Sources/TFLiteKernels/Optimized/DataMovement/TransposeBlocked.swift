@@ -121,25 +121,18 @@ public enum TransposeBlocked {
     static func copyRows(_ plan: TransposePlan, rows: Range<Int>, rowBytes: Int,
                          input: UnsafeRawPointer, output: UnsafeMutableRawPointer) {
         guard !rows.isEmpty else { return }
-        let d = plan.paddedOutput, s = plan.paddedInputStrides
-        // Index digits and input offset of the first row, then an odometer.
-        var index = [Int](repeating: 0, count: 6)
-        var rest = rows.lowerBound, o = 0
-        for k in stride(from: 5, through: 0, by: -1) {
-            index[k] = rest % d[k]
-            rest /= d[k]
-            o += index[k] * s[k]
-        }
-        for r in rows {
-            RowCopy.bytes(output + r * rowBytes, input + o * rowBytes, rowBytes)
-            var k = 5
-            while k >= 0 {
-                index[k] += 1
-                o += s[k]
-                if index[k] < d[k] { break }
-                o -= s[k] * d[k]
-                index[k] = 0
-                k -= 1
+        // The digits of the first row, then one odometer step per row.
+        plan.paddedOutput.withUnsafeBufferPointer { counts in
+            plan.paddedInputStrides.withUnsafeBufferPointer { steps in
+                withUnsafeTemporaryAllocation(of: Int.self, capacity: counts.count) { index in
+                    var odometer = StridedOdometer(counts: counts.baseAddress!, steps: steps.baseAddress!,
+                                                   index: index.baseAddress!, last: counts.count - 1,
+                                                   position: rows.lowerBound, base: 0)
+                    for r in rows {
+                        RowCopy.bytes(output + r * rowBytes, input + odometer.offset * rowBytes, rowBytes)
+                        _ = odometer.advance()
+                    }
+                }
             }
         }
     }
