@@ -5,15 +5,27 @@ import class Foundation.ProcessInfo
 // Tuned builds are opt-in: `LITEVISION_TARGET_CPU=native swift build -c release`
 // (or znver4, skylake-avx512, haswell, ...). The default manifest carries no
 // unsafe flags, so the package stays usable as a dependency.
+// The default build needs no flags to be fast: kernels are generated at run time for the CPU
+// found (Sources/MachineCode). A tuned build only adds compiler-vectorized Swift kernels.
 let targetCPU = ProcessInfo.processInfo.environment["LITEVISION_TARGET_CPU"]
-let avx512CPUs: Set<String> = ["native", "znver4", "znver5", "skylake-avx512", "icelake-server",
+let avx512CPUs: Set<String> = ["znver4", "znver5", "skylake-avx512", "icelake-server",
                                "icelake-client", "cascadelake", "cooperlake", "tigerlake",
-                               "sapphirerapids", "cannonlake", "alderlake"]
+                               "sapphirerapids", "cannonlake"]
+/// Whether the build machine's CPU has the AVX-512 subsets the intrinsics kernels use (for
+/// `native`, which must not imply AVX-512: the compiler crashes on AVX-512 intrinsics otherwise).
+func buildMachineHasAVX512() -> Bool {
+    guard let info = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
+          let flags = info.split(separator: "\n").first(where: { $0.hasPrefix("flags") }) else { return false }
+    let set = Set(flags.split(separator: " ").map(String.init))
+    return ["avx512f", "avx512bw", "avx512vl", "avx512dq", "avx512_vnni"].allSatisfy(set.contains)
+}
 var kernelSettings: [SwiftSetting] = []
 if let cpu = targetCPU, !cpu.isEmpty {
     kernelSettings.append(.unsafeFlags(["-Ounchecked", "-target-cpu", cpu]))
     kernelSettings.append(.define("LITEVISION_TUNED"))
-    if avx512CPUs.contains(cpu) { kernelSettings.append(.define("LITEVISION_AVX512")) }
+    if avx512CPUs.contains(cpu) || (cpu == "native" && buildMachineHasAVX512()) {
+        kernelSettings.append(.define("LITEVISION_AVX512"))
+    }
 }
 
 let package = Package(
@@ -37,7 +49,8 @@ let package = Package(
                        providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
         .target(name: "FlatBufferReader"),
         .target(name: "TFLiteSchema", dependencies: ["FlatBufferReader", "CZlib"]),
-        .target(name: "TFLiteKernels", swiftSettings: kernelSettings),
+        .target(name: "MachineCode"),
+        .target(name: "TFLiteKernels", dependencies: ["MachineCode"], swiftSettings: kernelSettings),
         .target(name: "TFLiteInterpreter", dependencies: ["FlatBufferReader", "TFLiteSchema", "TFLiteKernels"],
                 swiftSettings: kernelSettings),
         .target(name: "ObjectTracking"),
@@ -46,19 +59,20 @@ let package = Package(
                 swiftSettings: kernelSettings),
         .target(name: "ImageCodecs", dependencies: ["ObjectDetection", "CLibPNG"]),
         .executableTarget(name: "tflite-dump", dependencies: [
-            "TFLiteInterpreter", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            "TFLiteInterpreter", "TFLiteKernels", "MachineCode", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "litevision", dependencies: [
             "ObjectDetection", "ImageCodecs", "ModelHosting", "TFLiteInterpreter",
             .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "bench", dependencies: [
-            "ObjectDetection", "ImageCodecs", "TFLiteInterpreter",
+            "ObjectDetection", "ImageCodecs", "TFLiteInterpreter", "TFLiteKernels", "MachineCode",
             .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Benchmarks/bench"),
 
         .target(name: "TestSupport", dependencies: ["TFLiteInterpreter"], path: "Tests/TestSupport"),
         .testTarget(name: "FlatBufferReaderTests", dependencies: ["FlatBufferReader", "TestSupport"]),
         .testTarget(name: "TFLiteSchemaTests", dependencies: ["TFLiteSchema", "TestSupport"]),
-        .testTarget(name: "TFLiteKernelsTests", dependencies: ["TFLiteKernels", "TestSupport"]),
+        .testTarget(name: "MachineCodeTests", dependencies: ["MachineCode"]),
+        .testTarget(name: "TFLiteKernelsTests", dependencies: ["TFLiteKernels", "MachineCode", "TestSupport"]),
         .testTarget(name: "TFLiteInterpreterTests", dependencies: ["TFLiteInterpreter", "TestSupport"]),
         .testTarget(name: "ObjectTrackingTests", dependencies: ["ObjectTracking", "TestSupport"]),
         .testTarget(name: "ModelHostingTests", dependencies: ["ModelHosting", "TestSupport"]),

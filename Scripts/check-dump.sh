@@ -49,4 +49,10 @@ PY
         fi
     done
 done
+# --engine reports runtime CPU dispatch; LITEVISION_JIT=0 must select the portable kernels.
+if ! "$dump" --engine | grep -q "kernel level:"; then echo "FAIL --engine prints no kernel level"; failures=$((failures + 1)); fi
+if ! LITEVISION_JIT=0 "$dump" --engine | grep -q "generated kernels: none"; then
+    echo "FAIL LITEVISION_JIT=0 still generates kernels"; failures=$((failures + 1))
+fi
+"$dump" --engine | sed 's/^/check-dump: /'
 [ "$failures" -eq 0 ] && echo "check-dump: all models dump; corrupted copies rejected cleanly" || exit 1

@@ -9,7 +9,8 @@ runs until --seconds of measured time with at least --min-iterations and at most
 Inputs are random of the right dtype, as the bench's own runs: floats uniform in [-1, 1),
 8-bit integers over their whole range, booleans 0/1, wider integers 0.
 
-Prints a JSON array of {model, threads, runtime, iterations, median_ms, p90_ms, min_ms} (or `error`) on stdout.
+Prints a JSON array of {model, threads, runtime, iterations, median_ms, p90_ms, min_ms, cold_start_ms}
+(or `error`) on stdout; cold_start_ms is interpreter creation from the file, allocation, inputs and the first invoke.
 `--check` only verifies that ai_edge_litert and numpy import (exit status 3 when not).
 Install the runtime with: python3 -m pip install ai-edge-litert
 """
@@ -99,11 +100,15 @@ def main():
             for runtime in args.runtime or ["builtin", "xnnpack"]:
                 entry = {"model": model, "threads": threads, "runtime": runtime}
                 try:
+                    start = time.perf_counter()
                     interpreter = litert.Interpreter(model_path=model, num_threads=threads,
                                                      experimental_op_resolver_type=resolvers[runtime])
                     interpreter.allocate_tensors()
                     random_inputs(np, interpreter, np.random.default_rng(0x5EED))
+                    interpreter.invoke()
+                    cold = (time.perf_counter() - start) * 1000
                     entry.update(summarize(measure(interpreter.invoke, args)))
+                    entry["cold_start_ms"] = cold
                 except Exception as error:  # a model the runtime rejects is reported, not fatal
                     entry["error"] = f"{type(error).__name__}: {error}".strip()[:500]
                 results.append(entry)

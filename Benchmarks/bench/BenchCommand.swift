@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import MachineCode
+import TFLiteKernels
 
 /// `swift run -c release bench`: latency, throughput, arena and memory of the reference
 /// models, optionally compared with the reference runtime and profiled per operator type.
@@ -72,6 +74,7 @@ struct BenchCommand: ParsableCommand {
         #if DEBUG
         log("warning: this is a debug build; measure with `swift run -c release bench`")
         #endif
+        log("CPU: \(CPUFeatures.current.map { "\($0)" } ?? "features unknown"); \(GeneratedKernels.summary)")
 
         var reference: ReferenceRuntime?
         if compare {

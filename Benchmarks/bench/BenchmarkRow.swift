@@ -14,6 +14,8 @@ struct BenchmarkRow: Codable, Sendable {
     var p90Milliseconds: Double?
     /// Fastest run, milliseconds.
     var minimumMilliseconds: Double?
+    /// Load + prepare + allocate + first invoke, milliseconds (see `ModelBenchmark`).
+    var coldStartMilliseconds: Double?
     /// Images (invokes) per second at the median latency.
     var imagesPerSecond: Double?
     /// Estimated multiply-accumulates per invoke.
@@ -44,7 +46,7 @@ struct BenchmarkRow: Codable, Sendable {
     enum CodingKeys: String, CodingKey {
         case model, path, threads, iterations
         case medianMilliseconds = "median_ms", p90Milliseconds = "p90_ms", minimumMilliseconds = "min_ms"
-        case imagesPerSecond = "images_per_s", macs, gmacPerSecond = "gmac_per_s"
+        case imagesPerSecond = "images_per_s", macs, gmacPerSecond = "gmac_per_s", coldStartMilliseconds = "cold_start_ms"
         case arenaBytes = "arena_bytes", peakLiveBytes = "peak_live_bytes", peakRSSBytes = "peak_rss_bytes", error
         case referenceBuiltin = "reference_builtin", referenceXNNPACK = "reference_xnnpack"
         case ratioToBuiltin = "ratio_to_builtin", ratioToXNNPACK = "ratio_to_xnnpack", profile

@@ -32,6 +32,7 @@ struct ModelBenchmark {
             row.macs = macs
             row.peakLiveBytes = peakLiveBytes
             do {
+                row.coldStartMilliseconds = try coldStart(threads: threads)
                 PeakMemory.reset()
                 var options = Interpreter.Options(threadCount: threads)
                 options.isProfilingEnabled = profiling
@@ -55,5 +56,18 @@ struct ModelBenchmark {
             }
             return row
         }
+    }
+
+    /// Milliseconds from reading the file to the end of the first invoke on random inputs:
+    /// load, prepare (weight packing, kernel choice, and for the process's first model the
+    /// code generation), arena allocation and one run — what a new process pays per model.
+    private func coldStart(threads: Int) throws -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let interpreter = try Interpreter(model: try Model(path: path), options: Interpreter.Options(threadCount: threads))
+        try interpreter.allocateTensors()
+        var inputs = RandomInputs()
+        try inputs.fill(interpreter)
+        try interpreter.invoke()
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
     }
 }

@@ -14,11 +14,14 @@ struct ReferenceMeasurement: Codable, Sendable {
     var p90Milliseconds: Double?
     /// Fastest run, milliseconds.
     var minimumMilliseconds: Double?
+    /// Interpreter creation + allocation + first invoke, milliseconds.
+    var coldStartMilliseconds: Double?
     /// Why there is no measurement.
     var error: String?
 
     enum CodingKeys: String, CodingKey {
         case model, threads, runtime, iterations, error
         case medianMilliseconds = "median_ms", p90Milliseconds = "p90_ms", minimumMilliseconds = "min_ms"
+        case coldStartMilliseconds = "cold_start_ms"
     }
 }

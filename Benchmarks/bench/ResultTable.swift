@@ -12,7 +12,8 @@ struct ResultTable {
     /// The table text.
     func render() -> String {
         var header = ["model", "thr", "median ms", "p90 ms", "min ms", "img/s", "GMAC", "GMAC/s", "arena MB", "live MB", "peak RSS MB", "speedup"]
-        if showsComparison { header += ["builtin ms", "xnnpack ms", "ours/builtin", "ours/xnnpack"] }
+        header += ["cold ms"]
+        if showsComparison { header += ["builtin ms", "xnnpack ms", "ours/builtin", "ours/xnnpack", "xnnpack cold ms"] }
         var lines: [[String]] = [header]
         var failures: [String] = []
         for row in rows {
@@ -25,10 +26,12 @@ struct ResultTable {
                          milliseconds(row.p90Milliseconds), milliseconds(row.minimumMilliseconds),
                          fixed(row.imagesPerSecond, 1), fixed(row.macs.map { Double($0) / 1e9 }, 3),
                          fixed(row.gmacPerSecond, 1),
-                         megabytes(row.arenaBytes), megabytes(row.peakLiveBytes), megabytes(row.peakRSSBytes), speedup(of: row)]
+                         megabytes(row.arenaBytes), megabytes(row.peakLiveBytes), megabytes(row.peakRSSBytes), speedup(of: row),
+                         milliseconds(row.coldStartMilliseconds)]
             if showsComparison {
                 cells += [reference(row.referenceBuiltin), reference(row.referenceXNNPACK),
-                          fixed(row.ratioToBuiltin, 2), fixed(row.ratioToXNNPACK, 2)]
+                          fixed(row.ratioToBuiltin, 2), fixed(row.ratioToXNNPACK, 2),
+                          milliseconds(row.referenceXNNPACK?.coldStartMilliseconds)]
                 for measurement in [row.referenceBuiltin, row.referenceXNNPACK].compactMap({ $0 }) {
                     if let error = measurement.error {
                         failures.append("reference \(measurement.runtime) \(row.model) @ \(row.threads): \(error)")

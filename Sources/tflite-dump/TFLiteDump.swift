@@ -10,7 +10,10 @@ struct TFLiteDump: ParsableCommand {
         abstract: "Show the inputs, outputs, operators, metadata and cost of a TFLite model.")
 
     @Argument(help: "Path of the .tflite model.")
-    var model: String
+    var model: String?
+
+    @Flag(name: .long, help: "Print the CPU's vector features and the kernels the engine generates for it (no model needed).")
+    var engine = false
 
     @Flag(name: .long, help: "Print one JSON object instead of text.")
     var json = false
@@ -24,7 +27,16 @@ struct TFLiteDump: ParsableCommand {
     @Option(name: .long, help: "How many labels to list in the text report.")
     var labels = 10
 
+    func validate() throws {
+        if model == nil && !engine { throw ValidationError("Missing expected argument '<model>'") }
+    }
+
     func run() throws {
+        if engine {
+            print(EngineDispatchReport().render())
+            guard model != nil else { return }
+        }
+        guard let model else { return }
         let file: TFLiteModelFile
         do { file = try TFLiteModelFile(contentsOf: model) } catch {
             FileHandle.standardError.write(Data("tflite-dump: \(model): \(error)\n".utf8))

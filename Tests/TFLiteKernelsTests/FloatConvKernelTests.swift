@@ -92,6 +92,14 @@ final class FloatConvKernelTests: XCTestCase {
     func testKernel6x8MatchesReference() { check(FloatConvKernel6x8.self, seed: 12) }
     func testKernel6x16MatchesReference() { check(FloatConvKernel6x16.self, seed: 13) }
 
+    /// The FMA3 6 × 16 kernel generated at run time (skipped with a message where it is not).
+    func testGeneratedKernel6x16MatchesReference() throws {
+        guard GeneratedKernels.current?.floatConv6x16 != nil else {
+            throw XCTSkip("no generated float kernel on this CPU / policy (\(GeneratedKernels.summary))")
+        }
+        check(GeneratedFloatConvKernel6x16.self, seed: 16)
+    }
+
     /// The SSE2 build's pre-broadcast 6 × 8 driver (used from 33 output channels on, and on shallow layers).
     func testBroadcast6x8MatchesReference() {
         check(rows: 6, panelWidth: 8, name: "broadcast 6x8", seed: 15) { g, lo, hi, x, w, b, z, y, part in

@@ -47,10 +47,53 @@ enum DepthwiseInteriorKernel {
         let y0 = oy * g.strideHeight - g.padTop
         // The window of column ox starts at input element inRow + ox · sx · c (column ox · sx − padLeft).
         let inRow = (b * g.inputHeight + y0) * g.inputWidth * c - g.padLeft * c
-        // Channel groups of up to `groupWidth` outer, pixel tiles in the middle, 16-channel
-        // blocks inner: a tile's window is read as contiguous runs of channels, and the group's
-        // window columns (reused by the next tiles) stay in L1 even for wide, dilated layers.
         let vectorChannels = blocks * 16
+        #if !LITEVISION_AVX512
+        if let generated = GeneratedKernels.current?.depthwiseTiles16 {
+            // The generated AVX kernel sweeps the whole interior run per 16-channel block.
+            for ch in stride(from: 0, to: vectorChannels, by: 16) {
+                var arguments = GeneratedDepthwiseArguments(
+                    input: UnsafeRawPointer(input + (inRow + columns.lowerBound * pixelStep + ch)),
+                    filter: UnsafeRawPointer(filter + ch), sums: UnsafeMutableRawPointer(sums + (columns.lowerBound * c + ch)),
+                    pixels: columns.count, kh: kh, kw: kw, rowStrideBytes: rowStride * 4, tapStepBytes: tapStep * 4,
+                    pixelStepBytes: pixelStep * 4, channelBytes: c * 4)
+                withUnsafePointer(to: &arguments) { generated(UnsafeRawPointer($0)) }
+            }
+        } else {
+            vectorTiles(kh: kh, kw: kw, input: input, filter: filter, channels: c, columns: columns, inRow: inRow,
+                        rowStride: rowStride, tapStep: tapStep, pixelStep: pixelStep, sums: sums)
+        }
+        #else
+        vectorTiles(kh: kh, kw: kw, input: input, filter: filter, channels: c, columns: columns, inRow: inRow,
+                    rowStride: rowStride, tapStep: tapStep, pixelStep: pixelStep, sums: sums)
+        #endif
+        if blocks * 16 < c {
+            for ox in columns {
+                let window = input + (inRow + ox * pixelStep)
+                for ch in (blocks * 16)..<c {
+                    var acc: Float = 0
+                    for fy in 0..<kh {
+                        for fx in 0..<kw {
+                            acc = window[fy * rowStride + fx * tapStep + ch] * filter[(fy * kw + fx) * c + ch] + acc
+                        }
+                    }
+                    sums[ox * c + ch] = acc
+                }
+            }
+        }
+        DepthwiseBorderKernel.pixels(g, batch: b, oy: oy, columns: columns.upperBound..<g.outputWidth, input: input,
+                                     filter: filter, sums: sums)
+    }
+
+    /// The Swift interior tiles: channel groups of up to `groupWidth` outer, pixel tiles in the
+    /// middle, 16-channel blocks inner, so a tile's window is read as contiguous runs of channels
+    /// and the group's window columns (reused by the next tiles) stay in L1 even for wide,
+    /// dilated layers.
+    @inline(__always)
+    static func vectorTiles(kh: Int, kw: Int, input: UnsafePointer<Float>, filter: UnsafePointer<Float>, channels c: Int,
+                            columns: Range<Int>, inRow: Int, rowStride: Int, tapStep: Int, pixelStep: Int,
+                            sums: UnsafeMutablePointer<Float>) {
+        let vectorChannels = c / 16 * 16
         for group in stride(from: 0, to: vectorChannels, by: groupWidth) {
             let groupEnd = min(group + groupWidth, vectorChannels)
             var ox = columns.lowerBound
@@ -79,22 +122,6 @@ enum DepthwiseInteriorKernel {
                 ox += 1
             }
         }
-        if blocks * 16 < c {
-            for ox in columns {
-                let window = input + (inRow + ox * pixelStep)
-                for ch in (blocks * 16)..<c {
-                    var acc: Float = 0
-                    for fy in 0..<kh {
-                        for fx in 0..<kw {
-                            acc = window[fy * rowStride + fx * tapStep + ch] * filter[(fy * kw + fx) * c + ch] + acc
-                        }
-                    }
-                    sums[ox * c + ch] = acc
-                }
-            }
-        }
-        DepthwiseBorderKernel.pixels(g, batch: b, oy: oy, columns: columns.upperBound..<g.outputWidth, input: input,
-                                     filter: filter, sums: sums)
     }
 
     /// `a · b + c`: fused (one rounding) in tuned builds, which target FMA hardware; separate

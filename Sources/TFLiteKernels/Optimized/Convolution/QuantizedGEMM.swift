@@ -1,5 +1,10 @@
+import MachineCode
+
 /// The microkernel family a `QuantizedGEMM` call runs. All produce identical (exact) sums.
 enum QuantizedGEMMKernel: Sendable, CaseIterable {
+    /// 8 pixels × 16 channels generated at run time for AVX2 (`QuantizedPairGEMM8x16AVX2`,
+    /// int16 pairs only; the other layouts fall back to `portable`).
+    case generated
     /// 8 pixels × 32 channels with `vpdpwssd` (builds with `LITEVISION_AVX512`).
     case avx512
     /// 4 pixels × 8 channels with `pmaddwd` (any x86-64 build).
@@ -8,22 +13,23 @@ enum QuantizedGEMMKernel: Sendable, CaseIterable {
     case portable
 
     /// The fastest kernel this build compiles.
-    static var best: QuantizedGEMMKernel {
+    static let best: QuantizedGEMMKernel = {
         #if LITEVISION_AVX512
         return .avx512
         #elseif arch(x86_64)
-        return .sse2
+        return GeneratedKernels.current?.quantizedPairGEMM != nil ? .generated : .sse2
         #else
         return .portable
         #endif
-    }
+    }()
 
-    /// The kernels this build compiles (the others fall back to `portable`).
+    /// The kernels this build compiles or generated (the others fall back to `portable`).
     static var compiled: [QuantizedGEMMKernel] {
+        let generated: [QuantizedGEMMKernel] = GeneratedKernels.current?.quantizedPairGEMM != nil ? [.generated] : []
         #if LITEVISION_AVX512
-        return [.avx512, .sse2, .portable]
+        return generated + [.avx512, .sse2, .portable]
         #elseif arch(x86_64)
-        return [.sse2, .portable]
+        return generated + [.sse2, .portable]
         #else
         return [.portable]
         #endif
@@ -144,6 +150,12 @@ public enum QuantizedGEMM {
         bias: UnsafePointer<Int32>?, epilogue: E, output: UnsafeMutablePointer<E.Output>, tiles: Range<Int>,
         windowSums: QuantizedGEMMWindowSums? = nil, kernel: QuantizedGEMMKernel = .best
     ) {
+        if kernel == .generated, layout == .int16Pairs,
+           let fused = FusedRequantization(epilogue.generatedRequantization) {
+            fused.run(g, input: input, packedFilter: packedFilter, bias: bias, output: UnsafeMutableRawPointer(output),
+                      tiles: tiles)
+            return
+        }
         let pixels = g.batches * g.outputHeight * g.outputWidth
         let perImage = g.outputHeight * g.outputWidth
         let pixelBytes = layout == .int16Pairs ? Int16PairPacking.pairedDepth(g.inputDepth) * 2
@@ -253,6 +265,10 @@ public enum QuantizedGEMM {
                            weights: UnsafeRawPointer, panelStride: Int, panelsLeft: Int,
                            into acc: UnsafeMutablePointer<Int32>) -> Int {
         let n = tilePixels
+        if kernel == .generated, layout == .int16Pairs, GeneratedKernels.current?.quantizedPairGEMM != nil {
+            generatedPairSums(pointers, taps: taps, words: words, weights: weights, rows: rows, into: acc)
+            return 1
+        }
         #if LITEVISION_AVX512
         if kernel == .avx512 {
             // Each call passes its step and width literally, so inlining leaves one instruction per
@@ -301,3 +317,4 @@ public enum QuantizedGEMM {
         return 1
     }
 }
+

@@ -5,6 +5,13 @@ protocol ConvIntegerEpilogue {
     /// Writes `lanes` results of output pixel `pixel` (batch `batch`), channels `n0 ..< n0 + lanes`.
     func store(_ acc: SIMD16<Int32>, pixel: Int, batch: Int, channel n0: Int, lanes: Int,
                outputDepth: Int, to output: UnsafeMutablePointer<Output>)
+    /// The requantizer a generated kernel can apply in registers instead of `store` (8-bit
+    /// outputs whose requantizer is vectorizable with no left shift), or nil.
+    var generatedRequantization: (requantizer: ConvRequantizer, signed: Bool)? { get }
+}
+
+extension ConvIntegerEpilogue {
+    var generatedRequantization: (requantizer: ConvRequantizer, signed: Bool)? { nil }
 }
 
 /// Requantization to uint8/int8, bit-exact with the reference kernels (16 lanes at a time).
@@ -15,6 +22,11 @@ struct ConvRequantizeEpilogue<Element: FixedWidthInteger & SIMDScalar>: ConvInte
                outputDepth: Int, to output: UnsafeMutablePointer<Element>) {
         let dst = output + pixel * outputDepth + n0
         requantizer.store(acc, channel: n0, lanes: lanes, to: dst)
+    }
+
+    var generatedRequantization: (requantizer: ConvRequantizer, signed: Bool)? {
+        guard Element.bitWidth == 8, requantizer.vectorizable, !requantizer.hasLeftShift else { return nil }
+        return (requantizer, Element.isSigned)
     }
 }
 

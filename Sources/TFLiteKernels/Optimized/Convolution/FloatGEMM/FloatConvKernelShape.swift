@@ -16,6 +16,8 @@ enum FloatConvKernelShape: CaseIterable {
     case rows6x16
     /// `FloatConvKernel6x8`.
     case rows6x8
+    /// `GeneratedFloatConvKernel6x16` (AVX code generated at run time), where available.
+    case generated6x16
 
     /// Output pixels per tile.
     var rows: Int {
@@ -23,6 +25,7 @@ enum FloatConvKernelShape: CaseIterable {
         case .rows8x32: FloatConvKernel8x32.rows
         case .rows6x16: FloatConvKernel6x16.rows
         case .rows6x8: FloatConvKernel6x8.rows
+        case .generated6x16: GeneratedFloatConvKernel6x16.rows
         }
     }
 
@@ -32,19 +35,23 @@ enum FloatConvKernelShape: CaseIterable {
         case .rows8x32: FloatConvKernel8x32.panelWidth
         case .rows6x16: FloatConvKernel6x16.panelWidth
         case .rows6x8: FloatConvKernel6x8.panelWidth
+        case .generated6x16: GeneratedFloatConvKernel6x16.panelWidth
         }
     }
 
-    #if LITEVISION_AVX512
-    /// This build's shapes with their relative throughput.
-    static let candidates: [(shape: FloatConvKernelShape, rate: Int)] = [(.rows8x32, 225), (.rows6x16, 180), (.rows6x8, 105)]
-    #elseif arch(x86_64) && !LITEVISION_TUNED
-    /// This build's shapes with their relative throughput.
-    static let candidates: [(shape: FloatConvKernelShape, rate: Int)] = [(.rows6x8, 1)]
-    #else
-    /// This build's shapes with their relative throughput.
-    static let candidates: [(shape: FloatConvKernelShape, rate: Int)] = [(.rows6x16, 10), (.rows6x8, 6)]
-    #endif
+    /// This build's shapes with their relative throughput, and the generated AVX kernel where
+    /// this CPU has one (ymm registers: twice the lanes of the SSE2 6 × 8 per instruction, and
+    /// no spills).
+    static let candidates: [(shape: FloatConvKernelShape, rate: Int)] = {
+        let generated = GeneratedKernels.current?.floatConv6x16 != nil
+        #if LITEVISION_AVX512
+        return [(.rows8x32, 225), (.rows6x16, 180), (.rows6x8, 105)]
+        #elseif arch(x86_64) && !LITEVISION_TUNED
+        return generated ? [(.generated6x16, 4), (.rows6x8, 1)] : [(.rows6x8, 1)]
+        #else
+        return generated ? [(.generated6x16, 11), (.rows6x16, 10), (.rows6x8, 6)] : [(.rows6x16, 10), (.rows6x8, 6)]
+        #endif
+    }()
 
     /// Fewest multiply steps per output (`depth`) for the 8 × 32 shape.
     static let wideMinimumDepth = 64

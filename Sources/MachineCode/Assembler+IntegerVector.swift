@@ -1,0 +1,98 @@
+/// Integer vector instructions of the requantizing epilogues (AVX2 VEX forms; EVEX where a
+/// register or width needs it): 64-bit products, shifts, compares, clamps and narrowing packs.
+extension Assembler {
+    /// A shift-by-immediate `op dst, src, imm` (`66 0F 7x /digit ib`; the destination in vvvv).
+    private mutating func shiftImmediate(_ opcode: UInt8, digit: UInt8, w: Bool = false, _ dst: VectorRegister,
+                                         _ src: VectorRegister, _ count: UInt8) {
+        vectorInstruction(opcode, map: .map0F, prefix: .p66, w: w, width: dst.width, reg: digit, vvvv: dst.index,
+                          .register(src.index))
+        emit(count)
+    }
+
+    /// A three-operand integer instruction in map 0F or 0F38 with prefix 66.
+    private mutating func integerOp(_ opcode: UInt8, map: OpcodeMap = .map0F, w: Bool = false, _ dst: VectorRegister,
+                                    _ a: VectorRegister, _ b: VectorSource) {
+        let rm: RegisterOrMemory
+        switch b {
+        case .register(let r): rm = .register(r.index)
+        case .memory(let m): rm = .memory(m)
+        }
+        vectorInstruction(opcode, map: map, prefix: .p66, w: w, width: dst.width, reg: dst.index, vvvv: a.index, rm)
+    }
+
+    /// `vpmuludq dst, a, b`: unsigned products of the even 32-bit lanes, as 64-bit lanes.
+    public mutating func vpmuludq(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorSource) { integerOp(0xF4, dst, a, b) }
+    /// `vpaddq dst, a, b`: 64-bit lane sums.
+    public mutating func vpaddq(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorSource) { integerOp(0xD4, dst, a, b) }
+    /// `vpsubd dst, a, b`: 32-bit lane differences.
+    public mutating func vpsubd(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorSource) { integerOp(0xFA, dst, a, b) }
+    /// `vpand dst, a, b`.
+    public mutating func vpand(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorSource) { integerOp(0xDB, dst, a, b) }
+    /// `vpcmpgtd dst, a, b`: all ones where `a > b` (signed 32-bit), else zero.
+    public mutating func vpcmpgtd(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorSource) { integerOp(0x66, dst, a, b) }
+    /// `vpmaxsd dst, a, b`: signed 32-bit maxima.
+    public mutating func vpmaxsd(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorSource) {
+        integerOp(0x3D, map: .map0F38, dst, a, b)
+    }
+    /// `vpminsd dst, a, b`: signed 32-bit minima.
+    public mutating func vpminsd(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorSource) {
+        integerOp(0x39, map: .map0F38, dst, a, b)
+    }
+    /// `vpsravd dst, a, b`: each 32-bit lane of `a` shifted right arithmetically by `b`'s lane.
+    public mutating func vpsravd(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorSource) {
+        integerOp(0x46, map: .map0F38, dst, a, b)
+    }
+    /// `vpackssdw dst, a, b`: signed 32 → 16-bit with saturation, per 128-bit lane (a then b).
+    public mutating func vpackssdw(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorSource) { integerOp(0x6B, dst, a, b) }
+    /// `vpackuswb dst, a, b`: signed 16 → unsigned 8-bit with saturation, per 128-bit lane.
+    public mutating func vpackuswb(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorSource) { integerOp(0x67, dst, a, b) }
+    /// `vpacksswb dst, a, b`: signed 16 → signed 8-bit with saturation, per 128-bit lane.
+    public mutating func vpacksswb(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorSource) { integerOp(0x63, dst, a, b) }
+
+    /// `vpsrlq dst, src, count`: logical right shift of 64-bit lanes.
+    public mutating func vpsrlq(_ dst: VectorRegister, _ src: VectorRegister, _ count: UInt8) {
+        shiftImmediate(0x73, digit: 2, dst, src, count)
+    }
+    /// `vpsllq dst, src, count`: left shift of 64-bit lanes.
+    public mutating func vpsllq(_ dst: VectorRegister, _ src: VectorRegister, _ count: UInt8) {
+        shiftImmediate(0x73, digit: 6, dst, src, count)
+    }
+    /// `vpsrad dst, src, count`: arithmetic right shift of 32-bit lanes.
+    public mutating func vpsrad(_ dst: VectorRegister, _ src: VectorRegister, _ count: UInt8) {
+        shiftImmediate(0x72, digit: 4, dst, src, count)
+    }
+
+    /// `vpblendd dst, a, b, mask`: 32-bit lane `i` from `b` where mask bit `i` is set, else from `a` (AVX2).
+    public mutating func vpblendd(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorRegister, _ mask: UInt8) {
+        vectorInstruction(0x02, map: .map0F3A, prefix: .p66, width: dst.width, reg: dst.index, vvvv: a.index, .register(b.index))
+        emit(mask)
+    }
+    /// `vpermq dst, src, order`: 64-bit lanes of `src` permuted by the 2-bit fields of `order` (AVX2).
+    public mutating func vpermq(_ dst: VectorRegister, _ src: VectorRegister, _ order: UInt8) {
+        vectorInstruction(0x00, map: .map0F3A, prefix: .p66, w: true, width: dst.width, reg: dst.index, vvvv: 0,
+                          .register(src.index))
+        emit(order)
+    }
+    /// `vextracti128 dst, src, index`: the 128-bit half `index` of ymm `src` into xmm `dst` (AVX2).
+    public mutating func vextracti128(_ dst: VectorRegister, _ src: VectorRegister, _ index: UInt8) {
+        vectorInstruction(0x39, map: .map0F3A, prefix: .p66, width: .ymm, reg: src.index, vvvv: 0, .register(dst.index))
+        emit(index)
+    }
+    /// `vpbroadcastq dst, [src]`: one 64-bit value to every 64-bit lane.
+    public mutating func vpbroadcastq(_ dst: VectorRegister, _ src: MemoryOperand) {
+        vectorInstruction(0x59, map: .map0F38, prefix: .p66, width: dst.width, reg: dst.index, vvvv: 0, .memory(src),
+                          elementBytes: 8, scalarMemory: true)
+    }
+}
+
+/// Register-only forms (`a.vpsubd(ymm(0), ymm(0), ymm(1))`).
+extension Assembler {
+    public mutating func vpmuludq(_ d: VectorRegister, _ a: VectorRegister, _ b: VectorRegister) { vpmuludq(d, a, .register(b)) }
+    public mutating func vpaddq(_ d: VectorRegister, _ a: VectorRegister, _ b: VectorRegister) { vpaddq(d, a, .register(b)) }
+    public mutating func vpsubd(_ d: VectorRegister, _ a: VectorRegister, _ b: VectorRegister) { vpsubd(d, a, .register(b)) }
+    public mutating func vpand(_ d: VectorRegister, _ a: VectorRegister, _ b: VectorRegister) { vpand(d, a, .register(b)) }
+    public mutating func vpcmpgtd(_ d: VectorRegister, _ a: VectorRegister, _ b: VectorRegister) { vpcmpgtd(d, a, .register(b)) }
+    public mutating func vpackssdw(_ d: VectorRegister, _ a: VectorRegister, _ b: VectorRegister) { vpackssdw(d, a, .register(b)) }
+    public mutating func vpackuswb(_ d: VectorRegister, _ a: VectorRegister, _ b: VectorRegister) { vpackuswb(d, a, .register(b)) }
+    public mutating func vpacksswb(_ d: VectorRegister, _ a: VectorRegister, _ b: VectorRegister) { vpacksswb(d, a, .register(b)) }
+}

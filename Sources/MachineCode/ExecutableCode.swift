@@ -1,0 +1,63 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Machine code in pages of its own, executable and never writable at the same time (W^X):
+/// the bytes are copied into read-write pages, which are then switched to read+execute.
+/// The pages are unmapped when the last reference goes away, so callers must keep the object
+/// alive while any function pointer into it may run.
+public final class ExecutableCode: @unchecked Sendable {
+    /// Why executable memory could not be made.
+    public enum Failure: Error, Equatable, Sendable {
+        /// This platform has no way here to map executable pages.
+        case unsupportedPlatform
+        /// `mmap` refused read-write pages (errno).
+        case mapFailed(Int32)
+        /// `mprotect` refused read+execute (errno): the OS forbids generated code.
+        case protectFailed(Int32)
+    }
+
+    /// Start of the code (read+execute).
+    public let base: UnsafeRawPointer
+    /// Bytes of code.
+    public let count: Int
+    private let mappedBytes: Int
+
+    /// Maps `code` executable. `code` must be non-empty.
+    /// - Throws: `Failure` when the OS does not give executable pages.
+    public init(_ code: [UInt8]) throws {
+        precondition(!code.isEmpty, "no code to map")
+        #if (os(Linux) || os(macOS)) && arch(x86_64)
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let size = (code.count + page - 1) / page * page
+        guard let raw = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+              raw != MAP_FAILED else { throw Failure.mapFailed(errno) }
+        code.withUnsafeBytes { raw.copyMemory(from: $0.baseAddress!, byteCount: code.count) }
+        guard mprotect(raw, size, PROT_READ | PROT_EXEC) == 0 else {
+            let error = errno
+            munmap(raw, size)
+            throw Failure.protectFailed(error)
+        }
+        base = UnsafeRawPointer(raw)
+        count = code.count
+        mappedBytes = size
+        #else
+        throw Failure.unsupportedPlatform
+        #endif
+    }
+
+    /// The address `offset` bytes into the code (a function entry).
+    /// Precondition: `offset < count`.
+    public func address(at offset: Int) -> UnsafeRawPointer {
+        precondition(offset >= 0 && offset < count, "entry outside the code")
+        return base + offset
+    }
+
+    deinit {
+        #if (os(Linux) || os(macOS)) && arch(x86_64)
+        munmap(UnsafeMutableRawPointer(mutating: base), mappedBytes)
+        #endif
+    }
+}

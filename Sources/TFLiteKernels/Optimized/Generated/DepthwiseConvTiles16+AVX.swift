@@ -1,0 +1,141 @@
+import MachineCode
+
+/// The generated AVX depthwise microkernel: the sums of a run of interior output pixels (whole
+/// window inside the input) for one 16-channel block, 4 pixels at a time in 8 ymm accumulators
+/// (then one at a time), each weight load feeding all of them and the inputs read straight from
+/// memory as multiply operands. Products and sums are rounded separately (no FMA), in the
+/// reference's tap order, as the default build's Swift kernel does. It serves float and quantized layers alike (the quantized ones sum
+/// exact integers as floats, `DepthwiseConv2DOptimized`), with the same contract as
+/// `DepthwiseInteriorKernel.tile`.
+///
+/// C signature (System V): `(arguments)`, a pointer to `GeneratedDepthwiseArguments`.
+/// Preconditions: `pixels ≥ 0`, `kh ≥ 1`, `kw ≥ 1`; every window read lies inside the input.
+enum DepthwiseConvTiles16AVX {
+    typealias Function = @convention(c) (UnsafeRawPointer) -> Void
+
+    static func emit(into a: inout Assembler) {
+        typealias Field = GeneratedDepthwiseArguments.Field
+        let args = GeneralRegister.rdi
+        let input = GeneralRegister.rsi, filter = GeneralRegister.rdx, sums = GeneralRegister.rcx
+        let pixels = GeneralRegister.r8, kh = GeneralRegister.r9, kw = GeneralRegister.r10
+        let rowStride = GeneralRegister.r11, tapStep = GeneralRegister.r12, pixelStep = GeneralRegister.r13
+        let channelBytes = GeneralRegister.r14
+        let row = GeneralRegister.rax, weights = GeneralRegister.rbx, rowsLeft = GeneralRegister.r15
+        let tapPointer = GeneralRegister.rbp, columnsLeft = GeneralRegister.rdi, far = GeneralRegister.rdx
+        let saved: [GeneralRegister] = [.rbx, .rbp, .r12, .r13, .r14, .r15]
+        for r in saved { a.push(r) }
+        a.mov(input, .mem(args, disp: Field.input))
+        a.mov(sums, .mem(args, disp: Field.sums))
+        a.mov(pixels, .mem(args, disp: Field.pixels))
+        a.mov(kh, .mem(args, disp: Field.kh))
+        a.mov(kw, .mem(args, disp: Field.kw))
+        a.mov(rowStride, .mem(args, disp: Field.rowStrideBytes))
+        a.mov(tapStep, .mem(args, disp: Field.tapStepBytes))
+        a.mov(pixelStep, .mem(args, disp: Field.pixelStepBytes))
+        a.mov(channelBytes, .mem(args, disp: Field.channelBytes))
+        a.mov(filter, .mem(args, disp: Field.filter))
+        // The filter pointer lives on the stack: rdx doubles as the far-pixel pointer.
+        a.push(filter)
+
+        /// One pass over the window for `count` pixels (4 or 1) starting at `input`.
+        func windowPass(count: Int) {
+            for v in 0..<(2 * count) { a.vxorps(ymm(v), ymm(v), ymm(v)) }
+            a.mov(row, input)
+            a.mov(weights, .mem(.rsp))
+            a.mov(rowsLeft, kh)
+            let fyLoop = a.newLabel(), fxLoop = a.newLabel()
+            a.bind(fyLoop)
+            a.mov(tapPointer, row)
+            a.mov(columnsLeft, kw)
+            a.bind(fxLoop)
+            a.vmovups(ymm(8), .mem(weights))
+            a.vmovups(ymm(9), .mem(weights, disp: 32))
+            if count == 4 { a.lea(far, .mem(tapPointer, index: pixelStep, scale: 2)) }
+            for p in 0..<count {
+                let base: MemoryOperand
+                switch p {
+                case 0: base = .mem(tapPointer)
+                case 1: base = .mem(tapPointer, index: pixelStep, scale: 1)
+                case 2: base = .mem(far)
+                default: base = .mem(far, index: pixelStep, scale: 1)
+                }
+                var high = base
+                high.displacement = 32
+                a.vmulps(ymm(10), ymm(8), .memory(base))
+                a.vaddps(ymm(2 * p), ymm(2 * p), ymm(10))
+                a.vmulps(ymm(10), ymm(9), .memory(high))
+                a.vaddps(ymm(2 * p + 1), ymm(2 * p + 1), ymm(10))
+            }
+            a.add(tapPointer, tapStep)
+            a.add(weights, channelBytes)
+            a.dec(columnsLeft)
+            a.j(.notEqual, fxLoop)
+            a.add(row, rowStride)
+            a.dec(rowsLeft)
+            a.j(.notEqual, fyLoop)
+            // Pixel p's sums go to sums + p · channelBytes.
+            if count == 4 { a.lea(far, .mem(sums, index: channelBytes, scale: 2)) }
+            for p in 0..<count {
+                let base: MemoryOperand
+                switch p {
+                case 0: base = .mem(sums)
+                case 1: base = .mem(sums, index: channelBytes, scale: 1)
+                case 2: base = .mem(far)
+                default: base = .mem(far, index: channelBytes, scale: 1)
+                }
+                var high = base
+                high.displacement = 32
+                a.vmovups(base, ymm(2 * p))
+                a.vmovups(high, ymm(2 * p + 1))
+            }
+        }
+
+        let quadLoop = a.newLabel(), singles = a.newLabel(), singleLoop = a.newLabel(), done = a.newLabel()
+        a.bind(quadLoop)
+        a.cmp(pixels, 4)
+        a.j(.less, singles)
+        windowPass(count: 4)
+        for _ in 0..<4 {
+            a.add(input, pixelStep)
+            a.add(sums, channelBytes)
+        }
+        a.sub(pixels, 4)
+        a.jmp(quadLoop)
+        a.bind(singles)
+        a.bind(singleLoop)
+        a.test(pixels, pixels)
+        a.j(.equal, done)
+        windowPass(count: 1)
+        a.add(input, pixelStep)
+        a.add(sums, channelBytes)
+        a.dec(pixels)
+        a.jmp(singleLoop)
+        a.bind(done)
+        a.pop(filter)
+        a.vzeroupper()
+        for r in saved.reversed() { a.pop(r) }
+        a.ret()
+    }
+}
+
+/// The argument block of `DepthwiseConvTiles16AVX`, laid out as the generated code reads it.
+/// Strides are in bytes; `input` is the first pixel's window origin at the block's first channel.
+struct GeneratedDepthwiseArguments {
+    var input: UnsafeRawPointer
+    var filter: UnsafeRawPointer
+    var sums: UnsafeMutableRawPointer
+    var pixels: Int
+    var kh: Int
+    var kw: Int
+    var rowStrideBytes: Int
+    var tapStepBytes: Int
+    var pixelStepBytes: Int
+    var channelBytes: Int
+
+    /// Byte offsets of the fields (checked against `MemoryLayout` by the kernel tests).
+    enum Field {
+        static let input: Int32 = 0, filter: Int32 = 8, sums: Int32 = 16, pixels: Int32 = 24, kh: Int32 = 32
+        static let kw: Int32 = 40, rowStrideBytes: Int32 = 48, tapStepBytes: Int32 = 56, pixelStepBytes: Int32 = 64
+        static let channelBytes: Int32 = 72
+    }
+}

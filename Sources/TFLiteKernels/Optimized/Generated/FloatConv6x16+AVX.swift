@@ -1,0 +1,103 @@
+import MachineCode
+
+/// The generated AVX float convolution microkernel: 6 output pixels × 16 channels in 12 ymm
+/// accumulators, the same contract as `FloatConvTileKernel` (input runs per pixel and tap,
+/// a panel of 16-float weight steps), with the epilogue fused: `acc + bias`, clamped to the
+/// activation range as `FloatConvEpilogue.clamp` does (NaN passes through), stored for the
+/// first `count` rows. Products and sums are rounded separately (`vmulps`, `vaddps`; no FMA) in
+/// the reference kernel's order — taps, then input channels, bias last — so results are the
+/// reference's bit for bit, which hybrid models need: their on-the-fly input quantization
+/// turns one-ulp differences into whole quantization steps. (On Zen both run two per cycle.)
+///
+/// C signature (System V): `(arguments)`, a pointer to `GeneratedFloatTileArguments`.
+/// Preconditions: `taps ≥ 1`, `inputDepth ≥ 1`, `1 ≤ count ≤ 6`; 16 bias floats readable; the
+/// 16 lanes of each stored row writable.
+enum FloatConv6x16AVX {
+    typealias Function = @convention(c) (UnsafeRawPointer) -> Void
+
+    static func emit(into a: inout Assembler) {
+        let args = GeneralRegister.rdi
+        let runs = GeneralRegister.r8, taps = GeneralRegister.rsi, end = GeneralRegister.rdx
+        let w = GeneralRegister.rcx, output = GeneralRegister.r9, stride = GeneralRegister.r10
+        let count = GeneralRegister.r11, offset = GeneralRegister.r15
+        let pixels: [GeneralRegister] = [.rax, .rbx, .rbp, .r12, .r13, .r14]
+        let saved: [GeneralRegister] = [.rbx, .rbp, .r12, .r13, .r14, .r15]
+        typealias Field = GeneratedFloatTileArguments.Field
+        for r in saved { a.push(r) }
+        a.mov(runs, .mem(args, disp: Field.runs))
+        a.mov(taps, .mem(args, disp: Field.taps))
+        a.mov(end, .mem(args, disp: Field.depthBytes))
+        a.mov(w, .mem(args, disp: Field.weights))
+        for v in 0..<12 { a.vxorps(ymm(v), ymm(v), ymm(v)) }
+        let tap = a.newLabel(), step = a.newLabel(), done = a.newLabel()
+        a.bind(tap)
+        for (r, p) in pixels.enumerated() { a.mov(p, .mem(runs, disp: Int32(8 * r))) }
+        a.xor(offset, offset, width: .dword)
+        a.bind(step)
+        a.vmovups(ymm(12), .mem(w))
+        a.vmovups(ymm(13), .mem(w, disp: 32))
+        for (r, p) in pixels.enumerated() {
+            a.vbroadcastss(ymm(14), .mem(p, index: offset, scale: 1))
+            a.vmulps(ymm(15), ymm(14), ymm(12))
+            a.vaddps(ymm(2 * r), ymm(2 * r), ymm(15))
+            a.vmulps(ymm(15), ymm(14), ymm(13))
+            a.vaddps(ymm(2 * r + 1), ymm(2 * r + 1), ymm(15))
+        }
+        a.add(w, 64)
+        a.add(offset, 4)
+        a.cmp(offset, end)
+        a.j(.below, step)
+        a.add(runs, 48)                                   // next tap: 6 table entries
+        a.dec(taps)
+        a.j(.notEqual, tap)
+        // Epilogue: bias, clamp, store rows 0 ..< count.
+        a.mov(output, .mem(args, disp: Field.output))
+        a.mov(stride, .mem(args, disp: Field.rowStrideBytes))
+        a.mov(count, .mem(args, disp: Field.count))
+        a.mov(.rax, .mem(args, disp: Field.bias))
+        a.vmovups(ymm(12), .mem(.rax))
+        a.vmovups(ymm(13), .mem(.rax, disp: 32))
+        a.vbroadcastss(ymm(14), .mem(args, disp: Field.activationMin))
+        a.vbroadcastss(ymm(15), .mem(args, disp: Field.activationMax))
+        for r in 0..<6 {
+            if r > 0 {
+                a.cmp(count, Int32(r))
+                a.j(.lessOrEqual, done)
+            }
+            for (v, b) in [(2 * r, 12), (2 * r + 1, 13)] {
+                a.vaddps(ymm(v), ymm(v), ymm(b))
+                a.vmaxps(ymm(v), ymm(14), ymm(v))         // x < min ? min : x
+                a.vminps(ymm(v), ymm(15), ymm(v))         // x > max ? max : x
+            }
+            a.vmovups(.mem(output), ymm(2 * r))
+            a.vmovups(.mem(output, disp: 32), ymm(2 * r + 1))
+            a.add(output, stride)
+        }
+        a.bind(done)
+        a.vzeroupper()
+        for r in saved.reversed() { a.pop(r) }
+        a.ret()
+    }
+}
+
+/// The argument block of the generated float tile (`FloatConv6x16AVX`), laid out as the
+/// generated code reads it.
+struct GeneratedFloatTileArguments {
+    var runs: UnsafeRawPointer
+    var taps: Int
+    var depthBytes: Int
+    var weights: UnsafeRawPointer
+    var bias: UnsafeRawPointer
+    var output: UnsafeMutableRawPointer
+    var rowStrideBytes: Int
+    var count: Int
+    var activationMin: Float
+    var activationMax: Float
+
+    /// Byte offsets of the fields (checked against `MemoryLayout` by the kernel tests).
+    enum Field {
+        static let runs: Int32 = 0, taps: Int32 = 8, depthBytes: Int32 = 16, weights: Int32 = 24, bias: Int32 = 32
+        static let output: Int32 = 40, rowStrideBytes: Int32 = 48, count: Int32 = 56
+        static let activationMin: Int32 = 64, activationMax: Int32 = 68
+    }
+}

@@ -1,0 +1,72 @@
+import MachineCode
+
+/// The microkernels generated at run time for this CPU (runtime CPU dispatch): machine code
+/// emitted by `MachineCode.Assembler` for the level `CodeGenerationPolicy.current` allows, in one
+/// W^X `ExecutableCode` block.
+///
+/// Generated once per process and level on first use (a few microseconds, a few KB) and shared
+/// by every interpreter: the kernels take shapes as arguments, so no layer needs code of its own.
+/// Each entry is nil where the level has no generated kernel; callers then run the portable
+/// Swift kernels.
+public final class GeneratedKernels: Sendable {
+    /// The level the code was generated for.
+    public let level: InstructionSetLevel
+    /// Names of the generated kernels (for `bench` and `tflite-dump --engine`).
+    public let kernelNames: [String]
+    /// `QuantizedPairGEMM8x16AVX2`: Int32 sums for a Swift epilogue.
+    let quantizedPairGEMM: QuantizedPairGEMM8x16AVX2.Function?
+    /// `QuantizedPairGEMM8x16AVX2` requantizing to uint8 / int8 in registers.
+    let quantizedPairGEMMUInt8: QuantizedPairGEMM8x16AVX2.Function?
+    let quantizedPairGEMMInt8: QuantizedPairGEMM8x16AVX2.Function?
+    /// `FloatConv6x16AVX`.
+    let floatConv6x16: FloatConv6x16AVX.Function?
+    /// `DepthwiseConvTiles16AVX`.
+    let depthwiseTiles16: DepthwiseConvTiles16AVX.Function?
+    private let code: ExecutableCode?
+
+    /// Generates the kernels of `level` (none for `.sse2`).
+    /// - Throws: `ExecutableCode.Failure` when the OS refuses executable pages.
+    public init(level: InstructionSetLevel) throws {
+        self.level = level
+        guard level >= .avx2 else {
+            (kernelNames, quantizedPairGEMM, quantizedPairGEMMUInt8, quantizedPairGEMMInt8) = ([], nil, nil, nil)
+            (floatConv6x16, depthwiseTiles16, code) = (nil, nil, nil)
+            return
+        }
+        var a = Assembler()
+        let pairEntry = a.count
+        QuantizedPairGEMM8x16AVX2.emit(.accumulators, into: &a)
+        let pairUInt8Entry = a.count
+        QuantizedPairGEMM8x16AVX2.emit(.uint8, into: &a)
+        let pairInt8Entry = a.count
+        QuantizedPairGEMM8x16AVX2.emit(.int8, into: &a)
+        let floatEntry = a.count
+        FloatConv6x16AVX.emit(into: &a)
+        let depthwiseEntry = a.count
+        DepthwiseConvTiles16AVX.emit(into: &a)
+        let code = try ExecutableCode(try a.finish())
+        self.code = code
+        quantizedPairGEMM = unsafeBitCast(code.address(at: pairEntry), to: QuantizedPairGEMM8x16AVX2.Function.self)
+        quantizedPairGEMMUInt8 = unsafeBitCast(code.address(at: pairUInt8Entry), to: QuantizedPairGEMM8x16AVX2.Function.self)
+        quantizedPairGEMMInt8 = unsafeBitCast(code.address(at: pairInt8Entry), to: QuantizedPairGEMM8x16AVX2.Function.self)
+        floatConv6x16 = unsafeBitCast(code.address(at: floatEntry), to: FloatConv6x16AVX.Function.self)
+        depthwiseTiles16 = unsafeBitCast(code.address(at: depthwiseEntry), to: DepthwiseConvTiles16AVX.Function.self)
+        kernelNames = ["QuantizedPairGEMM8x16+AVX2 (sums, uint8, int8 requantizing)", "FloatConv6x16+AVX",
+                       "DepthwiseConvTiles16+AVX"]
+    }
+
+    /// The kernels for this process's policy, or nil when it generates none (portable kernels).
+    public static let current: GeneratedKernels? = {
+        let policy = CodeGenerationPolicy.current
+        guard policy.generatesCode, let kernels = try? GeneratedKernels(level: policy.level),
+              !kernels.kernelNames.isEmpty else { return nil }
+        return kernels
+    }()
+
+    /// One line saying which kernels run: the policy, and the generated kernels if any.
+    public static var summary: String {
+        let policy = CodeGenerationPolicy.current
+        guard let kernels = current else { return "kernels: portable Swift; code generation \(policy)" }
+        return "kernels: generated for \(kernels.level) (\(policy.reason)): \(kernels.kernelNames.joined(separator: ", "))"
+    }
+}

@@ -1,0 +1,101 @@
+import XCTest
+@testable import MachineCode
+
+final class ExecutableCodeTests: XCTestCase {
+    /// A generated loop runs: sum of 1...n.
+    func testGeneratedFunctionRuns() throws {
+        #if arch(x86_64) && (os(Linux) || os(macOS))
+        var a = Assembler()
+        let loop = a.newLabel(), done = a.newLabel()
+        a.xor(.rax, .rax, width: .dword)
+        a.bind(loop)
+        a.test(.rdi, .rdi)
+        a.j(.equal, done)
+        a.add(.rax, .rdi)
+        a.dec(.rdi)
+        a.jmp(loop)
+        a.bind(done)
+        a.ret()
+        let code = try ExecutableCode(try a.finish())
+        typealias Sum = @convention(c) (Int) -> Int
+        let sum = unsafeBitCast(code.address(at: 0), to: Sum.self)
+        XCTAssertEqual(withExtendedLifetime(code) { sum(100) }, 5050)
+        #else
+        throw XCTSkip("generated code runs on x86-64 Linux and macOS only")
+        #endif
+    }
+
+    /// The pages are never writable and executable at once.
+    func testPagesAreReadExecuteNotWritable() throws {
+        #if arch(x86_64) && os(Linux)
+        let code = try ExecutableCode([0xC3])
+        let start = UInt(bitPattern: code.base)
+        // /proc files report size 0: read to the end instead of by size.
+        let handle = try XCTUnwrap(FileHandle(forReadingAtPath: "/proc/self/maps"))
+        let maps = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+        let line = maps.split(separator: "\n").first { line in
+            let range = line.split(separator: " ")[0].split(separator: "-").map { UInt($0, radix: 16)! }
+            return range[0] <= start && start < range[1]
+        }
+        let permissions = try XCTUnwrap(line).split(separator: " ")[1]
+        XCTAssertTrue(permissions.hasPrefix("r-x"), "mapping is \(permissions)")
+        withExtendedLifetime(code) {}
+        #else
+        throw XCTSkip("/proc/self/maps is Linux-only")
+        #endif
+    }
+}
+
+final class CPUFeatureTests: XCTestCase {
+    /// CPUID through the generated stub agrees with what the kernel reports in /proc/cpuinfo.
+    func testFeaturesMatchProcCPUInfo() throws {
+        #if arch(x86_64) && os(Linux)
+        let features = try XCTUnwrap(CPUFeatures.current)
+        let info = try String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)
+        let flags = Set(try XCTUnwrap(info.split(separator: "\n").first { $0.hasPrefix("flags") })
+            .split(separator: " ").map(String.init))
+        XCTAssertEqual(features.sse2, flags.contains("sse2"))
+        XCTAssertEqual(features.avx2, flags.contains("avx2"))
+        XCTAssertEqual(features.fma, flags.contains("fma"))
+        XCTAssertEqual(features.avx512f, flags.contains("avx512f"))
+        XCTAssertEqual(features.avx512bw, flags.contains("avx512bw"))
+        XCTAssertEqual(features.avx512vl, flags.contains("avx512vl"))
+        XCTAssertEqual(features.avx512vnni, flags.contains("avx512_vnni"))
+        XCTAssertEqual(features.avxvnni, flags.contains("avx_vnni"))
+        print("CPU features: \(features); policy: \(CodeGenerationPolicy.current)")
+        #else
+        throw XCTSkip("/proc/cpuinfo is Linux-only")
+        #endif
+    }
+
+    func testLevelsFromFeatureBits() {
+        let avx2 = CPUFeatures(leaf1: (0, 0, 1 << 28 | 1 << 12 | 1 << 27, 1 << 26), leaf7: (0, 1 << 5, 0, 0),
+                               leaf7sub1: (0, 0, 0, 0), xcr0: 0x7)
+        XCTAssertEqual(avx2.supportedLevel, .avx2)
+        var noOS = avx2
+        noOS.osSavesYMM = false
+        XCTAssertEqual(noOS.supportedLevel, .sse2, "AVX registers unusable when the OS does not save them")
+        let zmm = CPUFeatures(leaf1: (0, 0, 1 << 28 | 1 << 12 | 1 << 27, 1 << 26),
+                              leaf7: (0, 1 << 5 | 1 << 16 | 1 << 17 | 1 << 30 | 1 << 31, 1 << 11, 0),
+                              leaf7sub1: (1 << 4, 0, 0, 0), xcr0: 0xE7)
+        XCTAssertEqual(zmm.supportedLevel, .avx512vnni)
+        XCTAssertTrue(zmm.avxvnni)
+    }
+
+    func testPolicyCapsAndSwitches() {
+        var f = CPUFeatures()
+        f.sse2 = true; f.avx = true; f.avx2 = true; f.fma = true; f.osSavesYMM = true
+        f.avx512f = true; f.avx512bw = true; f.avx512dq = true; f.avx512vl = true; f.avx512vnni = true; f.osSavesZMM = true
+        XCTAssertEqual(CodeGenerationPolicy.resolve(features: f, environment: [:]).level,
+                       InstructionSetLevel.verifiedOnHardware.contains(.avx512vnni) ? .avx512vnni : .avx2)
+        XCTAssertEqual(CodeGenerationPolicy.resolve(features: f, environment: ["LITEVISION_ISA": "avx512"]).level, .avx512)
+        XCTAssertEqual(CodeGenerationPolicy.resolve(features: f, environment: ["LITEVISION_ISA": "sse2"]).level, .sse2)
+        XCTAssertEqual(CodeGenerationPolicy.resolve(features: f, environment: ["LITEVISION_JIT": "0"]).level, .sse2)
+        XCTAssertFalse(CodeGenerationPolicy.resolve(features: nil, environment: [:]).generatesCode)
+        var avx2Only = f
+        avx2Only.avx512f = false
+        XCTAssertEqual(CodeGenerationPolicy.resolve(features: avx2Only, environment: ["LITEVISION_ISA": "avx512vnni"]).level, .avx2,
+                       "the cap never raises the level above the CPU's")
+        XCTAssertTrue(CodeGenerationPolicy.resolve(features: f, environment: ["LITEVISION_ISA": "bogus"]).reason.contains("ignored"))
+    }
+}

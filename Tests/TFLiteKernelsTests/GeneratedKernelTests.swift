@@ -1,0 +1,91 @@
+import MachineCode
+import XCTest
+@testable import TFLiteKernels
+
+/// The kernels generated at run time: which ones this machine runs, their argument layout, and
+/// that each ISA level's kernels are exercised here or skipped with a message, never silently.
+/// Their numerical checks against the reference kernels are in `QuantizedGEMMTests` (every
+/// `QuantizedGEMMKernel.compiled`, which includes `.generated`) and `FloatConvKernelTests`.
+final class GeneratedKernelTests: XCTestCase {
+    func testArgumentBlockLayoutMatchesTheGeneratedCode() {
+        typealias A = GeneratedFloatTileArguments
+        typealias F = A.Field
+        XCTAssertEqual(MemoryLayout<A>.offset(of: \A.runs), Int(F.runs))
+        XCTAssertEqual(MemoryLayout<A>.offset(of: \A.taps), Int(F.taps))
+        XCTAssertEqual(MemoryLayout<A>.offset(of: \A.depthBytes), Int(F.depthBytes))
+        XCTAssertEqual(MemoryLayout<A>.offset(of: \A.weights), Int(F.weights))
+        XCTAssertEqual(MemoryLayout<A>.offset(of: \A.bias), Int(F.bias))
+        XCTAssertEqual(MemoryLayout<A>.offset(of: \A.output), Int(F.output))
+        XCTAssertEqual(MemoryLayout<A>.offset(of: \A.rowStrideBytes), Int(F.rowStrideBytes))
+        XCTAssertEqual(MemoryLayout<A>.offset(of: \A.count), Int(F.count))
+        XCTAssertEqual(MemoryLayout<A>.offset(of: \A.activationMin), Int(F.activationMin))
+        XCTAssertEqual(MemoryLayout<A>.offset(of: \A.activationMax), Int(F.activationMax))
+    }
+
+    func testDepthwiseArgumentBlockLayoutMatchesTheGeneratedCode() {
+        typealias A = GeneratedDepthwiseArguments
+        typealias F = A.Field
+        let fields: [(PartialKeyPath<A>, Int32)] = [
+            (\A.input, F.input), (\A.filter, F.filter), (\A.sums, F.sums), (\A.pixels, F.pixels), (\A.kh, F.kh),
+            (\A.kw, F.kw), (\A.rowStrideBytes, F.rowStrideBytes), (\A.tapStepBytes, F.tapStepBytes),
+            (\A.pixelStepBytes, F.pixelStepBytes), (\A.channelBytes, F.channelBytes)]
+        for (path, offset) in fields { XCTAssertEqual(MemoryLayout<A>.offset(of: path), Int(offset), "\(path)") }
+    }
+
+    func testIntegerArgumentBlockLayoutMatchesTheGeneratedCode() {
+        typealias A = GeneratedIntegerTileArguments
+        typealias F = A.Field
+        let fields: [(PartialKeyPath<A>, Int32)] = [
+            (\A.table, F.table), (\A.taps, F.taps), (\A.words, F.words), (\A.weights, F.weights),
+            (\A.accumulators, F.accumulators), (\A.rows, F.rows), (\A.output, F.output), (\A.outputStride, F.outputStride),
+            (\A.bias, F.bias), (\A.multipliers, F.multipliers), (\A.rightShifts, F.rightShifts),
+            (\A.remainderMasks, F.remainderMasks), (\A.nudge, F.nudge), (\A.outputOffset, F.outputOffset),
+            (\A.activationMin, F.activationMin), (\A.activationMax, F.activationMax)]
+        for (path, offset) in fields { XCTAssertEqual(MemoryLayout<A>.offset(of: path), Int(offset), "\(path)") }
+    }
+
+    /// The process generates AVX2 kernels exactly when the policy allows that level.
+    func testAVX2KernelsAreGeneratedAndChosen() throws {
+        let policy = CodeGenerationPolicy.current
+        print("GeneratedKernelTests: \(GeneratedKernels.summary)")
+        guard let features = CPUFeatures.current, features.supportedLevel >= .avx2 else {
+            throw XCTSkip("this CPU has no AVX2+FMA: the AVX2 kernels cannot run here")
+        }
+        guard policy.level >= .avx2 else {
+            XCTAssertNil(GeneratedKernels.current, "generation is off (\(policy)): portable kernels must run")
+            XCTAssertFalse(QuantizedGEMMKernel.compiled.contains(.generated))
+            XCTAssertFalse(FloatConvKernelShape.candidates.contains { $0.shape == .generated6x16 })
+            throw XCTSkip("code generation is capped below AVX2 here (\(policy))")
+        }
+        let kernels = try XCTUnwrap(GeneratedKernels.current)
+        XCTAssertNotNil(kernels.quantizedPairGEMM)
+        XCTAssertNotNil(kernels.quantizedPairGEMMUInt8)
+        XCTAssertNotNil(kernels.quantizedPairGEMMInt8)
+        XCTAssertNotNil(kernels.floatConv6x16)
+        XCTAssertNotNil(kernels.depthwiseTiles16)
+        XCTAssertTrue(QuantizedGEMMKernel.compiled.contains(.generated))
+        #if !LITEVISION_AVX512
+        XCTAssertEqual(QuantizedGEMMKernel.best, .generated)
+        XCTAssertEqual(FloatConvKernelShape.native(outputDepth: 64, depth: 576), .generated6x16)
+        #endif
+    }
+
+    /// AVX-512 levels have no generated kernels yet: say so instead of passing silently.
+    func testAVX512Kernels() throws {
+        guard let features = CPUFeatures.current, features.supportedLevel >= .avx512 else {
+            throw XCTSkip("this CPU has no AVX-512 (F/BW/DQ/VL with OS zmm state): AVX-512 kernels cannot run here")
+        }
+        let kernels = try GeneratedKernels(level: features.supportedLevel)
+        XCTAssertEqual(kernels.level, features.supportedLevel)
+        throw XCTSkip("AVX-512 has no generated kernels of its own yet; the AVX2 kernels run at this level")
+    }
+
+    /// No code below AVX2; the fallback is the portable Swift kernels.
+    func testBaselineLevelGeneratesNothing() throws {
+        let kernels = try GeneratedKernels(level: .sse2)
+        XCTAssertTrue(kernels.kernelNames.isEmpty)
+        XCTAssertNil(kernels.quantizedPairGEMM)
+        XCTAssertNil(kernels.floatConv6x16)
+        XCTAssertNil(kernels.depthwiseTiles16)
+    }
+}
