@@ -35,6 +35,9 @@ public struct BatchStatistics: Sendable {
     public var decodeSeconds = 0.0
     /// Time spent in detection.
     public var detectSeconds = 0.0
+    /// Time the detection loop waited for the next decoded item: all of the decoding without
+    /// decode-ahead, only the part that did not overlap detection with it.
+    public var waitSeconds = 0.0
     /// Wall-clock time since the run started.
     public var wallSeconds = 0.0
 }
@@ -89,7 +92,10 @@ public final class BatchRunner {
         defer { queue.cancel() }
         var statistics = BatchStatistics()
         statistics.expectedItems = expectedItems
-        while let decoded = try queue.next() {
+        while true {
+            let waitStart = Date()
+            guard let decoded = try queue.next() else { break }
+            statistics.waitSeconds += Date().timeIntervalSince(waitStart)
             let t0 = Date()
             let result = decoded.image.flatMap { image in detect(image) }
             statistics.detectSeconds += Date().timeIntervalSince(t0)

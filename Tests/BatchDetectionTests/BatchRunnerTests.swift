@@ -35,6 +35,9 @@ final class BatchRunnerTests: XCTestCase {
                 .run(try WorkItemReader(path: list), emit: { outcomes.append($0) })
             XCTAssertEqual(outcomes.map(\.ordinal), Array(0..<lines.count))
             XCTAssertEqual(statistics.items, lines.count)
+            if prefetch == 0 {
+                XCTAssertGreaterThanOrEqual(statistics.waitSeconds, statistics.decodeSeconds, "inline decoding is all waiting")
+            }
             XCTAssertEqual(statistics.errors, outcomes.filter { if case .failure = $0.result { true } else { false } }.count)
             byPrefetch.append(outcomes)
         }
