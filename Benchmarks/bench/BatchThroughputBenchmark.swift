@@ -42,22 +42,19 @@ struct BatchThroughputBenchmark {
         var detectSeconds: Double
         var waitSeconds: Double
         var peakRSSBytes: Int
-        var imagesPerSecond: Double { Double(items) / wallSeconds }
-        var imagesPerCoreSecond: Double { Double(items) / cpuSeconds }
+        /// Images per second of wall-clock time.
+        var imagesPerSecond: Double
+        /// Images per second of process CPU time (all threads).
+        var imagesPerCoreSecond: Double
 
-        enum CodingKeys: String, CodingKey {
-            case detector, threads, prefetch, items, errors, wallSeconds, cpuSeconds, decodeSeconds, detectSeconds, waitSeconds, peakRSSBytes
-            case imagesPerSecond, imagesPerCoreSecond
-        }
-        func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(detector, forKey: .detector); try c.encode(threads, forKey: .threads)
-            try c.encode(prefetch, forKey: .prefetch); try c.encode(items, forKey: .items); try c.encode(errors, forKey: .errors)
-            try c.encode(wallSeconds, forKey: .wallSeconds); try c.encode(cpuSeconds, forKey: .cpuSeconds)
-            try c.encode(decodeSeconds, forKey: .decodeSeconds); try c.encode(detectSeconds, forKey: .detectSeconds)
-            try c.encode(waitSeconds, forKey: .waitSeconds)
-            try c.encode(peakRSSBytes, forKey: .peakRSSBytes)
-            try c.encode(imagesPerSecond, forKey: .imagesPerSecond); try c.encode(imagesPerCoreSecond, forKey: .imagesPerCoreSecond)
+        init(detector: String, threads: Int, prefetch: Int, statistics: BatchStatistics, cpuSeconds: Double, peakRSSBytes: Int) {
+            self.detector = detector; self.threads = threads; self.prefetch = prefetch
+            items = statistics.items; errors = statistics.errors
+            wallSeconds = statistics.wallSeconds; self.cpuSeconds = cpuSeconds
+            decodeSeconds = statistics.decodeSeconds; detectSeconds = statistics.detectSeconds
+            waitSeconds = statistics.waitSeconds; self.peakRSSBytes = peakRSSBytes
+            imagesPerSecond = Double(items) / wallSeconds
+            imagesPerCoreSecond = Double(items) / cpuSeconds
         }
     }
 
@@ -110,11 +107,8 @@ struct BatchThroughputBenchmark {
                         let cpuBefore = Self.processCPUSeconds()
                         let statistics = try BatchRunner(detector: detector, prefetch: prefetch)
                             .run(try WorkItemReader(path: list), emit: { _ in })
-                        let run = Run(detector: configuration.name, threads: threads, prefetch: prefetch,
-                                      items: statistics.items, errors: statistics.errors, wallSeconds: statistics.wallSeconds,
-                                      cpuSeconds: Self.processCPUSeconds() - cpuBefore, decodeSeconds: statistics.decodeSeconds,
-                                      detectSeconds: statistics.detectSeconds, waitSeconds: statistics.waitSeconds,
-                                      peakRSSBytes: PeakMemory.peakBytes())
+                        let run = Run(detector: configuration.name, threads: threads, prefetch: prefetch, statistics: statistics,
+                                      cpuSeconds: Self.processCPUSeconds() - cpuBefore, peakRSSBytes: PeakMemory.peakBytes())
                         if run.wallSeconds < best[prefetch]?.wallSeconds ?? .infinity { best[prefetch] = run }
                     }
                 }
@@ -153,13 +147,7 @@ struct BatchThroughputBenchmark {
 
     /// User plus system CPU time of the whole process so far.
     static func processCPUSeconds() -> Double {
-        var usage = rusage()
-        #if os(Linux)
-        let who = __rusage_who_t(RUSAGE_SELF.rawValue)
-        #else
-        let who = RUSAGE_SELF
-        #endif
-        guard getrusage(who, &usage) == 0 else { return 0 }
+        guard let usage = processResourceUsage() else { return 0 }
         func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
         return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
