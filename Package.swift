@@ -34,6 +34,7 @@ let package = Package(
     products: [
         .library(name: "TFLiteInterpreter", targets: ["TFLiteInterpreter"]),
         .library(name: "ObjectDetection", targets: ["ObjectDetection", "ImageCodecs", "ModelHosting"]),
+        .library(name: "BatchDetection", targets: ["BatchDetection"]),
         .executable(name: "litevision", targets: ["litevision"]),
         .executable(name: "tflite-dump", targets: ["tflite-dump"]),
         .executable(name: "bench", targets: ["bench"]),
@@ -58,13 +59,15 @@ let package = Package(
         .target(name: "ObjectDetection", dependencies: ["TFLiteInterpreter", "TFLiteKernels", "ObjectTracking", "ModelHosting"],
                 swiftSettings: kernelSettings),
         .target(name: "ImageCodecs", dependencies: ["ObjectDetection", "CLibPNG"]),
+        .target(name: "BatchDetection", dependencies: ["ObjectDetection", "ImageCodecs"]),
         .executableTarget(name: "tflite-dump", dependencies: [
             "TFLiteInterpreter", "TFLiteKernels", "MachineCode", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "litevision", dependencies: [
-            "ObjectDetection", "ImageCodecs", "ModelHosting", "TFLiteInterpreter",
+            "ObjectDetection", "ImageCodecs", "ModelHosting", "TFLiteInterpreter", "BatchDetection",
             .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "bench", dependencies: [
-            "ObjectDetection", "ImageCodecs", "TFLiteInterpreter", "TFLiteKernels", "MachineCode",
+            "ObjectDetection", "ImageCodecs", "TFLiteInterpreter", "TFLiteKernels", "MachineCode", "BatchDetection",
+            "ModelHosting",
             .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Benchmarks/bench"),
 
@@ -78,6 +81,7 @@ let package = Package(
         .testTarget(name: "ModelHostingTests", dependencies: ["ModelHosting", "TestSupport"]),
         .testTarget(name: "ObjectDetectionTests", dependencies: ["ObjectDetection", "ImageCodecs", "ModelHosting", "ObjectTracking", "TestSupport"]),
         .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "TestSupport"]),
+        .testTarget(name: "BatchDetectionTests", dependencies: ["BatchDetection", "ObjectDetection", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

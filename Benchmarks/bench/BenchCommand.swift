@@ -54,16 +54,25 @@ struct BenchCommand: ParsableCommand {
           help: "Add the end-to-end default-detector rows (default: on without --model, off with it).")
     var endToEnd: Bool?
 
+    @Flag(help: "With --end-to-end: measure the streaming batch mode (detect --jsonl) instead: images/s and images/s per core with the default and the YOLO detector, without and with decode-ahead.")
+    var batch = false
+
+    @Option(help: "With --batch: images per measured run (the sample photos repeated).")
+    var batchImages: Int = 60
+
     func validate() throws {
         if let iterations, iterations < 1 { throw ValidationError("--iterations must be at least 1") }
         if threadCounts.contains(where: { $0 < 1 }) { throw ValidationError("--threads must be at least 1") }
         if !(seconds > 0) { throw ValidationError("--seconds must be positive") }
         if warmup < 0 { throw ValidationError("--warmup must not be negative") }
         if profileTop < 1 { throw ValidationError("--profile-top must be at least 1") }
+        if batch && endToEnd == false { throw ValidationError("--batch measures the end-to-end pipeline: drop --no-end-to-end") }
+        if batchImages < 1 { throw ValidationError("--batch-images must be at least 1") }
     }
 
     func run() throws {
         let locations = PackageLocations()
+        if batch { return try runBatch(locations) }
         let modelPaths = models.isEmpty ? locations.referenceModels() : models
         let threads = resolvedThreadCounts()
         let policy = IterationPolicy(warmUpCount: warmup, fixedIterations: iterations, minimumIterations: 5,
@@ -122,6 +131,19 @@ struct BenchCommand: ParsableCommand {
             if !PeakMemory.isPerRow {
                 print("\n(peak RSS is the process-wide peak so far: this system does not allow resetting it per row)")
             }
+        }
+    }
+
+    /// `--batch`: the streaming-mode table (or JSON array of runs).
+    private func runBatch(_ locations: PackageLocations) throws {
+        let benchmark = BatchThroughputBenchmark(locations: locations, threadCounts: resolvedThreadCounts(), itemCount: batchImages)
+        let runs = try benchmark.run(log: log)
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(runs), as: UTF8.self))
+        } else {
+            print(BatchThroughputBenchmark.render(runs))
         }
     }
 

@@ -26,17 +26,22 @@ enum PeakMemory {
             return kilobytes * 1024
         }
         #endif
-        var usage = rusage()
-        #if os(Linux)
-        let who = __rusage_who_t(RUSAGE_SELF.rawValue)
-        #else
-        let who = RUSAGE_SELF
-        #endif
-        guard getrusage(who, &usage) == 0 else { return 0 }
+        guard let usage = processResourceUsage() else { return 0 }
         #if os(Linux)
         return Int(usage.ru_maxrss) * 1024  // kilobytes on Linux
         #else
         return Int(usage.ru_maxrss)  // bytes on Darwin
         #endif
     }
+}
+
+/// `getrusage(RUSAGE_SELF)`, or nil when the call fails.
+func processResourceUsage() -> rusage? {
+    var usage = rusage()
+    #if os(Linux)
+    let who = __rusage_who_t(RUSAGE_SELF.rawValue)
+    #else
+    let who = RUSAGE_SELF
+    #endif
+    return getrusage(who, &usage) == 0 ? usage : nil
 }

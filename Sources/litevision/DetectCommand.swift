@@ -11,7 +11,7 @@ struct DetectCommand: AsyncParsableCommand {
         discussion: "With no options: the default detector (most prominent object, stream mode) on each image.")
 
     @Argument(help: "PNG images.")
-    var images: [String]
+    var images: [String] = []
 
     @OptionGroup var detection: DetectionOptionGroup
 
@@ -21,7 +21,10 @@ struct DetectCommand: AsyncParsableCommand {
     @Option(help: "Write the image with boxes, labels and IDs drawn (a directory or a .png path; with several images the image name is appended).")
     var annotate: String?
 
+    @OptionGroup(title: "Batch jobs") var batch: BatchOptionGroup
+
     func run() async throws {
+        if batch.jsonl { return try runJSONL() }
         guard !images.isEmpty else { throw ValidationError("give at least one image") }
         let detector = try detection.makeDetector()
         let orientation = try detection.imageOrientation()
