@@ -171,3 +171,18 @@ extension Assembler {
     /// `xgetbv`: extended control register `ecx` → `edx:eax`.
     public mutating func xgetbv() { emit([0x0F, 0x01, 0xD0]) }
 }
+
+extension Assembler {
+    /// Emits a System V function around `body`: pushes `registers` (the callee-saved ones the
+    /// body uses), runs `body` with the label of the common exit, then clears the upper ymm/zmm
+    /// state (`vzeroupper`, avoiding SSE transition stalls in the caller), pops and returns.
+    public mutating func function(saving registers: [GeneralRegister], _ body: (inout Assembler, Label) -> Void) {
+        for r in registers { push(r) }
+        let exit = newLabel()
+        body(&self, exit)
+        bind(exit)
+        vzeroupper()
+        for r in registers.reversed() { pop(r) }
+        ret()
+    }
+}

@@ -23,98 +23,98 @@ enum DepthwiseConvTiles16AVX {
         let row = GeneralRegister.rax, weights = GeneralRegister.rbx, rowsLeft = GeneralRegister.r15
         let tapPointer = GeneralRegister.rbp, columnsLeft = GeneralRegister.rdi, far = GeneralRegister.rdx
         let saved: [GeneralRegister] = [.rbx, .rbp, .r12, .r13, .r14, .r15]
-        for r in saved { a.push(r) }
-        a.mov(input, .mem(args, disp: Field.input))
-        a.mov(sums, .mem(args, disp: Field.sums))
-        a.mov(pixels, .mem(args, disp: Field.pixels))
-        a.mov(kh, .mem(args, disp: Field.kh))
-        a.mov(kw, .mem(args, disp: Field.kw))
-        a.mov(rowStride, .mem(args, disp: Field.rowStrideBytes))
-        a.mov(tapStep, .mem(args, disp: Field.tapStepBytes))
-        a.mov(pixelStep, .mem(args, disp: Field.pixelStepBytes))
-        a.mov(channelBytes, .mem(args, disp: Field.channelBytes))
-        a.mov(filter, .mem(args, disp: Field.filter))
-        // The filter pointer lives on the stack: rdx doubles as the far-pixel pointer.
-        a.push(filter)
+        a.function(saving: saved) { a, _ in
+            a.mov(input, .mem(args, disp: Field.input))
+            a.mov(sums, .mem(args, disp: Field.sums))
+            a.mov(pixels, .mem(args, disp: Field.pixels))
+            a.mov(kh, .mem(args, disp: Field.kh))
+            a.mov(kw, .mem(args, disp: Field.kw))
+            a.mov(rowStride, .mem(args, disp: Field.rowStrideBytes))
+            a.mov(tapStep, .mem(args, disp: Field.tapStepBytes))
+            a.mov(pixelStep, .mem(args, disp: Field.pixelStepBytes))
+            a.mov(channelBytes, .mem(args, disp: Field.channelBytes))
+            a.mov(filter, .mem(args, disp: Field.filter))
+            // The filter pointer lives on the stack: rdx doubles as the far-pixel pointer.
+            a.push(filter)
 
-        /// One pass over the window for `count` pixels (4 or 1) starting at `input`.
-        func windowPass(count: Int) {
-            for v in 0..<(2 * count) { a.vxorps(ymm(v), ymm(v), ymm(v)) }
-            a.mov(row, input)
-            a.mov(weights, .mem(.rsp))
-            a.mov(rowsLeft, kh)
-            let fyLoop = a.newLabel(), fxLoop = a.newLabel()
-            a.bind(fyLoop)
-            a.mov(tapPointer, row)
-            a.mov(columnsLeft, kw)
-            a.bind(fxLoop)
-            a.vmovups(ymm(8), .mem(weights))
-            a.vmovups(ymm(9), .mem(weights, disp: 32))
-            if count == 4 { a.lea(far, .mem(tapPointer, index: pixelStep, scale: 2)) }
-            for p in 0..<count {
-                let base: MemoryOperand
-                switch p {
-                case 0: base = .mem(tapPointer)
-                case 1: base = .mem(tapPointer, index: pixelStep, scale: 1)
-                case 2: base = .mem(far)
-                default: base = .mem(far, index: pixelStep, scale: 1)
+            /// One pass over the window for `count` pixels (4 or 1) starting at `input`.
+            func windowPass(count: Int) {
+                for v in 0..<(2 * count) { a.vxorps(ymm(v), ymm(v), ymm(v)) }
+                a.mov(row, input)
+                a.mov(weights, .mem(.rsp))
+                a.mov(rowsLeft, kh)
+                let fyLoop = a.newLabel(), fxLoop = a.newLabel()
+                a.bind(fyLoop)
+                a.mov(tapPointer, row)
+                a.mov(columnsLeft, kw)
+                a.bind(fxLoop)
+                a.vmovups(ymm(8), .mem(weights))
+                a.vmovups(ymm(9), .mem(weights, disp: 32))
+                if count == 4 { a.lea(far, .mem(tapPointer, index: pixelStep, scale: 2)) }
+                for p in 0..<count {
+                    let (base, high) = pixelOperands(p, first: tapPointer, step: pixelStep, third: far)
+                    a.vmulps(ymm(10), ymm(8), .memory(base))
+                    a.vaddps(ymm(2 * p), ymm(2 * p), ymm(10))
+                    a.vmulps(ymm(10), ymm(9), .memory(high))
+                    a.vaddps(ymm(2 * p + 1), ymm(2 * p + 1), ymm(10))
                 }
-                var high = base
-                high.displacement = 32
-                a.vmulps(ymm(10), ymm(8), .memory(base))
-                a.vaddps(ymm(2 * p), ymm(2 * p), ymm(10))
-                a.vmulps(ymm(10), ymm(9), .memory(high))
-                a.vaddps(ymm(2 * p + 1), ymm(2 * p + 1), ymm(10))
-            }
-            a.add(tapPointer, tapStep)
-            a.add(weights, channelBytes)
-            a.dec(columnsLeft)
-            a.j(.notEqual, fxLoop)
-            a.add(row, rowStride)
-            a.dec(rowsLeft)
-            a.j(.notEqual, fyLoop)
-            // Pixel p's sums go to sums + p · channelBytes.
-            if count == 4 { a.lea(far, .mem(sums, index: channelBytes, scale: 2)) }
-            for p in 0..<count {
-                let base: MemoryOperand
-                switch p {
-                case 0: base = .mem(sums)
-                case 1: base = .mem(sums, index: channelBytes, scale: 1)
-                case 2: base = .mem(far)
-                default: base = .mem(far, index: channelBytes, scale: 1)
+                a.add(tapPointer, tapStep)
+                a.add(weights, channelBytes)
+                a.dec(columnsLeft)
+                a.j(.notEqual, fxLoop)
+                a.add(row, rowStride)
+                a.dec(rowsLeft)
+                a.j(.notEqual, fyLoop)
+                // Pixel p's sums go to sums + p · channelBytes.
+                if count == 4 { a.lea(far, .mem(sums, index: channelBytes, scale: 2)) }
+                for p in 0..<count {
+                    let (base, high) = pixelOperands(p, first: sums, step: channelBytes, third: far)
+                    a.vmovups(base, ymm(2 * p))
+                    a.vmovups(high, ymm(2 * p + 1))
                 }
-                var high = base
-                high.displacement = 32
-                a.vmovups(base, ymm(2 * p))
-                a.vmovups(high, ymm(2 * p + 1))
             }
-        }
 
-        let quadLoop = a.newLabel(), singles = a.newLabel(), singleLoop = a.newLabel(), done = a.newLabel()
-        a.bind(quadLoop)
-        a.cmp(pixels, 4)
-        a.j(.less, singles)
-        windowPass(count: 4)
-        for _ in 0..<4 {
+            let quadLoop = a.newLabel(), singles = a.newLabel(), singleLoop = a.newLabel(), done = a.newLabel()
+            a.bind(quadLoop)
+            a.cmp(pixels, 4)
+            a.j(.less, singles)
+            windowPass(count: 4)
+            for _ in 0..<4 {
+                a.add(input, pixelStep)
+                a.add(sums, channelBytes)
+            }
+            a.sub(pixels, 4)
+            a.jmp(quadLoop)
+            a.bind(singles)
+            a.bind(singleLoop)
+            a.test(pixels, pixels)
+            a.j(.equal, done)
+            windowPass(count: 1)
             a.add(input, pixelStep)
             a.add(sums, channelBytes)
+            a.dec(pixels)
+            a.jmp(singleLoop)
+            a.bind(done)
+            a.pop(filter)
         }
-        a.sub(pixels, 4)
-        a.jmp(quadLoop)
-        a.bind(singles)
-        a.bind(singleLoop)
-        a.test(pixels, pixels)
-        a.j(.equal, done)
-        windowPass(count: 1)
-        a.add(input, pixelStep)
-        a.add(sums, channelBytes)
-        a.dec(pixels)
-        a.jmp(singleLoop)
-        a.bind(done)
-        a.pop(filter)
-        a.vzeroupper()
-        for r in saved.reversed() { a.pop(r) }
-        a.ret()
+    }
+}
+
+extension DepthwiseConvTiles16AVX {
+    /// The two 32-byte halves of pixel `p`'s 16 floats at `first + p · step`, where `third` holds
+    /// `first + 2 · step` (x86 addressing scales an index by 1, 2, 4 or 8 only).
+    static func pixelOperands(_ p: Int, first: GeneralRegister, step: GeneralRegister,
+                              third: GeneralRegister) -> (MemoryOperand, MemoryOperand) {
+        let low: MemoryOperand
+        switch p {
+        case 0: low = .mem(first)
+        case 1: low = .mem(first, index: step, scale: 1)
+        case 2: low = .mem(third)
+        default: low = .mem(third, index: step, scale: 1)
+        }
+        var high = low
+        high.displacement = 32
+        return (low, high)
     }
 }
 

@@ -23,60 +23,57 @@ enum FloatConv6x16AVX {
         let pixels: [GeneralRegister] = [.rax, .rbx, .rbp, .r12, .r13, .r14]
         let saved: [GeneralRegister] = [.rbx, .rbp, .r12, .r13, .r14, .r15]
         typealias Field = GeneratedFloatTileArguments.Field
-        for r in saved { a.push(r) }
-        a.mov(runs, .mem(args, disp: Field.runs))
-        a.mov(taps, .mem(args, disp: Field.taps))
-        a.mov(end, .mem(args, disp: Field.depthBytes))
-        a.mov(w, .mem(args, disp: Field.weights))
-        for v in 0..<12 { a.vxorps(ymm(v), ymm(v), ymm(v)) }
-        let tap = a.newLabel(), step = a.newLabel(), done = a.newLabel()
-        a.bind(tap)
-        for (r, p) in pixels.enumerated() { a.mov(p, .mem(runs, disp: Int32(8 * r))) }
-        a.xor(offset, offset, width: .dword)
-        a.bind(step)
-        a.vmovups(ymm(12), .mem(w))
-        a.vmovups(ymm(13), .mem(w, disp: 32))
-        for (r, p) in pixels.enumerated() {
-            a.vbroadcastss(ymm(14), .mem(p, index: offset, scale: 1))
-            a.vmulps(ymm(15), ymm(14), ymm(12))
-            a.vaddps(ymm(2 * r), ymm(2 * r), ymm(15))
-            a.vmulps(ymm(15), ymm(14), ymm(13))
-            a.vaddps(ymm(2 * r + 1), ymm(2 * r + 1), ymm(15))
-        }
-        a.add(w, 64)
-        a.add(offset, 4)
-        a.cmp(offset, end)
-        a.j(.below, step)
-        a.add(runs, 48)                                   // next tap: 6 table entries
-        a.dec(taps)
-        a.j(.notEqual, tap)
-        // Epilogue: bias, clamp, store rows 0 ..< count.
-        a.mov(output, .mem(args, disp: Field.output))
-        a.mov(stride, .mem(args, disp: Field.rowStrideBytes))
-        a.mov(count, .mem(args, disp: Field.count))
-        a.mov(.rax, .mem(args, disp: Field.bias))
-        a.vmovups(ymm(12), .mem(.rax))
-        a.vmovups(ymm(13), .mem(.rax, disp: 32))
-        a.vbroadcastss(ymm(14), .mem(args, disp: Field.activationMin))
-        a.vbroadcastss(ymm(15), .mem(args, disp: Field.activationMax))
-        for r in 0..<6 {
-            if r > 0 {
-                a.cmp(count, Int32(r))
-                a.j(.lessOrEqual, done)
+        a.function(saving: saved) { a, done in
+            a.mov(runs, .mem(args, disp: Field.runs))
+            a.mov(taps, .mem(args, disp: Field.taps))
+            a.mov(end, .mem(args, disp: Field.depthBytes))
+            a.mov(w, .mem(args, disp: Field.weights))
+            for v in 0..<12 { a.vxorps(ymm(v), ymm(v), ymm(v)) }
+            let tap = a.newLabel(), step = a.newLabel()
+            a.bind(tap)
+            for (r, p) in pixels.enumerated() { a.mov(p, .mem(runs, disp: Int32(8 * r))) }
+            a.xor(offset, offset, width: .dword)
+            a.bind(step)
+            a.vmovups(ymm(12), .mem(w))
+            a.vmovups(ymm(13), .mem(w, disp: 32))
+            for (r, p) in pixels.enumerated() {
+                a.vbroadcastss(ymm(14), .mem(p, index: offset, scale: 1))
+                a.vmulps(ymm(15), ymm(14), ymm(12))
+                a.vaddps(ymm(2 * r), ymm(2 * r), ymm(15))
+                a.vmulps(ymm(15), ymm(14), ymm(13))
+                a.vaddps(ymm(2 * r + 1), ymm(2 * r + 1), ymm(15))
             }
-            for (v, b) in [(2 * r, 12), (2 * r + 1, 13)] {
-                a.vaddps(ymm(v), ymm(v), ymm(b))
-                a.vmaxps(ymm(v), ymm(14), ymm(v))         // x < min ? min : x
-                a.vminps(ymm(v), ymm(15), ymm(v))         // x > max ? max : x
+            a.add(w, 64)
+            a.add(offset, 4)
+            a.cmp(offset, end)
+            a.j(.below, step)
+            a.add(runs, 48)                                   // next tap: 6 table entries
+            a.dec(taps)
+            a.j(.notEqual, tap)
+            // Epilogue: bias, clamp, store rows 0 ..< count.
+            a.mov(output, .mem(args, disp: Field.output))
+            a.mov(stride, .mem(args, disp: Field.rowStrideBytes))
+            a.mov(count, .mem(args, disp: Field.count))
+            a.mov(.rax, .mem(args, disp: Field.bias))
+            a.vmovups(ymm(12), .mem(.rax))
+            a.vmovups(ymm(13), .mem(.rax, disp: 32))
+            a.vbroadcastss(ymm(14), .mem(args, disp: Field.activationMin))
+            a.vbroadcastss(ymm(15), .mem(args, disp: Field.activationMax))
+            for r in 0..<6 {
+                if r > 0 {
+                    a.cmp(count, Int32(r))
+                    a.j(.lessOrEqual, done)
+                }
+                for (v, b) in [(2 * r, 12), (2 * r + 1, 13)] {
+                    a.vaddps(ymm(v), ymm(v), ymm(b))
+                    a.vmaxps(ymm(v), ymm(14), ymm(v))         // x < min ? min : x
+                    a.vminps(ymm(v), ymm(15), ymm(v))         // x > max ? max : x
+                }
+                a.vmovups(.mem(output), ymm(2 * r))
+                a.vmovups(.mem(output, disp: 32), ymm(2 * r + 1))
+                a.add(output, stride)
             }
-            a.vmovups(.mem(output), ymm(2 * r))
-            a.vmovups(.mem(output, disp: 32), ymm(2 * r + 1))
-            a.add(output, stride)
         }
-        a.bind(done)
-        a.vzeroupper()
-        for r in saved.reversed() { a.pop(r) }
-        a.ret()
     }
 }
 

@@ -32,70 +32,67 @@ enum QuantizedPairGEMM8x16AVX2 {
         let offset = GeneralRegister.r15
         let pixels: [GeneralRegister] = [.rbx, .r12, .r13, .r14]
         let saved: [GeneralRegister] = [.rbx, .rbp, .r12, .r13, .r14, .r15]
-        for r in saved { a.push(r) }
-        a.mov(table, .mem(args, disp: Field.table))
-        a.mov(taps, .mem(args, disp: Field.taps))
-        a.mov(end, .mem(args, disp: Field.words))
-        a.shl(end, 2)                                     // words → bytes per pixel run
-        a.mov(weights, .mem(args, disp: Field.weights))
-        a.mov(destination, .mem(args, disp: output == .accumulators ? Field.accumulators : Field.output))
-        a.mov(rows, .mem(args, disp: Field.rows))
-        let half = a.newLabel(), tap = a.newLabel(), step = a.newLabel(), done = a.newLabel()
-        a.bind(half)
-        for v in 0..<8 { a.vpxor(ymm(v), ymm(v), ymm(v)) }
-        a.mov(w, weights)
-        a.mov(tapRow, table)
-        a.mov(tapCount, taps)
-        a.bind(tap)
-        for (r, p) in pixels.enumerated() { a.mov(p, .mem(tapRow, disp: Int32(8 * r))) }
-        a.xor(offset, offset, width: .dword)
-        a.bind(step)
-        a.vmovups(ymm(8), .mem(w))
-        a.vmovups(ymm(9), .mem(w, disp: 32))
-        for (r, p) in pixels.enumerated() {
-            a.vpbroadcastd(ymm(10), .mem(p, index: offset, scale: 1))
-            a.vpmaddwd(ymm(11), ymm(10), ymm(8))
-            a.vpmaddwd(ymm(12), ymm(10), ymm(9))
-            a.vpaddd(ymm(2 * r), ymm(2 * r), ymm(11))
-            a.vpaddd(ymm(2 * r + 1), ymm(2 * r + 1), ymm(12))
-        }
-        a.add(w, 64)
-        a.add(offset, 4)
-        a.cmp(offset, end)
-        a.j(.below, step)
-        a.add(tapRow, 64)                                 // next tap: 8 table entries
-        a.dec(tapCount)
-        a.j(.notEqual, tap)
-        if output == .accumulators {
-            for r in 0..<4 {
-                a.vmovups(.mem(destination, disp: Int32(128 * r)), ymm(2 * r))
-                a.vmovups(.mem(destination, disp: Int32(128 * r + 32)), ymm(2 * r + 1))
+        a.function(saving: saved) { a, done in
+            a.mov(table, .mem(args, disp: Field.table))
+            a.mov(taps, .mem(args, disp: Field.taps))
+            a.mov(end, .mem(args, disp: Field.words))
+            a.shl(end, 2)                                     // words → bytes per pixel run
+            a.mov(weights, .mem(args, disp: Field.weights))
+            a.mov(destination, .mem(args, disp: output == .accumulators ? Field.accumulators : Field.output))
+            a.mov(rows, .mem(args, disp: Field.rows))
+            let half = a.newLabel(), tap = a.newLabel(), step = a.newLabel()
+            a.bind(half)
+            for v in 0..<8 { a.vpxor(ymm(v), ymm(v), ymm(v)) }
+            a.mov(w, weights)
+            a.mov(tapRow, table)
+            a.mov(tapCount, taps)
+            a.bind(tap)
+            for (r, p) in pixels.enumerated() { a.mov(p, .mem(tapRow, disp: Int32(8 * r))) }
+            a.xor(offset, offset, width: .dword)
+            a.bind(step)
+            a.vmovups(ymm(8), .mem(w))
+            a.vmovups(ymm(9), .mem(w, disp: 32))
+            for (r, p) in pixels.enumerated() {
+                a.vpbroadcastd(ymm(10), .mem(p, index: offset, scale: 1))
+                a.vpmaddwd(ymm(11), ymm(10), ymm(8))
+                a.vpmaddwd(ymm(12), ymm(10), ymm(9))
+                a.vpaddd(ymm(2 * r), ymm(2 * r), ymm(11))
+                a.vpaddd(ymm(2 * r + 1), ymm(2 * r + 1), ymm(12))
             }
-            a.add(destination, 512)
-        } else {
-            a.mov(.r10, .mem(args, disp: Field.outputStride))
-            for r in 0..<4 {
-                if r > 0 {
-                    a.cmp(rows, Int32(r))
-                    a.j(.lessOrEqual, done)
+            a.add(w, 64)
+            a.add(offset, 4)
+            a.cmp(offset, end)
+            a.j(.below, step)
+            a.add(tapRow, 64)                                 // next tap: 8 table entries
+            a.dec(tapCount)
+            a.j(.notEqual, tap)
+            if output == .accumulators {
+                for r in 0..<4 {
+                    a.vmovups(.mem(destination, disp: Int32(128 * r)), ymm(2 * r))
+                    a.vmovups(.mem(destination, disp: Int32(128 * r + 32)), ymm(2 * r + 1))
                 }
-                for h in 0..<2 { requantize(ymm(2 * r + h), half: h, &a) }
-                a.vpackssdw(ymm(8), ymm(2 * r), ymm(2 * r + 1))   // words a0-3 b0-3 | a4-7 b4-7
-                a.vpermq(ymm(8), ymm(8), 0xD8)                   // a0-7 | b0-7
-                a.vextracti128(xmm(9), ymm(8), 1)
-                if output == .uint8 { a.vpackuswb(xmm(8), xmm(8), xmm(9)) } else { a.vpacksswb(xmm(8), xmm(8), xmm(9)) }
-                a.vmovups(.mem(destination), xmm(8))
-                a.add(destination, .r10)
+                a.add(destination, 512)
+            } else {
+                a.mov(.r10, .mem(args, disp: Field.outputStride))
+                for r in 0..<4 {
+                    if r > 0 {
+                        a.cmp(rows, Int32(r))
+                        a.j(.lessOrEqual, done)
+                    }
+                    for h in 0..<2 { requantize(ymm(2 * r + h), half: h, &a) }
+                    a.vpackssdw(ymm(8), ymm(2 * r), ymm(2 * r + 1))   // words a0-3 b0-3 | a4-7 b4-7
+                    a.vpermq(ymm(8), ymm(8), 0xD8)                   // a0-7 | b0-7
+                    a.vextracti128(xmm(9), ymm(8), 1)
+                    if output == .uint8 { a.vpackuswb(xmm(8), xmm(8), xmm(9)) } else { a.vpacksswb(xmm(8), xmm(8), xmm(9)) }
+                    a.vmovups(.mem(destination), xmm(8))
+                    a.add(destination, .r10)
+                }
             }
+            a.sub(rows, 4)
+            a.j(.lessOrEqual, done)
+            a.add(table, 32)                                  // pixels 4 ..< 8
+            a.jmp(half)
         }
-        a.sub(rows, 4)
-        a.j(.lessOrEqual, done)
-        a.add(table, 32)                                  // pixels 4 ..< 8
-        a.jmp(half)
-        a.bind(done)
-        a.vzeroupper()
-        for r in saved.reversed() { a.pop(r) }
-        a.ret()
     }
 
     /// Requantizes the 8 sums in `x` (channels `8·half ..< 8·half + 8` of the panel) in place:
