@@ -23,7 +23,8 @@ mkdir -p "$out/corpus" "$out/crashes"
 if [ "${1:-}" = formats ]; then
     seconds="${2:-30}"
     # Build the tests outside the limits (a filter that matches nothing runs none).
-    swift test -c release --enable-testable-imports --filter '^BuildOnly$' >/dev/null
+    swift test -c release --enable-testable-imports --filter '^BuildOnly$' >"$out/formats-build.log" 2>&1 \
+        || { tail -30 "$out/formats-build.log"; exit 1; }
     rm -f "$out/crashes/"*.current
     log="$out/formats.log"
     status=0
