@@ -192,6 +192,17 @@ def models():
         g.op(Op.FILL, [dims, value], [filled])
         outs.append(filled)
     out["four_quarter_mebibyte_fills"] = g.build([], outs)
+    # The same four 1 GiB FILLs as graph outputs: too large to fold, they run at invoke, and
+    # their 4 GiB arena is refused before anything is allocated.
+    g = G()
+    outs = []
+    for _ in range(4):
+        dims = g.tensor([1], np.int32, data=[1 << 28])
+        value = g.tensor([], np.float32, data=1.0)
+        filled = g.tensor([1 << 28])
+        g.op(Op.FILL, [dims, value], [filled])
+        outs.append(filled)
+    out["four_gigabyte_fill_outputs"] = g.build([], outs)
     # An operator that reads a tensor a later operator writes (a cycle).
     g = G()
     x = g.tensor([4])

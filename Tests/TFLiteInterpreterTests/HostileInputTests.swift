@@ -118,6 +118,18 @@ final class HostileInputTests: XCTestCase {
         XCTAssertTrue(perTensor.contains("maximumTensorByteCount"), perTensor)
     }
 
+    /// Four 1 GiB FILL outputs are not folded at load (they would amplify 8 bytes into 1 GiB);
+    /// their 4 GiB arena is refused as a whole before anything is allocated.
+    func testLargeOutputsAreCountedTogetherBeforeAllocating() throws {
+        let interpreter = try Interpreter(modelPath: try fixture("four_gigabyte_fill_outputs"), options: .init(threadCount: 1))
+        XCTAssertLessThan(interpreter.model.derivedConstantByteCount, 64)
+        XCTAssertThrowsError(try interpreter.allocateTensors()) { error in
+            let message = "\(error)"
+            XCTAssertTrue(message.contains("arena") && message.contains("maximumTotalByteCount"), message)
+        }
+        XCTAssertEqual(interpreter.arenaByteCount, 0)
+    }
+
     func testArenaCountsAgainstTheBudget() throws {
         var limits = ResourceLimits()
         limits.maximumTotalByteCount = 1024   // the constants fit, the 1.5 KiB arena does not

@@ -53,6 +53,7 @@ struct SubgraphBlueprint: @unchecked Sendable {
             let name = context.code.displayName
             let kernel = factory()
             try KernelErrors.preparing(name) { try kernel.prepare(context) }
+            guard try Self.foldsWithoutAmplifying(context, budget: budget) else { live.append(position); continue }
             for output in context.outputs {
                 let bytes = try TensorLayout.checkedByteCount(output, name, budget: budget)
                 try budget.reserve(bytes, "\(name) (operator \(position)): constant output '\(output.name)'")
@@ -70,6 +71,20 @@ struct SubgraphBlueprint: @unchecked Sendable {
         }
         self.constants = constants
         self.liveOperators = live
+    }
+
+    /// Whether evaluating `node` ahead of time (at load or prepare) keeps memory proportional
+    /// to the model: its outputs may be at most 16 times its constant inputs plus 1 MiB (weights
+    /// dequantized or densified, shape arithmetic). Larger outputs (a FILL or RESIZE of a few
+    /// bytes into a gigabyte) run at invoke instead, from the arena, whose plan is checked
+    /// against the total budget as a whole before anything is allocated.
+    static func foldsWithoutAmplifying(_ node: NodeContext, budget: MemoryBudget) throws -> Bool {
+        var inputBytes = 0, outputBytes = 0
+        for input in node.inputs.compactMap({ $0 }) { inputBytes += TensorLayout.byteCount(input.shape, input.type) ?? 0 }
+        for output in node.outputs {
+            outputBytes += try TensorLayout.checkedByteCount(output, node.code.displayName, budget: budget)
+        }
+        return outputBytes <= 16 * inputBytes + (1 << 20)
     }
 
     /// Which operators contribute to a result: those writing a graph output, a variable, a

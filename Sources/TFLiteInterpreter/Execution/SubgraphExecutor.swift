@@ -119,8 +119,9 @@ final class SubgraphExecutor {
             try KernelErrors.preparing(name) { try node.kernel.prepare(node.context) }
             for output in node.context.outputs { _ = try TensorLayout.checkedByteCount(output, name, budget: budget) }
             let inputs = node.context.inputs.compactMap { $0 }
-            let evaluateNow = !inputs.isEmpty
-                && (node.context.code.builtin == .shape || inputs.allSatisfy(\.isConstant))
+            let constantInputs = !inputs.isEmpty && inputs.allSatisfy(\.isConstant)
+            let foldable = try constantInputs && SubgraphBlueprint.foldsWithoutAmplifying(node.context, budget: budget)
+            let evaluateNow = !inputs.isEmpty && (node.context.code.builtin == .shape || foldable)
                 && node.context.outputs.allSatisfy { !graphInputs.contains($0.index)
                     && !blueprint.description.tensors[$0.index].isVariable }
             guard evaluateNow else { order.append(k); continue }
