@@ -1,8 +1,15 @@
 #!/usr/bin/env bash
-# Fuzzes model loading + validation (TFLiteModelFile, FlexBuffers, ZIP archive, labels) with
-# libFuzzer and AddressSanitizer for a bounded time.
+# Fuzzes the readers of untrusted input for a bounded time. Two modes:
 #
-#   Scripts/fuzz.sh [SECONDS]        default 60; CI runs it briefly, run longer locally
+#   Scripts/fuzz.sh [SECONDS]           libFuzzer + AddressSanitizer on model loading and validation
+#                                       (TFLiteModelFile, FlexBuffers, ZIP archive, labels); default 60
+#   Scripts/fuzz.sh formats [SECONDS]   the seeded mutation fuzzers of the test suite (*FuzzTests: PNG,
+#                                       y4m, .npy, manifest, ZIP, model load -> allocate -> invoke),
+#                                       SECONDS per target (default 30), in a release build, under a
+#                                       4 GiB address-space limit and a time limit; prints executions per
+#                                       target and keeps the input of any crash in .build-fuzz/crashes/
+#
+# CI runs both briefly; run them longer locally.
 #
 # Builds FlatBufferReader and TFLiteSchema with `swiftc -sanitize=fuzzer,address` outside
 # SwiftPM (the package itself never needs sanitizer flags). Seeds: the small schema fixtures
@@ -10,9 +17,37 @@
 # copy them to Tests/Fixtures/schema/crashes/ so FuzzRegressionTests replays them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-seconds="${1:-60}"
 out=.build-fuzz
 mkdir -p "$out/corpus" "$out/crashes"
+
+if [ "${1:-}" = formats ]; then
+    seconds="${2:-30}"
+    # Build the tests outside the limits (a filter that matches nothing runs none).
+    swift test -c release --enable-testable-imports --filter '^BuildOnly$' >"$out/formats-build.log" 2>&1 \
+        || { tail -30 "$out/formats-build.log"; exit 1; }
+    rm -f "$out/crashes/"*.current
+    log="$out/formats.log"
+    status=0
+    # 6 targets x SECONDS, plus start-up; the address-space limit catches unbounded allocations.
+    ( ulimit -v $((4 << 20)); FUZZ_SECONDS="$seconds" FUZZ_CRASH_DIR="$PWD/$out/crashes" \
+        timeout $((seconds * 6 + 300)) swift test -c release --enable-testable-imports --skip-build \
+        --filter 'FuzzTests' ) >"$log" 2>&1 || status=$?
+    grep '^fuzz ' "$log" || true
+    executions=$(grep -o '^fuzz [a-z0-9]*: [0-9]*' "$log" | awk '{s += $3} END {print s + 0}')
+    crashes=0
+    for current in "$out/crashes/"*.current; do
+        [ -f "$current" ] || continue
+        crashes=$((crashes + 1))
+        kept="$out/crashes/$(basename "$current" .current)-$(date +%s).bin"
+        mv "$current" "$kept"
+        echo "crash: input kept in $kept"
+    done
+    echo "fuzz formats: $executions executions, $crashes crashes (exit status $status; log $log)"
+    [ "$status" -eq 0 ] && [ "$crashes" -eq 0 ]
+    exit
+fi
+
+seconds="${1:-60}"
 flags=(-sanitize=fuzzer,address -O -g -parse-as-library -swift-version 6)
 
 swiftc "${flags[@]}" -module-name FlatBufferReader -emit-module -emit-module-path "$out/FlatBufferReader.swiftmodule" \

@@ -77,7 +77,13 @@ public final class FrameSource {
             guard nextIndex < names.count else { return nil }
             let name = names[nextIndex]
             let path = URL(fileURLWithPath: folder).appendingPathComponent(name).path
-            let image = try VisionImage(pngFile: path, orientation: orientation, limits: limits)
+            let image: VisionImage
+            do { image = try VisionImage(pngFile: path, orientation: orientation, limits: limits) } catch let error as ImageCodecError {
+                guard case .fileAccess = error else {
+                    throw ImageCodecError.fileAccess(path: path, reason: "frame \(nextIndex): \(error)")
+                }
+                throw error
+            }
             defer { nextIndex += 1 }
             return Frame(index: nextIndex, name: name, image: image)
         case let .y4m(reader):

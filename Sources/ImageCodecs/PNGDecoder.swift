@@ -84,17 +84,10 @@ public enum PNGDecoder {
         try decode(readFile(path), limits: limits)
     }
 
-    /// Reads a whole file into memory with a typed error.
+    /// Reads a whole regular file into memory with a typed error (directories and special
+    /// files are refused by name).
     static func readFile(_ path: String) throws -> [UInt8] {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw ImageCodecError.fileAccess(path: path, reason: "cannot open for reading")
-        }
-        defer { try? handle.close() }
-        do {
-            return [UInt8](try handle.readToEnd() ?? Data())
-        } catch {
-            throw ImageCodecError.fileAccess(path: path, reason: "\(error)")
-        }
+        try RegularFile.read(path)
     }
 
     private static func dropAlpha(_ buffer: [UInt8], pixelCount: Int, channels: Int) -> [UInt8] {

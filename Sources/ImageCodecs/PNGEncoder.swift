@@ -52,9 +52,6 @@ public enum PNGEncoder {
 
     /// Encodes an RGB image and writes it to `path` (replacing an existing file).
     public static func write(_ image: RGBImage, to path: String, fast: Bool = false) throws {
-        let bytes = try encode(image, fast: fast)
-        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
-            throw ImageCodecError.fileAccess(path: path, reason: "cannot create file")
-        }
+        try RegularFile.write(try encode(image, fast: fast), to: path)
     }
 }

@@ -7,18 +7,36 @@ import FoundationNetworking
 /// data task and its delegate (the delegate path works the same on Apple platforms and on
 /// Linux' FoundationNetworking).
 ///
-/// Adds what `URLSession` alone does not guarantee on every platform: an idle watchdog that
-/// cancels the request when no bytes arrive for `idleTimeout` seconds, a redirect policy
-/// (same scheme or `https` only, see ``allowsRedirect(from:to:)``), and typed errors.
+/// Adds what `URLSession` alone does not guarantee on every platform: a watchdog that cancels
+/// the request when no bytes arrive for `idleTimeout` seconds, when the body arrives slower
+/// than the ``Pace``'s minimum rate (a server trickling a byte a second defeats an idle
+/// timeout), or when the pace's deadline passes; a redirect policy (same scheme or `https`
+/// only, see ``allowsRedirect(from:to:)``), and typed errors.
 final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     /// Called once with the final response head; throwing aborts the transfer with that error.
     typealias ResponseHandler = @Sendable (HTTPURLResponse) throws -> Void
     /// Called with each body chunk in order; throwing aborts the transfer with that error.
     typealias DataHandler = @Sendable (Data) throws -> Void
 
+    /// The slowest acceptable transfer and the latest acceptable end.
+    struct Pace: Sendable {
+        /// The transfer fails when it is not over by then.
+        var deadline: Date
+        /// Bytes per second the body must average over each `window`.
+        var minimumRate: Double
+        /// Seconds per rate measurement (the first one starts with the request).
+        var window: TimeInterval
+
+        /// No deadline and no minimum rate.
+        static let unlimited = Pace(deadline: .distantFuture, minimumRate: 0, window: 30)
+    }
+
     private let request: URLRequest
     private let sessionConfiguration: URLSessionConfiguration
     private let idleTimeout: TimeInterval
+    private let pace: Pace
+    private var windowStart = Date()
+    private var windowBytes = 0
     private let onResponse: ResponseHandler
     private let onData: DataHandler
 
@@ -31,10 +49,11 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
     private var task: URLSessionDataTask?
 
     init(request: URLRequest, sessionConfiguration: URLSessionConfiguration, idleTimeout: TimeInterval,
-         onResponse: @escaping ResponseHandler, onData: @escaping DataHandler) {
+         pace: Pace = .unlimited, onResponse: @escaping ResponseHandler, onData: @escaping DataHandler) {
         self.request = request
         self.sessionConfiguration = sessionConfiguration
         self.idleTimeout = idleTimeout
+        self.pace = pace
         self.onResponse = onResponse
         self.onData = onData
     }
@@ -58,7 +77,8 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         let session = URLSession(configuration: sessionConfiguration, delegate: self, delegateQueue: queue)
         defer { session.finishTasksAndInvalidate() }
         let watchdog = Task { [weak self] in
-            let interval = max(0.02, min(0.25, (self?.idleTimeout ?? 1) / 8))
+            let shortest = min(self?.idleTimeout ?? 1, self?.pace.window ?? 1)
+            let interval = max(0.02, min(0.25, shortest / 8))
             while !Task.isCancelled {
                 try? await Task.sleep(nanoseconds: UInt64(interval * 1e9))
                 guard let self else { return }
@@ -73,6 +93,8 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
                 self.continuation = continuation
                 self.task = task
                 self.lastActivity = Date()
+                self.windowStart = self.lastActivity
+                self.windowBytes = 0
                 let cancelledAlready = failure != nil
                 lock.unlock()
                 task.resume()
@@ -84,15 +106,30 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         }
     }
 
-    /// Returns true when the transfer is over; cancels it when idle for too long.
+    /// Returns true when the transfer is over; cancels it when idle for too long, slower than
+    /// the pace's minimum rate over a whole window, or past the deadline.
     private func checkIdle() -> Bool {
+        let now = Date()
         lock.lock()
         let done = finished
-        let idle = Date().timeIntervalSince(lastActivity)
+        let idle = now.timeIntervalSince(lastActivity)
+        let windowElapsed = now.timeIntervalSince(windowStart), bytes = windowBytes
+        if windowElapsed >= pace.window { windowStart = now; windowBytes = 0 }
         lock.unlock()
         if done { return true }
+        let url = request.url?.absoluteString ?? "?"
         if idle > idleTimeout {
-            abort(with: .timedOut("no data for \(idleTimeout) s from \(request.url?.absoluteString ?? "?")"))
+            abort(with: .timedOut("no data for \(idleTimeout) s from \(url)"))
+            return true
+        }
+        if now >= pace.deadline {
+            abort(with: .timedOut("the download did not finish by its deadline (ResourceLimits.downloadDeadline) while reading \(url)"))
+            return true
+        }
+        if windowElapsed >= pace.window, Double(bytes) < pace.minimumRate * windowElapsed {
+            let rate = (Double(bytes) / windowElapsed * 10).rounded() / 10
+            abort(with: .timedOut("\(url) sent \(rate) bytes/s over \(Int(windowElapsed.rounded())) s, below the minimum of "
+                                  + "\(Int(pace.minimumRate)) bytes/s (ResourceLimits.minimumTransferRate)"))
             return true
         }
         return false
@@ -162,7 +199,7 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        touch()
+        lock.lock(); lastActivity = Date(); windowBytes += data.count; lock.unlock()
         if recordedFailure() != nil { return }
         do {
             try onData(data)

@@ -68,7 +68,7 @@ struct ModelCache: Sendable {
         do {
             try FileManager.default.createDirectory(at: modelDirectory(name), withIntermediateDirectories: true)
         } catch {
-            throw ModelHostingError.fileSystem("cannot create \(modelDirectory(name).path): \(error.localizedDescription)")
+            throw ModelHostingError.fileSystem("cannot create \(modelDirectory(name).path): \(ModelHostingError.reason(error))")
         }
     }
 
@@ -84,7 +84,7 @@ struct ModelCache: Sendable {
         do {
             try FileManager.default.createDirectory(at: versionDirectory, withIntermediateDirectories: true)
         } catch {
-            throw ModelHostingError.fileSystem("cannot create \(versionDirectory.path): \(error.localizedDescription)")
+            throw ModelHostingError.fileSystem("cannot create \(versionDirectory.path): \(ModelHostingError.reason(error))")
         }
         try DurableFileSystem.rename(verifiedPath, to: target)
         try DurableFileSystem.sync(versionDirectory.path)
@@ -116,13 +116,13 @@ struct ModelCache: Sendable {
         guard fileManager.fileExists(atPath: directory.path) else { return }
         if fileManager.fileExists(atPath: recordURL(name).path) {
             do { try fileManager.removeItem(at: recordURL(name)) } catch {
-                throw ModelHostingError.fileSystem("cannot remove \(recordURL(name).path): \(error.localizedDescription)")
+                throw ModelHostingError.fileSystem("cannot remove \(recordURL(name).path): \(ModelHostingError.reason(error))")
             }
             try DurableFileSystem.sync(directory.path)
         }
         for entry in (try? fileManager.contentsOfDirectory(atPath: directory.path)) ?? [] where entry != ModelCache.lockFileName {
             do { try fileManager.removeItem(at: directory.appendingPathComponent(entry)) } catch {
-                throw ModelHostingError.fileSystem("cannot remove \(directory.appendingPathComponent(entry).path): \(error.localizedDescription)")
+                throw ModelHostingError.fileSystem("cannot remove \(directory.appendingPathComponent(entry).path): \(ModelHostingError.reason(error))")
             }
         }
     }

@@ -13,6 +13,15 @@ struct ModelDownloadOperation: Sendable {
     let cache: ModelCache
     /// Receives (completed bytes, total bytes).
     let reportProgress: @Sendable (Int64, Int64) -> Void
+    /// When the operation started: the download deadline counts from here.
+    let started = Date()
+
+    /// The deadline and minimum rate every request of this download runs under.
+    private var pace: HTTPTransfer.Pace {
+        let limits = configuration.resourceLimits
+        return HTTPTransfer.Pace(deadline: started.addingTimeInterval(limits.downloadDeadline),
+                                 minimumRate: limits.minimumTransferRate, window: limits.transferRateWindow)
+    }
 
     /// Runs the download; returns the installed (or already current) model file's path.
     func run() async throws -> String {
@@ -69,7 +78,7 @@ struct ModelDownloadOperation: Sendable {
             body.reset()
             let transfer = HTTPTransfer(
                 request: request, sessionConfiguration: makeSessionConfiguration(),
-                idleTimeout: configuration.idleTimeout,
+                idleTimeout: configuration.idleTimeout, pace: pace,
                 onResponse: { response in
                     guard response.statusCode == 200 || (response.statusCode == 304 && installed != nil) else {
                         throw ModelHostingError.httpStatus(code: response.statusCode, url: url)
@@ -118,7 +127,7 @@ struct ModelDownloadOperation: Sendable {
                 }
                 return
             } catch let error as ModelHostingError {
-                guard error.isTransient, attempt < configuration.maximumAttempts else { throw error }
+                guard error.isTransient, attempt < configuration.maximumAttempts, Date() < pace.deadline else { throw error }
                 try await Task.sleep(nanoseconds: UInt64(configuration.retryDelay * 1e9))
             }
         }
@@ -141,7 +150,7 @@ struct ModelDownloadOperation: Sendable {
         let report = reportProgress
         let transfer = HTTPTransfer(
             request: request, sessionConfiguration: makeSessionConfiguration(),
-            idleTimeout: configuration.idleTimeout,
+            idleTimeout: configuration.idleTimeout, pace: pace,
             onResponse: { response in
                 switch response.statusCode {
                 case 206 where validator != nil:
@@ -194,6 +203,10 @@ struct ModelDownloadOperation: Sendable {
             guard digest == manifest.sha256 else {
                 throw ModelHostingError.checksumMismatch(expected: manifest.sha256, actual: digest)
             }
+            // From here the file is whole: forget how to resume it, so that if validation
+            // fails, or the process dies in it, the next attempt downloads the file again
+            // instead of re-validating a file that was already rejected.
+            try? FileManager.default.removeItem(at: cache.partialInfoURL(manifest.name, sha256: manifest.sha256))
             do {
                 try configuration.validator.validate(path)
             } catch let error as ModelHostingError {
@@ -215,7 +228,7 @@ struct ModelDownloadOperation: Sendable {
         // The idle timeout is enforced by HTTPTransfer's watchdog: FoundationNetworking on Linux
         // truncates these to whole seconds and treats the request timeout as a bound on the
         // whole transfer, so both carry the resource timeout (at least one second).
-        let bound = max(1, configuration.resourceTimeout.rounded(.up))
+        let bound = max(1, min(configuration.resourceTimeout, configuration.resourceLimits.downloadDeadline).rounded(.up))
         session.timeoutIntervalForRequest = bound
         session.timeoutIntervalForResource = bound
         session.requestCachePolicy = .reloadIgnoringLocalCacheData
@@ -235,7 +248,7 @@ struct ModelDownloadOperation: Sendable {
             do {
                 return try await body()
             } catch let error as ModelHostingError {
-                guard error.isTransient, attempt < configuration.maximumAttempts else { throw error }
+                guard error.isTransient, attempt < configuration.maximumAttempts, Date() < pace.deadline else { throw error }
                 try await Task.sleep(nanoseconds: UInt64(configuration.retryDelay * 1e9))
             }
         }

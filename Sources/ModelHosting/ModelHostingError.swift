@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why a hosted-model operation failed. Every case names what was wrong.
 public enum ModelHostingError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The model name is not usable as a file name (see ``RemoteModel``).
@@ -46,5 +48,16 @@ public enum ModelHostingError: Error, Equatable, Sendable, CustomStringConvertib
         case let .modelNotDownloaded(name): return "model '\(name)' has not been downloaded"
         case .cancelled: return "download cancelled"
         }
+    }
+}
+
+extension ModelHostingError {
+    /// The system's reason for a file error ("No space left on device", "Not a directory"):
+    /// the POSIX error under Foundation's `NSCocoaErrorDomain` wrapper when there is one.
+    static func reason(_ error: any Error) -> String {
+        let nsError = error as NSError
+        if nsError.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(nsError.code))) }
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError { return reason(underlying) }
+        return error.localizedDescription
     }
 }

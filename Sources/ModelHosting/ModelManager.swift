@@ -1,4 +1,5 @@
 import Foundation
+import TFLiteSchema
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -29,6 +30,11 @@ public final class ModelManager: @unchecked Sendable {
         public var idleTimeout: TimeInterval
         /// Upper bound for one HTTP request, start to end (seconds).
         public var resourceTimeout: TimeInterval
+        /// The whole download (manifest, model file, retries) must end within
+        /// ``TFLiteSchema/ResourceLimits/downloadDeadline`` seconds and its bodies arrive at
+        /// ``TFLiteSchema/ResourceLimits/minimumTransferRate`` or faster; the standard validator
+        /// loads the model under these limits too.
+        public var resourceLimits: ResourceLimits
         /// Attempts per request for transport failures (dropped connections, timeouts); each
         /// retry resumes the partial file. At least 1.
         public var maximumAttempts: Int
@@ -48,10 +54,12 @@ public final class ModelManager: @unchecked Sendable {
                     maximumAttempts: Int = 3,
                     retryDelay: TimeInterval = 0.5,
                     validator: ModelValidator = .standard,
-                    makeSessionConfiguration: @escaping @Sendable () -> URLSessionConfiguration = { .ephemeral }) {
+                    makeSessionConfiguration: @escaping @Sendable () -> URLSessionConfiguration = { .ephemeral },
+                    resourceLimits: ResourceLimits = .default) {
             self.cacheDirectory = cacheDirectory
             self.idleTimeout = idleTimeout
             self.resourceTimeout = resourceTimeout
+            self.resourceLimits = resourceLimits
             self.maximumAttempts = max(1, maximumAttempts)
             self.retryDelay = max(0, retryDelay)
             self.validator = validator

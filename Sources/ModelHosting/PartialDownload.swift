@@ -63,7 +63,7 @@ final class PartialFileWriter: @unchecked Sendable {
             self.handle = handle
             written = offset
         } catch {
-            throw ModelHostingError.fileSystem("cannot open \(path): \(error.localizedDescription)")
+            throw ModelHostingError.fileSystem("cannot open \(path): \(ModelHostingError.reason(error))")
         }
     }
 
@@ -75,7 +75,7 @@ final class PartialFileWriter: @unchecked Sendable {
             try handle.write(contentsOf: data)
             written += Int64(data.count)
         } catch {
-            throw ModelHostingError.fileSystem("write to \(path) failed: \(error.localizedDescription)")
+            throw ModelHostingError.fileSystem("write to \(path) failed: \(ModelHostingError.reason(error))")
         }
     }
 
@@ -88,7 +88,7 @@ final class PartialFileWriter: @unchecked Sendable {
             try handle.synchronize()
             try handle.close()
         } catch {
-            throw ModelHostingError.fileSystem("flush of \(path) failed: \(error.localizedDescription)")
+            throw ModelHostingError.fileSystem("flush of \(path) failed: \(ModelHostingError.reason(error))")
         }
     }
 
@@ -143,7 +143,7 @@ enum FileDigest {
         while true {
             let chunk: Data
             do { chunk = try handle.read(upToCount: 1 << 20) ?? Data() } catch {
-                throw ModelHostingError.fileSystem("read of \(path) failed: \(error.localizedDescription)")
+                throw ModelHostingError.fileSystem("read of \(path) failed: \(ModelHostingError.reason(error))")
             }
             if chunk.isEmpty { break }
             hasher.update(chunk)

@@ -22,6 +22,9 @@ public enum InterpreterError: Error, Equatable, Sendable, CustomStringConvertibl
     case concurrentUse
     /// An argument or option outside its allowed range (e.g. a thread count below 1).
     case invalidArgument(String)
+    /// The model or an input needs more memory than ``Interpreter/Options/resourceLimits``
+    /// allow; the message names the limit, the amount and what asked for it.
+    case resourceLimitExceeded(String)
 
     /// A readable message.
     public var description: String {
@@ -37,6 +40,7 @@ public enum InterpreterError: Error, Equatable, Sendable, CustomStringConvertibl
         case let .notFound(m): return "not found: \(m)"
         case .concurrentUse: return "the interpreter was used from two threads at once"
         case let .invalidArgument(m): return "invalid argument: \(m)"
+        case let .resourceLimitExceeded(m): return "resource limit exceeded: \(m)"
         }
     }
 }

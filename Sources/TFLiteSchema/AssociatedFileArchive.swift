@@ -3,13 +3,11 @@ import FlatBufferReader
 /// The ZIP archive of associated files (label lists, vocabularies) appended to a model by
 /// the metadata writer. Parsed from the end-of-central-directory record; stored and deflated
 /// entries; every local header must agree with its central-directory entry, entries may not
-/// overlap, names may not escape (`..`, absolute paths, NUL), and entry count and total size
-/// are capped.
+/// overlap, names may not escape (`..`, absolute paths, NUL), and the entry count, each
+/// entry's size and the total size are capped (``ResourceLimits``) before anything is inflated.
 public enum AssociatedFileArchive {
     /// Most entries accepted.
     public static let maxEntries = 4096
-    /// Largest total uncompressed size accepted.
-    public static let maxTotalSize = 256 << 20
 
     private static let endRecordSignature: UInt32 = 0x0605_4B50
     private static let centralSignature: UInt32 = 0x0201_4B50
@@ -19,12 +17,12 @@ public enum AssociatedFileArchive {
     private static let localHeaderSize = 30
 
     /// The files of the archive at the end of `bytes`; empty when there is no archive.
-    public static func files(in bytes: [UInt8]) throws -> [String: [UInt8]] {
-        try read(storage: ByteStorage(copying: bytes))
+    public static func files(in bytes: [UInt8], limits: ResourceLimits = .default) throws -> [String: [UInt8]] {
+        try read(storage: ByteStorage(copying: bytes), limits: limits)
     }
 
     /// The files of the archive at the end of `storage`; empty when there is no archive.
-    static func read(storage: ByteStorage) throws -> [String: [UInt8]] {
+    static func read(storage: ByteStorage, limits: ResourceLimits = .default) throws -> [String: [UInt8]] {
         guard let end = findEndRecord(storage) else { return [:] }
         func u16(_ at: Int) throws -> Int { Int(try field(storage, UInt16.self, at)) }
         func u32(_ at: Int) throws -> Int { Int(try field(storage, UInt32.self, at)) }
@@ -62,12 +60,14 @@ public enum AssociatedFileArchive {
         var files: [String: [UInt8]] = [:]
         var total = 0
         for entry in entries {
+            try ResourceLimitError.check(entry.uncompressedSize, limits.maximumArchiveEntryByteCount,
+                                         limit: "maximumArchiveEntryByteCount", unit: "bytes",
+                                         "entry \(entry.name) of the model's ZIP archive")
             total += entry.uncompressedSize
-            guard total <= maxTotalSize else {
-                throw TFLiteSchemaError.invalidArchive("uncompressed size exceeds the limit of \(maxTotalSize) bytes")
-            }
-            files[entry.name] = try extract(entry, storage: storage)
+            try ResourceLimitError.check(total, limits.maximumArchiveByteCount, limit: "maximumArchiveByteCount",
+                                         unit: "bytes", "the model's ZIP archive (uncompressed)")
         }
+        for entry in entries { files[entry.name] = try extract(entry, storage: storage) }
         return files
     }
 

@@ -1,3 +1,4 @@
+import FlatBufferReader
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -25,10 +26,42 @@ extension LabelList {
     }
 
     /// Reads a side-car label file from disk.
-    public init(contentsOf path: String, locale: String? = nil) throws {
-        let storage = try FileReader.read(path: path)
+    /// - Throws: ``TFLiteSchemaError/unreadableFile(path:reason:)`` for missing files,
+    ///   directories and special files; ``ResourceLimitError`` when the file has more bytes
+    ///   or lines than `limits` allow (checked before the file is read or split).
+    public init(contentsOf path: String, locale: String? = nil, limits: ResourceLimits = .default) throws {
+        let storage: ByteStorage
+        do { storage = try FileReader.read(path: path, maximumSize: limits.maximumLabelByteCount) } catch
+            TFLiteSchemaError.unreadableFile(_, let reason) where reason.hasPrefix("the file has") {
+            throw ResourceLimitError(limit: "maximumLabelByteCount", subject: "label file \(path)",
+                                     requested: Self.fileSize(path), allowed: limits.maximumLabelByteCount, unit: "bytes")
+        }
+        try storage.withUnsafeBytes { try Self.checkBounds($0, limits: limits, "label file \(path)") }
         let text = storage.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
         self.init(text: text, locale: locale)
+    }
+
+    /// Checks a label file's size and line count against `limits` without splitting it.
+    /// - Throws: ``ResourceLimitError`` naming `subject`.
+    public static func checkBounds<Bytes: Collection<UInt8>>(_ bytes: Bytes, limits: ResourceLimits,
+                                                             _ subject: @autoclosure () -> String) throws {
+        try ResourceLimitError.check(bytes.count, limits.maximumLabelByteCount, limit: "maximumLabelByteCount",
+                                     unit: "bytes", subject())
+        // Lines end in LF, CRLF or CR, as `init(text:)` splits them; a last line may lack one.
+        let lf = UInt8(ascii: "\n"), cr = UInt8(ascii: "\r")
+        var lines = 0, previous: UInt8 = 0
+        for byte in bytes {
+            if byte == cr || (byte == lf && previous != cr) { lines += 1 }
+            previous = byte
+        }
+        if !bytes.isEmpty, previous != lf, previous != cr { lines += 1 }
+        try ResourceLimitError.check(lines, limits.maximumLabelCount, limit: "maximumLabelCount", unit: "labels", subject())
+    }
+
+    /// The size of the file at `path` (0 when unknown), for messages.
+    private static func fileSize(_ path: String) -> Int {
+        var status = stat()
+        return stat(path, &status) == 0 ? Int(status.st_size) : 0
     }
 
     /// Labels of "index name" lines, or nil when not every line has that form.

@@ -140,6 +140,13 @@ struct ModelValidator {
             throw TFLiteSchemaError.invalidQuantization(
                 tensor: element, reason: "\(scales) scales but \(quantization.zeroPoints.count) zero points")
         }
+        if let bad = quantization.scales.first(where: { !$0.isFinite || $0 < 0 }) {
+            throw TFLiteSchemaError.invalidQuantization(
+                tensor: element, reason: "scale \(bad) is not a finite, non-negative number")
+        }
+        if let bad = quantization.zeroPoints.first(where: { Int32(exactly: $0) == nil }) {
+            throw TFLiteSchemaError.invalidQuantization(tensor: element, reason: "zero point \(bad) is outside the 32-bit range")
+        }
         guard scales > 1 else { return }
         let axis = quantization.quantizedDimension
         guard axis >= 0, axis < tensor.shape.count else {

@@ -41,17 +41,19 @@ public final class TFLiteModelFile: @unchecked Sendable {
     private let bufferRanges: [Range<Int>]
 
     /// Parses and validates a model from bytes (copied into owned, aligned storage).
-    public convenience init(bytes: [UInt8]) throws {
-        try self.init(storage: ByteStorage(copying: bytes))
+    /// - Throws: ``TFLiteSchemaError`` for malformed files, ``ResourceLimitError`` when its
+    ///   archive or label files exceed `limits`.
+    public convenience init(bytes: [UInt8], limits: ResourceLimits = .default) throws {
+        try self.init(storage: ByteStorage(copying: bytes), limits: limits)
     }
 
     /// Reads, parses and validates the model at `path`.
-    public convenience init(contentsOf path: String) throws {
-        try self.init(storage: try FileReader.read(path: path))
+    public convenience init(contentsOf path: String, limits: ResourceLimits = .default) throws {
+        try self.init(storage: try FileReader.read(path: path), limits: limits)
     }
 
     /// Parses and validates a model held in `storage`.
-    init(storage: ByteStorage) throws {
+    init(storage: ByteStorage, limits: ResourceLimits = .default) throws {
         let decoded = try ModelDecoder(storage: storage).decode()
         try ModelValidator(operatorCodes: decoded.operatorCodes, subgraphs: decoded.subgraphs,
                            bufferSizes: decoded.buffers.map(\.count), signatures: decoded.signatures,
@@ -64,7 +66,8 @@ public final class TFLiteModelFile: @unchecked Sendable {
         signatures = decoded.signatures
         metadataEntries = decoded.metadataEntries
         bufferRanges = decoded.buffers
-        let extras = try ModelExtras.load(storage: storage, buffers: decoded.buffers, entries: decoded.metadataEntries)
+        let extras = try ModelExtras.load(storage: storage, buffers: decoded.buffers, entries: decoded.metadataEntries,
+                                          limits: limits)
         metadata = extras.metadata
         associatedFiles = extras.files
     }
@@ -127,11 +130,26 @@ enum FileReader {
     /// Largest model file accepted (FlatBuffers address 2 GiB; external buffers may extend it).
     static let maxFileSize = 1 << 34
 
-    static func read(path: String) throws -> ByteStorage {
+    /// Reads the regular file at `path` whole, refusing directories and special files and
+    /// files above `maximumSize` bytes before reading anything.
+    static func read(path: String, maximumSize: Int = maxFileSize) throws -> ByteStorage {
         guard let file = fopen(path, "rb") else {
             throw TFLiteSchemaError.unreadableFile(path: path, reason: String(cString: strerror(errno)))
         }
         defer { fclose(file) }
+        var status = stat()
+        guard fstat(fileno(file), &status) == 0 else {
+            throw TFLiteSchemaError.unreadableFile(path: path, reason: String(cString: strerror(errno)))
+        }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw TFLiteSchemaError.unreadableFile(path: path, reason: "it is a directory, not a file")
+        default: throw TFLiteSchemaError.unreadableFile(path: path, reason: "not a regular file (a device, pipe or socket)")
+        }
+        guard status.st_size <= maximumSize else {
+            throw TFLiteSchemaError.unreadableFile(
+                path: path, reason: "the file has \(status.st_size) bytes, more than the limit of \(maximumSize) bytes")
+        }
         guard fseek(file, 0, SEEK_END) == 0 else {
             throw TFLiteSchemaError.unreadableFile(path: path, reason: "not a seekable file")
         }

@@ -26,13 +26,16 @@ struct DetectionOptionGroup: ParsableArguments {
     @Option(help: "Label file of the --classifier model when --labels names the detector's labels.")
     var classifierLabels: String?
 
-    @Option(help: "Minimum confidence: detector score (with --detector) and label confidence (with --classifier).")
+    // Numeric options parse their next word unconditionally, so `--max-objects -1` reaches
+    // validate() as a value (and gets a message) instead of being read as an unknown flag.
+    @Option(parsing: .unconditional,
+            help: "Minimum confidence in 0...1: detector score (with --detector) and label confidence (with --classifier).")
     var threshold: Float?
 
-    @Option(help: "Labels kept per object (custom classifier).")
+    @Option(parsing: .unconditional, help: "Labels kept per object (custom classifier).")
     var maxLabels: Int = 10
 
-    @Option(help: "Maximum objects returned (implies --multiple when above 1).")
+    @Option(parsing: .unconditional, help: "Maximum objects returned (implies --multiple when above 1).")
     var maxObjects: Int?
 
     @Option(help: "Orientation of the stored image: up, down, left, right, upMirrored, ..., EXIF 1-8, or topLeft...leftBottom.")
@@ -41,8 +44,23 @@ struct DetectionOptionGroup: ParsableArguments {
     @Option(help: "Directory with the default models (default: $LITEVISION_MODELS or Models).")
     var models: String?
 
-    @Option(help: "Interpreter threads (default: all cores).")
+    @Option(parsing: .unconditional, help: "Interpreter threads (default: all cores).")
     var threads: Int?
+
+    func validate() throws {
+        if let threshold {
+            guard threshold.isFinite, (0...1).contains(threshold) else {
+                throw ValidationError("--threshold must be a confidence between 0 and 1, got \(threshold)")
+            }
+            guard detector != nil || classifier != nil else {
+                throw ValidationError(
+                    "--threshold applies to --detector scores and --classifier label confidences; the default detector has neither")
+            }
+        }
+        if let maxObjects, maxObjects < 1 { throw ValidationError("--max-objects must be at least 1, got \(maxObjects)") }
+        if maxLabels < 1 { throw ValidationError("--max-labels must be at least 1, got \(maxLabels)") }
+        if let threads, threads < 1 { throw ValidationError("--threads must be at least 1, got \(threads)") }
+    }
 
     enum ModeArgument: String, ExpressibleByArgument, CaseIterable {
         case stream, single

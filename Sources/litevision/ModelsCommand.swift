@@ -23,11 +23,21 @@ struct ModelCacheOptions: ParsableArguments {
     @Option(name: .long, help: "Model cache directory (default: the user cache directory's LiteVision/Models).")
     var cache: String?
 
-    func manager(validator: ModelValidator = .standard, idleTimeout: Double = 30) -> ModelManager {
+    func validate() throws {
+        var isDirectory: ObjCBool = false
+        if let cache, FileManager.default.fileExists(atPath: cache, isDirectory: &isDirectory), !isDirectory.boolValue {
+            throw ValidationError("--cache \(cache) exists and is not a directory; give a directory for the model cache")
+        }
+    }
+
+    func manager(validator: ModelValidator = .standard, idleTimeout: Double = 30,
+                 deadline: Double? = nil, minimumRate: Double? = nil) -> ModelManager {
         let directory = cache.map { URL(fileURLWithPath: $0, isDirectory: true) }
             ?? ModelManager.Configuration.defaultCacheDirectory
-        return ModelManager(configuration: .init(cacheDirectory: directory, idleTimeout: idleTimeout,
-                                                 validator: validator))
+        var configuration = ModelManager.Configuration(cacheDirectory: directory, idleTimeout: idleTimeout, validator: validator)
+        if let deadline { configuration.resourceLimits.downloadDeadline = deadline }
+        if let minimumRate { configuration.resourceLimits.minimumTransferRate = minimumRate }
+        return ModelManager(configuration: configuration)
     }
 }
 
@@ -65,17 +75,35 @@ struct ModelsDownloadCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Check before install: full (load and allocate) or structure.")
     var check: ModelCheck = .full
 
-    @Option(name: .long, help: "Seconds without data before a request fails.")
+    @Option(name: .long, parsing: .unconditional, help: "Seconds without data before a request fails.")
     var timeout: Double = 30
 
+    @Option(name: .long, parsing: .unconditional, help: "Seconds the whole download may take (default 600).")
+    var deadline: Double?
+
+    @Option(name: .customLong("min-rate"), parsing: .unconditional,
+            help: "Slowest acceptable transfer in bytes per second, averaged over 30 s (default 1024).")
+    var minimumRate: Double?
+
     @OptionGroup var cacheOptions: ModelCacheOptions
+
+    func validate() throws {
+        guard timeout.isFinite, timeout > 0 else { throw ValidationError("--timeout must be a positive number of seconds, got \(timeout)") }
+        if let deadline, !(deadline.isFinite && deadline > 0) {
+            throw ValidationError("--deadline must be a positive number of seconds, got \(deadline)")
+        }
+        if let minimumRate, !(minimumRate.isFinite && minimumRate >= 0) {
+            throw ValidationError("--min-rate must be a number of bytes per second (0 or more), got \(minimumRate)")
+        }
+    }
 
     func run() async throws {
         guard let hostURL = URL(string: host), let scheme = hostURL.scheme?.lowercased(),
               scheme == "http" || scheme == "https" else {
             throw ValidationError("--host must be an http or https URL, got '\(host)'")
         }
-        let manager = cacheOptions.manager(validator: check.validator, idleTimeout: timeout)
+        let manager = cacheOptions.manager(validator: check.validator, idleTimeout: timeout,
+                                           deadline: deadline, minimumRate: minimumRate)
         let model = RemoteModel(name: name, host: hostURL)
         let download = manager.download(model)
         let reporter = ProgressReporter(interactive: isatty(STDOUT_FILENO) == 1, name: name)

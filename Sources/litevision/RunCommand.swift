@@ -21,26 +21,48 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .customLong("output-dir"), help: "Directory for output_<k>.npy (created if missing).")
     var outputDirectory: String
 
-    @Option(help: "Threads to use (default: all cores).")
+    @Option(parsing: .unconditional, help: "Threads to use (default: all cores).")
     var threads: Int?
 
+    @Option(parsing: .unconditional, help: "Most memory (MiB) the model may make the interpreter allocate in total (default 2048).")
+    var maxMemory: Int?
+
+    @Option(parsing: .unconditional, help: "Largest single tensor (MiB) the model may have (default 1024).")
+    var maxTensorSize: Int?
+
     func validate() throws {
-        if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
+        if let threads, threads < 1 { throw ValidationError("--threads must be at least 1, got \(threads)") }
+        for (name, value) in [("--max-memory", maxMemory), ("--max-tensor-size", maxTensorSize)] {
+            if let value, !(1...(1 << 30)).contains(value) { throw ValidationError("\(name) must be a size in MiB of at least 1, got \(value)") }
+        }
     }
 
     func run() async throws {
-        let interpreter = try Interpreter(modelPath: model, options: Interpreter.Options(threadCount: threads))
+        var options = Interpreter.Options(threadCount: threads)
+        if let maxMemory { options.resourceLimits.maximumTotalByteCount = maxMemory << 20 }
+        if let maxTensorSize { options.resourceLimits.maximumTensorByteCount = maxTensorSize << 20 }
+        try Self.checkOutputDirectory(outputDirectory)
+        let interpreter = try Interpreter(modelPath: model, options: options)
         guard inputs.count == interpreter.inputTensorCount else {
             throw ValidationError(
                 "\(model) has \(interpreter.inputTensorCount) inputs (\(interpreter.inputNames.joined(separator: ", "))); got \(inputs.count) --input file(s)")
         }
         let arrays = try inputs.map { try NumPyArray(contentsOf: $0) }
-        let outputs = try interpreter.run(arrays)
+        try interpreter.invoke(with: arrays)
         try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
-        for (k, output) in outputs.enumerated() {
+        for k in 0..<interpreter.outputTensorCount {
+            // Straight from the interpreter's memory: a 1 GiB output is not copied again.
             let path = URL(fileURLWithPath: outputDirectory).appendingPathComponent("output_\(k).npy").path
-            try output.write(to: path)
-            print("\(path): \(output.dataType) \(output.shape)")
+            let (type, shape) = try interpreter.writeOutput(at: k, toNumPyFile: path)
+            print("\(path): \(type) \(shape)")
+        }
+    }
+
+    /// Refuses an --output-dir that exists and is not a directory, before any work is done.
+    static func checkOutputDirectory(_ path: String) throws {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            throw ValidationError("--output-dir \(path) exists and is not a directory")
         }
     }
 }

@@ -32,6 +32,8 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         var stallSeconds: Double = 0
         /// Send this `Content-Length` instead of the body's real length.
         var contentLengthOverride: Int?
+        /// Send the body one byte at a time at this many bytes per second (a trickling server).
+        var trickleBytesPerSecond: Double?
 
         init(status: Int, headers: [(String, String)] = [], body: [UInt8] = []) {
             self.status = status
@@ -145,6 +147,13 @@ final class LoopbackHTTPServer: @unchecked Sendable {
             while Date() < end && !isStopped { usleep(20_000) }
             if isStopped { return }
             body = body.dropFirst(stallAt)
+        }
+        if let rate = response.trickleBytesPerSecond {
+            for byte in body {
+                guard !isStopped, send(connection, [byte]) else { return }
+                usleep(useconds_t(1e6 / rate))
+            }
+            return
         }
         _ = send(connection, Array(body))
     }

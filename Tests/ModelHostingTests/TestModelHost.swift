@@ -38,6 +38,9 @@ final class TestModelHost: @unchecked Sendable {
         var manifestRedirect: String?
         /// Delay before answering file requests (seconds), to keep downloads in flight.
         var fileDelay: Double = 0
+        /// Trickle the manifest / file body at this many bytes per second.
+        var manifestTrickle: Double?
+        var fileTrickle: Double?
     }
 
     private let lock = NSLock()
@@ -94,7 +97,10 @@ final class TestModelHost: @unchecked Sendable {
                 "url": faults.absoluteFileURL ? baseURL.absoluteString + relative : relative,
             ]
             let body = try! JSONSerialization.data(withJSONObject: json)
-            return .init(status: 200, headers: [("ETag", etag), ("Content-Type", "application/json")], body: Array(body))
+            var response = LoopbackHTTPServer.Response(status: 200, headers: [("ETag", etag), ("Content-Type", "application/json")],
+                                                       body: Array(body))
+            response.trickleBytesPerSecond = faults.manifestTrickle
+            return response
         }
         if request.path.hasPrefix("/files/") {
             if faults.fileDelay > 0 { Thread.sleep(forTimeInterval: faults.fileDelay) }
@@ -122,6 +128,7 @@ final class TestModelHost: @unchecked Sendable {
             response.stallAfterBytes = faults.stallAfterBytes
             response.stallSeconds = faults.stallSeconds
             response.contentLengthOverride = faults.fileContentLength
+            response.trickleBytesPerSecond = faults.fileTrickle
             return response
         }
         return .init(status: 404)

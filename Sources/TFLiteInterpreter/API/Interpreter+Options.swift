@@ -1,3 +1,5 @@
+import TFLiteSchema
+
 extension Interpreter {
     /// Options for creating an interpreter.
     public struct Options: Equatable, Hashable, Sendable {
@@ -5,11 +7,22 @@ extension Interpreter {
         public var threadCount: Int?
         /// Measure the time of every operator at invoke (see ``Interpreter/operatorProfile``).
         public var isProfilingEnabled = false
+        /// Ceilings on what the model may make the interpreter allocate (per tensor, and in
+        /// total: derived constants, values computed at prepare, the arena, variables), checked
+        /// at load and at ``Interpreter/allocateTensors()`` before allocating. Applies to the
+        /// model too when the interpreter loads it (``Interpreter/init(modelPath:options:)``).
+        public var resourceLimits = ResourceLimits.default
 
         /// Default options: all cores.
         public init() {}
 
         /// Options with an explicit thread count.
         public init(threadCount: Int?) { self.threadCount = threadCount }
+
+        /// Options with an explicit thread count and resource limits.
+        public init(threadCount: Int?, resourceLimits: ResourceLimits) {
+            self.threadCount = threadCount
+            self.resourceLimits = resourceLimits
+        }
     }
 }

@@ -30,12 +30,12 @@ public final class Interpreter: @unchecked Sendable {
     /// Loads the model at `modelPath`.
     /// - Throws: ``InterpreterError/invalidModel(_:)`` or ``InterpreterError/unsupportedOperator(name:)``.
     public convenience init(modelPath: String, options: Options? = nil) throws {
-        try self.init(model: Model(path: modelPath), options: options)
+        try self.init(model: Model(path: modelPath, limits: options?.resourceLimits ?? .default), options: options)
     }
 
     /// Loads a model from the bytes of a `.tflite` file.
     public convenience init(modelData: Data, options: Options? = nil) throws {
-        try self.init(model: Model(data: modelData), options: options)
+        try self.init(model: Model(data: modelData, limits: options?.resourceLimits ?? .default), options: options)
     }
 
     /// Creates an interpreter for an already loaded (possibly shared) model.
@@ -47,7 +47,9 @@ public final class Interpreter: @unchecked Sendable {
         self.model = model
         self.options = options
         threads = ThreadPool(threadCount: options.threadCount ?? ThreadPool.defaultThreadCount)
-        executor = SubgraphExecutor(blueprint: model.subgraphs[0], threads: threads)
+        executor = SubgraphExecutor(blueprint: model.subgraphs[0], threads: threads,
+                                    budget: MemoryBudget(limits: options.resourceLimits,
+                                                         alreadyUsed: model.derivedConstantByteCount))
         executor.isProfiling = options.isProfilingEnabled
     }
 
@@ -103,6 +105,17 @@ public final class Interpreter: @unchecked Sendable {
     /// Graph output `index` (its values after the last ``invoke()``).
     public func output(at index: Int) throws -> Tensor {
         try access.run { try executor.snapshot(of: outputTensorIndex(index)) }
+    }
+
+    /// The type and current shape of output `index` (no copy of its data).
+    func outputTypeAndShape(at index: Int) throws -> (Tensor.DataType, [Int]) {
+        try access.run {
+            let tensor = executor.tensors[try outputTensorIndex(index)]
+            guard let type = Tensor.DataType(tensor.type) else {
+                throw InterpreterError.invalidTensorDataType(expected: "a numeric or bool type", got: "\(tensor.type)")
+            }
+            return (type, tensor.shape)
+        }
     }
 
     /// The graph input named `name`.

@@ -16,35 +16,43 @@ public final class Model: @unchecked Sendable {
     let subgraphs: [SubgraphBlueprint]
     /// Memory of copied and folded constants (kept alive with the model).
     private let ownedStorage: [AlignedBuffer]
+    /// The limits the model was loaded under (interpreters check theirs on top).
+    public let resourceLimits: ResourceLimits
 
     /// Loads the model at `path`.
     /// - Throws: ``InterpreterError/invalidModel(_:)`` for unreadable or malformed files,
-    ///   ``InterpreterError/unsupportedOperator(name:)`` naming every operator this engine lacks.
-    public convenience init(path: String) throws {
+    ///   ``InterpreterError/unsupportedOperator(name:)`` naming every operator this engine lacks,
+    ///   ``InterpreterError/resourceLimitExceeded(_:)`` when the model needs more than `limits`.
+    public convenience init(path: String, limits: ResourceLimits = .default) throws {
         let file: TFLiteModelFile
-        do { file = try TFLiteModelFile(contentsOf: path) } catch {
+        do { file = try TFLiteModelFile(contentsOf: path, limits: limits) } catch let error as ResourceLimitError {
+            throw InterpreterError.resourceLimitExceeded("\(path): \(error)")
+        } catch {
             throw InterpreterError.invalidModel("\(path): \(error)")
         }
-        try self.init(file: file)
+        try self.init(file: file, limits: limits)
     }
 
     /// Loads a model from the bytes of a `.tflite` file.
-    public convenience init(data: Data) throws {
+    public convenience init(data: Data, limits: ResourceLimits = .default) throws {
         let file: TFLiteModelFile
-        do { file = try TFLiteModelFile(bytes: [UInt8](data)) } catch {
+        do { file = try TFLiteModelFile(bytes: [UInt8](data), limits: limits) } catch let error as ResourceLimitError {
+            throw InterpreterError.resourceLimitExceeded("\(error)")
+        } catch {
             throw InterpreterError.invalidModel("\(error)")
         }
-        try self.init(file: file)
+        try self.init(file: file, limits: limits)
     }
 
     /// Prepares an already parsed model file with the engine's operators.
-    public convenience init(file: TFLiteModelFile) throws {
-        try self.init(file: file, resolver: OperatorRegistry.factory(for:))
+    public convenience init(file: TFLiteModelFile, limits: ResourceLimits = .default) throws {
+        try self.init(file: file, resolver: OperatorRegistry.factory(for:), limits: limits)
     }
 
     /// Prepares `file` with kernels from `resolver` (tests inject kernels this way).
-    init(file: TFLiteModelFile, resolver: (OperatorCode) -> OperatorFactory?) throws {
+    init(file: TFLiteModelFile, resolver: (OperatorCode) -> OperatorFactory?, limits: ResourceLimits = .default) throws {
         self.file = file
+        self.resourceLimits = limits
         let unsupported = Self.unsupportedOperators(in: file, resolver: resolver)
         guard unsupported.isEmpty else {
             throw InterpreterError.unsupportedOperator(name: unsupported.joined(separator: ", "))
@@ -52,10 +60,11 @@ public final class Model: @unchecked Sendable {
         guard !file.subgraphs.isEmpty else { throw InterpreterError.invalidModel("the model has no subgraph") }
         let factories = file.operatorCodes.map { resolver($0) }
         var storage: [AlignedBuffer] = []
+        var budget = MemoryBudget(limits: limits)
         var blueprints: [SubgraphBlueprint] = []
         for index in file.subgraphs.indices {
             blueprints.append(try SubgraphBlueprint(file: file, subgraphIndex: index, factories: factories,
-                                                    storage: &storage))
+                                                    storage: &storage, budget: &budget))
         }
         subgraphs = blueprints
         ownedStorage = storage

@@ -33,7 +33,9 @@ public final class SignatureRunner: @unchecked Sendable {
         outputs = signature.outputs.map(\.name)
         inputTensors = Dictionary(signature.inputs.map { ($0.name, $0.tensorIndex) }) { a, _ in a }
         outputTensors = Dictionary(signature.outputs.map { ($0.name, $0.tensorIndex) }) { a, _ in a }
-        executor = SubgraphExecutor(blueprint: blueprint, threads: threads)
+        executor = SubgraphExecutor(blueprint: blueprint, threads: threads,
+                                    budget: MemoryBudget(limits: model.resourceLimits,
+                                                         alreadyUsed: model.derivedConstantByteCount))
     }
 
     /// Number of inputs.

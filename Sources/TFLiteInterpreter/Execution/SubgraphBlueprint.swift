@@ -17,22 +17,33 @@ struct SubgraphBlueprint: @unchecked Sendable {
     /// The model's operator-code table.
     let codes: [OperatorCode]
 
-    /// Validates subgraph `subgraphIndex` of `file`, locates its constants and folds the
-    /// operators whose inputs are all constant. Copies and folded outputs go to `storage`.
+    /// Validates subgraph `subgraphIndex` of `file`, locates its constants, drops the operators
+    /// whose results nothing uses, and folds the operators whose inputs are all constant.
+    /// Copies and folded outputs go to `storage`, each reserved in `budget` before it is allocated.
     init(file: TFLiteModelFile, subgraphIndex: Int, factories: [OperatorFactory?],
-         storage: inout [AlignedBuffer]) throws {
+         storage: inout [AlignedBuffer], budget: inout MemoryBudget) throws {
         let subgraph = file.subgraphs[subgraphIndex]
         self.subgraphIndex = subgraphIndex
         self.description = subgraph
         self.factories = factories
         self.codes = file.operatorCodes
         try Self.validate(subgraph, operatorCodeCount: file.operatorCodes.count, subgraphIndex: subgraphIndex)
-        var constants = try Self.locateConstants(of: subgraph, in: file, storage: &storage)
+        var constants = try Self.locateConstants(of: subgraph, in: file, storage: &storage, budget: &budget)
+        for (position, op) in subgraph.operators.enumerated() {
+            for output in op.outputs where constants[output] != nil {
+                throw InterpreterError.invalidModel(
+                    "subgraph \(subgraphIndex): operator \(position) writes tensor \(output) '\(subgraph.tensors[output].name)', "
+                    + "which holds constant data from the model")
+            }
+        }
         var live: [Int] = []
         let tensors = Self.makeRuntimeTensors(subgraph, constants)
         let graphInputs = Set(subgraph.inputs)
         let serial = ThreadPool(threadCount: 1)
-        for (position, op) in subgraph.operators.enumerated() {
+        let signatureOutputs = file.signatures.filter { $0.subgraphIndex == subgraphIndex }
+            .flatMap { $0.outputs.map(\.tensorIndex) }
+        let used = Self.usedOperators(subgraph, extraRoots: signatureOutputs)
+        for (position, op) in subgraph.operators.enumerated() where used[position] {
             let inputs = op.inputs.filter { $0 >= 0 }
             let foldable = !inputs.isEmpty && inputs.allSatisfy { tensors[$0].isConstant }
                 && op.outputs.allSatisfy { !graphInputs.contains($0) && !tensors[$0].isConstant
@@ -42,8 +53,10 @@ struct SubgraphBlueprint: @unchecked Sendable {
             let name = context.code.displayName
             let kernel = factory()
             try KernelErrors.preparing(name) { try kernel.prepare(context) }
+            guard try Self.foldsWithoutAmplifying(context, budget: budget) else { live.append(position); continue }
             for output in context.outputs {
-                let bytes = try TensorLayout.checkedByteCount(output, name)
+                let bytes = try TensorLayout.checkedByteCount(output, name, budget: budget)
+                try budget.reserve(bytes, "\(name) (operator \(position)): constant output '\(output.name)'")
                 let buffer = try AlignedBuffer(byteCount: bytes)
                 storage.append(buffer)
                 output.data = buffer.pointer
@@ -58,6 +71,40 @@ struct SubgraphBlueprint: @unchecked Sendable {
         }
         self.constants = constants
         self.liveOperators = live
+    }
+
+    /// Whether evaluating `node` ahead of time (at load or prepare) keeps memory proportional
+    /// to the model: its outputs may be at most 16 times its constant inputs plus 1 MiB (weights
+    /// dequantized or densified, shape arithmetic). Larger outputs (a FILL or RESIZE of a few
+    /// bytes into a gigabyte) run at invoke instead, from the arena, whose plan is checked
+    /// against the total budget as a whole before anything is allocated.
+    static func foldsWithoutAmplifying(_ node: NodeContext, budget: MemoryBudget) throws -> Bool {
+        var inputBytes = 0, outputBytes = 0
+        for input in node.inputs.compactMap({ $0 }) { inputBytes += TensorLayout.byteCount(input.shape, input.type) ?? 0 }
+        for output in node.outputs {
+            outputBytes += try TensorLayout.checkedByteCount(output, node.code.displayName, budget: budget)
+        }
+        return outputBytes <= 16 * inputBytes + (1 << 20)
+    }
+
+    /// Which operators contribute to a result: those writing a graph output, a variable, a
+    /// tensor in `extraRoots` (signature outputs) or a tensor a contributing operator reads,
+    /// and those with no outputs (side effects). The others never run: a model cannot make
+    /// the engine allocate or compute values nobody reads.
+    static func usedOperators(_ subgraph: SubgraphDescription, extraRoots: [Int]) -> [Bool] {
+        let count = subgraph.tensors.count
+        var needed = [Bool](repeating: false, count: count)
+        for index in subgraph.outputs + extraRoots where (0..<count).contains(index) { needed[index] = true }
+        for (index, t) in subgraph.tensors.enumerated() where t.isVariable { needed[index] = true }
+        var used = [Bool](repeating: false, count: subgraph.operators.count)
+        // Operators are in execution order (validated), so one backward pass suffices.
+        for (position, op) in subgraph.operators.enumerated().reversed() {
+            guard op.outputs.isEmpty || op.outputs.contains(where: { needed[$0] }) else { continue }
+            used[position] = true
+            for input in op.inputs where input >= 0 { needed[input] = true }
+            for input in op.intermediates where input >= 0 { needed[input] = true }
+        }
+        return used
     }
 
     /// Fresh run-time tensors for one execution: constants point at their data.
@@ -110,11 +157,41 @@ struct SubgraphBlueprint: @unchecked Sendable {
         for t in subgraph.tensors where TensorLayout.elementCount(t.shape) == nil {
             throw InterpreterError.invalidModel("tensor '\(t.name)' has an invalid shape \(t.shape)")
         }
+        try validateOrder(subgraph, subgraphIndex: subgraphIndex)
+    }
+
+    /// Checks that the operators are in a runnable (topological) order: no operator reads a
+    /// tensor that the same or a later operator writes (a self-loop or a cycle), and no tensor
+    /// is written twice. Tensors nobody writes (graph inputs, constants, and the harmless
+    /// unwritten tensors of some exports) and variable tensors may be read anywhere.
+    private static func validateOrder(_ subgraph: SubgraphDescription, subgraphIndex: Int) throws {
+        var writer = [Int](repeating: -1, count: subgraph.tensors.count)
+        for (position, op) in subgraph.operators.enumerated() {
+            for output in op.outputs {
+                guard writer[output] < 0 else {
+                    throw InterpreterError.invalidModel(
+                        "subgraph \(subgraphIndex): tensor \(output) '\(subgraph.tensors[output].name)' is written by "
+                        + "operators \(writer[output]) and \(position); each tensor must have one producer")
+                }
+                writer[output] = position
+            }
+        }
+        for (position, op) in subgraph.operators.enumerated() {
+            // Variable tensors carry state from one invoke to the next: reading before writing is their point.
+            for input in op.inputs where input >= 0 && writer[input] >= position && !subgraph.tensors[input].isVariable {
+                let name = subgraph.tensors[input].name
+                throw InterpreterError.invalidModel(writer[input] == position
+                    ? "subgraph \(subgraphIndex): operator \(position) reads its own output, tensor \(input) '\(name)'"
+                    : "subgraph \(subgraphIndex): operator \(position) reads tensor \(input) '\(name)' before operator "
+                      + "\(writer[input]) writes it (the graph has a cycle or is not in execution order)")
+            }
+        }
     }
 
     /// Finds the data of every tensor with a non-empty buffer; copies misaligned data.
     private static func locateConstants(of subgraph: SubgraphDescription, in file: TFLiteModelFile,
-                                        storage: inout [AlignedBuffer]) throws -> [ConstantTensor?] {
+                                        storage: inout [AlignedBuffer],
+                                        budget: inout MemoryBudget) throws -> [ConstantTensor?] {
         try subgraph.tensors.map { t -> ConstantTensor? in
             guard t.buffer > 0, !t.isVariable else { return nil }
             guard t.buffer < file.bufferCount else {
@@ -134,6 +211,7 @@ struct SubgraphBlueprint: @unchecked Sendable {
                 if let base = bytes.baseAddress, Int(bitPattern: base) % alignment == 0 {
                     return UnsafeMutableRawPointer(mutating: base)
                 }
+                try budget.reserve(bytes.count, "an aligned copy of constant tensor '\(t.name)'")
                 let copy = try AlignedBuffer(copying: bytes)
                 storage.append(copy)
                 return copy.pointer

@@ -3,15 +3,27 @@ import Foundation
 /// Checked access to graph tensors, shared by ``Interpreter`` and ``SignatureRunner``.
 extension SubgraphExecutor {
     /// A snapshot of tensor `index`. Requires a prepared graph.
+    /// - Throws: ``InterpreterError/resourceLimitExceeded(_:)`` when the system cannot provide
+    ///   memory for the copy (use the zero-copy `withBytes` access for huge tensors).
     func snapshot(of index: Int) throws -> Tensor {
         let tensor = try allocatedTensor(index)
         guard let dataType = Tensor.DataType(tensor.type) else {
             throw InterpreterError.invalidTensorDataType(expected: "a numeric or bool type", got: "\(tensor.type)")
         }
-        let count = tensor.byteCount
         return Tensor(name: tensor.name, dataType: dataType, shape: Tensor.Shape(tensor.shape),
-                      data: Data(bytes: tensor.data!, count: count),
+                      data: try Self.copy(tensor.data!, count: tensor.byteCount, name: tensor.name),
                       quantizationParameters: QuantizationParameters(tensor.quantization))
+    }
+
+    /// A `Data` copy of `count` bytes that throws instead of trapping when memory runs out.
+    private static func copy(_ source: UnsafeMutableRawPointer, count: Int, name: String) throws -> Data {
+        guard count > 0 else { return Data() }
+        guard let copy = malloc(count) else {
+            throw InterpreterError.resourceLimitExceeded(
+                "cannot allocate \(count) bytes to copy tensor '\(name)'; read it in place with withUnsafeOutputBytes")
+        }
+        copy.copyMemory(from: source, byteCount: count)
+        return Data(bytesNoCopy: copy, count: count, deallocator: .free)
     }
 
     /// Copies `data` into tensor `index`; the byte count must match exactly.

@@ -55,9 +55,15 @@ final class SubgraphExecutor {
     /// Number of profiled invokes since the last reset.
     private(set) var profiledInvocations = 0
 
-    /// Creates kernels for the live operators of `blueprint`, splitting work over `threads`.
-    init(blueprint: SubgraphBlueprint, threads: ThreadPool) {
+    /// The limits and the bytes the model's constants already take; each `prepare()` counts
+    /// its own allocations on top of this.
+    let baseBudget: MemoryBudget
+
+    /// Creates kernels for the live operators of `blueprint`, splitting work over `threads`,
+    /// allocating within `budget`.
+    init(blueprint: SubgraphBlueprint, threads: ThreadPool, budget: MemoryBudget = MemoryBudget(limits: .default)) {
         self.blueprint = blueprint
+        self.baseBudget = budget
         let tensors = blueprint.makeRuntimeTensors()
         self.tensors = tensors
         let operators = blueprint.description.operators
@@ -105,20 +111,23 @@ final class SubgraphExecutor {
         preparedConstants = []
         preparedStorage = []
         var order: [Int] = []
+        var budget = baseBudget
         let graphInputs = Set(inputIndices)
-        for index in inputIndices { _ = try TensorLayout.checkedByteCount(tensors[index], "graph input") }
+        for index in inputIndices { _ = try TensorLayout.checkedByteCount(tensors[index], "graph input", budget: budget) }
         for (k, node) in nodes.enumerated() {
             let name = node.context.code.displayName
             try KernelErrors.preparing(name) { try node.kernel.prepare(node.context) }
-            for output in node.context.outputs { _ = try TensorLayout.checkedByteCount(output, name) }
+            for output in node.context.outputs { _ = try TensorLayout.checkedByteCount(output, name, budget: budget) }
             let inputs = node.context.inputs.compactMap { $0 }
-            let evaluateNow = !inputs.isEmpty
-                && (node.context.code.builtin == .shape || inputs.allSatisfy(\.isConstant))
+            let constantInputs = !inputs.isEmpty && inputs.allSatisfy(\.isConstant)
+            let foldable = try constantInputs && SubgraphBlueprint.foldsWithoutAmplifying(node.context, budget: budget)
+            let evaluateNow = !inputs.isEmpty && (node.context.code.builtin == .shape || foldable)
                 && node.context.outputs.allSatisfy { !graphInputs.contains($0.index)
                     && !blueprint.description.tensors[$0.index].isVariable }
             guard evaluateNow else { order.append(k); continue }
             for output in node.context.outputs {
-                let bytes = try TensorLayout.checkedByteCount(output, name)
+                let bytes = try TensorLayout.checkedByteCount(output, name, budget: budget)
+                try budget.reserve(bytes, "\(name) (operator \(node.position)): output '\(output.name)' computed at prepare")
                 let buffer = try AlignedBuffer(byteCount: bytes)
                 preparedStorage.append(buffer)
                 output.data = buffer.pointer
@@ -133,7 +142,7 @@ final class SubgraphExecutor {
         fusedNodes = nodes.indices.map { fusion.fused[$0] }
         runOrder = order.filter { !fusion.skipped.contains($0) }
         for k in fusion.skipped { for output in nodes[k].context.outputs { output.data = nil } }
-        try planMemory()
+        try planMemory(budget: &budget)
         isPrepared = true
     }
 
@@ -221,10 +230,16 @@ final class SubgraphExecutor {
         op == .reshape || op == .squeeze || op == .expandDims
     }
 
-    /// Plans the arena and points every non-constant tensor into it.
-    private func planMemory() throws {
+    /// Plans the arena and points every non-constant tensor into it, after checking that the
+    /// arena and the variable tensors fit in `budget`.
+    private func planMemory(budget: inout MemoryBudget) throws {
         let (groups, requests) = try arenaRequests()
         let plan = ArenaPlanner.plan(requests)
+        try budget.reserve(max(plan.arenaByteCount, arena?.byteCount ?? 0), "the activation arena")
+        for (index, t) in blueprint.description.tensors.enumerated() where t.isVariable {
+            try budget.reserve(TensorLayout.byteCount(tensors[index].shape, tensors[index].type) ?? 0,
+                               "variable tensor '\(t.name)'")
+        }
         if arena == nil || arena!.byteCount < plan.arenaByteCount {
             arena = try AlignedBuffer(byteCount: plan.arenaByteCount)
         }

@@ -25,22 +25,25 @@ enum TensorLayout {
 }
 
 extension TensorLayout {
-    /// The largest single tensor the interpreter accepts (1 GiB). Checked after every
-    /// operator's `prepare`, before the next operator sees the tensor, so a malformed shape
-    /// is rejected before any kernel sizes scratch memory from it.
-    static let maximumTensorByteCount = 1 << 30
+    /// The largest dimension accepted: TFLite's shapes are 32-bit.
+    static let maximumDimension = Int(Int32.max)
 
-    /// The byte count of `tensor`, or a typed error naming `owner` when it has no fixed size
-    /// or exceeds ``maximumTensorByteCount``.
-    static func checkedByteCount(_ tensor: RuntimeTensor, _ owner: @autoclosure () -> String) throws -> Int {
+    /// The byte count of `tensor`, or a typed error naming `owner` when it has no fixed size,
+    /// a dimension beyond 32 bits, or more bytes than the budget's
+    /// ``ResourceLimits/maximumTensorByteCount``. Checked after every operator's `prepare`,
+    /// before the next operator sees the tensor, so a malformed shape is rejected before any
+    /// kernel sizes scratch memory from it.
+    static func checkedByteCount(_ tensor: RuntimeTensor, _ owner: @autoclosure () -> String,
+                                 budget: MemoryBudget) throws -> Int {
         guard let bytes = byteCount(tensor.shape, tensor.type) else {
             throw InterpreterError.invalidModel(
                 "\(owner()): tensor '\(tensor.name)' has no fixed size (\(tensor.type) \(tensor.shape))")
         }
-        guard bytes <= maximumTensorByteCount else {
-            throw InterpreterError.invalidModel(
-                "\(owner()): tensor '\(tensor.name)' of shape \(tensor.shape) needs \(bytes) bytes, more than the 1 GiB limit")
+        guard tensor.shape.allSatisfy({ $0 <= maximumDimension }) else {
+            throw InterpreterError.invalidShape(
+                "\(owner()): tensor '\(tensor.name)' of shape \(tensor.shape) has a dimension above \(maximumDimension) (TFLite shapes are 32-bit)")
         }
+        try budget.checkTensor(bytes, "\(owner()): tensor '\(tensor.name)' of shape \(tensor.shape)")
         return bytes
     }
 }

@@ -21,18 +21,19 @@ final class AlignedBuffer: @unchecked Sendable {
     let byteCount: Int
 
     /// Allocates `byteCount` zeroed bytes.
-    /// - Throws: ``InterpreterError/invalidModel(_:)`` when the size is above the limit or the
-    ///   system cannot provide the memory.
+    /// - Throws: ``InterpreterError/resourceLimitExceeded(_:)`` when the size is above the
+    ///   limit or the system cannot provide the memory.
     init(byteCount: Int) throws {
         guard byteCount >= 0, byteCount <= Self.maximumByteCount else {
-            throw InterpreterError.invalidModel(
-                "a tensor or arena needs \(byteCount) bytes, more than the \(Self.maximumByteCount >> 30) GiB limit")
+            throw InterpreterError.resourceLimitExceeded(
+                "a tensor or arena needs \(byteCount) bytes, more than the \(Self.maximumByteCount >> 30) GiB the interpreter allocates at once")
         }
         self.byteCount = byteCount
         // calloc: large blocks come straight from the system already zeroed (no page is
         // touched until used); over-allocate to align the start by hand.
         guard let raw = calloc(max(byteCount, Self.alignment) + Self.alignment, 1) else {
-            throw InterpreterError.invalidModel("cannot allocate \(byteCount) bytes")
+            throw InterpreterError.resourceLimitExceeded(
+                "the system cannot provide \(byteCount) bytes (an address-space limit, or not enough memory)")
         }
         allocation = raw
         let address = Int(bitPattern: raw)

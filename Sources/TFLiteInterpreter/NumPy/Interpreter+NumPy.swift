@@ -9,6 +9,29 @@ extension Interpreter {
     /// differing dimensions dynamic, or it has none); otherwise this throws
     /// ``InterpreterError/invalidShape(_:)`` naming the input and both shapes.
     public func run(_ inputs: [NumPyArray]) throws -> [NumPyArray] {
+        try invoke(with: inputs)
+        return try (0..<outputTensorCount).map { k in
+            let tensor = try output(at: k)
+            return try NumPyArray(dataType: NumPyArray.DataType(tensor.dataType), shape: tensor.shape.dimensions,
+                                  data: tensor.data)
+        }
+    }
+
+    /// Writes output `index` (after ``invoke()``) as a `.npy` file straight from the
+    /// interpreter's memory: no copy of the output is made, however large it is.
+    public func writeOutput(at index: Int, toNumPyFile path: String) throws -> (NumPyArray.DataType, [Int]) {
+        let (type, shape) = try outputTypeAndShape(at: index)
+        let dataType = NumPyArray.DataType(type)
+        try withUnsafeOutputBytes(at: index) { bytes in
+            try NumPyArray.write(dataType: dataType, shape: shape, bytes: bytes, to: path)
+        }
+        return (dataType, shape)
+    }
+
+    /// Resizes, allocates, copies `inputs` (one `.npy` array per model input, in order) in
+    /// place and invokes once; the outputs are then read with ``output(at:)``,
+    /// ``withUnsafeOutputBytes(at:_:)`` or ``writeOutput(at:toNumPyFile:)``. Same checks as ``run(_:)``.
+    public func invoke(with inputs: [NumPyArray]) throws {
         guard inputs.count == inputTensorCount else {
             throw InterpreterError.invalidArgument("the model has \(inputTensorCount) inputs, got \(inputs.count)")
         }
@@ -39,12 +62,16 @@ extension Interpreter {
             throw InterpreterError.invalidShape(
                 "\(resized.joined(separator: "; ")), and the model does not run at that shape: \(error)")
         }
-        for (k, array) in inputs.enumerated() { try copy(array.data, toInputAt: k) }
-        try invoke()
-        return try (0..<outputTensorCount).map { k in
-            let tensor = try output(at: k)
-            return try NumPyArray(dataType: NumPyArray.DataType(tensor.dataType), shape: tensor.shape.dimensions,
-                                  data: tensor.data)
+        for (k, array) in inputs.enumerated() {
+            try withUnsafeMutableInputBytes(at: k) { destination in
+                guard array.data.count == destination.count else {
+                    throw InterpreterError.invalidDataCount(provided: array.data.count, required: destination.count)
+                }
+                array.data.withUnsafeBytes { source in
+                    if let base = source.baseAddress, !source.isEmpty { destination.baseAddress!.copyMemory(from: base, byteCount: source.count) }
+                }
+            }
         }
+        try invoke()
     }
 }

@@ -60,8 +60,26 @@ public struct NumPyArray: Equatable, Sendable {
 
     /// Writes the array as a `.npy` file.
     public func write(to path: String) throws {
-        do { try npyData().write(to: URL(fileURLWithPath: path)) } catch {
-            throw NumPyError.unwritable("\(path): \(error.localizedDescription)")
+        try data.withUnsafeBytes { try Self.write(dataType: dataType, shape: shape, bytes: $0, to: path) }
+    }
+
+    /// Writes a `.npy` file of `dataType` and `shape` holding `bytes`, streamed from memory
+    /// (no copy). Errors name the file and the system's reason (e.g. "No space left on device").
+    public static func write(dataType: DataType, shape: [Int], bytes: UnsafeRawBufferPointer, to path: String) throws {
+        guard let file = fopen(path, "wb") else {
+            throw NumPyError.unwritable("\(path): \(String(cString: strerror(errno)))")
+        }
+        let header = NumPyHeader.encode(dataType: dataType, shape: shape)
+        var failure: Int32 = 0
+        let headerWritten = header.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
+        if headerWritten != header.count { failure = errno != 0 ? errno : EIO }
+        if failure == 0, let base = bytes.baseAddress, !bytes.isEmpty, fwrite(base, 1, bytes.count, file) != bytes.count {
+            failure = errno != 0 ? errno : EIO
+        }
+        if fclose(file) != 0 && failure == 0 { failure = errno != 0 ? errno : EIO }
+        guard failure == 0 else {
+            unlink(path)
+            throw NumPyError.unwritable("\(path): \(String(cString: strerror(failure)))")
         }
     }
 

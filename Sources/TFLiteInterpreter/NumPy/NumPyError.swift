@@ -27,10 +27,16 @@ public enum NumPyError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .malformedHeader(m): return "malformed .npy header: \(m)"
         case let .unsupportedDataType(d): return "unsupported .npy dtype '\(d)' (little-endian f2/f4/f8/i1/u1/i2/u2/i4/u4/i8/u8/b1 only)"
         case .fortranOrder: return "Fortran-order .npy arrays are not supported; save with C order"
-        case let .invalidShape(s): return "invalid .npy shape \(s)"
+        case let .invalidShape(s): return "invalid .npy shape \(Self.abbreviated(s))"
         case let .dataSizeMismatch(e, a): return "the .npy data has \(a) bytes, the shape and dtype need \(e)"
         case let .unreadable(m): return "cannot read \(m)"
         case let .unwritable(m): return "cannot write \(m)"
         }
+    }
+
+    /// A shape for messages: up to 8 dimensions, then the count of the rest.
+    static func abbreviated(_ shape: [Int]) -> String {
+        guard shape.count > 8 else { return "\(shape)" }
+        return "[" + shape.prefix(8).map(String.init).joined(separator: ", ") + ", … (\(shape.count) dimensions)]"
     }
 }

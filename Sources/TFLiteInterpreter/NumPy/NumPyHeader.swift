@@ -12,6 +12,9 @@ struct NumPyHeader {
 
     private static let magic: [UInt8] = [0x93, 0x4E, 0x55, 0x4D, 0x50, 0x59]  // \x93NUMPY
 
+    /// Most dimensions accepted (NumPy's own limit is 64; TFLite models use at most 6).
+    static let maximumRank = 64
+
     /// Parses the header at the start of `file`.
     init(parsing file: Data) throws {
         let bytes = [UInt8](file.prefix(12))
@@ -44,6 +47,9 @@ struct NumPyHeader {
         }
         guard case let .tuple(shape)? = dictionary["shape"] else { throw NumPyError.malformedHeader("missing 'shape'") }
         if fortran && shape.count > 1 { throw NumPyError.fortranOrder }
+        guard shape.count <= Self.maximumRank else {
+            throw NumPyError.malformedHeader("the shape has \(shape.count) dimensions, more than \(Self.maximumRank)")
+        }
         guard TensorLayout.elementCount(shape) != nil else { throw NumPyError.invalidShape(shape) }
         dataType = try Self.dataType(descr)
         self.shape = shape

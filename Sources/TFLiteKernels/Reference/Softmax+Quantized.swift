@@ -23,9 +23,12 @@ extension SoftmaxKernels {
             let m = QuantizedMultiplier(real)
             inputMultiplier = m.multiplier
             inputLeftShift = m.shift
-            let maxInputRescaled = 1.0 * Double((Int64(1) << integerBits) - 1)
-                * Double(Int64(1) << (31 - integerBits)) / Double(Int64(1) << m.shift)
-            diffMin = -Int32(clamping: Int64(maxInputRescaled.rounded(.down)))
+            // 2^shift exactly, also for negative shifts (tiny beta × scale), and a clamped
+            // conversion: extreme parameters give an extreme but defined diffMin.
+            let maxInputRescaled = (1.0 * Double((Int64(1) << integerBits) - 1)
+                * Double(Int64(1) << (31 - integerBits)) / Double(sign: .plus, exponent: m.shift, significand: 1))
+                .rounded(.down)
+            diffMin = maxInputRescaled < Double(Int32.max) ? -Int32(maxInputRescaled) : -Int32.max
         }
     }
 

@@ -55,6 +55,8 @@ enum ConvSupport {
         let dilationW = try positive(options?.int32(dilationFields.width, default: 1) ?? 1, "dilation_w_factor", op: op)
         let dilationH = try positive(options?.int32(dilationFields.height, default: 1) ?? 1, "dilation_h_factor", op: op)
         let (n, h, w, cin) = (input.shape[0], input.shape[1], input.shape[2], input.shape[3])
+        try checkWindowExtents(batches: n, height: h, width: w, channels: cin, filterHeight: fh, filterWidth: fw,
+                               dilation: (dilationH, dilationW), stride: (strideH, strideW), op: op)
         let rows = ConvolutionAxis(inputSize: h, filterSize: fh, stride: strideH, dilation: dilationH, padding: padding)
         let cols = ConvolutionAxis(inputSize: w, filterSize: fw, stride: strideW, dilation: dilationW, padding: padding)
         guard rows.outputSize >= 0, cols.outputSize >= 0 else {
@@ -67,6 +69,34 @@ enum ConvSupport {
                                    strideHeight: strideH, strideWidth: strideW,
                                    dilationHeight: dilationH, dilationWidth: dilationW,
                                    padTop: rows.padBefore, padLeft: cols.padBefore)
+    }
+
+    /// Most elements of an input including its padding (a padded copy of this many floats
+    /// is at most 1 GiB): sizes beyond it come only from malformed shapes, such as a
+    /// zero-element input with a 2^40-wide row.
+    static let maximumPaddedInputElements = 1 << 28
+
+    /// Checks, with overflow-checked arithmetic, that the input padded by one dilated filter
+    /// and one stride on each spatial axis stays within ``maximumPaddedInputElements`` (so
+    /// geometry products and padded copies cannot overflow or allocate terabytes), and that
+    /// filter sizes are non-negative.
+    static func checkWindowExtents(batches n: Int, height h: Int, width w: Int, channels c: Int,
+                                   filterHeight fh: Int, filterWidth fw: Int,
+                                   dilation: (height: Int, width: Int), stride: (height: Int, width: Int),
+                                   op: String) throws {
+        func extent(_ size: Int, _ filter: Int, _ dilation: Int, _ stride: Int) -> Int? {
+            guard size >= 0, filter >= 0, size <= TensorLayout.maximumDimension, filter <= TensorLayout.maximumDimension
+            else { return nil }
+            return size + filter * dilation + stride   // ≤ 2^31 + 2^31·2^16 + 2^16: no overflow
+        }
+        guard let paddedH = extent(h, fh, dilation.height, stride.height),
+              let paddedW = extent(w, fw, dilation.width, stride.width),
+              let elements = TensorLayout.elementCount([n, paddedH, paddedW, c]),
+              elements <= maximumPaddedInputElements else {
+            throw InterpreterError.invalidShape(
+                "\(op): input \(n)x\(h)x\(w)x\(c) with a \(fh)x\(fw) filter (dilation \(dilation.height)x\(dilation.width)) "
+                + "needs more than \(maximumPaddedInputElements) padded input elements; the shapes are malformed")
+        }
     }
 
     /// Decodes the schema's `Padding` (0 = SAME, 1 = VALID).
@@ -173,9 +203,10 @@ enum ConvSupport {
                 throw InterpreterError.invalidModel("\(op): quantized bias must be int32, got \(bias.type)")
             }
         }
-        let multipliers = scales.map {
-            QuantizedMultiplier(floatScaleProduct ? Double(inScale * $0) / Double(outScale)
-                                                  : Double(inScale) * Double($0) / Double(outScale))
+        let multipliers = try scales.map {
+            try QuantizedMultiplier(checking: floatScaleProduct ? Double(inScale * $0) / Double(outScale)
+                                                                : Double(inScale) * Double($0) / Double(outScale),
+                                    "output multiplier (input scale × weight scale / output scale)")
         }
         let (qmin, qmax) = quantizedBounds(output.type)
         let range = activation.quantizedRange(scale: outScale, zeroPoint: outZero, qmin: qmin, qmax: qmax)

@@ -38,7 +38,8 @@ final class QuantizeOperator: OperatorKernel {
             guard input.scale > 0, input.scale.isFinite, q.scales.count == 1 else {
                 throw InterpreterError.invalidModel("\(op): requantization needs per-tensor parameters")
             }
-            multiplier = QuantizedMultiplier(Double(input.scale) / Double(output.scale))
+            multiplier = try QuantizedMultiplier(checking: Double(input.scale) / Double(output.scale),
+                                                 "multiplier (input scale / output scale)")
             if [.int8, .uint8].contains(input.type) && [.int8, .uint8].contains(output.type) {
                 byteTable = requantizationTable(inputSigned: input.type == .int8, input.zeroPoint, output.zeroPoint,
                                                 outputSigned: output.type == .int8)

@@ -34,6 +34,7 @@ final class ActivationOperator: OperatorKernel, ByteMapKernel {
         let x = try node.input(0), out = try node.output(0)
         count = try ElementwiseSupport.checkedCount(x.shape, name)
         let alpha = node.options?.float(0, default: 0) ?? 0
+        if case .leakyRelu = kind { try ElementwiseSupport.checkFinite(alpha, "alpha", name) }
         switch x.type {
         case .float32:
             switch kind {
@@ -47,6 +48,7 @@ final class ActivationOperator: OperatorKernel, ByteMapKernel {
         case .int8, .uint8:
             guard out.type == x.type || out.quantization != nil else { throw ElementwiseSupport.unsupported(name, x.type) }
             let qi = try ElementwiseSupport.perTensor(x, name), qo = try ElementwiseSupport.perTensor(out, name)
+            try ElementwiseSupport.checkMultiplier(Double(qi.scale / qo.scale), "rescale multiplier (input scale / output scale)", name)
             let (tmin, tmax) = ElementwiseSupport.bounds(x.type)
             let signed = x.type == .int8
             switch kind {
@@ -54,6 +56,8 @@ final class ActivationOperator: OperatorKernel, ByteMapKernel {
                 plan = .relu(.init(inputScale: qi.scale, inputZeroPoint: qi.zeroPoint, outputScale: qo.scale,
                                    outputZeroPoint: qo.zeroPoint, lo: lo, hi: hi, typeMin: tmin, typeMax: tmax))
             case .leakyRelu:
+                try ElementwiseSupport.checkMultiplier(Double(qi.scale * alpha / qo.scale), "alpha multiplier (input scale × alpha / output scale)", name)
+                try ElementwiseSupport.checkMultiplier(Double(qi.scale / qo.scale), "identity multiplier (input scale / output scale)", name)
                 plan = .leakyRelu(.init(inputScale: qi.scale, inputZeroPoint: qi.zeroPoint, outputScale: qo.scale,
                                         outputZeroPoint: qo.zeroPoint, alpha: alpha))
             case .hardSwish:

@@ -70,11 +70,16 @@ final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel {
                         throw ElementwiseSupport.unsupported("\(name) (power-of-two int16 scales)", type)
                     }
                 }
+                let twiceMax = 2 * Double(max(qa.scale, qb.scale))
+                try ElementwiseSupport.checkMultiplier(twiceMax / (Double(1 << (type == .int16 ? 15 : 20)) * Double(qo.scale)),
+                                                       "output multiplier (2 × larger input scale / output scale)", name)
                 plan = .quantizedAdd(BinaryArithmetic.QuantizedAddParams(
                     input1Scale: qa.scale, input1ZeroPoint: qa.zeroPoint, input2Scale: qb.scale,
                     input2ZeroPoint: qb.zeroPoint, outputScale: qo.scale, outputZeroPoint: qo.zeroPoint,
                     leftShift: type == .int16 ? 15 : 20, activationMin: lo, activationMax: hi), subtract: operation == .sub)
             case .mul:
+                try ElementwiseSupport.checkMultiplier(Double(qa.scale * qb.scale / qo.scale),
+                                                       "output multiplier (input scales' product / output scale)", name)
                 plan = .quantizedMul(BinaryArithmetic.QuantizedMulParams(
                     input1Scale: qa.scale, input1ZeroPoint: qa.zeroPoint, input2Scale: qb.scale,
                     input2ZeroPoint: qb.zeroPoint, outputScale: qo.scale, outputZeroPoint: qo.zeroPoint,

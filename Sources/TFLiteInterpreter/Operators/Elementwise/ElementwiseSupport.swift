@@ -16,6 +16,21 @@ enum ElementwiseSupport {
         try data(t, op).assumingMemoryBound(to: T.self)
     }
 
+    /// Checks that a requantization multiplier the kernel will derive from the model's scales
+    /// and options is a finite number (the reference's `QuantizeMultiplier` contract).
+    static func checkMultiplier(_ real: Double, _ what: String, _ op: String) throws {
+        do { _ = try QuantizedMultiplier(checking: real, "\(op): \(what)") } catch let error as QuantizationParameterError {
+            throw InterpreterError.invalidModel(error.description)
+        }
+    }
+
+    /// Checks that a float option (SOFTMAX beta, LEAKY_RELU alpha) is a finite number.
+    static func checkFinite(_ value: Float, _ option: String, _ op: String) throws {
+        guard value.isFinite else {
+            throw InterpreterError.invalidModel("\(op): option \(option) is \(value), it must be a finite number")
+        }
+    }
+
     /// Per-tensor scale and zero point, or an error when the tensor is not quantized per tensor.
     static func perTensor(_ t: RuntimeTensor, _ op: String) throws -> (scale: Float, zeroPoint: Int32) {
         guard let q = t.quantization, q.scales.count >= 1, q.zeroPoints.count >= 1 else {

@@ -22,6 +22,7 @@ final class SoftmaxOperator: OperatorKernel {
         depth = x.shape[x.shape.count - 1]
         rows = depth == 0 ? 0 : count / depth
         beta = isLog ? 1 : (node.options?.float(0, default: 0) ?? 0)
+        try ElementwiseSupport.checkFinite(beta, "beta", name)
         switch x.type {
         case .float32:
             quantized = nil
@@ -29,6 +30,7 @@ final class SoftmaxOperator: OperatorKernel {
         case .int8 where !isLog, .uint8 where !isLog:
             let qi = try ElementwiseSupport.perTensor(x, name)
             guard out.type == x.type || out.type == .int16 else { throw ElementwiseSupport.unsupported(name, out.type) }
+            try ElementwiseSupport.checkMultiplier(Double(beta) * Double(qi.scale) * 0x1p26, "input multiplier (beta × input scale)", name)
             let p = SoftmaxKernels.QuantizedParams(beta: beta, inputScale: qi.scale)
             quantized = p
             table = QuantizedSoftmaxTable(p)

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Command-line misuse from the catalogue of issue #17: each case must fail with exit status 1
+# (an error) or 64 (a usage error) — no crash, no hang: 60 s and 4 GiB address space per case — and a message that names the
+# problem, never a raw NSCocoaErrorDomain dump; nothing outside the named output is touched.
+# Usage: Scripts/hostile-cli.sh   (after `swift build -c release` and Scripts/fetch-models.sh)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin="$(swift build -c release ${SCRATCH:+--scratch-path "$SCRATCH"} --show-bin-path)"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+photo=Models/images/chelsea.png
+model=Models/efficientnet_lite0.tflite
+failures=0
+
+# expect "DESCRIPTION" "TEXT THE MESSAGE MUST CONTAIN" COMMAND...
+expect() {
+    local what="$1" needle="$2"; shift 2
+    local status=0
+    ( ulimit -v $((4 << 20)); timeout 60 "$@" ) >"$work/out" 2>&1 || status=$?
+    if { [ "$status" -ne 1 ] && [ "$status" -ne 64 ]; } || ! grep -qF -- "$needle" "$work/out" || grep -q NSCocoaErrorDomain "$work/out"; then
+        echo "FAIL: $what (exit $status; expected 1 or 64 and '$needle'):"; sed 's/^/    /' "$work/out" | head -5
+        failures=$((failures + 1))
+    else
+        echo "ok: $what: $(grep -F -- "$needle" "$work/out" | head -1 | cut -c1-150)"
+    fi
+}
+
+expect "--threshold 5" "between 0 and 1" "$bin/litevision" detect "$photo" --detector "$model" --threshold 5
+expect "--threshold nan" "between 0 and 1" "$bin/litevision" detect "$photo" --detector "$model" --threshold nan
+expect "--threshold with the default detector" "--threshold applies to" "$bin/litevision" detect "$photo" --threshold 0.5
+expect "--max-objects -1 (a value, not a flag)" "--max-objects must be at least 1, got -1" \
+    "$bin/litevision" detect "$photo" --max-objects -1
+expect "a directory as the model" "is a directory" "$bin/litevision" run "$work" --input x.npy --output-dir "$work/o"
+expect "a directory as the image" "is a directory" "$bin/litevision" detect "$work"
+touch "$work/file"
+expect "a file as --output-dir" "exists and is not a directory" \
+    "$bin/litevision" run "$model" --input x.npy --output-dir "$work/file"
+expect "a file as --cache" "exists and is not a directory" \
+    "$bin/litevision" models list --cache "$work/file"
+mkfifo "$work/fifo"
+expect "--annotate onto a special file" "special file" "$bin/litevision" detect "$photo" --annotate "$work/fifo"
+[ -p "$work/fifo" ] || { echo "FAIL: the special file was replaced"; failures=$((failures + 1)); }
+python3 - "$work/huge.npy" <<'EOF'
+import sys
+header = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + "1, " * 1_000_000 + "), }"
+header += " " * ((64 - (12 + len(header) + 1) % 64) % 64) + "\n"
+open(sys.argv[1], "wb").write(b"\x93NUMPY\x02\x00" + len(header).to_bytes(4, "little") + header.encode())
+EOF
+expect "a 1,000,000-dimension .npy" "dimensions, more than" "$bin/litevision" run "$model" --input "$work/huge.npy" --output-dir "$work/o"
+[ "$(wc -c <"$work/out")" -lt 1000 ] || { echo "FAIL: the .npy message is $(wc -c <"$work/out") bytes"; failures=$((failures + 1)); }
+mkdir "$work/frames"
+cp "$photo" "$work/frames/a.png"
+head -c 300 "$photo" >"$work/frames/b.png"
+expect "a corrupt frame in a PNG folder" "b.png" "$bin/litevision" track "$work/frames"
+for i in $(seq 1 120000); do echo "label $i"; done >"$work/many-labels.txt"
+expect "a --labels file with 120,000 labels" "maximumLabelCount" \
+    "$bin/litevision" detect "$photo" --classifier "$model" --labels "$work/many-labels.txt"
+
+[ "$failures" -eq 0 ] && echo "hostile-cli: all cases handled" || { echo "hostile-cli: $failures failing"; exit 1; }
