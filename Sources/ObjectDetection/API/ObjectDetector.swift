@@ -90,20 +90,19 @@ public final class ObjectDetector: @unchecked Sendable {
             maxMissedFrames: options.maxMissedFrames, clock: clock)
     }
 
-    /// The given detector model as localizer, else the default prominent-regions localizer.
+    /// The given detector model as localizer (its family from ``DetectorFamilyRegistry/shared``),
+    /// else the default prominent-regions localizer.
     private static func makeLocalizer(detectorModel: ModelSource?, labelsPath: String?, scoreThreshold: Float?,
                                       modelDirectory: String, modelManager: ModelManager,
                                       threadCount: Int?) throws -> any Localizer {
         if let detectorModel {
             let labels = try labelsPath.map { try LabelList(contentsOf: $0) }
-            return try ObjectDetection.makeLocalizer(modelPath: detectorModel.resolvedFilePath(using: modelManager),
-                                                     labels: labels, scoreThreshold: scoreThreshold,
-                                                     threadCount: threadCount)
+            return try FamilyLocalizer(modelPath: detectorModel.resolvedFilePath(using: modelManager),
+                                       labels: labels, scoreThreshold: scoreThreshold, threadCount: threadCount)
         }
-        return ProminentRegionLocalizer(
-            runner: try ModelRunner(path: DefaultModels.path(DefaultModels.localizerFileName, in: modelDirectory),
-                                    threadCount: threadCount, floatNormalization: .signedUnitInterval),
-            scoreThreshold: scoreThreshold ?? 0.02)
+        return try FamilyLocalizer(modelPath: DefaultModels.path(DefaultModels.localizerFileName, in: modelDirectory),
+                                   labels: nil, scoreThreshold: scoreThreshold, threadCount: threadCount,
+                                   family: SegmentationRegionsFamily())
     }
 
     /// Detects objects synchronously. An empty array means nothing was found.
