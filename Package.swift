@@ -48,6 +48,8 @@ let package = Package(
                        providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .systemLibrary(name: "CLibPNG", path: "Sources/CLibPNG", pkgConfig: "libpng",
                        providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
+        .systemLibrary(name: "CTurboJPEG", path: "Sources/CTurboJPEG", pkgConfig: "libturbojpeg",
+                       providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]),
         .target(name: "FlatBufferReader"),
         .target(name: "TFLiteSchema", dependencies: ["FlatBufferReader", "CZlib"]),
         .target(name: "MachineCode"),
@@ -58,7 +60,7 @@ let package = Package(
         .target(name: "ModelHosting", dependencies: ["TFLiteInterpreter"]),
         .target(name: "ObjectDetection", dependencies: ["TFLiteInterpreter", "TFLiteKernels", "ObjectTracking", "ModelHosting"],
                 swiftSettings: kernelSettings),
-        .target(name: "ImageCodecs", dependencies: ["ObjectDetection", "CLibPNG"]),
+        .target(name: "ImageCodecs", dependencies: ["ObjectDetection", "CLibPNG", "CTurboJPEG"]),
         .target(name: "BatchDetection", dependencies: ["ObjectDetection", "ImageCodecs"]),
         .executableTarget(name: "tflite-dump", dependencies: [
             "TFLiteInterpreter", "TFLiteKernels", "MachineCode", .product(name: "ArgumentParser", package: "swift-argument-parser")]),

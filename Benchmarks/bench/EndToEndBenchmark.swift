@@ -13,20 +13,24 @@ struct EndToEndBenchmark {
         case defaultOptions
         /// Single-image mode, multiple objects, coarse categories (DeepLabV3 + EfficientNet-Lite0 per object).
         case multipleObjectsWithClassification
+        /// Stream mode, multiple objects, coarse categories: each photo held for 30 frames (a still
+        /// camera), so tracks persist and their labels are refreshed in the background.
+        case streamMultipleObjectsWithClassification
 
         /// Row name in the table.
         var rowName: String {
             switch self {
             case .defaultOptions: return "e2e_default_detector"
             case .multipleObjectsWithClassification: return "e2e_detector_multi_classify"
+            case .streamMultipleObjectsWithClassification: return "e2e_stream_multi_classify"
             }
         }
 
         /// The detector options.
         var options: ObjectDetectorOptions {
             var options = ObjectDetectorOptions()
-            if self == .multipleObjectsWithClassification {
-                options.detectorMode = .singleImage
+            if self != .defaultOptions {
+                options.detectorMode = self == .multipleObjectsWithClassification ? .singleImage : .stream
                 options.shouldEnableMultipleObjects = true
                 options.shouldEnableClassification = true
             }
@@ -77,8 +81,9 @@ struct EndToEndBenchmark {
                                                              modelDirectory: locations.modelsDirectory,
                                                              threadCount: threads)
             var next = 0
+            let framesPerImage = configuration == .streamMultipleObjectsWithClassification ? 30 : 1
             let detectOne = {
-                _ = try detector.results(in: images[next % images.count])
+                _ = try detector.results(in: images[next / framesPerImage % images.count])
                 next += 1
             }
             try policy.warmUp(detectOne)

@@ -1,22 +1,22 @@
 import Foundation
 import ObjectDetection
 
-/// Video frames for tracking from one of three inputs: a folder of PNG frames (sorted by
-/// file name), a YUV4MPEG2 file, or `-` for YUV4MPEG2 on standard input
+/// Video frames for tracking from one of three inputs: a folder of PNG or JPEG frames
+/// (sorted by file name, recognised from their bytes), a YUV4MPEG2 file, or `-` for YUV4MPEG2 on standard input
 /// (`ffmpeg -i clip.mp4 -f yuv4mpegpipe - | litevision track -`).
 public final class FrameSource {
     /// One frame and where it came from.
     public struct Frame: Sendable {
         /// Zero-based frame number.
         public var index: Int
-        /// The PNG file name for folder inputs; nil for video streams.
+        /// The image file name for folder inputs; nil for video streams.
         public var name: String?
         /// The frame.
         public var image: VisionImage
     }
 
     private enum Input {
-        case pngFiles(folder: String, names: [String])
+        case imageFiles(folder: String, names: [String])
         case y4m(Y4MReader)
     }
 
@@ -31,16 +31,18 @@ public final class FrameSource {
         return nil
     }
 
-    /// Number of frames when known in advance (PNG folders).
+    /// Number of frames when known in advance (image folders).
     public var frameCount: Int? {
-        if case let .pngFiles(_, names) = input { return names.count }
+        if case let .imageFiles(_, names) = input { return names.count }
         return nil
     }
 
-    /// Opens `path`: `-` reads YUV4MPEG2 from standard input, a directory yields its `.png`
-    /// files in name order, any other path is read as a YUV4MPEG2 file.
+    /// Opens `path`: `-` reads YUV4MPEG2 from standard input, a directory yields its PNG and
+    /// JPEG files (recognised from their first bytes, whatever their names) in name order,
+    /// any other path is read as a YUV4MPEG2 file. Frames keep their EXIF orientation unless
+    /// `orientation` is other than `.up`.
     /// - Throws: ``ImageCodecError`` when the input cannot be opened, a folder has no PNG
-    ///   files, or the stream header is invalid.
+    ///   or JPEG files, or the stream header is invalid.
     public init(path: String, orientation: ImageOrientation = .up, limits: ImageLimits = .default) throws {
         self.orientation = orientation
         self.limits = limits
@@ -56,29 +58,39 @@ public final class FrameSource {
             let names: [String]
             do {
                 names = try FileManager.default.contentsOfDirectory(atPath: path)
-                    .filter { $0.lowercased().hasSuffix(".png") && !$0.hasPrefix(".") }
+                    .filter { !$0.hasPrefix(".") && Self.isImageFile((path as NSString).appendingPathComponent($0)) }
                     .sorted()
             } catch {
                 throw ImageCodecError.fileAccess(path: path, reason: "\(error)")
             }
             guard !names.isEmpty else {
-                throw ImageCodecError.fileAccess(path: path, reason: "folder contains no .png frames")
+                throw ImageCodecError.fileAccess(path: path, reason: "folder contains no PNG or JPEG frames")
             }
-            input = .pngFiles(folder: path, names: names)
+            input = .imageFiles(folder: path, names: names)
         } else {
             input = .y4m(try Y4MReader(path: path, orientation: orientation, limits: limits))
         }
     }
 
+    /// True when the file at `path` starts with a PNG or JPEG signature.
+    private static func isImageFile(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: ImageFileFormat.signatureLength)) ?? Data()
+        return ImageFileFormat(sniffing: [UInt8](head)) != nil
+    }
+
     /// The next frame, or nil after the last one.
     public func nextFrame() throws -> Frame? {
         switch input {
-        case let .pngFiles(folder, names):
+        case let .imageFiles(folder, names):
             guard nextIndex < names.count else { return nil }
             let name = names[nextIndex]
             let path = URL(fileURLWithPath: folder).appendingPathComponent(name).path
             let image: VisionImage
-            do { image = try VisionImage(pngFile: path, orientation: orientation, limits: limits) } catch let error as ImageCodecError {
+            do {
+                image = try VisionImage(contentsOf: path, orientation: orientation == .up ? nil : orientation, limits: limits)
+            } catch let error as ImageCodecError {
                 guard case .fileAccess = error else {
                     throw ImageCodecError.fileAccess(path: path, reason: "frame \(nextIndex): \(error)")
                 }

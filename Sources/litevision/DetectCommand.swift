@@ -3,14 +3,14 @@ import Foundation
 import ImageCodecs
 import ObjectDetection
 
-/// `litevision detect`: detect (and optionally classify) objects in PNG images.
+/// `litevision detect`: detect (and optionally classify) objects in PNG and JPEG images.
 struct DetectCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "detect",
-        abstract: "Detect objects in PNG images.",
+        abstract: "Detect objects in PNG and JPEG images.",
         discussion: "With no options: the default detector (most prominent object, stream mode) on each image.")
 
-    @Argument(help: "PNG images.")
+    @Argument(help: "PNG or JPEG images (the format comes from the bytes; JPEG EXIF orientation is applied).")
     var images: [String] = []
 
     @OptionGroup var detection: DetectionOptionGroup
@@ -18,7 +18,7 @@ struct DetectCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object per image.")
     var json = false
 
-    @Option(help: "Write the image with boxes, labels and IDs drawn (a directory or a .png path; with several images the image name is appended).")
+    @Option(help: "Write the image with boxes, labels and IDs drawn (a directory, or a .png or .jpg path; with several images the image name is appended).")
     var annotate: String?
 
     @OptionGroup(title: "Batch jobs") var batch: BatchOptionGroup
@@ -29,7 +29,8 @@ struct DetectCommand: AsyncParsableCommand {
         let detector = try detection.makeDetector()
         let orientation = try detection.imageOrientation()
         for path in images {
-            let image = try VisionImage(pngFile: path, orientation: orientation)
+            // `--orientation up` (the default) keeps a JPEG's own EXIF orientation; others override it.
+            let image = try VisionImage(contentsOf: path, orientation: orientation == .up ? nil : orientation)
             let objects = try detector.results(in: image)
             if json {
                 print(try jsonLine(ImageResultJSON(image: path, width: image.uprightWidth, height: image.uprightHeight,
@@ -40,7 +41,7 @@ struct DetectCommand: AsyncParsableCommand {
             }
             if let annotate {
                 let out = annotationPath(annotate, for: path, multiple: images.count > 1)
-                try annotatedImage(image, objects).writePNG(to: out)
+                try annotatedImage(image, objects).write(to: out)
             }
         }
     }
@@ -52,7 +53,8 @@ struct DetectCommand: AsyncParsableCommand {
             return (target as NSString).appendingPathComponent(stem + ".png")
         }
         guard multiple else { return target }
-        return (target as NSString).deletingPathExtension + "-" + stem + ".png"
+        let ext = (target as NSString).pathExtension
+        return (target as NSString).deletingPathExtension + "-" + stem + "." + (ext.isEmpty ? "png" : ext)
     }
 }
 

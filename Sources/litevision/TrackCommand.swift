@@ -9,12 +9,12 @@ struct TrackCommand: AsyncParsableCommand {
         commandName: "track",
         abstract: "Track objects across video frames.",
         discussion: """
-            INPUT is a folder of PNG frames (sorted by name), a YUV4MPEG2 file (.y4m), or - for \
+            INPUT is a folder of PNG or JPEG frames (sorted by name), a YUV4MPEG2 file (.y4m), or - for \
             YUV4MPEG2 on standard input, e.g. `ffmpeg -i video.mp4 -f yuv4mpegpipe - | litevision track -`. \
             Always runs in stream mode; prints one line per frame.
             """)
 
-    @Argument(help: "A folder of PNG frames, a .y4m file, or - for y4m on stdin.")
+    @Argument(help: "A folder of PNG or JPEG frames, a .y4m file, or - for y4m on stdin.")
     var input: String
 
     @OptionGroup var detection: DetectionOptionGroup
@@ -22,7 +22,7 @@ struct TrackCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object per frame: {\"frame\": n, \"objects\": [...]}.")
     var json = false
 
-    @Option(help: "Frame rate of a PNG folder (y4m streams carry their own).")
+    @Option(help: "Frame rate of an image folder (y4m streams carry their own).")
     var fps: Double = 30
 
     @Option(help: "Write annotated frames into this directory.")

@@ -30,13 +30,18 @@ final class AutoMLBundleTests: XCTestCase {
         let detector = try AutoMLObjectDetector(bundle: bundle, scoreThreshold: 0.3)
         let path = TestPaths.imagesDirectory.appendingPathComponent("chelsea.png").path
         guard FileManager.default.fileExists(atPath: path) else { throw XCTSkip("run Scripts/fetch-models.sh") }
-        let detections = try detector.detect(in: try VisionImage(pngFile: path))
+        let detections = try detector.results(in: try VisionImage(pngFile: path))
         XCTAssertEqual(detections.count, 1)
         let cat = try XCTUnwrap(detections.first)
-        XCTAssertEqual(cat.label, "Abyssinian")
-        XCTAssertEqual(cat.classIndex, 0)
+        XCTAssertEqual(cat.labels.count, 1)
+        XCTAssertEqual(cat.labels.first?.text, "Abyssinian")
+        XCTAssertEqual(cat.labels.first?.index, 0)
+        XCTAssertGreaterThanOrEqual(cat.labels.first?.confidence ?? 0, 0.3)
+        XCTAssertNil(cat.trackingID, "single-image mode")
         XCTAssertGreaterThan(cat.frame.width, 300, "box in image pixels of the 451×300 photo")
         XCTAssertLessThanOrEqual(cat.frame.maxX, 451)
+        // maxDetections caps the objects, as tflite_metadata.json asks.
+        XCTAssertLessThanOrEqual(try AutoMLObjectDetector(bundle: bundle, scoreThreshold: 0).results(in: try VisionImage(pngFile: path)).count, 3)
     }
 
     func testDefaultsAndBadBundlesAreTypedErrors() throws {

@@ -14,6 +14,8 @@ public final class ObjectDetector: @unchecked Sendable {
     private let localizer: any Localizer
     private let classifier: ((RGBImage, ImageRect) throws -> [ObjectLabel])?
     private let tracker: ObjectTracker?
+    /// Stream mode with a classifier: labels per tracking ID, classified in the background.
+    private let labelCache: TrackLabelCache?
 
     /// What the detector does with candidates, common to both option types.
     struct Settings {
@@ -33,10 +35,18 @@ public final class ObjectDetector: @unchecked Sendable {
 
     init(settings: Settings, localizer: any Localizer,
          classifier: ((RGBImage, ImageRect) throws -> [ObjectLabel])?, maxMissedFrames: Int,
-         clock: any TrackingClock) {
+         clock: any TrackingClock, labelExecutor: any ClassificationExecutor = SerialClassificationExecutor(),
+         labelPolicy: TrackLabelCache.Policy = TrackLabelCache.Policy()) {
         self.settings = settings
         self.localizer = localizer
         self.classifier = classifier
+        if settings.mode == .stream, settings.classification, let classifier {
+            // Only the cache's serial executor calls the classifier from here on.
+            let handle = ClassifierHandle(run: classifier)
+            labelCache = TrackLabelCache(policy: labelPolicy, clock: clock, executor: labelExecutor) { try handle.run($0, $1) }
+        } else {
+            labelCache = nil
+        }
         tracker = settings.mode == .stream
             ? ObjectTracker(configuration: TrackerConfiguration(minimumHitsToConfirm: 1, maximumMissedFrames: maxMissedFrames),
                             clock: clock)
@@ -90,20 +100,19 @@ public final class ObjectDetector: @unchecked Sendable {
             maxMissedFrames: options.maxMissedFrames, clock: clock)
     }
 
-    /// The given detector model as localizer, else the default prominent-regions localizer.
+    /// The given detector model as localizer (its family from ``DetectorFamilyRegistry/shared``),
+    /// else the default prominent-regions localizer.
     private static func makeLocalizer(detectorModel: ModelSource?, labelsPath: String?, scoreThreshold: Float?,
                                       modelDirectory: String, modelManager: ModelManager,
                                       threadCount: Int?) throws -> any Localizer {
         if let detectorModel {
             let labels = try labelsPath.map { try LabelList(contentsOf: $0) }
-            return try ObjectDetection.makeLocalizer(modelPath: detectorModel.resolvedFilePath(using: modelManager),
-                                                     labels: labels, scoreThreshold: scoreThreshold,
-                                                     threadCount: threadCount)
+            return try FamilyLocalizer(modelPath: detectorModel.resolvedFilePath(using: modelManager),
+                                       labels: labels, scoreThreshold: scoreThreshold, threadCount: threadCount)
         }
-        return ProminentRegionLocalizer(
-            runner: try ModelRunner(path: DefaultModels.path(DefaultModels.localizerFileName, in: modelDirectory),
-                                    threadCount: threadCount, floatNormalization: .signedUnitInterval),
-            scoreThreshold: scoreThreshold ?? 0.02)
+        return try FamilyLocalizer(modelPath: DefaultModels.path(DefaultModels.localizerFileName, in: modelDirectory),
+                                   labels: nil, scoreThreshold: scoreThreshold, threadCount: threadCount,
+                                   family: SegmentationRegionsFamily())
     }
 
     /// Detects objects synchronously. An empty array means nothing was found.
@@ -137,6 +146,7 @@ public final class ObjectDetector: @unchecked Sendable {
     public func resetTracking() {
         lock.lock(); defer { lock.unlock() }
         tracker?.reset()
+        labelCache?.reset()
     }
 
     private func detect(_ image: RGBImage, timestamp: Double?) throws -> [DetectedObject] {
@@ -147,13 +157,14 @@ public final class ObjectDetector: @unchecked Sendable {
             var labels: [ObjectLabel] = []
             if settings.classification {
                 if let classifier {
-                    labels = try classifier(image, candidate.rect)
+                    // Stream mode takes the labels of the tracking ID after tracking, below.
+                    if labelCache == nil { labels = try classifier(image, candidate.rect) }
                 } else if let names = localizer.labels, let index = candidate.classIndex {
                     let text = names.labels.indices.contains(index) ? names.labels[index] : nil
                     labels = [ObjectLabel(text: text, index: index, confidence: candidate.score)]
                 }
             }
-            guard let kept = filter(labels) else { continue }
+            guard let kept = labelCache == nil ? filter(labels) : labels else { continue }
             objects.append((candidate.rect, candidate.score, kept))
         }
         var ids = [Int?](repeating: nil, count: objects.count)
@@ -164,7 +175,15 @@ public final class ObjectDetector: @unchecked Sendable {
             }
             for track in tracker.update(with: detections, at: timestamp) { ids[track.detectionIndex] = track.trackingID }
         }
-        return objects.indices.map { i in
+        var dropped = Set<Int>()
+        if let labelCache {
+            let tracked = objects.indices.filter { ids[$0] != nil }
+            let cached = try labelCache.labels(for: tracked.map { (ids[$0]!, objects[$0].rect) }, in: image)
+            for (i, labels) in zip(tracked, cached) {
+                if let kept = filter(labels) { objects[i].labels = kept } else { dropped.insert(i) }
+            }
+        }
+        return objects.indices.filter { !dropped.contains($0) }.map { i in
             let r = objects[i].rect
             return DetectedObject(frame: CGRect(x: r.x, y: r.y, width: r.width, height: r.height),
                                   trackingID: ids[i], labels: objects[i].labels)
@@ -182,6 +201,12 @@ public final class ObjectDetector: @unchecked Sendable {
         if !labels.isEmpty && kept.isEmpty { return nil }
         return kept
     }
+}
+
+/// A classifier closure handed to the stream-label executor, its only caller once stream
+/// labels are on (calls stay serialized).
+private struct ClassifierHandle: @unchecked Sendable {
+    let run: (RGBImage, ImageRect) throws -> [ObjectLabel]
 }
 
 /// What `ObjectDetectorOptions` and `CustomObjectDetectorOptions` have in common.

@@ -1,4 +1,5 @@
 import Foundation
+import ObjectTracking
 import TFLiteSchema
 
 /// An AutoML-style object-detection export: `model.tflite`, `dict.txt` (one label per line)
@@ -46,57 +47,44 @@ public struct AutoMLBundle: Sendable {
     }
 }
 
-/// Runs an AutoML detection bundle through the `Interpreter`: scales the image to the model
-/// input, decodes boxes (top, left, bottom, right, normalized), looks up labels and applies
-/// the score threshold. Results are in upright-image pixels.
-public final class AutoMLObjectDetector: @unchecked Sendable {
-    /// One labelled box.
-    public struct Detection: Sendable, Equatable {
-        /// Label text from `dict.txt`, nil when the index is outside it.
-        public var label: String?
-        /// Class index.
-        public var classIndex: Int
-        /// Score in [0, 1].
-        public var score: Float
-        /// Box in upright-image pixels.
-        public var frame: ImageRect
-    }
-
+/// Runs an AutoML detection bundle: an ``ObjectDetector`` configured for it (single-image
+/// mode, up to `bundle.maxDetections` objects, the ``PostProcessedSSDFamily`` decoder, labels
+/// from `dict.txt`). The image is scaled to the model input; each ``DetectedObject`` has its
+/// frame in upright-image pixels and one label (text from `dict.txt`, class index, score).
+public final class AutoMLObjectDetector: Sendable {
     /// The bundle.
     public let bundle: AutoMLBundle
     /// Minimum score of returned detections.
-    public var scoreThreshold: Float
-    private let lock = NSLock()
-    private let localizer: PostProcessedSSDLocalizer
+    public let scoreThreshold: Float
+    private let detector: ObjectDetector
 
-    /// Loads `bundle`; throws when the model's input does not match `tflite_metadata.json`.
+    /// Loads `bundle`; throws when the model's input does not match `tflite_metadata.json` or
+    /// its outputs are not those of `TFLite_Detection_PostProcess`.
     public init(bundle: AutoMLBundle, scoreThreshold: Float = 0.5, threadCount: Int? = nil) throws {
         self.bundle = bundle
         self.scoreThreshold = scoreThreshold
-        let runner = try ModelRunner(path: bundle.modelPath, threadCount: threadCount, floatNormalization: .signedUnitInterval)
-        guard runner.inputSize == (bundle.inputWidth, bundle.inputHeight) else {
+        let family = PostProcessedSSDFamily()
+        let localizer = try FamilyLocalizer(modelPath: bundle.modelPath, labels: bundle.labels, scoreThreshold: scoreThreshold,
+                                            threadCount: threadCount, family: family)
+        let model = localizer.model
+        guard (model.inputWidth, model.inputHeight) == (bundle.inputWidth, bundle.inputHeight) else {
             throw ObjectDetectionError.invalidResource(
-                "\(bundle.modelPath) takes \(runner.inputSize.width)x\(runner.inputSize.height), tflite_metadata.json says \(bundle.inputWidth)x\(bundle.inputHeight)")
+                "\(bundle.modelPath) takes \(model.inputWidth)x\(model.inputHeight), tflite_metadata.json says \(bundle.inputWidth)x\(bundle.inputHeight)")
         }
-        let shapes = try runner.outputShapes()
-        guard shapes.count == 4, shapes[0].last == 4 else {
-            throw ObjectDetectionError.unsupportedModel("\(bundle.modelPath): outputs \(shapes) are not boxes, classes, scores, count")
+        guard family.matches(model) else {
+            throw ObjectDetectionError.unsupportedModel("\(bundle.modelPath): outputs \(model.outputShapes) are not boxes, classes, scores, count")
         }
-        localizer = PostProcessedSSDLocalizer(runner: runner, labels: bundle.labels, scoreThreshold: 0)
+        var options = ObjectDetectorOptions()
+        options.detectorMode = .singleImage
+        options.shouldEnableMultipleObjects = true
+        options.shouldEnableClassification = true
+        options.maxObjectCount = bundle.maxDetections
+        detector = ObjectDetector(settings: .init(options), localizer: localizer, classifier: nil, maxMissedFrames: 0,
+                                  clock: SystemTrackingClock())
     }
 
     /// Detects labelled boxes, best first, at most `bundle.maxDetections`.
-    public func detect(in image: VisionImage) throws -> [Detection] {
-        let upright = image.uprightRGB()
-        lock.lock(); defer { lock.unlock() }
-        return try localizer.localize(upright)
-            .filter { $0.score >= scoreThreshold }
-            .prefix(bundle.maxDetections)
-            .map { c in
-                let index = c.classIndex ?? 0
-                let names = bundle.labels.labels
-                return Detection(label: names.indices.contains(index) ? names[index] : nil, classIndex: index,
-                                 score: c.score, frame: c.rect)
-            }
+    public func results(in image: VisionImage) throws -> [DetectedObject] {
+        try detector.results(in: image)
     }
 }

@@ -8,30 +8,49 @@ protocol Localizer: AnyObject {
     var labels: LabelList? { get }
 }
 
-/// Builds the localizer that fits a detector model, recognised from its outputs:
-/// four outputs `[1,N,4]`, `[1,N]`, `[1,N]`, `[1]` (SSD with `TFLite_Detection_PostProcess`,
-/// AutoML exports); two outputs `[1,N,≥4]` + `[1,N,1]` (BlazeFace-style raw SSD);
-/// one output `[1,4+C,N]` (YOLO); one output `[1,H,W,C]` (segmentation: prominent regions).
-func makeLocalizer(modelPath: String, labels: LabelList?, scoreThreshold: Float?,
-                   threadCount: Int?) throws -> any Localizer {
-    let probe = try ModelRunner(path: modelPath, threadCount: threadCount, floatNormalization: .signedUnitInterval)
-    let shapes = try probe.outputShapes()
-    // Class names: value labels of the classes output (SSD, EfficientDet), else axis labels.
-    let labels = labels ?? probe.file.labels(forOutput: 1, type: .tensorValueLabels)
-        ?? probe.file.labels(forOutput: 0) ?? probe.file.labels(forOutput: 1)
-    switch shapes.count {
-    case 4 where shapes[0].last == 4 && shapes[0].count == 3:
-        return PostProcessedSSDLocalizer(runner: probe, labels: labels, scoreThreshold: scoreThreshold ?? 0.5)
-    case 2 where shapes[0].count == 3 && shapes[0][2] >= 4 && shapes[1].count == 3 && shapes[1][2] == 1:
-        // BlazeFace models take [-1, 1], the probe's default.
-        return try AnchorSSDLocalizer(runner: probe, scoreThreshold: scoreThreshold ?? 0.5)
-    case 1 where shapes[0].count == 3:
-        try probe.useDefaultFloatNormalization(.unitInterval)   // Ultralytics exports take [0, 1]
-        return YOLOLocalizer(runner: probe, labels: labels, scoreThreshold: scoreThreshold ?? 0.25)
-    case 1 where shapes[0].count == 4 && shapes[0][3] > 1:
-        return ProminentRegionLocalizer(runner: probe, scoreThreshold: scoreThreshold ?? 0)
-    default:
-        throw ObjectDetectionError.unsupportedModel(
-            "\(modelPath): outputs \(shapes) match no known detector layout (SSD post-processed, raw SSD anchors, YOLO, segmentation)")
+/// A detector model run through its ``DetectorFamily``: the family's resize mode and input
+/// normalization (unless the metadata states one), its decoder, and the boxes mapped back to
+/// the upright image and clipped to it.
+final class FamilyLocalizer: Localizer {
+    let runner: ModelRunner
+    let family: any DetectorFamily
+    let model: DetectorModelInfo
+    let labels: LabelList?
+    let scoreThreshold: Float
+
+    /// Loads `modelPath` and picks its family: `family` when given, else the first of
+    /// `registry` that matches.
+    /// - Parameters:
+    ///   - labels: a side-car label file's contents; nil uses the labels packed in the model.
+    ///   - scoreThreshold: nil uses the family's default.
+    init(modelPath: String, labels: LabelList?, scoreThreshold: Float?, threadCount: Int?,
+         family: (any DetectorFamily)? = nil, registry: DetectorFamilyRegistry = .shared) throws {
+        let runner = try ModelRunner(path: modelPath, threadCount: threadCount, floatNormalization: .signedUnitInterval)
+        // Class names: value labels of the classes output (SSD, EfficientDet), else axis labels.
+        let packed = runner.file.labels(forOutput: 1, type: .tensorValueLabels)
+            ?? runner.file.labels(forOutput: 0) ?? runner.file.labels(forOutput: 1)
+        let size = runner.inputSize
+        let model = DetectorModelInfo(path: modelPath, inputWidth: size.width, inputHeight: size.height,
+                                      outputShapes: try runner.outputShapes(), file: runner.file, labels: labels ?? packed)
+        let chosen = try family ?? registry.family(for: model)
+        try runner.useDefaultFloatNormalization(chosen.defaultNormalization)
+        self.runner = runner
+        self.family = chosen
+        self.model = model
+        self.labels = chosen.labels(for: model)
+        self.scoreThreshold = scoreThreshold ?? chosen.defaultScoreThreshold
+    }
+
+    func localize(_ image: RGBImage) throws -> [DetectionCandidate] {
+        let transform = try runner.run(image, resize: family.resizeMode)
+        let runner = self.runner
+        let outputs = DetectorOutputs(shapes: model.outputShapes) { try runner.output($0).values }
+        let bounds = ImageRect(x: 0, y: 0, width: Double(image.width), height: Double(image.height))
+        return try family.decode(outputs, model: model, scoreThreshold: scoreThreshold)
+            .compactMap { c in
+                let rect = transform.imageRect(fromNormalizedInput: c.rect).intersection(bounds)
+                return rect.isEmpty ? nil : DetectionCandidate(rect: rect, score: c.score, classIndex: c.classIndex)
+            }
+            .sorted { $0.score > $1.score }
     }
 }

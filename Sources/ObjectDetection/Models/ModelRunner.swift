@@ -41,30 +41,19 @@ final class ModelRunner {
             throw ObjectDetectionError.unsupportedModel(
                 "\(path): input 0 has shape \(dims); an image input [1, height, width, 1 or 3] is needed")
         }
-        let color: InputColorOrder = dims[3] == 1 ? .grayscale : .rgb
-        let metadataNormalization = file.metadata?.subgraphs.first?.inputTensors.first?.normalization
-            .map { InputNormalization(mean: $0.mean, std: $0.std) }
-        hasMetadataNormalization = metadataNormalization != nil
+        // The one input-preparation rule (metadata first; see InputTensorSpec(tensor:metadata:)).
+        guard let graph = file.subgraphs.first, let index = graph.inputs.first, graph.tensors.indices.contains(index) else {
+            throw ObjectDetectionError.unsupportedModel("\(path) has no input tensor")
+        }
+        let metadata = file.metadata?.subgraphs.first?.inputTensors.first
+        hasMetadataNormalization = metadata?.normalization != nil
+        var description = graph.tensors[index]
+        description.shape = dims
         let spec: InputTensorSpec
-        switch input.dataType {
-        case .float32:
-            spec = InputTensorSpec(width: dims[2], height: dims[1], colorOrder: color, elementType: .float32,
-                                   normalization: metadataNormalization ?? floatNormalization)
-        case .uInt8:
-            // uint8 image models take raw pixels (their input quantization encodes the normalization).
-            spec = InputTensorSpec(width: dims[2], height: dims[1], colorOrder: color, elementType: .uint8,
-                                   normalization: .identity)
-        case .int8:
-            // int8 inputs: quantize the normalized image with the input's own parameters. When the
-            // input range spans hundreds of units the model expects pixel values, else [0, 1].
-            let q = input.quantizationParameters ?? QuantizationParameters(scale: 1, zeroPoint: 0)
-            let realRange = Float(127 - q.zeroPoint) * q.scale
-            let normalization = metadataNormalization ?? (realRange > 10 ? .identity : .unitInterval)
-            spec = InputTensorSpec(width: dims[2], height: dims[1], colorOrder: color, elementType: .int8,
-                                   normalization: normalization,
-                                   quantization: InputQuantization(scale: q.scale, zeroPoint: q.zeroPoint))
-        default:
-            throw ObjectDetectionError.unsupportedModel("\(path): image input of type \(input.dataType) is not supported")
+        do {
+            spec = try InputTensorSpec(tensor: description, metadata: metadata, defaultFloatNormalization: floatNormalization)
+        } catch {
+            throw ObjectDetectionError.unsupportedModel("\(path): \(error)")
         }
         preprocessor = try ImagePreprocessor(spec: spec)
     }

@@ -1,0 +1,148 @@
+import CTurboJPEG
+import Foundation
+import ObjectDetection
+
+/// Decodes JPEG files with libjpeg-turbo's TurboJPEG API.
+///
+/// Baseline and progressive files decode; grayscale files to one channel, YCbCr and RGB files
+/// to RGB, CMYK and YCCK files to RGB by the naive formula (Adobe files, which store inverted
+/// samples and carry an APP14 `Adobe` segment: `R = C·K / 255`; others:
+/// `R = (255 − C)(255 − K) / 255`; no color management). The EXIF orientation is read from
+/// the APP1 segment and returned, not applied, so the pixels stay as stored.
+///
+/// Hostile input: the header's size is checked against ``ImageLimits`` before any pixel
+/// memory is allocated (also at full size, since progressive decoding buffers the whole
+/// image's coefficients); progressive files are limited to 500 scans; fatal library errors
+/// and files that end before their end-of-image marker throw typed errors. Recoverable
+/// corruption warnings in complete files (extraneous bytes before a marker, say) are
+/// tolerated, as photo viewers do.
+public enum JPEGDecoder {
+    /// A decoded JPEG: `width × height × channels` bytes, row-major, no padding.
+    public struct DecodedImage: Sendable, Equatable {
+        /// Width of the decoded pixels (after any scaling).
+        public let width: Int
+        /// Height of the decoded pixels (after any scaling).
+        public let height: Int
+        /// 1 (gray) or 3 (RGB).
+        public let channels: Int
+        /// Tightly packed samples.
+        public let pixels: [UInt8]
+        /// The EXIF orientation; `.up` when the file has none.
+        public let orientation: ImageOrientation
+        /// Width of the image at full scale.
+        public let fullWidth: Int
+        /// Height of the image at full scale.
+        public let fullHeight: Int
+        /// Decoded size over full size (1, 1/2, 1/4 or 1/8 when a reduced scale was asked for).
+        public let scale: Double
+    }
+
+    /// The first three bytes of every JPEG file (SOI and the next marker's FF).
+    static let signature: [UInt8] = [0xFF, 0xD8, 0xFF]
+
+    /// The reduced scales offered, largest reduction first.
+    static let reducedScales = [8, 4, 2]
+
+    /// Decodes a JPEG held in memory.
+    ///
+    /// - Parameters:
+    ///   - limits: checked on the full-size image before anything is allocated.
+    ///   - minimumShortSide: when given, decode at the smallest of 1/8, 1/4 and 1/2 scale
+    ///     whose shorter side still has at least this many pixels (full scale when none has);
+    ///     libjpeg-turbo then skips most of the inverse DCT work. Use it when the model input
+    ///     is much smaller than the photo; results are then in the reduced image's pixels.
+    /// - Throws: ``ImageCodecError/invalidJPEG(_:)`` for data that is not a JPEG or that the
+    ///   library rejects, ``ImageCodecError/truncatedJPEG(bytes:)`` for a file cut short,
+    ///   ``ImageCodecError/image(_:)`` when the size exceeds `limits`.
+    public static func decode(_ data: [UInt8], limits: ImageLimits = .default,
+                              minimumShortSide: Int? = nil) throws -> DecodedImage {
+        guard data.count >= signature.count, Array(data[0..<signature.count]) == signature else {
+            throw ImageCodecError.invalidJPEG("missing JPEG start-of-image marker")
+        }
+        guard data.count <= Int(Int32.max) else {
+            throw ImageCodecError.invalidJPEG("file of \(data.count) bytes is larger than 2 GiB")
+        }
+        let markers = JPEGMarkers(data)
+        guard let handle = tjInitDecompress() else {
+            throw ImageCodecError.invalidJPEG("libjpeg-turbo could not create a decompressor")
+        }
+        defer { tjDestroy(handle) }
+        return try data.withUnsafeBufferPointer { buffer -> DecodedImage in
+            let size = UInt(buffer.count)
+            var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
+            guard tjDecompressHeader3(handle, buffer.baseAddress, size, &width, &height, &subsampling, &colorspace) == 0 else {
+                throw ImageCodecError.invalidJPEG(message(handle))
+            }
+            let fullWidth = Int(width), fullHeight = Int(height)
+            guard fullWidth > 0, fullHeight > 0 else {
+                throw ImageCodecError.invalidJPEG("the header gives no image size (\(fullWidth)x\(fullHeight))")
+            }
+            do throws(ImageError) {
+                try limits.validate(width: fullWidth, height: fullHeight)
+            } catch {
+                throw ImageCodecError.image(error)
+            }
+            let divisor = scaleDivisor(width: fullWidth, height: fullHeight, minimumShortSide: minimumShortSide)
+            let outWidth = (fullWidth + divisor - 1) / divisor, outHeight = (fullHeight + divisor - 1) / divisor
+            let gray = colorspace == Int32(TJCS_GRAY.rawValue)
+            let cmyk = colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue)
+            let (pixelFormat, decodedChannels) = gray ? (TJPF_GRAY, 1) : cmyk ? (TJPF_CMYK, 4) : (TJPF_RGB, 3)
+            let pitch = outWidth * decodedChannels
+            guard pitch <= Int(Int32.max) else {
+                throw ImageCodecError.invalidJPEG("rows of \(outWidth) pixels are too long for libjpeg-turbo")
+            }
+            var pixels = [UInt8](repeating: 0, count: pitch * outHeight)
+            let flags = Int32(TJFLAG_LIMITSCANS) | Int32(TJFLAG_ACCURATEDCT)
+            let status = pixels.withUnsafeMutableBufferPointer { out in
+                tjDecompress2(handle, buffer.baseAddress, size, out.baseAddress, Int32(outWidth), Int32(pitch),
+                              Int32(outHeight), Int32(pixelFormat.rawValue), flags)
+            }
+            if status != 0 {
+                let fatal = tjGetErrorCode(handle) == Int32(TJERR_FATAL.rawValue)
+                if fatal { throw ImageCodecError.invalidJPEG(message(handle)) }
+                if !markers.hasEndOfImage { throw ImageCodecError.truncatedJPEG(bytes: data.count) }
+            } else if !markers.hasEndOfImage {
+                throw ImageCodecError.truncatedJPEG(bytes: data.count)
+            }
+            if cmyk { pixels = rgb(fromCMYK: pixels, inverted: markers.hasAdobeSegment) }
+            return DecodedImage(width: outWidth, height: outHeight, channels: gray ? 1 : 3, pixels: pixels,
+                                orientation: markers.orientation ?? .up, fullWidth: fullWidth, fullHeight: fullHeight,
+                                scale: 1 / Double(divisor))
+        }
+    }
+
+    /// Decodes a JPEG file.
+    public static func decode(contentsOf path: String, limits: ImageLimits = .default,
+                              minimumShortSide: Int? = nil) throws -> DecodedImage {
+        try decode(PNGDecoder.readFile(path), limits: limits, minimumShortSide: minimumShortSide)
+    }
+
+    /// The largest of 8, 4, 2 that keeps the shorter side at `minimumShortSide` or more; 1 otherwise.
+    static func scaleDivisor(width: Int, height: Int, minimumShortSide: Int?) -> Int {
+        guard let minimumShortSide, minimumShortSide > 0 else { return 1 }
+        let shortSide = min(width, height)
+        return reducedScales.first { (shortSide + $0 - 1) / $0 >= minimumShortSide } ?? 1
+    }
+
+    /// Converts packed CMYK samples to RGB.
+    static func rgb(fromCMYK cmyk: [UInt8], inverted: Bool) -> [UInt8] {
+        let count = cmyk.count / 4
+        var out = [UInt8](repeating: 0, count: count * 3)
+        for p in 0..<count {
+            var k = Int(cmyk[4 * p + 3])
+            if !inverted { k = 255 - k }
+            for c in 0..<3 {
+                let ink = inverted ? Int(cmyk[4 * p + c]) : 255 - Int(cmyk[4 * p + c])
+                out[3 * p + c] = UInt8((ink * k + 127) / 255)
+            }
+        }
+        return out
+    }
+
+    /// The library's last error message for `handle`.
+    static func message(_ handle: tjhandle?) -> String {
+        guard let text = tjGetErrorStr2(handle) else { return "libjpeg-turbo reported an error" }
+        let string = String(cString: text)
+        return string.isEmpty ? "libjpeg-turbo reported an error" : string
+    }
+}
