@@ -26,12 +26,14 @@ public struct ImageFileLoader: Sendable {
         case .success(let b): bytes = b
         case .failure(let error): return .failure(error)
         }
-        guard bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) else {
+        guard ImageFileFormat(sniffing: bytes.prefix(ImageFileFormat.signatureLength)) != nil else {
             if bytes.isEmpty { return .failure(BatchItemError(.invalidImage, "\(path) is empty")) }
-            return .failure(BatchItemError(.unsupportedFormat, "\(path) is not a PNG file (this build decodes PNG)"))
+            return .failure(BatchItemError(.unsupportedFormat, "\(path) is neither a PNG nor a JPEG file"))
         }
         do {
-            return .success(try VisionImage(pngData: bytes, orientation: orientation, limits: limits))
+            // JPEG files keep their EXIF orientation unless one was given.
+            return .success(try VisionImage(imageData: bytes, orientation: orientation == .up ? nil : orientation,
+                                            limits: limits))
         } catch {
             return .failure(BatchItemError(.invalidImage, "\(path): \(error)"))
         }
