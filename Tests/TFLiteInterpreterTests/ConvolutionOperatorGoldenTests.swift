@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 @testable import TFLiteInterpreter
 import TFLiteSchema
 
@@ -91,12 +92,10 @@ final class ConvolutionOperatorGoldenTests: XCTestCase {
             return (false, "output has \(out.byteCount) bytes (shape \(out.shape)), expected \(expected.count)")
         }
         if out.type == .float32 {
-            let ours = UnsafeBufferPointer(start: out.pointer(as: Float.self), count: out.elementCount)
-            let ref = expected.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
-            let maxRef = ref.map { abs($0) }.max() ?? 0
-            let maxDiff = zip(ours, ref).map { abs($0 - $1) }.max() ?? 0
-            let ok = maxDiff <= 2e-3 * max(1, maxRef)
-            return (ok, "max|diff| \(maxDiff), max|ref| \(maxRef)")
+            let ours = UnsafeBufferPointer(start: out.pointer(as: Float.self), count: out.elementCount).map(Double.init)
+            let ref = expected.withUnsafeBytes { $0.bindMemory(to: Float.self).map(Double.init) }
+            let problem = TolerantCompare.floatMismatch(ours, ref)
+            return (problem == nil, problem ?? "within \(TolerantCompare.floatAllowance(ref))")
         }
         let ours = UnsafeRawBufferPointer(start: out.data, count: out.byteCount)
         var diffs = 0, worst = 0, first = -1

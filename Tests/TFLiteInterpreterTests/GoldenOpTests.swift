@@ -12,10 +12,12 @@ final class GoldenOpTests: XCTestCase {
     func testElementwiseFamily() throws { try runFamily("elementwise") }
     func testDataMovementFamily() throws { try runFamily("datamovement") }
     func testDetectionFamily() throws { try runFamily("detection") }
+    /// Ties, constant / one-sided / all-zero inputs, NaN and infinities (`Scripts/goldens/ops_ties.py`).
+    func testTiesFamily() throws { try runFamily("ties") }
 
     /// Families whose folder name matches none of the tests above still run, here.
     func testOtherFamilies() throws {
-        let known: Set<String> = ["convolution", "elementwise", "datamovement", "detection"]
+        let known: Set<String> = ["convolution", "elementwise", "datamovement", "detection", "ties"]
         let others = Self.familyDirectories().filter { !known.contains(Self.normalized($0.lastPathComponent)) }
         guard !others.isEmpty else { throw XCTSkip("no other golden op families") }
         for family in others { try runFamily(Self.normalized(family.lastPathComponent), skipIfEmpty: false) }

@@ -1,12 +1,16 @@
 import Foundation
-import TFLiteInterpreter
 import TestSupport
+import TFLiteInterpreter
 import XCTest
 
-/// Every reference model on real photos (and seeded random images) against the outputs of the
-/// reference runtime's reference kernels (`Scripts/goldens/models.py` → `Tests/Fixtures/models`).
-/// Float models (including the hybrid dynamic-range one) within 2e-3 × max(1, max|reference|);
-/// quantized models bit-exact.
+/// The conformance sweep: every model in `Models/` and `../shared/models` on a real photo, a
+/// constant image and seeded random input, against the whole outputs of the reference
+/// runtime's reference kernels (`Scripts/goldens/models.py` → `Tests/Fixtures/models`).
+/// Float models (the hybrid dynamic-range one included) within 2e-3 × max(1, max|reference|);
+/// integer models and detection post-processing bit-exact.
+///
+/// A model that is absent skips its cases, except where it cannot be: when `../shared/models`
+/// exists (its models must all be there) or under CI (`CI` set), an absent model fails.
 final class ModelGoldenTests: XCTestCase {
     func testFloatSegmentationAndFaceModels() throws {
         try check(["deeplabv3", "face_detection_short_range", "face_detection_full_range",
@@ -29,112 +33,77 @@ final class ModelGoldenTests: XCTestCase {
         try check(["yolov8n_int8_640", "yolov8n_dynamic_range_640"])
     }
 
-    /// Runs every case of `models`; fails listing every mismatch, skips when no model is present.
+    /// Every model directory under `Tests/Fixtures/models` is in one of the tests above.
+    func testEveryGoldenModelIsSwept() throws {
+        let swept: Set<String> = ["deeplabv3", "face_detection_short_range", "face_detection_full_range",
+                                  "face_detection_full_range_sparse", "face_detection_back", "face_landmark",
+                                  "iris_landmark", "classifier_utensils_float", "classifier_nonsquare_float",
+                                  "efficientnet_lite0", "classifier_mobilenet_v2_uint8", "classifier_stopsign_int8",
+                                  "ssd_fish_uint8", "ssd_pets_uint8", "yolov8n_int8_640", "yolov8n_dynamic_range_640",
+                                  "images"]
+        let present = try FileManager.default.contentsOfDirectory(atPath: TestPaths.fixturesDirectory
+            .appendingPathComponent("models").path)
+        XCTAssertEqual(Set(present).subtracting(swept), [], "golden models that no test runs")
+    }
+
+    /// The photo, constant and random cases of each model: three inputs per model, whose
+    /// reference outputs differ (the generator refuses goldens that would not discriminate),
+    /// except for models whose output is saturated for every input (`saturated` in case.json
+    /// says why).
+    func testEveryModelHasThreeDiscriminatingInputs() throws {
+        let root = TestPaths.fixturesDirectory.appendingPathComponent("models")
+        for model in try FileManager.default.contentsOfDirectory(atPath: root.path).sorted() where model != "images" {
+            let cases = try ModelGoldenCase.cases(model: model)
+            XCTAssertEqual(cases.map { $0.directory.lastPathComponent }, ["constant", "photo", "random"], model)
+            if cases.contains(where: { $0.saturatedReason != nil }) { continue }
+            let outputs = try cases.map { try $0.expectedArrays().map(\.data) }
+            XCTAssertEqual(Set(outputs).count, cases.count, "\(model): two inputs give identical reference outputs")
+        }
+    }
+
+    /// The comparison can fail: one output value moved by just over the float allowance, or set
+    /// to NaN, or one byte of an exact output changed, is reported.
+    func testComparisonCatchesOneChangedValue() throws {
+        for model in ["classifier_nonsquare_float", "ssd_pets_uint8"] {
+            guard let golden = try ModelGoldenCase.cases(model: model).first else { XCTFail("no cases for \(model)"); continue }
+            let actual = try golden.run()
+            let expected = try golden.expectedArrays()
+            XCTAssertNil(try golden.mismatch(actual[0], output: 0, expected: expected[0]), model)
+            var values = actual[0].doubleValues()
+            let index = values.count / 2
+            let original = values[index]
+            for changed in [original + 2.01e-3 * max(1, golden.outputs[0].maxAbs), .nan] {
+                values[index] = changed
+                let floats = values.map { Float($0) }
+                let altered = try NumPyArray(shape: actual[0].shape, float32: floats)
+                XCTAssertNotNil(try golden.mismatch(altered, output: 0, expected: expected[0]), "\(model): \(changed) not caught")
+            }
+        }
+    }
+
+    /// Runs every case of `models`; fails listing every mismatch.
     private func check(_ models: [String]) throws {
         var failures: [String] = [], skipped: [String] = [], ran = 0
+        let skipsFail = ProcessInfo.processInfo.environment["CI"] != nil
         for model in models {
-            let directory = TestPaths.fixturesDirectory.appendingPathComponent("models/\(model)")
-            let cases = (try? FileManager.default.contentsOfDirectory(atPath: directory.path))?.sorted() ?? []
-            XCTAssertFalse(cases.isEmpty, "no golden cases for \(model): run Scripts/generate-goldens.sh models")
-            for name in cases {
+            let cases = try ModelGoldenCase.cases(model: model)
+            if cases.isEmpty { failures.append("\(model): no golden cases (run Scripts/generate-goldens.sh models)") }
+            for golden in cases {
                 do {
-                    if let failure = try run(ModelGoldenCase(directory: directory.appendingPathComponent(name))) {
-                        failures.append("\(model)/\(name): \(failure)")
-                    }
-                    ran += 1
+                    _ = try golden.modelPath()
                 } catch let skip as XCTSkip {
-                    skipped.append("\(model)/\(name): \(skip.message ?? "")")
-                } catch {
-                    failures.append("\(model)/\(name): \(error)")
+                    let mustRun = skipsFail || (golden.model.hasPrefix("shared/")
+                        && FileManager.default.fileExists(atPath: TestPaths.sharedModelsDirectory.path))
+                    let message = "\(golden.name): \(skip.message ?? "model absent")"
+                    if mustRun { failures.append(message) } else { skipped.append(message) }
+                    continue
                 }
+                failures += golden.failures().map { "\(golden.name): \($0)" }
+                ran += 1
             }
         }
-        if ran == 0 && failures.isEmpty { throw XCTSkip(skipped.joined(separator: "; ")) }
+        print("model goldens \(models.joined(separator: ", ")): \(ran) cases run, \(failures.count) problems, \(skipped.count) skipped")
         XCTAssertTrue(failures.isEmpty, failures.joined(separator: "\n"))
-    }
-
-    /// Runs one case; nil when every output matches.
-    private func run(_ golden: ModelGoldenCase) throws -> String? {
-        let interpreter = try Interpreter(modelPath: try golden.modelPath())
-        try interpreter.allocateTensors()
-        let input = try interpreter.input(at: 0)
-        try interpreter.copy(try golden.inputData(for: input.dataType), toInputAt: 0)
-        try interpreter.invoke()
-        var problems: [String] = []
-        for (k, expectation) in golden.outputs.enumerated() {
-            let tensor = try interpreter.output(at: k)
-            guard tensor.shape.dimensions == expectation.shape else {
-                problems.append("output \(k): shape \(tensor.shape.dimensions) != \(expectation.shape)"); continue
-            }
-            let actual = try NumPyArray(dataType: NumPyArray.DataType(tensor.dataType), shape: [tensor.shape.elementCount],
-                                        data: tensor.data).doubleValues()
-            let sampled = stride(from: 0, to: actual.count, by: expectation.stride).map { actual[$0] }
-            let expected = try NumPyArray(contentsOf: golden.directory.appendingPathComponent("output_\(k).npy").path).doubleValues()
-            guard sampled.count == expected.count else {
-                problems.append("output \(k): \(sampled.count) sampled values, golden has \(expected.count)"); continue
-            }
-            if golden.exact {
-                let differing = sampled.indices.filter { sampled[$0] != expected[$0] }
-                if let first = differing.first {
-                    problems.append("output \(k): \(differing.count) of \(sampled.count) values differ, first at \(first * expectation.stride) (got \(sampled[first]), expected \(expected[first]))")
-                }
-            } else {
-                let allowed = TolerantCompare.floatTolerance * max(1, expectation.maxAbs)
-                let worst = sampled.indices.max { abs(sampled[$0] - expected[$0]) < abs(sampled[$1] - expected[$1]) }
-                if let w = worst, !(abs(sampled[w] - expected[w]) <= allowed) {
-                    problems.append("output \(k): max |diff| \(abs(sampled[w] - expected[w])) at \(w * expectation.stride) > \(allowed)")
-                }
-            }
-        }
-        return problems.isEmpty ? nil : problems.joined(separator: "; ")
-    }
-}
-
-/// One `Tests/Fixtures/models/<model>/<case>/case.json`.
-private struct ModelGoldenCase {
-    struct Output { var stride: Int; var shape: [Int]; var maxAbs: Double }
-    let directory: URL
-    let model: String
-    let image: String
-    let scale: Float
-    let offset: Float
-    let exact: Bool
-    let outputs: [Output]
-
-    init(directory: URL) throws {
-        self.directory = directory
-        let data = try Data(contentsOf: directory.appendingPathComponent("case.json"))
-        guard let json = try JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let model = json["model"] as? String, let image = json["image"] as? String,
-              let scale = json["scale"] as? Double, let offset = json["offset"] as? Double,
-              let tolerance = json["tolerance"] as? String, let outputs = json["outputs"] as? [[String: Any]] else {
-            throw GoldenCaseError("malformed \(directory.path)/case.json")
-        }
-        self.model = model; self.image = image
-        self.scale = Float(scale); self.offset = Float(offset); exact = tolerance == "exact"
-        self.outputs = try outputs.map {
-            guard let stride = $0["stride"] as? Int, let shape = $0["shape"] as? [Int], let maxAbs = $0["max_abs"] as? Double else {
-                throw GoldenCaseError("malformed output entry in \(directory.path)/case.json")
-            }
-            return Output(stride: stride, shape: shape, maxAbs: maxAbs)
-        }
-    }
-
-    func modelPath() throws -> String {
-        model.hasPrefix("shared/") ? try TestPaths.sharedModel(String(model.dropFirst(7)))
-            : try TestPaths.model(String(model.dropFirst("Models/".count)))
-    }
-
-    /// `image × scale + offset` in Float32, then rounded and clamped for integer inputs.
-    func inputData(for type: Tensor.DataType) throws -> Data {
-        let pixels = try NumPyArray(contentsOf: directory.deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent(image).path)
-        let values = [UInt8](pixels.data).map { Float($0) * scale + offset }
-        switch type {
-        case .float32: return values.withUnsafeBufferPointer { Data(buffer: $0) }
-        case .uInt8: return Data(values.map { UInt8(max(0, min(255, $0.rounded(.toNearestOrEven)))) })
-        case .int8: return Data(values.map { UInt8(bitPattern: Int8(max(-128, min(127, $0.rounded(.toNearestOrEven))))) })
-        default: throw GoldenCaseError("input type \(type) is not an image type")
-        }
+        if ran == 0 && failures.isEmpty { throw XCTSkip(skipped.joined(separator: "; ")) }
     }
 }

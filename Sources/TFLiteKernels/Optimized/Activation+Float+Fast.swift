@@ -1,7 +1,8 @@
 // Optimized float32 LOGISTIC, TANH, HARD_SWISH, LEAKY_RELU and clamps (RELU family):
-// branch-free scalar loops the compiler vectorizes; LOGISTIC / TANH use the polynomial exp
-// of `ElementwiseFastMath` (within the float tolerance of the reference). Tested against
-// `ActivationKernels.float32`.
+// branch-free scalar loops the compiler vectorizes; TANH uses the polynomial exp of
+// `ElementwiseFastMath` (within the float tolerance of the reference); LOGISTIC is bit-exact
+// with the reference through `ExactFloatExp` (hybrid models quantize its outputs on the fly,
+// where one ulp can flip a rounding). Tested against `ActivationKernels.float32`.
 
 /// Optimized one-input float activations.
 public enum OptimizedActivation {
@@ -17,7 +18,7 @@ public enum OptimizedActivation {
         case .hardSwish:
             for i in 0..<n { let v = x[i]; out[i] = v * Swift.min(6, Swift.max(0, v + 3)) / 6 }
         case .logistic:
-            for i in 0..<n { out[i] = 1 / (1 + ElementwiseFastMath.exp(-x[i])) }
+            ExactFloatExp.logistic(x, out, count: n)
         case .tanh:
             for i in 0..<n { out[i] = 1 - 2 / (ElementwiseFastMath.exp(2 * x[i]) + 1) }
         case .elu:
