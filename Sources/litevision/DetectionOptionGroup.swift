@@ -57,8 +57,8 @@ struct DetectionOptionGroup: ParsableArguments {
         return o
     }
 
-    /// Builds the detector these options describe.
-    func makeDetector() throws -> ObjectDetector {
+    /// Builds the detector these options describe (with `tracking`'s settings in stream mode).
+    func makeDetector(tracking: TrackingOptionGroup? = nil) throws -> ObjectDetector {
         let directory = models ?? DefaultModels.directory
         let multipleObjects = multiple || (maxObjects ?? 1) > 1
         let detectorMode: DetectorMode = mode == .stream ? .stream : .singleImage
@@ -72,6 +72,7 @@ struct DetectionOptionGroup: ParsableArguments {
             options.detectorModel = detector.map { .local(LocalModel(path: $0)) }
             options.detectorLabelsPath = labels
             options.detectionScoreThreshold = detector != nil ? threshold : nil
+            tracking?.apply(to: &options)
             return try ObjectDetector.objectDetector(options: options, modelDirectory: directory, threadCount: threads)
         }
         var options = CustomObjectDetectorOptions(localModel: LocalModel(path: classifier))
@@ -85,6 +86,7 @@ struct DetectionOptionGroup: ParsableArguments {
         options.classifierLabelsPath = detector != nil ? classifierLabels : (classifierLabels ?? labels)
         options.classificationConfidenceThreshold = threshold
         options.detectionScoreThreshold = detector != nil ? threshold : nil
+        tracking?.apply(to: &options)
         return try ObjectDetector.objectDetector(options: options, modelDirectory: directory, threadCount: threads)
     }
 }

@@ -13,7 +13,7 @@ public final class ObjectDetector: @unchecked Sendable {
     private let settings: Settings
     private let localizer: any Localizer
     private let classifier: ((RGBImage, ImageRect) throws -> [ObjectLabel])?
-    private let tracker: ObjectTracker?
+    private let tracking: TrackingFeed?
 
     /// What the detector does with candidates, common to both option types.
     struct Settings {
@@ -22,6 +22,7 @@ public final class ObjectDetector: @unchecked Sendable {
             mode = options.detectorMode; multipleObjects = options.shouldEnableMultipleObjects
             classification = options.shouldEnableClassification; maxObjectCount = options.maxObjectCount
             allowList = options.labelAllowList; denyList = options.labelDenyList
+            tracking = TrackingSettings(options)
         }
         var mode: DetectorMode
         var multipleObjects: Bool
@@ -29,18 +30,15 @@ public final class ObjectDetector: @unchecked Sendable {
         var maxObjectCount: Int
         var allowList: Set<String>?
         var denyList: Set<String>
+        var tracking: TrackingSettings
     }
 
     init(settings: Settings, localizer: any Localizer,
-         classifier: ((RGBImage, ImageRect) throws -> [ObjectLabel])?, maxMissedFrames: Int,
-         clock: any TrackingClock) {
+         classifier: ((RGBImage, ImageRect) throws -> [ObjectLabel])?, clock: any TrackingClock) {
         self.settings = settings
         self.localizer = localizer
         self.classifier = classifier
-        tracker = settings.mode == .stream
-            ? ObjectTracker(configuration: TrackerConfiguration(minimumHitsToConfirm: 1, maximumMissedFrames: maxMissedFrames),
-                            clock: clock)
-            : nil
+        tracking = settings.mode == .stream ? TrackingFeed(settings: settings.tracking, clock: clock) : nil
     }
 
     /// The default detector: prominent objects (DeepLabV3 regions) with optional coarse
@@ -61,8 +59,7 @@ public final class ObjectDetector: @unchecked Sendable {
             classify = { try coarse.classify($0, region: $1) }
         }
         return ObjectDetector(
-            settings: Settings(options), localizer: localizer, classifier: classify,
-            maxMissedFrames: options.maxMissedFrames, clock: clock)
+            settings: Settings(options), localizer: localizer, classifier: classify, clock: clock)
     }
 
     /// A detector with a custom classifier (and optionally a custom detector model as localizer).
@@ -86,8 +83,7 @@ public final class ObjectDetector: @unchecked Sendable {
             classify = { try classifier.classify($0, region: $1, threshold: threshold, maxCount: maxCount) }
         }
         return ObjectDetector(
-            settings: Settings(options), localizer: localizer, classifier: classify,
-            maxMissedFrames: options.maxMissedFrames, clock: clock)
+            settings: Settings(options), localizer: localizer, classifier: classify, clock: clock)
     }
 
     /// The given detector model as localizer, else the default prominent-regions localizer.
@@ -136,13 +132,17 @@ public final class ObjectDetector: @unchecked Sendable {
     /// Forgets tracking state (start of a new stream).
     public func resetTracking() {
         lock.lock(); defer { lock.unlock() }
-        tracker?.reset()
+        tracking?.reset()
     }
 
     private func detect(_ image: RGBImage, timestamp: Double?) throws -> [DetectedObject] {
         let limit = settings.multipleObjects ? settings.maxObjectCount : 1
-        var objects: [(rect: ImageRect, score: Float, labels: [ObjectLabel])] = []
-        for candidate in try localizer.localize(image) {
+        let candidates = Array(try localizer.localize(image).prefix(max(limit, TrackingFeed.maximumTrackedCandidates)))
+        // Stream mode tracks every candidate, reported or not, so an object's ID survives frames
+        // where another object outranks it.
+        let ids = tracking?.trackingIDs(for: candidates, in: image, timestamp: timestamp)
+        var objects: [DetectedObject] = []
+        for (i, candidate) in candidates.enumerated() {
             guard objects.count < limit else { break }
             var labels: [ObjectLabel] = []
             if settings.classification {
@@ -154,21 +154,11 @@ public final class ObjectDetector: @unchecked Sendable {
                 }
             }
             guard let kept = filter(labels) else { continue }
-            objects.append((candidate.rect, candidate.score, kept))
+            let r = candidate.rect
+            objects.append(DetectedObject(frame: CGRect(x: r.x, y: r.y, width: r.width, height: r.height),
+                                          trackingID: ids?[i], labels: kept))
         }
-        var ids = [Int?](repeating: nil, count: objects.count)
-        if let tracker {
-            let detections = objects.map {
-                TrackerDetection(box: BoundingBox(x: $0.rect.x, y: $0.rect.y, width: $0.rect.width, height: $0.rect.height),
-                                 score: Double($0.score))
-            }
-            for track in tracker.update(with: detections, at: timestamp) { ids[track.detectionIndex] = track.trackingID }
-        }
-        return objects.indices.map { i in
-            let r = objects[i].rect
-            return DetectedObject(frame: CGRect(x: r.x, y: r.y, width: r.width, height: r.height),
-                                  trackingID: ids[i], labels: objects[i].labels)
-        }
+        return objects
     }
 
     /// Applies the allow/deny lists: nil drops the object (all its labels were filtered out).
@@ -193,6 +183,10 @@ protocol DetectorOptionsCommon {
     var labelAllowList: Set<String>? { get }
     var labelDenyList: Set<String> { get }
     var maxMissedFrames: Int { get }
+    var trackingWindowSeconds: Double { get }
+    var isClassAwareTracking: Bool { get }
+    var reidentificationThreshold: Double { get }
+    var compensatesCameraMotion: Bool { get }
 }
 
 extension DetectorOptionsCommon {
@@ -200,6 +194,12 @@ extension DetectorOptionsCommon {
     func validateCommon() throws {
         guard maxObjectCount >= 1 else { throw ObjectDetectionError.invalidOptions("maxObjectCount must be at least 1") }
         guard maxMissedFrames >= 0 else { throw ObjectDetectionError.invalidOptions("maxMissedFrames must not be negative") }
+        guard trackingWindowSeconds.isFinite, trackingWindowSeconds >= 0 else {
+            throw ObjectDetectionError.invalidOptions("trackingWindowSeconds \(trackingWindowSeconds) must be a finite number of seconds, 0 or more")
+        }
+        guard (0...1).contains(reidentificationThreshold) else {
+            throw ObjectDetectionError.invalidOptions("reidentificationThreshold \(reidentificationThreshold) is outside 0...1")
+        }
     }
 }
 
