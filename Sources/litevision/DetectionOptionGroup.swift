@@ -75,8 +75,8 @@ struct DetectionOptionGroup: ParsableArguments {
         return o
     }
 
-    /// Builds the detector these options describe.
-    func makeDetector() throws -> ObjectDetector {
+    /// Builds the detector these options describe (with `tracking`'s settings in stream mode).
+    func makeDetector(tracking: TrackingOptionGroup? = nil) throws -> ObjectDetector {
         let directory = models ?? DefaultModels.directory
         let multipleObjects = multiple || (maxObjects ?? 1) > 1
         let detectorMode: DetectorMode = mode == .stream ? .stream : .singleImage
@@ -90,6 +90,7 @@ struct DetectionOptionGroup: ParsableArguments {
             options.detectorModel = detector.map { .local(LocalModel(path: $0)) }
             options.detectorLabelsPath = labels
             options.detectionScoreThreshold = detector != nil ? threshold : nil
+            tracking?.apply(to: &options)
             return try ObjectDetector.objectDetector(options: options, modelDirectory: directory, threadCount: threads)
         }
         var options = CustomObjectDetectorOptions(localModel: LocalModel(path: classifier))
@@ -103,6 +104,7 @@ struct DetectionOptionGroup: ParsableArguments {
         options.classifierLabelsPath = detector != nil ? classifierLabels : (classifierLabels ?? labels)
         options.classificationConfidenceThreshold = threshold
         options.detectionScoreThreshold = detector != nil ? threshold : nil
+        tracking?.apply(to: &options)
         return try ObjectDetector.objectDetector(options: options, modelDirectory: directory, threadCount: threads)
     }
 }

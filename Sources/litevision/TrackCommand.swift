@@ -19,6 +19,8 @@ struct TrackCommand: AsyncParsableCommand {
 
     @OptionGroup var detection: DetectionOptionGroup
 
+    @OptionGroup var tracking: TrackingOptionGroup
+
     @Flag(help: "Print one JSON object per frame: {\"frame\": n, \"objects\": [...]}.")
     var json = false
 
@@ -31,7 +33,7 @@ struct TrackCommand: AsyncParsableCommand {
     func run() async throws {
         guard detection.mode == .stream else { throw ValidationError("track needs --mode stream") }
         guard fps > 0 else { throw ValidationError("--fps must be positive") }
-        let detector = try detection.makeDetector()
+        let detector = try detection.makeDetector(tracking: tracking)
         let orientation = try detection.imageOrientation()
         let frames = try FrameSource(path: input, orientation: orientation)
         let framesPerSecond = frames.framesPerSecond ?? fps
@@ -57,4 +59,47 @@ struct TrackCommand: AsyncParsableCommand {
 struct FrameResultJSON: Encodable {
     var frame: Int
     var objects: [ObjectJSON]
+}
+
+/// How `track` keeps IDs: the lost-track window, class-aware matching, re-identification.
+struct TrackingOptionGroup: ParsableArguments {
+    @Option(help: "Seconds a lost object keeps its ID and can be re-identified when it comes back.")
+    var trackingWindow: Double = 2
+
+    @Option(help: "Frames a lost object keeps its ID (the longer of this and --tracking-window applies).")
+    var trackingWindowFrames: Int = 10
+
+    @Flag(inversion: .prefixedNo, help: "Keep IDs only across detections of the same detector class.")
+    var classAware = true
+
+    @Option(help: "Smallest appearance similarity (0...1) for giving a returning object its old ID.")
+    var reidThreshold: Double = 0.8
+
+    @Flag(inversion: .prefixedNo, help: "Compensate camera motion (pans) measured between frames.")
+    var cameraMotion = true
+
+    /// Checks the values.
+    func validate() throws {
+        guard trackingWindow.isFinite, trackingWindow >= 0 else { throw ValidationError("--tracking-window must be 0 or more seconds") }
+        guard trackingWindowFrames >= 0 else { throw ValidationError("--tracking-window-frames must be 0 or more") }
+        guard (0...1).contains(reidThreshold) else { throw ValidationError("--reid-threshold must be within 0...1") }
+    }
+
+    /// Copies the settings into detector options.
+    func apply(to options: inout ObjectDetectorOptions) {
+        options.trackingWindowSeconds = trackingWindow
+        options.maxMissedFrames = trackingWindowFrames
+        options.isClassAwareTracking = classAware
+        options.reidentificationThreshold = reidThreshold
+        options.compensatesCameraMotion = cameraMotion
+    }
+
+    /// Copies the settings into detector options.
+    func apply(to options: inout CustomObjectDetectorOptions) {
+        options.trackingWindowSeconds = trackingWindow
+        options.maxMissedFrames = trackingWindowFrames
+        options.isClassAwareTracking = classAware
+        options.reidentificationThreshold = reidThreshold
+        options.compensatesCameraMotion = cameraMotion
+    }
 }

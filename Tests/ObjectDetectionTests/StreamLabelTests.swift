@@ -102,7 +102,7 @@ final class StreamLabelTests: XCTestCase {
             settings: .init(options),
             localizer: try FamilyLocalizer(modelPath: deepLab, labels: nil, scoreThreshold: nil, threadCount: 1,
                                            family: SegmentationRegionsFamily()),
-            classifier: { classifier.classify($0, $1) }, maxMissedFrames: 10, clock: clock,
+            classifier: { classifier.classify($0, $1) }, clock: clock,
             labelExecutor: executor, labelPolicy: policy)
         let first = try XCTUnwrap(try detector.results(in: VisionImage(photo)).first)
         XCTAssertNotNil(first.trackingID)

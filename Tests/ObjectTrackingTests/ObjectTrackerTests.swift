@@ -12,7 +12,8 @@ final class ObjectTrackerTests: XCTestCase {
 
     func testLifecycleTentativeConfirmedLostDeleted() {
         let clock = ManualTrackingClock()
-        let tracker = ObjectTracker(configuration: TrackerConfiguration(minimumHitsToConfirm: 3, maximumMissedFrames: 2),
+        let tracker = ObjectTracker(configuration: TrackerConfiguration(minimumHitsToConfirm: 3, maximumMissedFrames: 2,
+                                                                                    lostTrackWindow: 0),
                                     clock: clock)
         XCTAssertTrue(tracker.update(with: [TrackerDetection(box: box(100, 100))]).isEmpty, "tentative is not reported")
         XCTAssertEqual(tracker.state(ofTrack: 1), .tentative)
@@ -49,7 +50,8 @@ final class ObjectTrackerTests: XCTestCase {
 
     func testReidentificationWithinWindowKeepsIDAndNewIDAfterIt() {
         let clock = ManualTrackingClock()
-        let tracker = ObjectTracker(configuration: TrackerConfiguration(minimumHitsToConfirm: 1, maximumMissedFrames: 5),
+        let tracker = ObjectTracker(configuration: TrackerConfiguration(minimumHitsToConfirm: 1, maximumMissedFrames: 5,
+                                                                                    lostTrackWindow: 0),
                                     clock: clock)
         XCTAssertEqual(tracker.update(with: [TrackerDetection(box: box(200, 200))]).map(\.trackingID), [1])
         for _ in 0..<4 { clock.advance(by: frame); tracker.update(with: []) }
@@ -67,8 +69,12 @@ final class ObjectTrackerTests: XCTestCase {
         let red = AppearanceDescriptor(features: [1, 0.1, 0, 0]), blue = AppearanceDescriptor(features: [0, 0, 1, 0.2])
         let tracker = ObjectTracker(configuration: TrackerConfiguration(minimumHitsToConfirm: 1, maximumMissedFrames: 20),
                                     clock: clock)
-        tracker.update(with: [TrackerDetection(box: box(50, 50), appearance: red),
-                              TrackerDetection(box: box(400, 50), appearance: blue)])
+        // Seen for three frames: enough evidence (3 × score 1) to be remembered across the frame.
+        for _ in 0..<3 {
+            tracker.update(with: [TrackerDetection(box: box(50, 50), appearance: red),
+                                  TrackerDetection(box: box(400, 50), appearance: blue)])
+            clock.advance(by: frame)
+        }
         for _ in 0..<5 { clock.advance(by: frame); tracker.update(with: [TrackerDetection(box: box(400, 50), appearance: blue)]) }
         clock.advance(by: frame)
         // The red object comes back far from where it left; a stranger with another look appears too.
@@ -123,15 +129,24 @@ final class ObjectTrackerTests: XCTestCase {
         XCTAssertEqual(much.first?.age, 2)
     }
 
+    /// Class-aware: where two detections sit on a track, the one of the track's class wins;
+    /// class-agnostic, the better overlap wins. A lone detection of another class (a class flicker)
+    /// still continues the track.
     func testClassAwareMatching() {
         let tracker = ObjectTracker(configuration: TrackerConfiguration(minimumHitsToConfirm: 1), clock: ManualTrackingClock())
         tracker.update(with: [TrackerDetection(box: box(0, 0), classIndex: 1)], at: 0)
-        let other = tracker.update(with: [TrackerDetection(box: box(1, 0), classIndex: 2)], at: 0.03)
-        XCTAssertEqual(other.map(\.trackingID), [2])
+        let both = tracker.update(with: [TrackerDetection(box: box(0, 0), classIndex: 2), TrackerDetection(box: box(3, 0), classIndex: 1)],
+                                  at: 0.03)
+        XCTAssertEqual(both.first { $0.trackingID == 1 }?.detectionIndex, 1)
+        let flicker = ObjectTracker(configuration: TrackerConfiguration(minimumHitsToConfirm: 1), clock: ManualTrackingClock())
+        flicker.update(with: [TrackerDetection(box: box(0, 0), classIndex: 1)], at: 0)
+        XCTAssertEqual(flicker.update(with: [TrackerDetection(box: box(2, 0), classIndex: 2)], at: 0.03).map(\.trackingID), [1])
         let agnostic = ObjectTracker(configuration: TrackerConfiguration(minimumHitsToConfirm: 1, isClassAware: false),
                                      clock: ManualTrackingClock())
         agnostic.update(with: [TrackerDetection(box: box(0, 0), classIndex: 1)], at: 0)
-        XCTAssertEqual(agnostic.update(with: [TrackerDetection(box: box(1, 0), classIndex: 2)], at: 0.03).map(\.trackingID), [1])
+        let closer = agnostic.update(with: [TrackerDetection(box: box(0, 0), classIndex: 2), TrackerDetection(box: box(3, 0), classIndex: 1)],
+                                     at: 0.03)
+        XCTAssertEqual(closer.first { $0.trackingID == 1 }?.detectionIndex, 0)
     }
 
     func testInvalidDetectionsAreIgnored() {
@@ -143,10 +158,11 @@ final class ObjectTrackerTests: XCTestCase {
         XCTAssertEqual(tracker.liveTrackCount, 1)
     }
 
-    func testScoreThresholdForNewTracks() {
-        let tracker = ObjectTracker(configuration: TrackerConfiguration(minimumHitsToConfirm: 1, minimumScoreToStartTrack: 0.5),
+    func testOnlyConfidentDetectionsStartTracks() {
+        let tracker = ObjectTracker(configuration: TrackerConfiguration(confidentScore: 0.5, minimumHitsToConfirm: 1),
                                     clock: ManualTrackingClock())
         XCTAssertTrue(tracker.update(with: [TrackerDetection(box: box(0, 0), score: 0.4)], at: 0).isEmpty)
+        XCTAssertEqual(tracker.liveTrackCount, 0)
         XCTAssertEqual(tracker.update(with: [TrackerDetection(box: box(0, 0), score: 0.6)], at: 0.1).map(\.trackingID), [1])
         XCTAssertEqual(tracker.update(with: [TrackerDetection(box: box(1, 0), score: 0.3)], at: 0.2).map(\.trackingID), [1],
                        "a low score still updates an existing track")

@@ -58,3 +58,56 @@ final class TrackingEvaluatorTests: XCTestCase {
         XCTAssertEqual(s.idf1, 8.0 / 12, accuracy: 1e-12)
     }
 }
+
+/// HOTA and ignored ground truth, hand-computed.
+final class TrackingEvaluatorHOTATests: XCTestCase {
+    private func b(_ x: Double) -> BoundingBox { BoundingBox(x: x, y: 0, width: 10, height: 10) }
+
+    func testPerfectTrackingHasHOTAOne() {
+        var evaluator = TrackingEvaluator()
+        for _ in 0..<4 {
+            evaluator.addFrame(groundTruth: [IdentifiedBox(id: 1, box: b(0)), IdentifiedBox(id: 2, box: b(50))],
+                               hypotheses: [IdentifiedBox(id: 5, box: b(0)), IdentifiedBox(id: 6, box: b(50))])
+        }
+        let s = evaluator.result
+        XCTAssertEqual(s.hota, 1, accuracy: 1e-12)
+        XCTAssertEqual(s.detectionAccuracy, 1, accuracy: 1e-12)
+        XCTAssertEqual(s.associationAccuracy, 1, accuracy: 1e-12)
+    }
+
+    /// One object tracked perfectly in position but under two IDs, half the frames each:
+    /// DetA = 1; each true positive's association score is 2/(4 + 2 - 2) = ... = 1/2, so HOTA = √½.
+    func testIdentitySplitHalvesAssociation() {
+        var evaluator = TrackingEvaluator()
+        for k in 0..<4 {
+            evaluator.addFrame(groundTruth: [IdentifiedBox(id: 1, box: b(0))], hypotheses: [IdentifiedBox(id: k < 2 ? 7 : 8, box: b(0))])
+        }
+        let s = evaluator.result
+        XCTAssertEqual(s.detectionAccuracy, 1, accuracy: 1e-12)
+        XCTAssertEqual(s.associationAccuracy, 0.5, accuracy: 1e-12)
+        XCTAssertEqual(s.hota, 0.5.squareRoot(), accuracy: 1e-12)
+    }
+
+    /// Localisation enters through the thresholds: a box with IoU 0.6 is a true positive for
+    /// α ≤ 0.6 (12 of the 19 thresholds) and a miss plus a false positive above.
+    func testLocalisationAveragesOverThresholds() {
+        var evaluator = TrackingEvaluator()
+        // IoU of [0,10] and [2.5,12.5] (height 10): 7.5 / 12.5 = 0.6.
+        evaluator.addFrame(groundTruth: [IdentifiedBox(id: 1, box: b(0))], hypotheses: [IdentifiedBox(id: 3, box: b(2.5))])
+        let s = evaluator.result
+        XCTAssertEqual(s.detectionAccuracy, 12.0 / 19, accuracy: 1e-9)
+        XCTAssertEqual(s.hota, 12.0 / 19, accuracy: 1e-9, "AssA is 1 where matched, so HOTA(α) = DetA(α) ∈ {0, 1}")
+    }
+
+    /// A tracker box on a barely visible (ignored) object is neither a match nor a false positive.
+    func testIgnoredGroundTruthAbsorbsTrackerBoxes() {
+        var evaluator = TrackingEvaluator()
+        evaluator.addFrame(groundTruth: [IdentifiedBox(id: 1, box: b(0))],
+                           hypotheses: [IdentifiedBox(id: 3, box: b(0)), IdentifiedBox(id: 4, box: b(50))],
+                           ignored: [b(51)])
+        let s = evaluator.result
+        XCTAssertEqual(s.falsePositives, 0)
+        XCTAssertEqual(s.hypothesisCount, 1)
+        XCTAssertEqual(s.mota, 1)
+    }
+}

@@ -13,7 +13,7 @@ public final class ObjectDetector: @unchecked Sendable {
     private let settings: Settings
     private let localizer: any Localizer
     private let classifier: ((RGBImage, ImageRect) throws -> [ObjectLabel])?
-    private let tracker: ObjectTracker?
+    private let tracking: TrackingFeed?
     /// Stream mode with a classifier: labels per tracking ID, classified in the background.
     private let labelCache: TrackLabelCache?
 
@@ -24,6 +24,7 @@ public final class ObjectDetector: @unchecked Sendable {
             mode = options.detectorMode; multipleObjects = options.shouldEnableMultipleObjects
             classification = options.shouldEnableClassification; maxObjectCount = options.maxObjectCount
             allowList = options.labelAllowList; denyList = options.labelDenyList
+            tracking = TrackingSettings(options)
         }
         var mode: DetectorMode
         var multipleObjects: Bool
@@ -31,10 +32,11 @@ public final class ObjectDetector: @unchecked Sendable {
         var maxObjectCount: Int
         var allowList: Set<String>?
         var denyList: Set<String>
+        var tracking: TrackingSettings
     }
 
     init(settings: Settings, localizer: any Localizer,
-         classifier: ((RGBImage, ImageRect) throws -> [ObjectLabel])?, maxMissedFrames: Int,
+         classifier: ((RGBImage, ImageRect) throws -> [ObjectLabel])?,
          clock: any TrackingClock, labelExecutor: any ClassificationExecutor = SerialClassificationExecutor(),
          labelPolicy: TrackLabelCache.Policy = TrackLabelCache.Policy()) {
         self.settings = settings
@@ -47,10 +49,7 @@ public final class ObjectDetector: @unchecked Sendable {
         } else {
             labelCache = nil
         }
-        tracker = settings.mode == .stream
-            ? ObjectTracker(configuration: TrackerConfiguration(minimumHitsToConfirm: 1, maximumMissedFrames: maxMissedFrames),
-                            clock: clock)
-            : nil
+        tracking = settings.mode == .stream ? TrackingFeed(settings: settings.tracking, clock: clock) : nil
     }
 
     /// The default detector: prominent objects (DeepLabV3 regions) with optional coarse
@@ -71,8 +70,7 @@ public final class ObjectDetector: @unchecked Sendable {
             classify = { try coarse.classify($0, region: $1) }
         }
         return ObjectDetector(
-            settings: Settings(options), localizer: localizer, classifier: classify,
-            maxMissedFrames: options.maxMissedFrames, clock: clock)
+            settings: Settings(options), localizer: localizer, classifier: classify, clock: clock)
     }
 
     /// A detector with a custom classifier (and optionally a custom detector model as localizer).
@@ -96,8 +94,7 @@ public final class ObjectDetector: @unchecked Sendable {
             classify = { try classifier.classify($0, region: $1, threshold: threshold, maxCount: maxCount) }
         }
         return ObjectDetector(
-            settings: Settings(options), localizer: localizer, classifier: classify,
-            maxMissedFrames: options.maxMissedFrames, clock: clock)
+            settings: Settings(options), localizer: localizer, classifier: classify, clock: clock)
     }
 
     /// The given detector model as localizer (its family from ``DetectorFamilyRegistry/shared``),
@@ -145,14 +142,18 @@ public final class ObjectDetector: @unchecked Sendable {
     /// Forgets tracking state (start of a new stream).
     public func resetTracking() {
         lock.lock(); defer { lock.unlock() }
-        tracker?.reset()
+        tracking?.reset()
         labelCache?.reset()
     }
 
     private func detect(_ image: RGBImage, timestamp: Double?) throws -> [DetectedObject] {
         let limit = settings.multipleObjects ? settings.maxObjectCount : 1
-        var objects: [(rect: ImageRect, score: Float, labels: [ObjectLabel])] = []
-        for candidate in try localizer.localize(image) {
+        let candidates = Array(try localizer.localize(image).prefix(max(limit, TrackingFeed.maximumTrackedCandidates)))
+        // Stream mode tracks every candidate, reported or not, so an object's ID survives frames
+        // where another object outranks it.
+        let ids = tracking?.trackingIDs(for: candidates, in: image, timestamp: timestamp)
+        var objects: [(rect: ImageRect, trackingID: Int?, labels: [ObjectLabel])] = []
+        for (i, candidate) in candidates.enumerated() {
             guard objects.count < limit else { break }
             var labels: [ObjectLabel] = []
             if settings.classification {
@@ -165,20 +166,12 @@ public final class ObjectDetector: @unchecked Sendable {
                 }
             }
             guard let kept = labelCache == nil ? filter(labels) : labels else { continue }
-            objects.append((candidate.rect, candidate.score, kept))
-        }
-        var ids = [Int?](repeating: nil, count: objects.count)
-        if let tracker {
-            let detections = objects.map {
-                TrackerDetection(box: BoundingBox(x: $0.rect.x, y: $0.rect.y, width: $0.rect.width, height: $0.rect.height),
-                                 score: Double($0.score))
-            }
-            for track in tracker.update(with: detections, at: timestamp) { ids[track.detectionIndex] = track.trackingID }
+            objects.append((candidate.rect, ids?[i], kept))
         }
         var dropped = Set<Int>()
         if let labelCache {
-            let tracked = objects.indices.filter { ids[$0] != nil }
-            let cached = try labelCache.labels(for: tracked.map { (ids[$0]!, objects[$0].rect) }, in: image)
+            let tracked = objects.indices.filter { objects[$0].trackingID != nil }
+            let cached = try labelCache.labels(for: tracked.map { (objects[$0].trackingID!, objects[$0].rect) }, in: image)
             for (i, labels) in zip(tracked, cached) {
                 if let kept = filter(labels) { objects[i].labels = kept } else { dropped.insert(i) }
             }
@@ -186,7 +179,7 @@ public final class ObjectDetector: @unchecked Sendable {
         return objects.indices.filter { !dropped.contains($0) }.map { i in
             let r = objects[i].rect
             return DetectedObject(frame: CGRect(x: r.x, y: r.y, width: r.width, height: r.height),
-                                  trackingID: ids[i], labels: objects[i].labels)
+                                  trackingID: objects[i].trackingID, labels: objects[i].labels)
         }
     }
 
@@ -218,6 +211,10 @@ protocol DetectorOptionsCommon {
     var labelAllowList: Set<String>? { get }
     var labelDenyList: Set<String> { get }
     var maxMissedFrames: Int { get }
+    var trackingWindowSeconds: Double { get }
+    var isClassAwareTracking: Bool { get }
+    var reidentificationThreshold: Double { get }
+    var compensatesCameraMotion: Bool { get }
 }
 
 extension DetectorOptionsCommon {
@@ -225,6 +222,12 @@ extension DetectorOptionsCommon {
     func validateCommon() throws {
         guard maxObjectCount >= 1 else { throw ObjectDetectionError.invalidOptions("maxObjectCount must be at least 1") }
         guard maxMissedFrames >= 0 else { throw ObjectDetectionError.invalidOptions("maxMissedFrames must not be negative") }
+        guard trackingWindowSeconds.isFinite, trackingWindowSeconds >= 0 else {
+            throw ObjectDetectionError.invalidOptions("trackingWindowSeconds \(trackingWindowSeconds) must be a finite number of seconds, 0 or more")
+        }
+        guard (0...1).contains(reidentificationThreshold) else {
+            throw ObjectDetectionError.invalidOptions("reidentificationThreshold \(reidentificationThreshold) is outside 0...1")
+        }
     }
 }
 

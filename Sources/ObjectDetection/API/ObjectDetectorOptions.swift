@@ -27,8 +27,25 @@ public struct ObjectDetectorOptions: Sendable {
     public var labelAllowList: Set<String>?
     /// Beyond the SDK: these label texts are removed from objects.
     public var labelDenyList: Set<String> = []
-    /// Beyond the SDK: frames missed before a track is dropped (stream mode).
+    /// Beyond the SDK (stream mode): the lost-track window in frames. An object that is not
+    /// detected (hidden, out of view) keeps its tracking ID while it has been missing for at most
+    /// this many frames or at most `trackingWindowSeconds`, whichever is longer.
     public var maxMissedFrames = 10
+    /// Beyond the SDK (stream mode): the lost-track window in seconds (default 2). Within it an
+    /// object that comes back, anywhere in the frame, gets its old ID back when it looks like
+    /// it did (see `reidentificationThreshold`).
+    public var trackingWindowSeconds = 2.0
+    /// Beyond the SDK (stream mode): objects keep their ID only across detections of the same
+    /// detector class (default true; no effect when the localizer has no classes).
+    public var isClassAwareTracking = true
+    /// Beyond the SDK (stream mode): the smallest appearance similarity (cosine of color
+    /// histograms, 0...1) for giving a returning object its old ID (default 0.8, tuned on the
+    /// product-path tracking benchmark). Higher is stricter: fewer wrong re-identifications,
+    /// more new IDs.
+    public var reidentificationThreshold = 0.8
+    /// Beyond the SDK (stream mode): compensate camera motion (a pan, a shake) measured between
+    /// consecutive frames, so objects at rest keep their IDs while the camera moves (default true).
+    public var compensatesCameraMotion = true
     /// Beyond the SDK: a detector model used as the localizer instead of the default one
     /// (SSD with `TFLite_Detection_PostProcess`, BlazeFace-style raw outputs, YOLO single output).
     /// With classification on, objects carry the detector's own class labels.

@@ -18,6 +18,12 @@ public struct TrackingScores: Hashable, Sendable, CustomStringConvertible {
     public var totalMatchedIoU: Double
     /// Frames where a ground-truth object and its globally assigned tracker ID overlap (IDTP).
     public var identityTruePositives: Int
+    /// Higher Order Tracking Accuracy: √(DetA · AssA), averaged over IoU thresholds 0.05...0.95.
+    public var hota: Double = 0
+    /// HOTA's detection accuracy, averaged over the thresholds.
+    public var detectionAccuracy: Double = 0
+    /// HOTA's association accuracy, averaged over the thresholds.
+    public var associationAccuracy: Double = 0
 
     /// Multiple Object Tracking Accuracy: 1 - (misses + false positives + ID switches) / ground truth.
     public var mota: Double {
@@ -38,7 +44,7 @@ public struct TrackingScores: Hashable, Sendable, CustomStringConvertible {
     /// One line with the main figures.
     public var description: String {
         func pct(_ v: Double) -> String { String(Double(Int((v * 1000).rounded())) / 10) + "%" }
-        return "MOTA \(pct(mota)) IDF1 \(pct(idf1)) IDsw \(idSwitches) FN \(misses) FP \(falsePositives) " +
+        return "MOTA \(pct(mota)) IDF1 \(pct(idf1)) HOTA \(pct(hota)) IDsw \(idSwitches) FN \(misses) FP \(falsePositives) " +
             "GT \(groundTruthCount) MOTP \(pct(motp))"
     }
 }

@@ -75,5 +75,22 @@ struct BoxMotionModel: Sendable {
         height.update(measurement: observed.height, variance: rh)
     }
 
+    /// Moves the estimate into the current frame's coordinates after the camera moved
+    /// (centre mapped by `motion`, size and velocities scaled).
+    mutating func compensate(_ motion: CameraMotion) {
+        guard motion.isFinite else { return }
+        let center = motion.apply(x: centerX.position, y: centerY.position)
+        let s = motion.scale
+        guard s.x > 0, s.y > 0 else { return }
+        let velocity = motion.applyToVector(dx: centerX.velocity, dy: centerY.velocity)
+        centerX.transform(scale: s.x, offset: center.x - s.x * centerX.position)
+        centerY.transform(scale: s.y, offset: center.y - s.y * centerY.position)
+        // A rotation turns the velocity; the scaled filters above only stretched it.
+        centerX.setVelocity(velocity.dx)
+        centerY.setVelocity(velocity.dy)
+        width.transform(scale: s.x, offset: 0)
+        height.transform(scale: s.y, offset: 0)
+    }
+
     private static func square(_ v: Double) -> Double { v * v }
 }

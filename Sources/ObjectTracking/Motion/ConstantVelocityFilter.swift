@@ -49,4 +49,20 @@ struct ConstantVelocityFilter: Sendable {
         pp = pp * (1 - gainPosition)
         pv = newPV
     }
+
+    /// Re-expresses the state in a moved coordinate frame: `position' = scale · position + offset`
+    /// (velocity and covariance scale with it). Used for camera-motion compensation.
+    mutating func transform(scale: Double, offset: Double) {
+        guard scale.isFinite, scale > 0, offset.isFinite else { return }
+        position = scale * position + offset
+        velocity *= scale
+        pp *= scale * scale
+        pv *= scale * scale
+        vv *= scale * scale
+    }
+
+    /// Replaces the velocity estimate (covariance unchanged).
+    mutating func setVelocity(_ v: Double) {
+        if v.isFinite { velocity = v }
+    }
 }
