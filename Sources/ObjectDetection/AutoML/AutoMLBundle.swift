@@ -79,7 +79,7 @@ public final class AutoMLObjectDetector: Sendable {
         options.shouldEnableMultipleObjects = true
         options.shouldEnableClassification = true
         options.maxObjectCount = bundle.maxDetections
-        detector = ObjectDetector(settings: .init(options), localizer: localizer, classifier: nil, maxMissedFrames: 0,
+        detector = ObjectDetector(settings: .init(options), localizer: localizer, classifier: nil,
                                   clock: SystemTrackingClock())
     }
 
