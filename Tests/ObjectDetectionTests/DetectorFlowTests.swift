@@ -28,15 +28,17 @@ final class DetectorFlowTests: XCTestCase {
         XCTAssertEqual(Double(frame.height), h, accuracy: accuracy, "height of \(frame)", file: file, line: line)
     }
 
+    /// The default detector's most prominent object per sample photo: x, y, width, height.
+    static let prominentObjectGoldens: [String: (Double, Double, Double, Double)] = [
+        "astronaut": (0, 16, 371, 496), "camera": (0, 68, 323, 444),
+        "chelsea": (0, 0, 386, 300), "motorcycle": (101, 80, 577, 368),
+    ]
+
     func testDefaultDetectorReturnsTheMostProminentObjectOfEachPhoto() throws {
         var options = ObjectDetectorOptions()
         options.detectorMode = .singleImage
         let detector = try ObjectDetector.objectDetector(options: options, modelDirectory: modelDirectory)
-        let expected: [String: (Double, Double, Double, Double)] = [
-            "astronaut": (0, 16, 371, 496), "camera": (0, 68, 323, 444),
-            "chelsea": (0, 0, 386, 300), "motorcycle": (101, 80, 577, 368),
-        ]
-        for (name, box) in expected {
+        for (name, box) in Self.prominentObjectGoldens {
             let objects = try detector.results(in: try photo(name))
             XCTAssertEqual(objects.count, 1, name)
             guard let object = objects.first else { continue }

@@ -47,12 +47,8 @@ final class JPEGDetectionTests: XCTestCase {
         var options = ObjectDetectorOptions()
         options.detectorMode = .singleImage
         let detector = try ObjectDetector.objectDetector(options: options, modelDirectory: modelDirectory)
-        // DetectorFlowTests' PNG goldens, to within 6 px (under 2 % of the box) after JPEG compression.
-        let expected: [String: (Double, Double, Double, Double)] = [
-            "astronaut": (0, 16, 371, 496), "camera": (0, 68, 323, 444),
-            "chelsea": (0, 0, 386, 300), "motorcycle": (101, 80, 577, 368),
-        ]
-        for (name, box) in expected.sorted(by: { $0.key < $1.key }) {
+        // The PNG goldens, to within 6 px (under 2 % of the box) after JPEG compression.
+        for (name, box) in DetectorFlowTests.prominentObjectGoldens.sorted(by: { $0.key < $1.key }) {
             let jpeg = try JPEGEncoder.encode(try samplePNG(name), options: .init(quality: 95))
             let objects = try detector.results(in: VisionImage(imageData: jpeg))
             XCTAssertEqual(objects.count, 1, name)
