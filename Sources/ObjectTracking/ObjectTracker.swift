@@ -11,8 +11,8 @@
 ///    both carry an ``AppearanceDescriptor``; pairs below ``TrackerConfiguration/minimumIoU``
 ///    never match, and with class-aware matching a detection of a class the track has seldom
 ///    been given counts half (the detector's class flickers on small or partly hidden objects);
-/// 3. associates the established tracks still unmatched with the low-score detections on IoU
-///    alone (ByteTrack's second stage: a partly hidden object keeps its track);
+/// 3. associates the tracks seen in the previous frame and still unmatched with the low-score
+///    detections on IoU alone (ByteTrack's second stage: a partly hidden object keeps its track);
 /// 4. gives tentative tracks the remaining confident detections, so a false positive cannot
 ///    take an established object's detection;
 /// 5. re-identifies lost tracks by appearance anywhere in the frame: similarity of at least
@@ -91,8 +91,9 @@ public final class ObjectTracker {
         var matches = [Int: (detection: Int, kind: Track.MatchKind)]()   // track position -> match
         let established = tracks.indices.filter { tracks[$0].state != .tentative }
         associate(established, &confident, detections, &matches, .spatial, weight: spatialWeight)
-        let unmatchedEstablished = established.filter { matches[$0] == nil }
-        associate(unmatchedEstablished, &lowScore, detections, &matches, .spatial, weight: lowScoreWeight)
+        // Only tracks seen in the previous frame: a weak box does not bring back a hidden object.
+        let unmatchedTracked = established.filter { matches[$0] == nil && tracks[$0].missedFrames == 0 }
+        associate(unmatchedTracked, &lowScore, detections, &matches, .spatial, weight: lowScoreWeight)
         let tentative = tracks.indices.filter { tracks[$0].state == .tentative }
         associate(tentative, &confident, detections, &matches, .spatial, weight: spatialWeight)
         let lost = tracks.indices.filter { tracks[$0].state == .lost && matches[$0] == nil }
@@ -220,9 +221,10 @@ public final class ObjectTracker {
         return matchScore(iou: iou, track, detection) * (classesAgree(track, detection) ? 1 : 0.5)
     }
 
-    /// Weight of a second-stage match with a low-score detection: IoU alone (half for another class).
+    /// Weight of a second-stage match with a low-score detection: IoU with the prediction alone
+    /// (half for another class).
     private func lowScoreWeight(_ track: Track, _ detection: TrackerDetection) -> Double? {
-        let iou = spatialIoU(track, detection)
+        let iou = track.motion.box.intersectionOverUnion(detection.box)
         return iou >= configuration.lowScoreMinimumIoU ? iou * (classesAgree(track, detection) ? 1 : 0.5) : nil
     }
 

@@ -20,11 +20,12 @@ public final class ObjectDetector: @unchecked Sendable {
     /// What the detector does with candidates, common to both option types.
     struct Settings {
         /// The settings both option types share.
-        init(_ options: some DetectorOptionsCommon) {
+        init(_ options: some DetectorOptionsCommon, scoreThreshold: Float = 0) {
             mode = options.detectorMode; multipleObjects = options.shouldEnableMultipleObjects
             classification = options.shouldEnableClassification; maxObjectCount = options.maxObjectCount
             allowList = options.labelAllowList; denyList = options.labelDenyList
-            tracking = TrackingSettings(options)
+            tracking = TrackingSettings(options, scoreThreshold: scoreThreshold)
+            self.scoreThreshold = scoreThreshold
         }
         var mode: DetectorMode
         var multipleObjects: Bool
@@ -33,6 +34,8 @@ public final class ObjectDetector: @unchecked Sendable {
         var allowList: Set<String>?
         var denyList: Set<String>
         var tracking: TrackingSettings
+        /// Score an object needs to be reported (stream mode: or a track that continues through it).
+        var scoreThreshold: Float
     }
 
     init(settings: Settings, localizer: any Localizer,
@@ -59,8 +62,9 @@ public final class ObjectDetector: @unchecked Sendable {
                                       threadCount: Int? = nil,
                                       clock: any TrackingClock = SystemTrackingClock()) throws -> ObjectDetector {
         try options.validate()
-        let localizer = try makeLocalizer(detectorModel: options.detectorModel, labelsPath: options.detectorLabelsPath,
-                                          scoreThreshold: options.detectionScoreThreshold, modelDirectory: modelDirectory,
+        let (localizer, threshold) = try makeLocalizer(
+            detectorModel: options.detectorModel, labelsPath: options.detectorLabelsPath,
+            scoreThreshold: options.detectionScoreThreshold, mode: options.detectorMode, modelDirectory: modelDirectory,
                                           modelManager: .shared, threadCount: threadCount)
         var classify: ((RGBImage, ImageRect) throws -> [ObjectLabel])?
         if options.shouldEnableClassification && options.detectorModel == nil {
@@ -70,7 +74,7 @@ public final class ObjectDetector: @unchecked Sendable {
             classify = { try coarse.classify($0, region: $1) }
         }
         return ObjectDetector(
-            settings: Settings(options), localizer: localizer, classifier: classify, clock: clock)
+            settings: Settings(options, scoreThreshold: threshold), localizer: localizer, classifier: classify, clock: clock)
     }
 
     /// A detector with a custom classifier (and optionally a custom detector model as localizer).
@@ -81,8 +85,9 @@ public final class ObjectDetector: @unchecked Sendable {
                                       threadCount: Int? = nil,
                                       clock: any TrackingClock = SystemTrackingClock()) throws -> ObjectDetector {
         try options.validate()
-        let localizer = try makeLocalizer(detectorModel: options.detectorModel, labelsPath: options.detectorLabelsPath,
-                                          scoreThreshold: options.detectionScoreThreshold, modelDirectory: modelDirectory,
+        let (localizer, threshold) = try makeLocalizer(
+            detectorModel: options.detectorModel, labelsPath: options.detectorLabelsPath,
+            scoreThreshold: options.detectionScoreThreshold, mode: options.detectorMode, modelDirectory: modelDirectory,
                                           modelManager: modelManager, threadCount: threadCount)
         var classify: ((RGBImage, ImageRect) throws -> [ObjectLabel])?
         if options.shouldEnableClassification {
@@ -94,22 +99,28 @@ public final class ObjectDetector: @unchecked Sendable {
             classify = { try classifier.classify($0, region: $1, threshold: threshold, maxCount: maxCount) }
         }
         return ObjectDetector(
-            settings: Settings(options), localizer: localizer, classifier: classify, clock: clock)
+            settings: Settings(options, scoreThreshold: threshold), localizer: localizer, classifier: classify, clock: clock)
     }
 
     /// The given detector model as localizer (its family from ``DetectorFamilyRegistry/shared``),
-    /// else the default prominent-regions localizer.
+    /// else the default prominent-regions localizer, and the score an object needs to be
+    /// reported. In stream mode the localizer also returns candidates down to
+    /// ``TrackingFeed/lowScoreFraction`` of that score, for the tracker's second association stage.
     private static func makeLocalizer(detectorModel: ModelSource?, labelsPath: String?, scoreThreshold: Float?,
-                                      modelDirectory: String, modelManager: ModelManager,
-                                      threadCount: Int?) throws -> any Localizer {
+                                      mode: DetectorMode, modelDirectory: String, modelManager: ModelManager,
+                                      threadCount: Int?) throws -> (localizer: any Localizer, scoreThreshold: Float) {
+        let fraction: Float = mode == .stream ? TrackingFeed.lowScoreFraction : 1
         if let detectorModel {
             let labels = try labelsPath.map { try LabelList(contentsOf: $0) }
-            return try FamilyLocalizer(modelPath: detectorModel.resolvedFilePath(using: modelManager),
-                                       labels: labels, scoreThreshold: scoreThreshold, threadCount: threadCount)
+            let localizer = try FamilyLocalizer(modelPath: detectorModel.resolvedFilePath(using: modelManager),
+                                                labels: labels, scoreThreshold: scoreThreshold, threadCount: threadCount,
+                                                candidateFraction: fraction)
+            return (localizer, localizer.reportThreshold)
         }
-        return try FamilyLocalizer(modelPath: DefaultModels.path(DefaultModels.localizerFileName, in: modelDirectory),
-                                   labels: nil, scoreThreshold: scoreThreshold, threadCount: threadCount,
-                                   family: SegmentationRegionsFamily())
+        let localizer = try FamilyLocalizer(modelPath: DefaultModels.path(DefaultModels.localizerFileName, in: modelDirectory),
+                                            labels: nil, scoreThreshold: scoreThreshold, threadCount: threadCount,
+                                            family: SegmentationRegionsFamily(), candidateFraction: fraction)
+        return (localizer, localizer.reportThreshold)
     }
 
     /// Detects objects synchronously. An empty array means nothing was found.
@@ -150,11 +161,12 @@ public final class ObjectDetector: @unchecked Sendable {
         let limit = settings.multipleObjects ? settings.maxObjectCount : 1
         let candidates = Array(try localizer.localize(image).prefix(max(limit, TrackingFeed.maximumTrackedCandidates)))
         // Stream mode tracks every candidate, reported or not, so an object's ID survives frames
-        // where another object outranks it.
+        // where another object outranks it; a weak candidate is reported only when it continues a track.
         let ids = tracking?.trackingIDs(for: candidates, in: image, timestamp: timestamp)
         var objects: [(rect: ImageRect, trackingID: Int?, labels: [ObjectLabel])] = []
         for (i, candidate) in candidates.enumerated() {
             guard objects.count < limit else { break }
+            guard candidate.score >= settings.scoreThreshold || ids?[i] != nil else { continue }
             var labels: [ObjectLabel] = []
             if settings.classification {
                 if let classifier {

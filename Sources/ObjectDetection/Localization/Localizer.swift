@@ -16,15 +16,21 @@ final class FamilyLocalizer: Localizer {
     let family: any DetectorFamily
     let model: DetectorModelInfo
     let labels: LabelList?
+    /// The score candidates need to be returned (`reportThreshold` × the candidate fraction).
     let scoreThreshold: Float
+    /// The score an object needs to be reported.
+    let reportThreshold: Float
 
     /// Loads `modelPath` and picks its family: `family` when given, else the first of
     /// `registry` that matches.
     /// - Parameters:
     ///   - labels: a side-car label file's contents; nil uses the labels packed in the model.
     ///   - scoreThreshold: nil uses the family's default.
+    ///   - candidateFraction: candidates are kept down to this fraction of the threshold (stream
+    ///     mode's tracker uses the weaker ones to keep partly hidden objects, see `TrackingFeed`).
     init(modelPath: String, labels: LabelList?, scoreThreshold: Float?, threadCount: Int?,
-         family: (any DetectorFamily)? = nil, registry: DetectorFamilyRegistry = .shared) throws {
+         family: (any DetectorFamily)? = nil, registry: DetectorFamilyRegistry = .shared,
+         candidateFraction: Float = 1) throws {
         let runner = try ModelRunner(path: modelPath, threadCount: threadCount, floatNormalization: .signedUnitInterval)
         // Class names: value labels of the classes output (SSD, EfficientDet), else axis labels.
         let packed = runner.file.labels(forOutput: 1, type: .tensorValueLabels)
@@ -38,7 +44,8 @@ final class FamilyLocalizer: Localizer {
         self.family = chosen
         self.model = model
         self.labels = chosen.labels(for: model)
-        self.scoreThreshold = scoreThreshold ?? chosen.defaultScoreThreshold
+        reportThreshold = scoreThreshold ?? chosen.defaultScoreThreshold
+        self.scoreThreshold = reportThreshold * candidateFraction
     }
 
     func localize(_ image: RGBImage) throws -> [DetectionCandidate] {

@@ -12,6 +12,9 @@ import ObjectTracking
 final class TrackingFeed {
     /// Candidates beyond this many (best first) are neither tracked nor reported.
     static let maximumTrackedCandidates = 20
+    /// In stream mode the localizer returns candidates down to this fraction of the detector's
+    /// score threshold; those below the threshold only continue existing tracks.
+    static let lowScoreFraction: Float = 0.5
     /// Samples per histogram stripe.
     static let samplesPerStripe = 512
 

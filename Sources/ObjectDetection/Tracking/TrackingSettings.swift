@@ -7,20 +7,24 @@ struct TrackingSettings: Sendable {
     var classAware: Bool
     var reidentificationThreshold: Double
     var compensatesCameraMotion: Bool
+    /// Score a candidate needs to count as confident (start a track, update its appearance).
+    var confidentScore: Double
 
-    init(_ options: some DetectorOptionsCommon) {
+    init(_ options: some DetectorOptionsCommon, scoreThreshold: Float) {
         maxMissedFrames = options.maxMissedFrames
         windowSeconds = options.trackingWindowSeconds
         classAware = options.isClassAwareTracking
         reidentificationThreshold = options.reidentificationThreshold
         compensatesCameraMotion = options.compensatesCameraMotion
+        confidentScore = Double(scoreThreshold)
     }
 
     /// The tracker configuration: objects are reported from their first frame (stream mode
-    /// returns IDs at once), every candidate the localizer returns is confident (the localizer
-    /// already applied its score threshold), the rest from the options and the tracker's defaults.
+    /// returns IDs at once), candidates at the detector's score threshold are confident and the
+    /// weaker ones the localizer returns in stream mode only continue tracks (ByteTrack's second
+    /// stage), the rest from the options and the tracker's defaults.
     var configuration: TrackerConfiguration {
-        TrackerConfiguration(confidentScore: 0, minimumAppearanceSimilarity: reidentificationThreshold,
+        TrackerConfiguration(confidentScore: confidentScore, minimumAppearanceSimilarity: reidentificationThreshold,
                              minimumHitsToConfirm: 1, maximumMissedFrames: maxMissedFrames,
                              lostTrackWindow: windowSeconds, isClassAware: classAware)
     }
