@@ -17,7 +17,7 @@ public enum ImageFileFormat: String, Sendable, CaseIterable {
     }
 
     /// The longest signature, in bytes: reading this many is enough to sniff a file.
-    static let signatureLength = 8
+    public static let signatureLength = 8
 
     /// The format chosen for an output path from its extension: `.jpg` and `.jpeg` (any case)
     /// are JPEG, anything else PNG.
