@@ -69,7 +69,7 @@ struct TrackingOptionGroup: ParsableArguments {
     @Option(help: "Frames a lost object keeps its ID (the longer of this and --tracking-window applies).")
     var trackingWindowFrames: Int = 10
 
-    @Flag(inversion: .prefixedNo, help: "Keep IDs only across detections of the same detector class.")
+    @Flag(inversion: .prefixedNo, help: "Class-aware matching: re-identify only within a detector class, prefer same-class matches.")
     var classAware = true
 
     @Option(help: "Smallest appearance similarity (0...1) for giving a returning object its old ID.")

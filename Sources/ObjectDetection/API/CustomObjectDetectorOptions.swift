@@ -32,8 +32,9 @@ public struct CustomObjectDetectorOptions: Sendable {
     /// object that comes back, anywhere in the frame, gets its old ID back when it looks like
     /// it did (see `reidentificationThreshold`).
     public var trackingWindowSeconds = 2.0
-    /// Beyond the SDK (stream mode): objects keep their ID only across detections of the same
-    /// detector class (default true; no effect when the localizer has no classes).
+    /// Beyond the SDK (stream mode): class-aware matching (default true; no effect when the
+    /// localizer has no classes): a returning object is re-identified only as a class the
+    /// detector has often given it, and where a track is, a detection of its class is preferred.
     public var isClassAwareTracking = true
     /// Beyond the SDK (stream mode): the smallest appearance similarity (cosine of color
     /// histograms, 0...1) for giving a returning object its old ID (default 0.8, tuned on the
