@@ -69,6 +69,11 @@ extension Assembler {
         instruction(0x01, width: width, reg: src.index, .register(dst.index))
     }
 
+    /// `add dst, [src]`.
+    public mutating func add(_ dst: GeneralRegister, _ src: MemoryOperand, width: OperandWidth = .qword) {
+        instruction(0x03, width: width, reg: dst.index, .memory(src))
+    }
+
     /// `add dst, imm`.
     public mutating func add(_ dst: GeneralRegister, _ imm: Int32, width: OperandWidth = .qword) {
         immediateGroup(0, accumulatorOpcode: 0x05, dst, imm, width: width)

@@ -147,6 +147,16 @@ extension Assembler {
         threeOperand(0x57, map: .map0F, prefix: .none, dst, a, b)
     }
 
+    /// `vcvttps2dq dst, src`: floats to Int32, truncating toward zero.
+    public mutating func vcvttps2dq(_ dst: VectorRegister, _ src: VectorSource) {
+        let rm: RegisterOrMemory
+        switch src {
+        case .register(let r): rm = .register(r.index)
+        case .memory(let m): rm = .memory(m)
+        }
+        vectorInstruction(0x5B, map: .map0F, prefix: .pF3, width: dst.width, reg: dst.index, vvvv: 0, rm)
+    }
+
     // MARK: Integer arithmetic
 
     /// `vpaddd dst, a, b`: 32-bit lane sums.

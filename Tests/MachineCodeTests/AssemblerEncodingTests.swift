@@ -111,6 +111,13 @@ final class AssemblerEncodingTests: XCTestCase {
         ("vpbroadcastq ymm15, [rdi+224]", [0xC4, 0x62, 0x7D, 0x59, 0xBF, 0xE0, 0x00, 0x00, 0x00], { a in a.vpbroadcastq(ymm(15), .mem(.rdi, disp: 224)) }),
         ("vmovups [r9], xmm8", [0xC4, 0x41, 0x78, 0x11, 0x01], { a in a.vmovups(.mem(.r9), xmm(8)) }),
         ("vmovups ymm8, [rax+64]", [0xC5, 0x7C, 0x10, 0x40, 0x40], { a in a.vmovups(ymm(8), .mem(.rax, disp: 64)) }),
+        ("vcvttps2dq ymm0, [rsi+r11]", [0xC4, 0xA1, 0x7E, 0x5B, 0x04, 0x1E], { a in a.vcvttps2dq(ymm(0), .memory(.mem(.rsi, index: .r11, scale: 1))) }),
+        ("vcvttps2dq ymm1, [rsi+r11+32]", [0xC4, 0xA1, 0x7E, 0x5B, 0x4C, 0x1E, 0x20], { a in a.vcvttps2dq(ymm(1), .memory(.mem(.rsi, index: .r11, scale: 1, disp: 32))) }),
+        ("vcvttps2dq ymm9, ymm3", [0xC5, 0x7E, 0x5B, 0xCB], { a in a.vcvttps2dq(ymm(9), .register(ymm(3))) }),
+        ("vpaddd ymm0, ymm0, [rax+r11+32]", [0xC4, 0xA1, 0x7D, 0xFE, 0x44, 0x18, 0x20], { a in a.vpaddd(ymm(0), ymm(0), .memory(.mem(.rax, index: .r11, scale: 1, disp: 32))) }),
+        ("vmovups [rdx+rbx], xmm8", [0xC5, 0x78, 0x11, 0x04, 0x1A], { a in a.vmovups(.mem(.rdx, index: .rbx, scale: 1), xmm(8)) }),
+        ("add rsi, [rdi+32]", [0x48, 0x03, 0x77, 0x20], { a in a.add(.rsi, .mem(.rdi, disp: 32)) }),
+        ("add r12, [r13]", [0x4D, 0x03, 0x65, 0x00], { a in a.add(.r12, .mem(.r13)) }),
     ]
 
     func testEveryFormMatchesTheReferenceAssembler() throws {

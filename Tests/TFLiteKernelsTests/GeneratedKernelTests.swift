@@ -44,6 +44,18 @@ final class GeneratedKernelTests: XCTestCase {
         for (path, offset) in fields { XCTAssertEqual(MemoryLayout<A>.offset(of: path), Int(offset), "\(path)") }
     }
 
+    func testDepthwiseRequantizeArgumentBlockLayoutMatchesTheGeneratedCode() {
+        typealias A = GeneratedDepthwiseRequantizeArguments
+        typealias F = A.Field
+        let fields: [(PartialKeyPath<A>, Int32)] = [
+            (\A.sums, F.sums), (\A.output, F.output), (\A.pixels, F.pixels), (\A.blocks, F.blocks),
+            (\A.sumsPixelBytes, F.sumsPixelBytes), (\A.outputPixelBytes, F.outputPixelBytes), (\A.bias, F.bias),
+            (\A.multipliers, F.multipliers), (\A.rightShifts, F.rightShifts), (\A.remainderMasks, F.remainderMasks),
+            (\A.nudge, F.nudge), (\A.outputOffset, F.outputOffset), (\A.activationMin, F.activationMin),
+            (\A.activationMax, F.activationMax)]
+        for (path, offset) in fields { XCTAssertEqual(MemoryLayout<A>.offset(of: path), Int(offset), "\(path)") }
+    }
+
     /// The process generates AVX2 kernels exactly when the policy allows that level.
     func testAVX2KernelsAreGeneratedAndChosen() throws {
         let policy = CodeGenerationPolicy.current
@@ -63,6 +75,8 @@ final class GeneratedKernelTests: XCTestCase {
         XCTAssertNotNil(kernels.quantizedPairGEMMInt8)
         XCTAssertNotNil(kernels.floatConv6x16)
         XCTAssertNotNil(kernels.depthwiseTiles16)
+        XCTAssertNotNil(kernels.depthwiseRequantizeUInt8)
+        XCTAssertNotNil(kernels.depthwiseRequantizeInt8)
         XCTAssertTrue(QuantizedGEMMKernel.compiled.contains(.generated))
         #if !LITEVISION_AVX512
         XCTAssertEqual(QuantizedGEMMKernel.best, .generated)
@@ -87,5 +101,6 @@ final class GeneratedKernelTests: XCTestCase {
         XCTAssertNil(kernels.quantizedPairGEMM)
         XCTAssertNil(kernels.floatConv6x16)
         XCTAssertNil(kernels.depthwiseTiles16)
+        XCTAssertNil(kernels.depthwiseRequantizeUInt8)
     }
 }

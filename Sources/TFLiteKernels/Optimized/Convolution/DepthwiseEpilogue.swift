@@ -50,6 +50,15 @@ struct DepthwiseRequantizeEpilogue: DepthwiseEpilogue {
     let requantizer: ConvRequantizer
     let bias: UnsafePointer<Int32>?
 
+    /// The generated requantizing end (`DepthwiseRequantize16AVX2`) where it applies: a bias, no
+    /// left shift. Clamped results fit the output type, so the clamp range tells the packing:
+    /// a negative minimum means int8; a range within 0...127 packs the same either way.
+    var generatedKernel: DepthwiseRequantize16AVX2.Function? {
+        guard bias != nil, requantizer.vectorizable, !requantizer.hasLeftShift, let kernels = GeneratedKernels.current
+        else { return nil }
+        return requantizer.parameters.activationMin < 0 ? kernels.depthwiseRequantizeInt8 : kernels.depthwiseRequantizeUInt8
+    }
+
     static var finishesInPlace: Bool { false }
 
     func sums(for row: UnsafeMutablePointer<UInt8>, scratch: UnsafeMutablePointer<Float>) -> UnsafeMutablePointer<Float> { scratch }
@@ -57,6 +66,26 @@ struct DepthwiseRequantizeEpilogue: DepthwiseEpilogue {
     @inline(never)
     func finish(_ sums: UnsafeMutablePointer<Float>, pixels: Int, channels c: Int, to dst: UnsafeMutablePointer<UInt8>) {
         let blocks = c / 16
+        if blocks > 0, pixels > 0, let generated = generatedKernel {
+            // Whole 16-channel blocks in generated code, the remaining channels below.
+            let p = requantizer.parameters
+            var arguments = GeneratedDepthwiseRequantizeArguments(
+                sums: UnsafeRawPointer(sums), output: UnsafeMutableRawPointer(dst), pixels: pixels, blocks: blocks,
+                sumsPixelBytes: 4 * c, outputPixelBytes: c, bias: UnsafeRawPointer(bias!),
+                multipliers: UnsafeRawPointer(requantizer.multipliers), rightShifts: UnsafeRawPointer(requantizer.rightShifts),
+                remainderMasks: UnsafeRawPointer(requantizer.remainderMasks), outputOffset: p.outputOffset,
+                activationMin: p.activationMin, activationMax: p.activationMax)
+            withUnsafePointer(to: &arguments) { generated(UnsafeRawPointer($0)) }
+            guard blocks * 16 < c else { return }
+            for p in 0..<pixels {
+                let s = sums + p * c, d = dst + p * c
+                for ch in (blocks * 16)..<c {
+                    let total = Int32(s[ch]) &+ (bias?[ch] ?? 0)
+                    d[ch] = UInt8(truncatingIfNeeded: requantizer.parameters.requantize(total, channel: ch))
+                }
+            }
+            return
+        }
         for p in 0..<pixels {
             let s = sums + p * c, d = dst + p * c
             for ch in stride(from: 0, to: blocks * 16, by: 16) {

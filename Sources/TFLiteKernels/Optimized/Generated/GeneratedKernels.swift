@@ -22,6 +22,9 @@ public final class GeneratedKernels: Sendable {
     let floatConv6x16: FloatConv6x16AVX.Function?
     /// `DepthwiseConvTiles16AVX`.
     let depthwiseTiles16: DepthwiseConvTiles16AVX.Function?
+    /// `DepthwiseRequantize16AVX2` for uint8 / int8 outputs.
+    let depthwiseRequantizeUInt8: DepthwiseRequantize16AVX2.Function?
+    let depthwiseRequantizeInt8: DepthwiseRequantize16AVX2.Function?
     private let code: ExecutableCode?
 
     /// Generates the kernels of `level` (none for `.sse2`).
@@ -30,7 +33,7 @@ public final class GeneratedKernels: Sendable {
         self.level = level
         guard level >= .avx2 else {
             (kernelNames, quantizedPairGEMM, quantizedPairGEMMUInt8, quantizedPairGEMMInt8) = ([], nil, nil, nil)
-            (floatConv6x16, depthwiseTiles16, code) = (nil, nil, nil)
+            (floatConv6x16, depthwiseTiles16, depthwiseRequantizeUInt8, depthwiseRequantizeInt8, code) = (nil, nil, nil, nil, nil)
             return
         }
         var a = Assembler()
@@ -44,6 +47,10 @@ public final class GeneratedKernels: Sendable {
         FloatConv6x16AVX.emit(into: &a)
         let depthwiseEntry = a.count
         DepthwiseConvTiles16AVX.emit(into: &a)
+        let requantizeUInt8Entry = a.count
+        DepthwiseRequantize16AVX2.emit(signed: false, into: &a)
+        let requantizeInt8Entry = a.count
+        DepthwiseRequantize16AVX2.emit(signed: true, into: &a)
         let code = try ExecutableCode(try a.finish())
         self.code = code
         quantizedPairGEMM = unsafeBitCast(code.address(at: pairEntry), to: QuantizedPairGEMM8x16AVX2.Function.self)
@@ -51,8 +58,10 @@ public final class GeneratedKernels: Sendable {
         quantizedPairGEMMInt8 = unsafeBitCast(code.address(at: pairInt8Entry), to: QuantizedPairGEMM8x16AVX2.Function.self)
         floatConv6x16 = unsafeBitCast(code.address(at: floatEntry), to: FloatConv6x16AVX.Function.self)
         depthwiseTiles16 = unsafeBitCast(code.address(at: depthwiseEntry), to: DepthwiseConvTiles16AVX.Function.self)
+        depthwiseRequantizeUInt8 = unsafeBitCast(code.address(at: requantizeUInt8Entry), to: DepthwiseRequantize16AVX2.Function.self)
+        depthwiseRequantizeInt8 = unsafeBitCast(code.address(at: requantizeInt8Entry), to: DepthwiseRequantize16AVX2.Function.self)
         kernelNames = ["QuantizedPairGEMM8x16+AVX2 (sums, uint8, int8 requantizing)", "FloatConv6x16+AVX",
-                       "DepthwiseConvTiles16+AVX"]
+                       "DepthwiseConvTiles16+AVX", "DepthwiseRequantize16+AVX2 (uint8, int8)"]
     }
 
     /// The kernels for this process's policy, or nil when it generates none (portable kernels).

@@ -6,8 +6,8 @@ import MachineCode
 /// input pair (`vpbroadcastd`) and adds `vpmaddwd` products — exact, like `pmaddwd`.
 ///
 /// Three variants share the loop and differ in the end of a pass (`Output`): the Int32 sums
-/// stored for a Swift epilogue, or requantized in registers and stored as uint8 / int8 with
-/// exactly `ConvRequantizer.requantizePortable`'s arithmetic (no left shift).
+/// stored for a Swift epilogue, or requantized in registers and stored as uint8 / int8
+/// (`Requantization16AVX2`, no left shift).
 ///
 /// C signature (System V): `(arguments)`, a pointer to `GeneratedIntegerTileArguments`.
 /// Preconditions: `taps ≥ 1`, `words ≥ 1`, `1 ≤ rows ≤ 8`; `table[t·8 + r]` is pixel `r`'s
@@ -25,6 +25,10 @@ enum QuantizedPairGEMM8x16AVX2 {
 
     static func emit(_ output: Output, into a: inout Assembler) {
         typealias Field = GeneratedIntegerTileArguments.Field
+        let fields = RequantizationFields(
+            bias: Field.bias, multipliers: Field.multipliers, rightShifts: Field.rightShifts,
+            remainderMasks: Field.remainderMasks, nudge: Field.nudge, outputOffset: Field.outputOffset,
+            activationMin: Field.activationMin, activationMax: Field.activationMax)
         let args = GeneralRegister.rdi
         let table = GeneralRegister.rsi, taps = GeneralRegister.r9, end = GeneralRegister.rdx
         let weights = GeneralRegister.rcx, destination = GeneralRegister.r8, rows = GeneralRegister.rbp
@@ -79,12 +83,10 @@ enum QuantizedPairGEMM8x16AVX2 {
                         a.cmp(rows, Int32(r))
                         a.j(.lessOrEqual, done)
                     }
-                    for h in 0..<2 { requantize(ymm(2 * r + h), half: h, &a) }
-                    a.vpackssdw(ymm(8), ymm(2 * r), ymm(2 * r + 1))   // words a0-3 b0-3 | a4-7 b4-7
-                    a.vpermq(ymm(8), ymm(8), 0xD8)                   // a0-7 | b0-7
-                    a.vextracti128(xmm(9), ymm(8), 1)
-                    if output == .uint8 { a.vpackuswb(xmm(8), xmm(8), xmm(9)) } else { a.vpacksswb(xmm(8), xmm(8), xmm(9)) }
-                    a.vmovups(.mem(destination), xmm(8))
+                    for h in 0..<2 {
+                        Requantization16AVX2.requantize(ymm(2 * r + h), half: h, fields: fields, channelOffset: nil, &a)
+                    }
+                    Requantization16AVX2.store(ymm(2 * r), ymm(2 * r + 1), signed: output == .int8, to: .mem(destination), &a)
                     a.add(destination, .r10)
                 }
             }
@@ -93,49 +95,6 @@ enum QuantizedPairGEMM8x16AVX2 {
             a.add(table, 32)                                  // pixels 4 ..< 8
             a.jmp(half)
         }
-    }
-
-    /// Requantizes the 8 sums in `x` (channels `8·half ..< 8·half + 8` of the panel) in place:
-    /// bias, the rounding doubling high multiply (`ConvRequantizer.roundingDoublingHighMul`), the
-    /// rounding right shift, the output offset and the clamp. Uses ymm8–ymm15.
-    private static func requantize(_ x: VectorRegister, half: Int, _ a: inout Assembler) {
-        typealias Field = GeneratedIntegerTileArguments.Field
-        let args = GeneralRegister.rdi
-        let lanes = Int32(32 * half)
-        func table(_ field: Int32) -> GeneralRegister {
-            a.mov(.rax, .mem(args, disp: field))
-            return .rax
-        }
-        a.vpaddd(x, x, .memory(.mem(table(Field.bias), disp: lanes)))
-        a.vmovups(ymm(8), .mem(table(Field.multipliers), disp: lanes))   // m
-        a.vpmuludq(ymm(9), x, ymm(8))                                     // even products
-        a.vpsrlq(ymm(10), x, 32)
-        a.vpsrlq(ymm(11), ymm(8), 32)
-        a.vpmuludq(ymm(10), ymm(10), ymm(11))                             // odd products
-        a.vpbroadcastq(ymm(11), .mem(args, disp: Field.nudge))            // 2^30 per 64-bit lane
-        a.vpaddq(ymm(9), ymm(9), ymm(11))
-        a.vpaddq(ymm(10), ymm(10), ymm(11))
-        a.vpsrlq(ymm(9), ymm(9), 31)                                      // even: (p + 2^30) >> 31, low half
-        a.vpsllq(ymm(10), ymm(10), 1)                                     // odd: same bits, high half
-        a.vpsrad(ymm(12), x, 31)
-        a.vpaddd(ymm(8), ymm(8), ymm(8))                                  // 2m
-        a.vpand(ymm(12), ymm(12), ymm(8))                                 // 2m where x < 0
-        a.vpblendd(x, ymm(9), ymm(10), 0xAA)
-        a.vpsubd(x, x, ymm(12))                                           // signed high multiply
-        a.vmovups(ymm(11), .mem(table(Field.remainderMasks), disp: lanes))
-        a.vpand(ymm(12), x, ymm(11))                                      // remainder
-        a.vpsrad(ymm(13), ymm(11), 1)
-        a.vpsrad(ymm(14), x, 31)
-        a.vpsubd(ymm(13), ymm(13), ymm(14))                               // threshold
-        a.vpsravd(x, x, .memory(.mem(table(Field.rightShifts), disp: lanes)))
-        a.vpcmpgtd(ymm(12), ymm(12), ymm(13))
-        a.vpsubd(x, x, ymm(12))                                           // round half away from zero
-        a.vpbroadcastd(ymm(15), .mem(args, disp: Field.outputOffset))
-        a.vpaddd(x, x, ymm(15))
-        a.vpbroadcastd(ymm(15), .mem(args, disp: Field.activationMin))
-        a.vpmaxsd(x, x, .register(ymm(15)))
-        a.vpbroadcastd(ymm(15), .mem(args, disp: Field.activationMax))
-        a.vpminsd(x, x, .register(ymm(15)))
     }
 }
 

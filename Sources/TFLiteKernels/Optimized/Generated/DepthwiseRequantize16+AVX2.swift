@@ -1,0 +1,76 @@
+import MachineCode
+
+/// The generated AVX2 end of a quantized depthwise row: the row's float sums (exact integers,
+/// `DepthwiseConv2DOptimized`) converted to Int32, plus the bias, requantized
+/// (`Requantization16AVX2`) and stored as bytes, 16 channels at a time — what
+/// `DepthwiseRequantizeEpilogue.finish` does in Swift for the channels of whole 16-blocks.
+///
+/// C signature (System V): `(arguments)`, a pointer to `GeneratedDepthwiseRequantizeArguments`.
+/// Preconditions: `pixels ≥ 1`, `blocks ≥ 1`; the requantizer has no left shift; every table
+/// holds `16 · blocks` entries.
+enum DepthwiseRequantize16AVX2 {
+    typealias Function = @convention(c) (UnsafeRawPointer) -> Void
+
+    static func emit(signed: Bool, into a: inout Assembler) {
+        typealias Field = GeneratedDepthwiseRequantizeArguments.Field
+        let fields = RequantizationFields(
+            bias: Field.bias, multipliers: Field.multipliers, rightShifts: Field.rightShifts,
+            remainderMasks: Field.remainderMasks, nudge: Field.nudge, outputOffset: Field.outputOffset,
+            activationMin: Field.activationMin, activationMax: Field.activationMax)
+        let args = GeneralRegister.rdi
+        let sums = GeneralRegister.rsi, output = GeneralRegister.rdx, pixels = GeneralRegister.rcx
+        let channel = GeneralRegister.r11, byte = GeneralRegister.rbx, blocksLeft = GeneralRegister.r12
+        a.function(saving: [.rbx, .r12]) { a, _ in
+            a.mov(sums, .mem(args, disp: Field.sums))
+            a.mov(output, .mem(args, disp: Field.output))
+            a.mov(pixels, .mem(args, disp: Field.pixels))
+            let pixel = a.newLabel(), block = a.newLabel()
+            a.bind(pixel)
+            a.xor(channel, channel, width: .dword)      // 4 · channel: float sums and Int32 tables alike
+            a.xor(byte, byte, width: .dword)            // channel: the output bytes
+            a.mov(blocksLeft, .mem(args, disp: Field.blocks))
+            a.bind(block)
+            a.vcvttps2dq(ymm(0), .memory(.mem(sums, index: channel, scale: 1)))
+            a.vcvttps2dq(ymm(1), .memory(.mem(sums, index: channel, scale: 1, disp: 32)))
+            for h in 0..<2 {
+                Requantization16AVX2.requantize(ymm(h), half: h, fields: fields, channelOffset: channel, &a)
+            }
+            Requantization16AVX2.store(ymm(0), ymm(1), signed: signed, to: .mem(output, index: byte, scale: 1), &a)
+            a.add(channel, 64)
+            a.add(byte, 16)
+            a.dec(blocksLeft)
+            a.j(.notEqual, block)
+            a.add(sums, .mem(args, disp: Field.sumsPixelBytes))
+            a.add(output, .mem(args, disp: Field.outputPixelBytes))
+            a.dec(pixels)
+            a.j(.notEqual, pixel)
+        }
+    }
+}
+
+/// The argument block of `DepthwiseRequantize16AVX2`, laid out as the generated code reads it.
+/// The per-channel tables start at channel 0.
+struct GeneratedDepthwiseRequantizeArguments {
+    var sums: UnsafeRawPointer
+    var output: UnsafeMutableRawPointer
+    var pixels: Int
+    var blocks: Int
+    var sumsPixelBytes: Int
+    var outputPixelBytes: Int
+    var bias: UnsafeRawPointer
+    var multipliers: UnsafeRawPointer
+    var rightShifts: UnsafeRawPointer
+    var remainderMasks: UnsafeRawPointer
+    var nudge: UInt64 = 1 << 30
+    var outputOffset: Int32
+    var activationMin: Int32
+    var activationMax: Int32
+
+    /// Byte offsets of the fields (checked against `MemoryLayout` by the kernel tests).
+    enum Field {
+        static let sums: Int32 = 0, output: Int32 = 8, pixels: Int32 = 16, blocks: Int32 = 24, sumsPixelBytes: Int32 = 32
+        static let outputPixelBytes: Int32 = 40, bias: Int32 = 48, multipliers: Int32 = 56, rightShifts: Int32 = 64
+        static let remainderMasks: Int32 = 72, nudge: Int32 = 80, outputOffset: Int32 = 88, activationMin: Int32 = 92
+        static let activationMax: Int32 = 96
+    }
+}
