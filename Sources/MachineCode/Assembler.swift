@@ -94,7 +94,7 @@ public struct Assembler: Sendable {
         var xBit: Bool {
             switch self {
             case .register(let r): r & 16 != 0
-            case .memory(let m): m.indexForEncoding?.isExtended ?? false
+            case .memory(let m): m.indexRegister?.isExtended ?? false
             }
         }
     }
@@ -107,7 +107,7 @@ public struct Assembler: Sendable {
         case .register(let r):
             emit(0xC0 | (reg & 7) << 3 | (r & 7))
         case .memory(let m):
-            let index = m.indexForEncoding
+            let index = m.indexRegister
             let needsSIB = index != nil || m.base.low == 4
             let d = Int(m.displacement)
             let mode: UInt8

@@ -15,7 +15,8 @@ public struct MemoryOperand: Hashable, Sendable {
     /// EVEX embedded broadcast of one element.
     public var broadcast: Bool
 
-    private var indexRegister: GeneralRegister?
+    /// The index register, if any (its bits go into the prefixes and SIB).
+    private(set) var indexRegister: GeneralRegister?
     private var scale: UInt8 = 1
 
     /// `[base + disp]`, or `[base + index·scale + disp]`.
@@ -46,18 +47,6 @@ public struct MemoryOperand: Hashable, Sendable {
         MemoryOperand(base: base, displacement: disp, broadcast: true)
     }
 
-    public static func == (a: MemoryOperand, b: MemoryOperand) -> Bool {
-        a.base == b.base && a.indexRegister == b.indexRegister && a.scale == b.scale
-            && a.displacement == b.displacement && a.broadcast == b.broadcast
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(base); hasher.combine(indexRegister); hasher.combine(scale)
-        hasher.combine(displacement); hasher.combine(broadcast)
-    }
-
-    /// The index register, if any (for prefix bits).
-    var indexForEncoding: GeneralRegister? { indexRegister }
     /// The scale's two-bit SIB field.
-    var scaleBits: UInt8 { [1: 0, 2: 1, 4: 2, 8: 3][scale]! }
+    var scaleBits: UInt8 { UInt8(scale.trailingZeroBitCount) }
 }
