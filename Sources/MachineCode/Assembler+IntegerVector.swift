@@ -2,34 +2,55 @@
 /// register or width needs it): 64-bit products, shifts, compares, clamps and narrowing packs.
 extension Assembler {
     /// A shift-by-immediate `op dst, src, imm` (`66 0F 7x /digit ib`; the destination in vvvv).
-    private mutating func shiftImmediate(_ opcode: UInt8, digit: UInt8, w: Bool = false, _ dst: VectorRegister,
+    private mutating func shiftImmediate(_ opcode: UInt8, digit: UInt8, evexW: Bool = false, _ dst: VectorRegister,
                                          _ src: VectorRegister, _ count: UInt8) {
-        vectorInstruction(opcode, map: .map0F, prefix: .p66, w: w, width: dst.width, reg: digit, vvvv: dst.index,
+        vectorInstruction(opcode, map: .map0F, prefix: .p66, evexW: evexW, width: dst.width, reg: digit, vvvv: dst.index,
                           .register(src.index))
         emit(count)
     }
 
-    /// A three-operand integer instruction in map 0F or 0F38 with prefix 66.
-    private mutating func integerOp(_ opcode: UInt8, map: OpcodeMap = .map0F, w: Bool = false, _ dst: VectorRegister,
+    /// A three-operand integer instruction in map 0F or 0F38 with prefix 66 (`evexW` for 64-bit lanes).
+    private mutating func integerOp(_ opcode: UInt8, map: OpcodeMap = .map0F, evexW: Bool = false, _ dst: VectorRegister,
                                     _ a: VectorRegister, _ b: VectorSource) {
-        let rm: RegisterOrMemory
-        switch b {
-        case .register(let r): rm = .register(r.index)
-        case .memory(let m): rm = .memory(m)
+        vectorInstruction(opcode, map: map, prefix: .p66, evexW: evexW, width: dst.width, reg: dst.index, vvvv: a.index,
+                          Self.registerOrMemory(b))
+    }
+
+    private static func registerOrMemory(_ source: VectorSource) -> RegisterOrMemory {
+        switch source {
+        case .register(let r): .register(r.index)
+        case .memory(let m): .memory(m)
         }
-        vectorInstruction(opcode, map: map, prefix: .p66, w: w, width: dst.width, reg: dst.index, vvvv: a.index, rm)
     }
 
     /// `vpmuludq dst, a, b`: unsigned products of the even 32-bit lanes, as 64-bit lanes.
-    public mutating func vpmuludq(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorSource) { integerOp(0xF4, dst, a, b) }
+    public mutating func vpmuludq(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorSource) {
+        integerOp(0xF4, evexW: true, dst, a, b)
+    }
+    /// `vpmuldq dst, a, b`: signed products of the even 32-bit lanes, as 64-bit lanes.
+    public mutating func vpmuldq(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorSource) {
+        integerOp(0x28, map: .map0F38, evexW: true, dst, a, b)
+    }
     /// `vpaddq dst, a, b`: 64-bit lane sums.
-    public mutating func vpaddq(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorSource) { integerOp(0xD4, dst, a, b) }
+    public mutating func vpaddq(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorSource) {
+        integerOp(0xD4, evexW: true, dst, a, b)
+    }
     /// `vpsubd dst, a, b`: 32-bit lane differences.
     public mutating func vpsubd(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorSource) { integerOp(0xFA, dst, a, b) }
-    /// `vpand dst, a, b`.
+    /// `vpand dst, a, b` (`vpandd` as EVEX).
     public mutating func vpand(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorSource) { integerOp(0xDB, dst, a, b) }
     /// `vpcmpgtd dst, a, b`: all ones where `a > b` (signed 32-bit), else zero.
     public mutating func vpcmpgtd(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorSource) { integerOp(0x66, dst, a, b) }
+    /// `vpblendmd dst{mask}, a, b` (EVEX): 32-bit lane `i` from `b` where `mask` bit `i` is set, else from `a`.
+    public mutating func vpblendmd(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorRegister, mask: OpmaskRegister) {
+        vectorInstruction(0x64, map: .map0F38, prefix: .p66, evexOnly: true, width: dst.width, reg: dst.index,
+                          vvvv: a.index, .register(b.index), mask: mask)
+    }
+    /// `vpmovdb [dst]{mask}, src` (EVEX): the low byte of each 32-bit lane, 16 bytes from a zmm.
+    public mutating func vpmovdb(_ dst: MemoryOperand, _ src: VectorRegister, mask: OpmaskRegister? = nil) {
+        vectorInstruction(0x31, map: .map0F38, prefix: .pF3, evexOnly: true, width: src.width, reg: src.index, vvvv: 0,
+                          .memory(dst), mask: mask, memoryBytes: src.width.bytes / 4)
+    }
     /// `vpmaxsd dst, a, b`: signed 32-bit maxima.
     public mutating func vpmaxsd(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorSource) {
         integerOp(0x3D, map: .map0F38, dst, a, b)
@@ -51,11 +72,11 @@ extension Assembler {
 
     /// `vpsrlq dst, src, count`: logical right shift of 64-bit lanes.
     public mutating func vpsrlq(_ dst: VectorRegister, _ src: VectorRegister, _ count: UInt8) {
-        shiftImmediate(0x73, digit: 2, dst, src, count)
+        shiftImmediate(0x73, digit: 2, evexW: true, dst, src, count)
     }
     /// `vpsllq dst, src, count`: left shift of 64-bit lanes.
     public mutating func vpsllq(_ dst: VectorRegister, _ src: VectorRegister, _ count: UInt8) {
-        shiftImmediate(0x73, digit: 6, dst, src, count)
+        shiftImmediate(0x73, digit: 6, evexW: true, dst, src, count)
     }
     /// `vpsrad dst, src, count`: arithmetic right shift of 32-bit lanes.
     public mutating func vpsrad(_ dst: VectorRegister, _ src: VectorRegister, _ count: UInt8) {
@@ -80,14 +101,15 @@ extension Assembler {
     }
     /// `vpbroadcastq dst, [src]`: one 64-bit value to every 64-bit lane.
     public mutating func vpbroadcastq(_ dst: VectorRegister, _ src: MemoryOperand) {
-        vectorInstruction(0x59, map: .map0F38, prefix: .p66, width: dst.width, reg: dst.index, vvvv: 0, .memory(src),
-                          elementBytes: 8, scalarMemory: true)
+        vectorInstruction(0x59, map: .map0F38, prefix: .p66, evexW: true, width: dst.width, reg: dst.index, vvvv: 0,
+                          .memory(src), elementBytes: 8, scalarMemory: true)
     }
 }
 
 /// Register-only forms (`a.vpsubd(ymm(0), ymm(0), ymm(1))`).
 extension Assembler {
     public mutating func vpmuludq(_ d: VectorRegister, _ a: VectorRegister, _ b: VectorRegister) { vpmuludq(d, a, .register(b)) }
+    public mutating func vpmuldq(_ d: VectorRegister, _ a: VectorRegister, _ b: VectorRegister) { vpmuldq(d, a, .register(b)) }
     public mutating func vpaddq(_ d: VectorRegister, _ a: VectorRegister, _ b: VectorRegister) { vpaddq(d, a, .register(b)) }
     public mutating func vpsubd(_ d: VectorRegister, _ a: VectorRegister, _ b: VectorRegister) { vpsubd(d, a, .register(b)) }
     public mutating func vpand(_ d: VectorRegister, _ a: VectorRegister, _ b: VectorRegister) { vpand(d, a, .register(b)) }

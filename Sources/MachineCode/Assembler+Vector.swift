@@ -15,18 +15,21 @@ extension Assembler {
 
     /// Emits `opcode /r` with `reg` in ModRM.reg, `vvvv` the extra source (0 when unused) and
     /// `rm`. `elementBytes` is the element size an embedded broadcast reads; `scalarMemory`
-    /// marks instructions whose memory operand is one element (EVEX Tuple1 Scalar).
+    /// marks instructions whose memory operand is one element (EVEX Tuple1 Scalar), `memoryBytes`
+    /// overrides the disp8 scale of full-vector memory (narrowing stores). `evexW` sets W only in
+    /// the EVEX form (64-bit-lane instructions whose VEX form ignores W); `evexOnly` marks
+    /// instructions that have no VEX form.
     mutating func vectorInstruction(_ opcode: UInt8, map: OpcodeMap, prefix: ImpliedPrefix, w: Bool = false,
-                                    width: VectorRegister.Width, reg: UInt8, vvvv: UInt8, _ rm: RegisterOrMemory,
-                                    mask: OpmaskRegister? = nil, zeroing: Bool = false, elementBytes: Int = 4,
-                                    scalarMemory: Bool = false) {
+                                    evexW: Bool = false, evexOnly: Bool = false, width: VectorRegister.Width, reg: UInt8, vvvv: UInt8,
+                                    _ rm: RegisterOrMemory, mask: OpmaskRegister? = nil, zeroing: Bool = false,
+                                    elementBytes: Int = 4, scalarMemory: Bool = false, memoryBytes: Int? = nil) {
         var broadcast = false
         var rmHigh = false
         switch rm {
         case .register(let r): rmHigh = r >= 16
         case .memory(let m): broadcast = m.broadcast
         }
-        let needsEVEX = prefersEVEX || width == .zmm || reg >= 16 || vvvv >= 16 || rmHigh
+        let needsEVEX = evexOnly || prefersEVEX || width == .zmm || reg >= 16 || vvvv >= 16 || rmHigh
             || (mask.map { $0.index != 0 } ?? false) || broadcast || zeroing
         let lengthBits: UInt8 = width == .xmm ? 0 : width == .ymm ? 1 : 2
         let rBar: UInt8 = reg & 8 == 0 ? 1 : 0
@@ -38,10 +41,10 @@ extension Assembler {
             let vPrimeBar: UInt8 = vvvv & 16 == 0 ? 1 : 0
             emit(0x62)
             emit(rBar << 7 | xBar << 6 | bBar << 5 | rPrimeBar << 4 | map.rawValue)
-            emit((w ? 0x80 : 0) | vBar << 3 | 0x04 | prefix.rawValue)
+            emit((w || evexW ? 0x80 : 0) | vBar << 3 | 0x04 | prefix.rawValue)
             emit((zeroing ? 0x80 : 0) | lengthBits << 5 | (broadcast ? 0x10 : 0) | vPrimeBar << 3 | (mask?.index ?? 0))
             emit(opcode)
-            emitModRM(reg: reg, rm, disp8Scale: broadcast || scalarMemory ? elementBytes : width.bytes)
+            emitModRM(reg: reg, rm, disp8Scale: broadcast || scalarMemory ? elementBytes : memoryBytes ?? width.bytes)
         } else if xBar == 1 && bBar == 1 && !w && map == .map0F {
             emit(0xC5)
             emit(rBar << 7 | vBar << 3 | lengthBits << 2 | prefix.rawValue)
