@@ -123,9 +123,9 @@ final class DepthwiseSpecialisedKernelTests: XCTestCase {
                 let packed = ConvFilterPacking.packDepthwiseInteger(filterValues, offset: q.filterOffset, count: filterValues.count)
                 var offsetInput = [Float](repeating: 0, count: g.inputCount)
                 if let u = input as? [UInt8] {
-                    DepthwiseConv2DOptimized.offsetInput(u, count: u.count, offset: q.inputOffset, into: &offsetInput)
+                    Conv2DOptimized.offsetInput(u, count: u.count, offset: q.inputOffset, into: &offsetInput)
                 } else if let s = input as? [Int8] {
-                    DepthwiseConv2DOptimized.offsetInput(s, count: s.count, offset: q.inputOffset, into: &offsetInput)
+                    Conv2DOptimized.offsetInput(s, count: s.count, offset: q.inputOffset, into: &offsetInput)
                 }
                 XCTAssertEqual(offsetInput, input.map { Float(Int32($0) + q.inputOffset) })
                 let requantizer = ConvRequantizer(q)

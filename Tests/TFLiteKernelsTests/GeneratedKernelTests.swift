@@ -40,7 +40,8 @@ final class GeneratedKernelTests: XCTestCase {
             (\A.accumulators, F.accumulators), (\A.rows, F.rows), (\A.output, F.output), (\A.outputStride, F.outputStride),
             (\A.bias, F.bias), (\A.multipliers, F.multipliers), (\A.rightShifts, F.rightShifts),
             (\A.remainderMasks, F.remainderMasks), (\A.nudge, F.nudge), (\A.outputOffset, F.outputOffset),
-            (\A.activationMin, F.activationMin), (\A.activationMax, F.activationMax)]
+            (\A.activationMin, F.activationMin), (\A.activationMax, F.activationMax), (\A.panelStride, F.panelStride),
+            (\A.rowTerms, F.rowTerms), (\A.laneMasks, F.laneMasks)]
         for (path, offset) in fields { XCTAssertEqual(MemoryLayout<A>.offset(of: path), Int(offset), "\(path)") }
     }
 
@@ -80,18 +81,29 @@ final class GeneratedKernelTests: XCTestCase {
         XCTAssertTrue(QuantizedGEMMKernel.compiled.contains(.generated))
         #if !LITEVISION_AVX512
         XCTAssertEqual(QuantizedGEMMKernel.best, .generated)
-        XCTAssertEqual(FloatConvKernelShape.native(outputDepth: 64, depth: 576), .generated6x16)
+        let expected: FloatConvKernelShape = policy.level >= .avx512 ? .generated8x32 : .generated6x16
+        XCTAssertEqual(FloatConvKernelShape.native(outputDepth: 64, depth: 576), expected)
         #endif
     }
 
-    /// AVX-512 levels have no generated kernels yet: say so instead of passing silently.
-    func testAVX512Kernels() throws {
-        guard let features = CPUFeatures.current, features.supportedLevel >= .avx512 else {
-            throw XCTSkip("this CPU has no AVX-512 (F/BW/DQ/VL with OS zmm state): AVX-512 kernels cannot run here")
+    /// At `.avx512vnni` the integer GEMM is the VNNI kernel, in every layout, and int8/uint8
+    /// convolutions pack for the quad layouts; `.avx512` without VNNI keeps the AVX2 kernels.
+    func testAVX512VNNIKernelsAreGeneratedAndChosen() throws {
+        guard let features = CPUFeatures.current, features.supportedLevel >= .avx512vnni else {
+            throw XCTSkip("this CPU has no AVX512-VNNI (with OS zmm state): the VNNI kernels cannot run here")
         }
-        let kernels = try GeneratedKernels(level: features.supportedLevel)
-        XCTAssertEqual(kernels.level, features.supportedLevel)
-        throw XCTSkip("AVX-512 has no generated kernels of its own yet; the AVX2 kernels run at this level")
+        let kernels = try GeneratedKernels(level: .avx512vnni)
+        XCTAssertNotNil(kernels.vnniGEMM)
+        XCTAssertNil(try GeneratedKernels(level: .avx512).vnniGEMM)
+        XCTAssertNil(try GeneratedKernels(level: .avx2).vnniGEMM)
+        guard CodeGenerationPolicy.current.generatesCode, CodeGenerationPolicy.current.level >= .avx512vnni else {
+            XCTAssertFalse(QuantizedGEMM.prefersInt8Quads && GeneratedKernels.current?.vnniGEMM == nil)
+            throw XCTSkip("code generation is capped below AVX512-VNNI here (\(CodeGenerationPolicy.current)): "
+                          + "the VNNI kernels were generated but not chosen; run without LITEVISION_ISA to choose them")
+        }
+        XCTAssertNotNil(GeneratedKernels.current?.vnniGEMM)
+        XCTAssertNotNil(GeneratedKernels.current?.floatConv8x32)
+        XCTAssertTrue(QuantizedGEMM.prefersInt8Quads)
     }
 
     /// No code below AVX2; the fallback is the portable Swift kernels.

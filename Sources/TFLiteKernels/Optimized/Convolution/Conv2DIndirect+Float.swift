@@ -29,6 +29,9 @@ public enum Conv2DOptimized {
         case .rows8x32:
             floatIndirect(FloatConvKernel8x32.self, g, activationMin: activationMin, activationMax: activationMax,
                           input: input, packedFilter: packedFilter, bias: bias, zeros: zeros, output: output, tiles: tiles)
+        case .generated8x32:
+            floatIndirect(GeneratedFloatConvKernel8x32.self, g, activationMin: activationMin, activationMax: activationMax,
+                          input: input, packedFilter: packedFilter, bias: bias, zeros: zeros, output: output, tiles: tiles)
         case .generated6x16:
             floatIndirect(GeneratedFloatConvKernel6x16.self, g, activationMin: activationMin, activationMax: activationMax,
                           input: input, packedFilter: packedFilter, bias: bias, zeros: zeros, output: output, tiles: tiles)

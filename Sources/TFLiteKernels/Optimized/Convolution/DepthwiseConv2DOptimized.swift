@@ -6,7 +6,7 @@
 /// (float: bias and clamp in place; quantized: exact integer, bias, requantization). Work is
 /// split by output rows (`batches · outputHeight` of them).
 ///
-/// Quantized inputs arrive as exact floats `x + inputOffset` (`offsetInput`) and filters as
+/// Quantized inputs arrive as exact floats `x + inputOffset` (`Conv2DOptimized.offsetInput`) and filters as
 /// `w + filterOffset` (`ConvFilterPacking.packDepthwiseInteger`): their float sums over at most
 /// `Conv2DOptimized.exactSteps` taps are the exact integers the reference accumulates.
 public enum DepthwiseConv2DOptimized {
@@ -71,33 +71,4 @@ public enum DepthwiseConv2DOptimized {
                             output: UnsafeMutablePointer<Int8>, rows: Range<Int>) {
         quantized(g, q, offsetInput: offsetInput, packedFilter: packedFilter, bias: bias, output: output, rows: rows)
     }
-
-    /// Converts uint8 inputs to the exact floats `x + offset` the quantized kernels read.
-    public static func offsetInput(_ x: UnsafePointer<UInt8>, count: Int, offset: Int32,
-                                   into out: UnsafeMutablePointer<Float>) {
-        let f = Float(offset)
-        var i = 0
-        while i + 16 <= count {
-            let v = UnsafeRawPointer(x + i).loadUnaligned(as: SIMD16<UInt8>.self)
-            let w = SIMD16<Float>(SIMD16<Int32>(truncatingIfNeeded: v)) + SIMD16<Float>(repeating: f)
-            UnsafeMutableRawPointer(out + i).storeBytes(of: w, as: SIMD16<Float>.self)
-            i += 16
-        }
-        while i < count { out[i] = Float(x[i]) + f; i += 1 }
-    }
-
-    /// Converts int8 inputs to the exact floats `x + offset` the quantized kernels read.
-    public static func offsetInput(_ x: UnsafePointer<Int8>, count: Int, offset: Int32,
-                                   into out: UnsafeMutablePointer<Float>) {
-        let f = Float(offset)
-        var i = 0
-        while i + 16 <= count {
-            let v = UnsafeRawPointer(x + i).loadUnaligned(as: SIMD16<Int8>.self)
-            let w = SIMD16<Float>(SIMD16<Int32>(truncatingIfNeeded: v)) + SIMD16<Float>(repeating: f)
-            UnsafeMutableRawPointer(out + i).storeBytes(of: w, as: SIMD16<Float>.self)
-            i += 16
-        }
-        while i < count { out[i] = Float(x[i]) + f; i += 1 }
-    }
-
 }

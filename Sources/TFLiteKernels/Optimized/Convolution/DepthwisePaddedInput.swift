@@ -36,13 +36,13 @@ extension DepthwiseConv2DOptimized {
     /// Converts uint8 input to exact floats `x + offset` in the padded layout of `paddedGeometry(g)`.
     public static func padInput(_ x: UnsafePointer<UInt8>, offset: Int32, _ g: ConvolutionGeometry,
                                 rows: Range<Int>? = nil, into out: UnsafeMutablePointer<Float>) {
-        pad(g, rows: rows, into: out) { from, count, to in offsetInput(x + from, count: count, offset: offset, into: to) }
+        pad(g, rows: rows, into: out) { from, count, to in Conv2DOptimized.offsetInput(x + from, count: count, offset: offset, into: to) }
     }
 
     /// Converts int8 input to exact floats `x + offset` in the padded layout of `paddedGeometry(g)`.
     public static func padInput(_ x: UnsafePointer<Int8>, offset: Int32, _ g: ConvolutionGeometry,
                                 rows: Range<Int>? = nil, into out: UnsafeMutablePointer<Float>) {
-        pad(g, rows: rows, into: out) { from, count, to in offsetInput(x + from, count: count, offset: offset, into: to) }
+        pad(g, rows: rows, into: out) { from, count, to in Conv2DOptimized.offsetInput(x + from, count: count, offset: offset, into: to) }
     }
 
     /// Fills padded rows `rows` (all when nil) of the buffer: zeros outside the input,

@@ -12,19 +12,38 @@ extension QuantizedGEMM {
         withUnsafePointer(to: &arguments) { GeneratedKernels.current!.quantizedPairGEMM!(UnsafeRawPointer($0)) }
     }
 
-    /// Fills `pointers[t·8 + r]` with output pixel `first + r`'s input for tap `t` (int16-pair
-    /// layout, `padding` for taps outside the input); rows past `rows` repeat the last pixel.
+    /// The generated AVX512-VNNI sums-only kernel on one tile (see `accumulate`): two panels
+    /// when `panelsLeft ≥ 2`, else one. Returns the number of panels done.
+    @inline(never)
+    static func generatedVNNISums(_ kernels: VNNIQuantizedGEMMKernels, layout: QuantizedGEMMLayout,
+                                  _ pointers: UnsafePointer<UnsafeRawPointer>, taps: Int, words: Int,
+                                  weights: UnsafeRawPointer, panelStride: Int, panelsLeft: Int,
+                                  into acc: UnsafeMutablePointer<Int32>) -> Int {
+        let panels = min(2, panelsLeft)
+        var arguments = GeneratedIntegerTileArguments(table: UnsafeRawPointer(pointers), taps: taps, words: words,
+                                                      weights: weights, rows: tilePixels)
+        arguments.accumulators = UnsafeMutableRawPointer(acc)
+        arguments.panelStride = panelStride * 4
+        withUnsafePointer(to: &arguments) { kernels.kernel(layout, panels: panels, output: .accumulators)(UnsafeRawPointer($0)) }
+        return panels
+    }
+
+    /// Fills `pointers[t·8 + r]` with output pixel `first + r`'s input run for tap `t` (`pixelBytes`
+    /// per input pixel; the padding pixel after the last batch for taps outside the input); rows
+    /// past `rows` repeat the last pixel.
     @inline(__always)
-    static func fillPairTable(_ g: ConvolutionGeometry, first: Int, rows: Int, input: UnsafeRawPointer,
-                              into pointers: UnsafeMutablePointer<UnsafeRawPointer>) {
+    static func fillTable(_ g: ConvolutionGeometry, first: Int, rows: Int, input: UnsafeRawPointer, pixelBytes: Int,
+                          into pointers: UnsafeMutablePointer<UnsafeRawPointer>) {
         let n = tilePixels
-        let pixelBytes = Int16PairPacking.pairedDepth(g.inputDepth) * 2
+        // 1×1, stride 1, unpadded: pixel p reads input pixel p.
+        if g.filterHeight == 1, g.filterWidth == 1, g.strideHeight == 1, g.strideWidth == 1, g.padTop == 0,
+           g.padLeft == 0, g.inputHeight == g.outputHeight, g.inputWidth == g.outputWidth {
+            for r in 0..<n { pointers[r] = input + (first + min(r, rows - 1)) * pixelBytes }
+            return
+        }
         let imageSize = g.inputHeight * g.inputWidth * pixelBytes
         let padding = input + g.batches * imageSize
-        var ox = first % g.outputWidth, oy = (first / g.outputWidth) % g.outputHeight
-        var b = first / (g.outputHeight * g.outputWidth)
-        for r in 0..<n {
-            let y0 = oy * g.strideHeight - g.padTop, x0 = ox * g.strideWidth - g.padLeft
+        forEachPixel(g, first: first, rows: rows) { r, b, y0, x0 in
             let image = input + b * imageSize
             for fy in 0..<g.filterHeight {
                 let iy = y0 + fy * g.dilationHeight
@@ -35,6 +54,37 @@ extension QuantizedGEMM {
                         rowInside && ix >= 0 && ix < g.inputWidth ? image + (iy * g.inputWidth + ix) * pixelBytes : padding
                 }
             }
+        }
+    }
+
+    /// `terms[r]` = the window-sum term of output pixel `first + r` (uint8-weight quads), `r < rows`.
+    @inline(__always)
+    static func windowSumTerms(_ g: ConvolutionGeometry, first: Int, rows: Int, _ windowSums: QuantizedGEMMWindowSums,
+                               into terms: UnsafeMutablePointer<Int32>) {
+        forEachPixel(g, first: first, rows: rows) { r, b, y0, x0 in
+            guard r < rows else { return }
+            var sum: Int32 = 0
+            for fy in 0..<g.filterHeight {
+                let iy = y0 + fy * g.dilationHeight
+                for fx in 0..<g.filterWidth {
+                    let ix = x0 + fx * g.dilationWidth
+                    let inside = iy >= 0 && iy < g.inputHeight && ix >= 0 && ix < g.inputWidth
+                    sum = sum &+ (inside ? windowSums.pixelSums[(b * g.inputHeight + iy) * g.inputWidth + ix] : windowSums.padding)
+                }
+            }
+            terms[r] = windowSums.scale &* sum
+        }
+    }
+
+    /// Calls `body(r, batch, y0, x0)` for the 8 rows of the tile starting at output pixel `first`:
+    /// the batch and the top-left input coordinate of the pixel's window (rows past `rows` repeat
+    /// the last pixel). The first pixel's coordinates by division, the next ones by stepping.
+    @inline(__always)
+    static func forEachPixel(_ g: ConvolutionGeometry, first: Int, rows: Int, _ body: (Int, Int, Int, Int) -> Void) {
+        var ox = first % g.outputWidth, oy = (first / g.outputWidth) % g.outputHeight
+        var b = first / (g.outputHeight * g.outputWidth)
+        for r in 0..<tilePixels {
+            body(r, b, oy * g.strideHeight - g.padTop, ox * g.strideWidth - g.padLeft)
             if r + 1 < rows {
                 ox += 1
                 if ox == g.outputWidth {
@@ -46,72 +96,104 @@ extension QuantizedGEMM {
     }
 }
 
-/// A generated int16-pair kernel that requantizes in registers (`QuantizedPairGEMM8x16AVX2`
-/// `.uint8` / `.int8`) with the requantizer whose tables it reads. Full 16-channel panels run
-/// fused; a partial last panel takes the generated sums and the requantizer's scalar path.
+/// A generated kernel that requantizes in registers, with the requantizer whose tables it reads:
+/// `QuantizedGEMM8x32AVX512VNNI` `.bytes` (every layout; a partial last panel masked), else
+/// `QuantizedPairGEMM8x16AVX2` `.uint8` / `.int8` (int16 pairs; a partial last panel takes the
+/// generated sums and the requantizer's scalar path).
 struct FusedRequantization {
-    let kernel: QuantizedPairGEMM8x16AVX2.Function
+    enum Kernels {
+        case vnni(VNNIQuantizedGEMMKernels)
+        case avx2(QuantizedPairGEMM8x16AVX2.Function)
+    }
+    let kernels: Kernels
     let requantizer: ConvRequantizer
 
-    /// The fused kernel for `requantization` (from `ConvIntegerEpilogue.generatedRequantization`),
-    /// or nil where there is none.
+    /// The fused kernel for `requantization` (from `ConvIntegerEpilogue.generatedRequantization`)
+    /// and `layout`, or nil where there is none.
     @inline(never)
-    init?(_ requantization: (requantizer: ConvRequantizer, signed: Bool)?) {
-        guard let requantization, let generated = GeneratedKernels.current,
-              let kernel = requantization.signed ? generated.quantizedPairGEMMInt8 : generated.quantizedPairGEMMUInt8
-        else { return nil }
-        self.kernel = kernel
+    init?(_ requantization: (requantizer: ConvRequantizer, signed: Bool)?, layout: QuantizedGEMMLayout) {
+        guard let requantization, let generated = GeneratedKernels.current else { return nil }
+        if let vnni = generated.vnniGEMM {
+            kernels = .vnni(vnni)
+        } else if layout == .int16Pairs,
+                  let kernel = requantization.signed ? generated.quantizedPairGEMMInt8 : generated.quantizedPairGEMMUInt8 {
+            kernels = .avx2(kernel)
+        } else {
+            return nil
+        }
         requantizer = requantization.requantizer
     }
 
-    /// Tiles `tiles` of `g` (as `QuantizedGEMM.run` with the int16-pair layout), bias optional.
+    /// Tiles `tiles` of `g` (as `QuantizedGEMM.run`), bias optional.
     @inline(never)
-    func run(_ g: ConvolutionGeometry, input: UnsafeRawPointer, packedFilter: UnsafeRawPointer,
-             bias: UnsafePointer<Int32>?, output: UnsafeMutableRawPointer, tiles: Range<Int>) {
+    func run(_ g: ConvolutionGeometry, layout: QuantizedGEMMLayout, input: UnsafeRawPointer, packedFilter: UnsafeRawPointer,
+             bias: UnsafePointer<Int32>?, windowSums: QuantizedGEMMWindowSums?, output: UnsafeMutableRawPointer,
+             tiles: Range<Int>) {
         let n = QuantizedGEMM.tilePixels, panelWidth = Int16PairPacking.panelWidth
         let pixels = g.batches * g.outputHeight * g.outputWidth
         let taps = g.filterHeight * g.filterWidth
-        let words = Int16PairPacking.pairedDepth(g.inputDepth) / 2
+        let pixelBytes = QuantizedGEMM.pixelBytes(layout, depth: g.inputDepth)
+        let words = pixelBytes / 4
         let panelStride = taps * words * panelWidth * 4
-        let fullPanels = g.outputDepth / panelWidth
         let p = requantizer.parameters
         withUnsafeTemporaryAllocation(of: UnsafeRawPointer.self, capacity: taps * n) { table in
-            withUnsafeTemporaryAllocation(of: Int32.self, capacity: n * 2 * panelWidth + panelWidth) { scratch in
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: n * 2 * panelWidth + 2 * panelWidth + n) { scratch in
                 let pointers = table.baseAddress!, acc = scratch.baseAddress!
-                let zeroBias = acc + n * 2 * panelWidth
-                for l in 0..<panelWidth { zeroBias[l] = 0 }
+                let zeroBias = acc + n * 2 * panelWidth, rowTerms = zeroBias + 2 * panelWidth
+                for l in 0..<(2 * panelWidth + n) { zeroBias[l] = 0 }
                 var arguments = GeneratedIntegerTileArguments(table: UnsafeRawPointer(pointers), taps: taps, words: words,
                                                               weights: packedFilter, rows: n)
                 arguments.outputStride = g.outputDepth
                 arguments.outputOffset = p.outputOffset
                 arguments.activationMin = p.activationMin
                 arguments.activationMax = p.activationMax
+                arguments.panelStride = panelStride
+                arguments.rowTerms = UnsafeRawPointer(rowTerms)
+                /// Points the arguments at the panels from channel `n0` on.
+                func select(channel n0: Int, first: Int) {
+                    arguments.weights = packedFilter + n0 / panelWidth * panelStride
+                    arguments.output = output + (first * g.outputDepth + n0)
+                    arguments.bias = UnsafeRawPointer(bias.map { $0 + n0 } ?? UnsafePointer(zeroBias))
+                    arguments.multipliers = UnsafeRawPointer(requantizer.multipliers + n0)
+                    arguments.rightShifts = UnsafeRawPointer(requantizer.rightShifts + n0)
+                    arguments.remainderMasks = UnsafeRawPointer(requantizer.remainderMasks + n0)
+                }
                 for tile in tiles {
                     let first = tile * n
                     let rows = min(n, pixels - first)
-                    QuantizedGEMM.fillPairTable(g, first: first, rows: rows, input: input, into: pointers)
+                    QuantizedGEMM.fillTable(g, first: first, rows: rows, input: input, pixelBytes: pixelBytes, into: pointers)
+                    if let windowSums { QuantizedGEMM.windowSumTerms(g, first: first, rows: rows, windowSums, into: rowTerms) }
                     arguments.rows = rows
-                    for panel in 0..<fullPanels {
-                        let n0 = panel * panelWidth
-                        arguments.weights = packedFilter + panel * panelStride
-                        arguments.output = output + (first * g.outputDepth + n0)
-                        arguments.bias = UnsafeRawPointer(bias.map { $0 + n0 } ?? UnsafePointer(zeroBias))
-                        arguments.multipliers = UnsafeRawPointer(requantizer.multipliers + n0)
-                        arguments.rightShifts = UnsafeRawPointer(requantizer.rightShifts + n0)
-                        arguments.remainderMasks = UnsafeRawPointer(requantizer.remainderMasks + n0)
-                        withUnsafePointer(to: &arguments) { kernel(UnsafeRawPointer($0)) }
-                    }
-                    let n0 = fullPanels * panelWidth
-                    guard n0 < g.outputDepth else { continue }
-                    QuantizedGEMM.generatedPairSums(pointers, taps: taps, words: words,
-                                                    weights: packedFilter + fullPanels * panelStride, rows: rows, into: acc)
-                    let lanes = g.outputDepth - n0
-                    for r in 0..<rows {
-                        var sums = UnsafeRawPointer(acc + r * 2 * panelWidth).loadUnaligned(as: SIMD16<Int32>.self)
-                        if let bias { for l in 0..<lanes { sums[l] = sums[l] &+ bias[n0 + l] } }
-                        let dst = output + ((first + r) * g.outputDepth + n0)
-                        // Results are clamped into the 8-bit range: their low byte is the same for UInt8 and Int8.
-                        requantizer.storeScalar(sums, channel: n0, lanes: lanes, to: dst.assumingMemoryBound(to: UInt8.self))
+                    switch kernels {
+                    case .vnni(let vnni):
+                        var n0 = 0
+                        while n0 < g.outputDepth {
+                            let panels = g.outputDepth - n0 > panelWidth ? 2 : 1
+                            /// The opmask of the channels of the panel at `c` that exist.
+                            func lanes(_ c: Int) -> Int32 { Int32((1 << min(panelWidth, max(0, g.outputDepth - c))) - 1) }
+                            arguments.laneMasks = (lanes(n0), lanes(n0 + panelWidth))
+                            select(channel: n0, first: first)
+                            withUnsafePointer(to: &arguments) { vnni.kernel(layout, panels: panels, output: .bytes)(UnsafeRawPointer($0)) }
+                            n0 += panels * panelWidth
+                        }
+                    case .avx2(let kernel):
+                        let fullPanels = g.outputDepth / panelWidth
+                        for panel in 0..<fullPanels {
+                            select(channel: panel * panelWidth, first: first)
+                            withUnsafePointer(to: &arguments) { kernel(UnsafeRawPointer($0)) }
+                        }
+                        let n0 = fullPanels * panelWidth
+                        guard n0 < g.outputDepth else { continue }
+                        QuantizedGEMM.generatedPairSums(pointers, taps: taps, words: words,
+                                                        weights: packedFilter + fullPanels * panelStride, rows: rows, into: acc)
+                        let lanes = g.outputDepth - n0
+                        for r in 0..<rows {
+                            var sums = UnsafeRawPointer(acc + r * 2 * panelWidth).loadUnaligned(as: SIMD16<Int32>.self)
+                            if let bias { for l in 0..<lanes { sums[l] = sums[l] &+ bias[n0 + l] } }
+                            let dst = output + ((first + r) * g.outputDepth + n0)
+                            // Results are clamped into the 8-bit range: their low byte is the same for UInt8 and Int8.
+                            requantizer.storeScalar(sums, channel: n0, lanes: lanes, to: dst.assumingMemoryBound(to: UInt8.self))
+                        }
                     }
                 }
             }

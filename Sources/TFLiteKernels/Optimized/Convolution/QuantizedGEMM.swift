@@ -2,8 +2,9 @@ import MachineCode
 
 /// The microkernel family a `QuantizedGEMM` call runs. All produce identical (exact) sums.
 enum QuantizedGEMMKernel: Sendable, CaseIterable {
-    /// 8 pixels × 16 channels generated at run time for AVX2 (`QuantizedPairGEMM8x16AVX2`,
-    /// int16 pairs only; the other layouts fall back to `portable`).
+    /// Generated at run time: 8 pixels × 32 channels for AVX512-VNNI (`QuantizedGEMM8x32AVX512VNNI`,
+    /// every layout), else 8 pixels × 16 channels for AVX2 (`QuantizedPairGEMM8x16AVX2`, int16
+    /// pairs only; the other layouts fall back to `portable`).
     case generated
     /// 8 pixels × 32 channels with `vpdpwssd` (builds with `LITEVISION_AVX512`).
     case avx512
@@ -83,8 +84,13 @@ public enum QuantizedGEMM {
         #if LITEVISION_AVX512
         return true
         #else
-        return false
+        return GeneratedKernels.current?.vnniGEMM != nil
         #endif
+    }
+
+    /// Bytes per input pixel run of `layout` for `depth` input channels (whole 32-bit words).
+    static func pixelBytes(_ layout: QuantizedGEMMLayout, depth: Int) -> Int {
+        layout == .int16Pairs ? Int16PairPacking.pairedDepth(depth) * 2 : Int8QuadPacking.quadDepth(depth)
     }
 
     /// Number of tiles covering the output of `g`.
@@ -150,28 +156,21 @@ public enum QuantizedGEMM {
         bias: UnsafePointer<Int32>?, epilogue: E, output: UnsafeMutablePointer<E.Output>, tiles: Range<Int>,
         windowSums: QuantizedGEMMWindowSums? = nil, kernel: QuantizedGEMMKernel = .best
     ) {
-        if kernel == .generated, layout == .int16Pairs,
-           let fused = FusedRequantization(epilogue.generatedRequantization) {
-            fused.run(g, input: input, packedFilter: packedFilter, bias: bias, output: UnsafeMutableRawPointer(output),
-                      tiles: tiles)
+        precondition((layout == .uint8WeightQuads) == (windowSums != nil), "window sums belong to the uint8-weight quads")
+        if kernel == .generated, let fused = FusedRequantization(epilogue.generatedRequantization, layout: layout) {
+            fused.run(g, layout: layout, input: input, packedFilter: packedFilter, bias: bias, windowSums: windowSums,
+                      output: UnsafeMutableRawPointer(output), tiles: tiles)
             return
         }
         let pixels = g.batches * g.outputHeight * g.outputWidth
         let perImage = g.outputHeight * g.outputWidth
-        let pixelBytes = layout == .int16Pairs ? Int16PairPacking.pairedDepth(g.inputDepth) * 2
-                                               : Int8QuadPacking.quadDepth(g.inputDepth)
-        precondition((layout == .uint8WeightQuads) == (windowSums != nil), "window sums belong to the uint8-weight quads")
+        let pixelBytes = pixelBytes(layout, depth: g.inputDepth)
         let words = pixelBytes / 4
         let taps = g.filterHeight * g.filterWidth
         let panelWidth = Int16PairPacking.panelWidth
         let panels = Int16PairPacking.panelCount(outputDepth: g.outputDepth)
         let panelStride = taps * words * panelWidth
-        let imageSize = g.inputHeight * g.inputWidth * pixelBytes
-        let padding = input + g.batches * imageSize
         let n = tilePixels
-        // 1×1, stride 1, unpadded: pixel p reads input pixel p.
-        let direct = taps == 1 && g.strideHeight == 1 && g.strideWidth == 1 && g.padTop == 0 && g.padLeft == 0
-            && g.inputHeight == g.outputHeight && g.inputWidth == g.outputWidth
         withUnsafeTemporaryAllocation(of: UnsafeRawPointer.self, capacity: taps * n) { table in
             withUnsafeTemporaryAllocation(of: Int32.self, capacity: n * 2 * panelWidth + n) { accBuffer in
                 let pointers = table.baseAddress!, acc = accBuffer.baseAddress!
@@ -181,50 +180,8 @@ public enum QuantizedGEMM {
                 for tile in tiles {
                     let first = tile * n
                     let rows = min(n, pixels - first)
-                    if direct {
-                        for r in 0..<n { pointers[r] = input + (first + min(r, rows - 1)) * pixelBytes }
-                        if let windowSums {
-                            for r in 0..<rows { rowTerms[r] = windowSums.scale &* windowSums.pixelSums[first + r] }
-                        }
-                    } else {
-                        // The first pixel's coordinates by division, the next ones by stepping.
-                        var ox = first % g.outputWidth, oy = (first / g.outputWidth) % g.outputHeight
-                        var b = first / perImage
-                        for r in 0..<n {
-                            let y0 = oy * g.strideHeight - g.padTop, x0 = ox * g.strideWidth - g.padLeft
-                            let image = input + b * imageSize
-                            for fy in 0..<g.filterHeight {
-                                let iy = y0 + fy * g.dilationHeight
-                                let rowInside = iy >= 0 && iy < g.inputHeight
-                                for fx in 0..<g.filterWidth {
-                                    let ix = x0 + fx * g.dilationWidth
-                                    pointers[(fy * g.filterWidth + fx) * n + r] =
-                                        rowInside && ix >= 0 && ix < g.inputWidth ? image + (iy * g.inputWidth + ix) * pixelBytes : padding
-                                }
-                            }
-                            if let windowSums, r < rows {
-                                var sum: Int32 = 0
-                                for fy in 0..<g.filterHeight {
-                                    let iy = y0 + fy * g.dilationHeight
-                                    for fx in 0..<g.filterWidth {
-                                        let ix = x0 + fx * g.dilationWidth
-                                        let inside = iy >= 0 && iy < g.inputHeight && ix >= 0 && ix < g.inputWidth
-                                        sum = sum &+ (inside ? windowSums.pixelSums[(b * g.inputHeight + iy) * g.inputWidth + ix]
-                                                             : windowSums.padding)
-                                    }
-                                }
-                                rowTerms[r] = windowSums.scale &* sum
-                            }
-                            // Rows past the last pixel repeat it.
-                            if r + 1 < rows {
-                                ox += 1
-                                if ox == g.outputWidth {
-                                    ox = 0; oy += 1
-                                    if oy == g.outputHeight { oy = 0; b += 1 }
-                                }
-                            }
-                        }
-                    }
+                    fillTable(g, first: first, rows: rows, input: input, pixelBytes: pixelBytes, into: pointers)
+                    if let windowSums { windowSumTerms(g, first: first, rows: rows, windowSums, into: rowTerms) }
                     var panel = 0
                     while panel < panels {
                         let block = accumulate(kernel, layout: layout, pointers: pointers, taps: taps, words: words, rows: rows,
@@ -265,6 +222,10 @@ public enum QuantizedGEMM {
                            weights: UnsafeRawPointer, panelStride: Int, panelsLeft: Int,
                            into acc: UnsafeMutablePointer<Int32>) -> Int {
         let n = tilePixels
+        if kernel == .generated, let vnni = GeneratedKernels.current?.vnniGEMM {
+            return generatedVNNISums(vnni, layout: layout, pointers, taps: taps, words: words, weights: weights,
+                                     panelStride: panelStride, panelsLeft: panelsLeft, into: acc)
+        }
         if kernel == .generated, layout == .int16Pairs, GeneratedKernels.current?.quantizedPairGEMM != nil {
             generatedPairSums(pointers, taps: taps, words: words, weights: weights, rows: rows, into: acc)
             return 1

@@ -2,7 +2,7 @@ import MachineCode
 
 /// The generated AVX depthwise microkernel: the sums of a run of interior output pixels (whole
 /// window inside the input) for one 16-channel block, 4 pixels at a time in 8 ymm accumulators
-/// (then one at a time), each weight load feeding all of them and the inputs read straight from
+/// (AVX; 4 zmm with AVX-512) (then one at a time), each weight load feeding all of them and the inputs read straight from
 /// memory as multiply operands. Products and sums are rounded separately (no FMA), in the
 /// reference's tap order, as the default build's Swift kernel does. It serves float and quantized layers alike (the quantized ones sum
 /// exact integers as floats, `DepthwiseConv2DOptimized`), with the same contract as
@@ -13,7 +13,12 @@ import MachineCode
 enum DepthwiseConvTiles16AVX {
     typealias Function = @convention(c) (UnsafeRawPointer) -> Void
 
-    static func emit(into a: inout Assembler) {
+    /// Emits the kernel on `width` registers: two ymm per pixel (AVX), or one zmm (AVX-512).
+    static func emit(width: VectorRegister.Width = .ymm, into a: inout Assembler) {
+        precondition(width != .xmm, "ymm or zmm")
+        let halves = width == .zmm ? 1 : 2
+        /// Vector register `n` of the kernel's width.
+        func v(_ n: Int) -> VectorRegister { VectorRegister(n, width) }
         typealias Field = GeneratedDepthwiseArguments.Field
         let args = GeneralRegister.rdi
         let input = GeneralRegister.rsi, filter = GeneralRegister.rdx, sums = GeneralRegister.rcx
@@ -39,7 +44,7 @@ enum DepthwiseConvTiles16AVX {
 
             /// One pass over the window for `count` pixels (4 or 1) starting at `input`.
             func windowPass(count: Int) {
-                for v in 0..<(2 * count) { a.vxorps(ymm(v), ymm(v), ymm(v)) }
+                for n in 0..<(halves * count) { a.vxorps(v(n), v(n), v(n)) }
                 a.mov(row, input)
                 a.mov(weights, .mem(.rsp))
                 a.mov(rowsLeft, kh)
@@ -48,15 +53,14 @@ enum DepthwiseConvTiles16AVX {
                 a.mov(tapPointer, row)
                 a.mov(columnsLeft, kw)
                 a.bind(fxLoop)
-                a.vmovups(ymm(8), .mem(weights))
-                a.vmovups(ymm(9), .mem(weights, disp: 32))
+                for h in 0..<halves { a.vmovups(v(8 + h), .mem(weights, disp: Int32(32 * h))) }
                 if count == 4 { a.lea(far, .mem(tapPointer, index: pixelStep, scale: 2)) }
                 for p in 0..<count {
-                    let (base, high) = pixelOperands(p, first: tapPointer, step: pixelStep, third: far)
-                    a.vmulps(ymm(10), ymm(8), .memory(base))
-                    a.vaddps(ymm(2 * p), ymm(2 * p), ymm(10))
-                    a.vmulps(ymm(10), ymm(9), .memory(high))
-                    a.vaddps(ymm(2 * p + 1), ymm(2 * p + 1), ymm(10))
+                    let halfOperands = pixelOperands(p, first: tapPointer, step: pixelStep, third: far)
+                    for h in 0..<halves {
+                        a.vmulps(v(10), v(8 + h), .memory(h == 0 ? halfOperands.0 : halfOperands.1))
+                        a.vaddps(v(halves * p + h), v(halves * p + h), v(10))
+                    }
                 }
                 a.add(tapPointer, tapStep)
                 a.add(weights, channelBytes)
@@ -68,9 +72,8 @@ enum DepthwiseConvTiles16AVX {
                 // Pixel p's sums go to sums + p · channelBytes.
                 if count == 4 { a.lea(far, .mem(sums, index: channelBytes, scale: 2)) }
                 for p in 0..<count {
-                    let (base, high) = pixelOperands(p, first: sums, step: channelBytes, third: far)
-                    a.vmovups(base, ymm(2 * p))
-                    a.vmovups(high, ymm(2 * p + 1))
+                    let halfOperands = pixelOperands(p, first: sums, step: channelBytes, third: far)
+                    for h in 0..<halves { a.vmovups(h == 0 ? halfOperands.0 : halfOperands.1, v(halves * p + h)) }
                 }
             }
 

@@ -20,11 +20,15 @@ public final class GeneratedKernels: Sendable {
     let quantizedPairGEMMInt8: QuantizedPairGEMM8x16AVX2.Function?
     /// `FloatConv6x16AVX`.
     let floatConv6x16: FloatConv6x16AVX.Function?
+    /// `FloatConv8x32AVX512` (at `.avx512` and up).
+    let floatConv8x32: FloatConv8x32AVX512.Function?
     /// `DepthwiseConvTiles16AVX`.
     let depthwiseTiles16: DepthwiseConvTiles16AVX.Function?
     /// `DepthwiseRequantize16AVX2` for uint8 / int8 outputs.
     let depthwiseRequantizeUInt8: DepthwiseRequantize16AVX2.Function?
     let depthwiseRequantizeInt8: DepthwiseRequantize16AVX2.Function?
+    /// `QuantizedGEMM8x32AVX512VNNI` (every layout; at `.avx512vnni`).
+    let vnniGEMM: VNNIQuantizedGEMMKernels?
     private let code: ExecutableCode?
 
     /// Generates the kernels of `level` (none for `.sse2`).
@@ -34,6 +38,7 @@ public final class GeneratedKernels: Sendable {
         guard level >= .avx2 else {
             (kernelNames, quantizedPairGEMM, quantizedPairGEMMUInt8, quantizedPairGEMMInt8) = ([], nil, nil, nil)
             (floatConv6x16, depthwiseTiles16, depthwiseRequantizeUInt8, depthwiseRequantizeInt8, code) = (nil, nil, nil, nil, nil)
+            (vnniGEMM, floatConv8x32) = (nil, nil)
             return
         }
         var a = Assembler()
@@ -46,11 +51,14 @@ public final class GeneratedKernels: Sendable {
         let floatEntry = a.count
         FloatConv6x16AVX.emit(into: &a)
         let depthwiseEntry = a.count
-        DepthwiseConvTiles16AVX.emit(into: &a)
+        DepthwiseConvTiles16AVX.emit(width: level >= .avx512 ? .zmm : .ymm, into: &a)
         let requantizeUInt8Entry = a.count
         DepthwiseRequantize16AVX2.emit(signed: false, into: &a)
         let requantizeInt8Entry = a.count
         DepthwiseRequantize16AVX2.emit(signed: true, into: &a)
+        let vnniEntries = level >= .avx512vnni ? VNNIQuantizedGEMMKernels.emit(into: &a) : nil
+        let float512Entry = a.count
+        if level >= .avx512 { FloatConv8x32AVX512.emit(into: &a) }
         let code = try ExecutableCode(try a.finish())
         self.code = code
         quantizedPairGEMM = unsafeBitCast(code.address(at: pairEntry), to: QuantizedPairGEMM8x16AVX2.Function.self)
@@ -60,8 +68,13 @@ public final class GeneratedKernels: Sendable {
         depthwiseTiles16 = unsafeBitCast(code.address(at: depthwiseEntry), to: DepthwiseConvTiles16AVX.Function.self)
         depthwiseRequantizeUInt8 = unsafeBitCast(code.address(at: requantizeUInt8Entry), to: DepthwiseRequantize16AVX2.Function.self)
         depthwiseRequantizeInt8 = unsafeBitCast(code.address(at: requantizeInt8Entry), to: DepthwiseRequantize16AVX2.Function.self)
-        kernelNames = ["QuantizedPairGEMM8x16+AVX2 (sums, uint8, int8 requantizing)", "FloatConv6x16+AVX",
-                       "DepthwiseConvTiles16+AVX", "DepthwiseRequantize16+AVX2 (uint8, int8)"]
+        vnniGEMM = vnniEntries.map { VNNIQuantizedGEMMKernels(code: code, entries: $0) }
+        floatConv8x32 = level >= .avx512
+            ? unsafeBitCast(code.address(at: float512Entry), to: FloatConv8x32AVX512.Function.self) : nil
+        kernelNames = (vnniGEMM == nil ? [] : ["QuantizedGEMM8x32+AVX512VNNI (pairs, quads, uint8-weight quads; sums, requantizing)"])
+            + (floatConv8x32 == nil ? [] : ["FloatConv8x32+AVX512"])
+            + ["QuantizedPairGEMM8x16+AVX2 (sums, uint8, int8 requantizing)", "FloatConv6x16+AVX",
+               level >= .avx512 ? "DepthwiseConvTiles16+AVX512" : "DepthwiseConvTiles16+AVX", "DepthwiseRequantize16+AVX2 (uint8, int8)"]
     }
 
     /// The kernels for this process's policy, or nil when it generates none (portable kernels).

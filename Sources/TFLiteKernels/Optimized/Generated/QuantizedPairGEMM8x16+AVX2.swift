@@ -98,7 +98,7 @@ enum QuantizedPairGEMM8x16AVX2 {
     }
 }
 
-/// The argument block of `QuantizedPairGEMM8x16AVX2`, laid out as the generated code reads it.
+/// The argument block of `QuantizedPairGEMM8x16AVX2` and `QuantizedGEMM8x32AVX512VNNI`, laid out as the generated code reads it.
 /// The per-channel tables point at the panel's first channel.
 struct GeneratedIntegerTileArguments {
     var table: UnsafeRawPointer
@@ -117,6 +117,12 @@ struct GeneratedIntegerTileArguments {
     var outputOffset: Int32 = 0
     var activationMin: Int32 = 0
     var activationMax: Int32 = 0
+    /// Bytes from the first panel's weights to the second's (`QuantizedGEMM8x32AVX512VNNI`).
+    var panelStride = 0
+    /// Per-pixel Int32 terms added before requantizing (uint8-weight quads' window sums).
+    var rowTerms: UnsafeRawPointer?
+    /// The lanes of each panel that exist (16-bit opmasks: `0xFFFF` for a full panel).
+    var laneMasks: (Int32, Int32) = (0xFFFF, 0xFFFF)
 
     init(table: UnsafeRawPointer, taps: Int, words: Int, weights: UnsafeRawPointer, rows: Int) {
         self.table = table; self.taps = taps; self.words = words; self.weights = weights; self.rows = rows
@@ -129,5 +135,6 @@ struct GeneratedIntegerTileArguments {
         static let rows: Int32 = 40, output: Int32 = 48, outputStride: Int32 = 56, bias: Int32 = 64
         static let multipliers: Int32 = 72, rightShifts: Int32 = 80, remainderMasks: Int32 = 88, nudge: Int32 = 96
         static let outputOffset: Int32 = 104, activationMin: Int32 = 108, activationMax: Int32 = 112
+        static let panelStride: Int32 = 120, rowTerms: Int32 = 128, laneMasks: Int32 = 136
     }
 }

@@ -28,6 +28,23 @@ public enum Int8QuadPacking {
     /// for the uint8-weight form (raw values). Padding is 0.
     public static func pack<Weight: FixedWidthInteger>(_ filter: UnsafePointer<Weight>, outputDepth: Int, taps: Int,
                                                        inputDepth: Int) -> [Weight] {
+        packQuads(filter, outputDepth: outputDepth, taps: taps, inputDepth: inputDepth)
+    }
+
+    /// `pack` for int8 weights, specialized here: callers in other modules would otherwise run
+    /// the generic body with a closure call per weight (as `Int16PairPacking.pack`'s overloads).
+    public static func pack(_ filter: UnsafePointer<Int8>, outputDepth: Int, taps: Int, inputDepth: Int) -> [Int8] {
+        packQuads(filter, outputDepth: outputDepth, taps: taps, inputDepth: inputDepth)
+    }
+
+    /// `pack` for uint8 weights, specialized here (see the int8 form).
+    public static func pack(_ filter: UnsafePointer<UInt8>, outputDepth: Int, taps: Int, inputDepth: Int) -> [UInt8] {
+        packQuads(filter, outputDepth: outputDepth, taps: taps, inputDepth: inputDepth)
+    }
+
+    @inline(__always)
+    static func packQuads<Weight: FixedWidthInteger>(_ filter: UnsafePointer<Weight>, outputDepth: Int, taps: Int,
+                                                     inputDepth: Int) -> [Weight] {
         Int16PairPacking.packPanels(filter, outputDepth: outputDepth, taps: taps, inputDepth: inputDepth,
                                     channelsPerWord: 4) { $0 }
     }

@@ -18,6 +18,8 @@ enum FloatConvKernelShape: CaseIterable {
     case rows6x8
     /// `GeneratedFloatConvKernel6x16` (AVX code generated at run time), where available.
     case generated6x16
+    /// `GeneratedFloatConvKernel8x32` (AVX-512 code generated at run time), where available.
+    case generated8x32
 
     /// Output pixels per tile.
     var rows: Int {
@@ -26,6 +28,7 @@ enum FloatConvKernelShape: CaseIterable {
         case .rows6x16: FloatConvKernel6x16.rows
         case .rows6x8: FloatConvKernel6x8.rows
         case .generated6x16: GeneratedFloatConvKernel6x16.rows
+        case .generated8x32: GeneratedFloatConvKernel8x32.rows
         }
     }
 
@@ -36,6 +39,7 @@ enum FloatConvKernelShape: CaseIterable {
         case .rows6x16: FloatConvKernel6x16.panelWidth
         case .rows6x8: FloatConvKernel6x8.panelWidth
         case .generated6x16: GeneratedFloatConvKernel6x16.panelWidth
+        case .generated8x32: GeneratedFloatConvKernel8x32.panelWidth
         }
     }
 
@@ -47,13 +51,15 @@ enum FloatConvKernelShape: CaseIterable {
         #if LITEVISION_AVX512
         return [(.rows8x32, 225), (.rows6x16, 180), (.rows6x8, 105)]
         #elseif arch(x86_64) && !LITEVISION_TUNED
-        return generated ? [(.generated6x16, 4), (.rows6x8, 1)] : [(.rows6x8, 1)]
+        let wide: [(shape: FloatConvKernelShape, rate: Int)] =
+            GeneratedKernels.current?.floatConv8x32 != nil ? [(.generated8x32, 6)] : []
+        return wide + (generated ? [(.generated6x16, 4), (.rows6x8, 1)] : [(.rows6x8, 1)])
         #else
         return generated ? [(.generated6x16, 11), (.rows6x16, 10), (.rows6x8, 6)] : [(.rows6x16, 10), (.rows6x8, 6)]
         #endif
     }()
 
-    /// Fewest multiply steps per output (`depth`) for the 8 × 32 shape.
+    /// Fewest multiply steps per output (`depth`) for the 8 × 32 shapes.
     static let wideMinimumDepth = 64
 
     /// The shape this build runs for a layer of `outputDepth` channels with `depth` weights per
@@ -61,7 +67,7 @@ enum FloatConvKernelShape: CaseIterable {
     static func native(outputDepth: Int, depth: Int) -> FloatConvKernelShape {
         var best = candidates[0]
         var bestCost = Double.infinity
-        for candidate in candidates where candidate.shape != .rows8x32 || depth >= wideMinimumDepth {
+        for candidate in candidates where candidate.shape.panelWidth < 32 || depth >= wideMinimumDepth {
             let padded = (outputDepth + candidate.shape.panelWidth - 1) / candidate.shape.panelWidth * candidate.shape.panelWidth
             let cost = Double(padded) / Double(candidate.rate)
             if cost < bestCost { best = candidate; bestCost = cost }

@@ -1,0 +1,79 @@
+import MachineCode
+
+/// The generated AVX-512 float convolution microkernel: 8 output pixels × 32 channels in 16 zmm
+/// accumulators (pixel `r` in zmm(2r), zmm(2r+1)), the `FloatConvTileKernel` contract of
+/// `FloatConvKernel8x32` with the epilogue fused (bias, clamp as `FloatConvEpilogue.clamp`, NaN
+/// passing through, rows `0 ..< count` stored). Each step loads the panel's two weight vectors
+/// and multiplies them by the pixel's input broadcast from memory (`{1to16}`), then adds:
+/// products and sums rounded separately (`vmulps`, `vaddps`; no FMA) in the reference kernel's
+/// order, as `FloatConv6x16AVX` and for the same reason (bit-exact float, which hybrid models need).
+///
+/// C signature (System V): `(arguments)`, a pointer to `GeneratedFloatTileArguments`.
+/// Preconditions: `taps ≥ 1`, `inputDepth ≥ 1`, `1 ≤ count ≤ 8`; 32 bias floats readable; the
+/// 32 lanes of each stored row writable.
+enum FloatConv8x32AVX512 {
+    typealias Function = @convention(c) (UnsafeRawPointer) -> Void
+
+    static func emit(into a: inout Assembler) {
+        let args = GeneralRegister.rdi
+        let runs = GeneralRegister.r11, taps = GeneralRegister.rsi, end = GeneralRegister.rdx
+        let w = GeneralRegister.rcx, offset = GeneralRegister.r15
+        // After the loop: the pixel registers r9 and r11 become the output cursor and row count.
+        let output = GeneralRegister.r9, stride = GeneralRegister.r10, count = GeneralRegister.r11
+        let pixels: [GeneralRegister] = [.rax, .rbx, .rbp, .r12, .r13, .r14, .r8, .r9]
+        let saved: [GeneralRegister] = [.rbx, .rbp, .r12, .r13, .r14, .r15]
+        typealias Field = GeneratedFloatTileArguments.Field
+        a.function(saving: saved) { a, done in
+            a.mov(runs, .mem(args, disp: Field.runs))
+            a.mov(taps, .mem(args, disp: Field.taps))
+            a.mov(end, .mem(args, disp: Field.depthBytes))
+            a.mov(w, .mem(args, disp: Field.weights))
+            for v in 0..<16 { a.vxorps(zmm(v), zmm(v), zmm(v)) }
+            let tap = a.newLabel(), step = a.newLabel()
+            a.bind(tap)
+            for (r, p) in pixels.enumerated() { a.mov(p, .mem(runs, disp: Int32(8 * r))) }
+            a.xor(offset, offset, width: .dword)
+            a.bind(step)
+            a.vmovups(zmm(16), .mem(w))
+            a.vmovups(zmm(17), .mem(w, disp: 64))
+            for (r, p) in pixels.enumerated() {
+                let input = Assembler.VectorSource.memory(MemoryOperand(base: p, index: offset, broadcast: true))
+                for h in 0..<2 {
+                    let product = zmm(18 + (2 * r + h) % 8)
+                    a.vmulps(product, zmm(16 + h), input)
+                    a.vaddps(zmm(2 * r + h), zmm(2 * r + h), product)
+                }
+            }
+            a.add(w, 128)
+            a.add(offset, 4)
+            a.cmp(offset, end)
+            a.j(.below, step)
+            a.add(runs, 64)                                   // next tap: 8 table entries
+            a.dec(taps)
+            a.j(.notEqual, tap)
+            // Epilogue: bias, clamp, store rows 0 ..< count.
+            a.mov(output, .mem(args, disp: Field.output))
+            a.mov(stride, .mem(args, disp: Field.rowStrideBytes))
+            a.mov(count, .mem(args, disp: Field.count))
+            a.mov(.rax, .mem(args, disp: Field.bias))
+            a.vmovups(zmm(16), .mem(.rax))
+            a.vmovups(zmm(17), .mem(.rax, disp: 64))
+            a.vbroadcastss(zmm(18), .mem(args, disp: Field.activationMin))
+            a.vbroadcastss(zmm(19), .mem(args, disp: Field.activationMax))
+            for r in 0..<8 {
+                if r > 0 {
+                    a.cmp(count, Int32(r))
+                    a.j(.lessOrEqual, done)
+                }
+                for h in 0..<2 {
+                    let v = zmm(2 * r + h)
+                    a.vaddps(v, v, zmm(16 + h))
+                    a.vmaxps(v, zmm(18), v)                   // x < min ? min : x
+                    a.vminps(v, zmm(19), v)                   // x > max ? max : x
+                    a.vmovups(.mem(output, disp: Int32(64 * h)), v)
+                }
+                a.add(output, stride)
+            }
+        }
+    }
+}

@@ -1,0 +1,66 @@
+/// The generated float tiles behind the `FloatConvTileKernel` contract, so
+/// `Conv2DOptimized.floatIndirect` drives them like the Swift kernels: `FloatConv6x16AVX` and
+/// `FloatConv8x32AVX512`. A partial last panel and a missing bias go through stack buffers of a
+/// whole panel, so the generated code always reads and writes whole panels.
+enum GeneratedFloatConvKernel6x16: FloatConvTileKernel {
+    static var rows: Int { 6 }
+    static var panelWidth: Int { 16 }
+
+    /// Precondition: `GeneratedKernels.current?.floatConv6x16` is non-nil.
+    @inline(__always)
+    static func tile(runs: UnsafePointer<UnsafePointer<Float>>, taps: Int, inputDepth: Int,
+                     weights: UnsafePointer<Float>, epilogue: FloatConvEpilogue,
+                     output: UnsafeMutablePointer<Float>, rowStride: Int, count: Int) {
+        runGeneratedFloatTile(GeneratedKernels.current!.floatConv6x16!, rows: rows, panelWidth: panelWidth, runs: runs,
+                              taps: taps, inputDepth: inputDepth, weights: weights, epilogue: epilogue, output: output,
+                              rowStride: rowStride, count: count)
+    }
+}
+
+enum GeneratedFloatConvKernel8x32: FloatConvTileKernel {
+    static var rows: Int { 8 }
+    static var panelWidth: Int { 32 }
+
+    /// Precondition: `GeneratedKernels.current?.floatConv8x32` is non-nil.
+    @inline(__always)
+    static func tile(runs: UnsafePointer<UnsafePointer<Float>>, taps: Int, inputDepth: Int,
+                     weights: UnsafePointer<Float>, epilogue: FloatConvEpilogue,
+                     output: UnsafeMutablePointer<Float>, rowStride: Int, count: Int) {
+        runGeneratedFloatTile(GeneratedKernels.current!.floatConv8x32!, rows: rows, panelWidth: panelWidth, runs: runs,
+                              taps: taps, inputDepth: inputDepth, weights: weights, epilogue: epilogue, output: output,
+                              rowStride: rowStride, count: count)
+    }
+}
+
+/// Runs generated float tile `kernel` (`rows` × `panelWidth`) on one tile, through whole-panel
+/// stack buffers where the panel is partial or has no bias.
+@inline(never)
+func runGeneratedFloatTile(_ kernel: @convention(c) (UnsafeRawPointer) -> Void, rows: Int, panelWidth: Int,
+                           runs: UnsafePointer<UnsafePointer<Float>>, taps: Int, inputDepth: Int,
+                           weights: UnsafePointer<Float>, epilogue: FloatConvEpilogue,
+                           output: UnsafeMutablePointer<Float>, rowStride: Int, count: Int) {
+    func run(bias: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, rowStride: Int) {
+        var arguments = GeneratedFloatTileArguments(
+            runs: UnsafeRawPointer(runs), taps: taps, depthBytes: inputDepth * 4, weights: UnsafeRawPointer(weights),
+            bias: UnsafeRawPointer(bias), output: UnsafeMutableRawPointer(output), rowStrideBytes: rowStride * 4,
+            count: count, activationMin: epilogue.activationMin, activationMax: epilogue.activationMax)
+        withUnsafePointer(to: &arguments) { kernel(UnsafeRawPointer($0)) }
+    }
+    let lanes = epilogue.lanes
+    if lanes == panelWidth, let bias = epilogue.bias {
+        run(bias: bias, output: output, rowStride: rowStride)
+        return
+    }
+    withUnsafeTemporaryAllocation(of: Float.self, capacity: panelWidth * (1 + rows)) { buffer in
+        let bias = buffer.baseAddress!, scratch = bias + panelWidth
+        for l in 0..<panelWidth { bias[l] = l < lanes ? epilogue.bias?[l] ?? 0 : 0 }
+        if lanes == panelWidth {
+            run(bias: bias, output: output, rowStride: rowStride)
+            return
+        }
+        run(bias: bias, output: scratch, rowStride: panelWidth)
+        for r in 0..<count {
+            (output + r * rowStride).update(from: scratch + r * panelWidth, count: lanes)
+        }
+    }
+}

@@ -1,0 +1,197 @@
+import MachineCode
+
+/// The generated AVX512-VNNI microkernel of `QuantizedGEMM`: 8 pixels × one or two 16-channel
+/// panels, sums in 8 or 16 zmm accumulators (`zmm0…15`, pixel `r` panel `k` in `zmm(panels·r + k)`).
+/// Each 32-bit word step loads the panels' weight vectors once and adds, per pixel, the products
+/// of its broadcast input word, one instruction per pixel and panel:
+/// - int16 pairs: `vpdpwssd acc, weights, [pixel]{1to16}`;
+/// - int8 quads (unsigned `x + 128` inputs, int8 weights): `vpbroadcastd` then
+///   `vpdpbusd acc, input, weights`;
+/// - uint8-weight quads (signed `x − 128` inputs): `vpdpbusd acc, weights, [pixel]{1to16}`.
+/// All are exact (wrapping Int32 sums of exact products), like the portable kernels.
+///
+/// Two outputs (`Output`): the Int32 sums for a Swift epilogue, or the requantized bytes
+/// (bias, window-sum term, the rounding doubling high multiply, rounding right shift, offset,
+/// clamp, `vpmovdb`), bit-exact with `ConvRequantizer.requantizePortable` for requantizers without
+/// a left shift. The byte stores and table loads are masked per panel (`laneMasks`), so a partial
+/// last panel needs no scalar path; masked-out lanes are neither read nor written.
+///
+/// C signature (System V): `(arguments)`, a pointer to `GeneratedIntegerTileArguments`.
+/// Preconditions: `taps ≥ 1`, `words ≥ 1`, `1 ≤ rows ≤ 8`; `table[t·8 + r]` is pixel `r`'s input
+/// for tap `t` for all 8 rows (rows past `rows` repeat a real pixel); the second panel's weights
+/// start `panelStride` bytes after the first's.
+enum QuantizedGEMM8x32AVX512VNNI {
+    typealias Function = @convention(c) (UnsafeRawPointer) -> Void
+
+    /// What the kernel does with its sums.
+    enum Output {
+        /// Pixel `r`, panel `k`'s 16 sums to `accumulators + 128·r + 64·k` (Int32).
+        case accumulators
+        /// Requantized bytes (the clamp bounds choose uint8 or int8), pixel `r` panel `k` at
+        /// `output + r · outputStride + 16·k`.
+        case bytes
+    }
+
+    static func emit(_ layout: QuantizedGEMMLayout, panels: Int, output: Output, into a: inout Assembler) {
+        precondition(panels == 1 || panels == 2, "one or two panels")
+        typealias Field = GeneratedIntegerTileArguments.Field
+        let args = GeneralRegister.rdi
+        let tapRow = GeneralRegister.r11, tapCount = GeneralRegister.rax, end = GeneralRegister.rdx
+        let weights = GeneralRegister.r10, offset = GeneralRegister.r15, secondPanel = GeneralRegister.rcx
+        let pixels: [GeneralRegister] = [.rbx, .rbp, .r12, .r13, .r14, .rsi, .r8, .r9]
+        let saved: [GeneralRegister] = [.rbx, .rbp, .r12, .r13, .r14, .r15]
+        func accumulator(_ r: Int, _ k: Int) -> VectorRegister { zmm(panels * r + k) }
+        a.function(saving: saved) { a, done in
+            a.mov(tapRow, .mem(args, disp: Field.table))
+            a.mov(tapCount, .mem(args, disp: Field.taps))
+            a.mov(end, .mem(args, disp: Field.words))
+            a.shl(end, 2)                                     // words → bytes per pixel run
+            a.mov(weights, .mem(args, disp: Field.weights))
+            a.mov(secondPanel, .mem(args, disp: Field.panelStride))
+            for v in 0..<(8 * panels) { a.vpxor(zmm(v), zmm(v), zmm(v)) }
+            let tap = a.newLabel(), step = a.newLabel()
+            a.bind(tap)
+            for (r, p) in pixels.enumerated() { a.mov(p, .mem(tapRow, disp: Int32(8 * r))) }
+            a.xor(offset, offset, width: .dword)
+            a.bind(step)
+            let panelWeights = [zmm(16), zmm(17)]
+            a.vmovups(panelWeights[0], .mem(weights))
+            if panels == 2 { a.vmovups(panelWeights[1], .mem(weights, index: secondPanel, scale: 1)) }
+            for (r, p) in pixels.enumerated() {
+                let input = MemoryOperand(base: p, index: offset, broadcast: true)
+                if layout == .uint8Quads { a.vpbroadcastd(zmm(18), .mem(p, index: offset, scale: 1)) }
+                for k in 0..<panels {
+                    switch layout {
+                    case .int16Pairs: a.vpdpwssd(accumulator(r, k), panelWeights[k], .memory(input))
+                    case .uint8Quads: a.vpdpbusd(accumulator(r, k), zmm(18), panelWeights[k])
+                    case .uint8WeightQuads: a.vpdpbusd(accumulator(r, k), panelWeights[k], .memory(input))
+                    }
+                }
+            }
+            a.add(weights, 64)
+            a.add(offset, 4)
+            a.cmp(offset, end)
+            a.j(.below, step)
+            a.add(tapRow, 64)                                 // next tap: 8 table entries
+            a.dec(tapCount)
+            a.j(.notEqual, tap)
+            switch output {
+            case .accumulators:
+                a.mov(.r8, .mem(args, disp: Field.accumulators))
+                for r in 0..<8 {
+                    for k in 0..<panels { a.vmovups(.mem(.r8, disp: Int32(128 * r + 64 * k)), accumulator(r, k)) }
+                }
+            case .bytes:
+                requantizeAndStore(layout: layout, panels: panels, accumulator: accumulator, done: done, &a)
+            }
+        }
+    }
+
+    /// The requantizing end: for each panel, its tables in zmm16–21 (masked loads), then each
+    /// of the first `rows` pixels requantized (zmm22–27 constants and temporaries) and stored.
+    private static func requantizeAndStore(layout: QuantizedGEMMLayout, panels: Int,
+                                           accumulator: (Int, Int) -> VectorRegister, done: Assembler.Label,
+                                           _ a: inout Assembler) {
+        typealias Field = GeneratedIntegerTileArguments.Field
+        let args = GeneralRegister.rdi
+        let rows = GeneralRegister.rbp, stride = GeneralRegister.rcx, destination = GeneralRegister.r8
+        let table = GeneralRegister.rax
+        let bias = zmm(16), multiplier = zmm(17), oddMultiplier = zmm(18), remainderMask = zmm(19)
+        let halfMask = zmm(20), shift = zmm(21)
+        let nudge = zmm(22), outputOffset = zmm(23), low = zmm(24), high = zmm(25), t0 = zmm(26), t1 = zmm(27)
+        a.mov(rows, .mem(args, disp: Field.rows))
+        a.mov(stride, .mem(args, disp: Field.outputStride))
+        a.vpbroadcastq(nudge, .mem(args, disp: Field.nudge))
+        a.vpbroadcastd(outputOffset, .mem(args, disp: Field.outputOffset))
+        a.vpbroadcastd(low, .mem(args, disp: Field.activationMin))
+        a.vpbroadcastd(high, .mem(args, disp: Field.activationMax))
+        a.mov(.rdx, 0xAAAA, width: .dword)
+        a.kmovw(k(3), .rdx)                                   // odd 32-bit lanes
+        for panel in 0..<panels {
+            let panelDone = panel + 1 < panels ? a.newLabel() : done
+            a.mov(.rdx, .mem(args, disp: Field.laneMasks + Int32(4 * panel)), width: .dword)
+            a.kmovw(k(1), .rdx)
+            /// Panel `panel`'s 16 entries of a per-channel table, masked (lanes past the channels are zero).
+            func load(_ v: VectorRegister, _ field: Int32) {
+                a.mov(table, .mem(args, disp: field))
+                a.vmovups(v, .mem(table, disp: Int32(64 * panel)), mask: k(1), zeroing: true)
+            }
+            load(bias, Field.bias)
+            load(multiplier, Field.multipliers)
+            load(remainderMask, Field.remainderMasks)
+            load(shift, Field.rightShifts)
+            a.vpsrlq(oddMultiplier, multiplier, 32)
+            a.vpsrad(halfMask, remainderMask, 1)
+            a.mov(destination, .mem(args, disp: Field.output))
+            if panel > 0 { a.add(destination, 16) }
+            if layout == .uint8WeightQuads { a.mov(.r9, .mem(args, disp: Field.rowTerms)) }
+            for r in 0..<8 {
+                if r > 0 {
+                    a.cmp(rows, Int32(r))
+                    a.j(.lessOrEqual, panelDone)
+                }
+                let x = accumulator(r, panel)
+                a.vpaddd(x, x, .register(bias))
+                if layout == .uint8WeightQuads { a.vpaddd(x, x, .broadcast(.r9, disp: Int32(4 * r))) }
+                // Rounding doubling high multiply: bits 31…62 of x·m + 2^30, even and odd lanes.
+                a.vpmuldq(t0, x, multiplier)
+                a.vpaddq(t0, t0, .register(nudge))
+                a.vpsrlq(t0, t0, 31)
+                a.vpsrlq(t1, x, 32)
+                a.vpmuldq(t1, t1, oddMultiplier)
+                a.vpaddq(t1, t1, .register(nudge))
+                a.vpsllq(t1, t1, 1)
+                a.vpblendmd(x, t0, t1, mask: k(3))
+                // Rounding right shift, half away from zero: +1 where remainder > mask/2 + (x < 0);
+                // both lie in [0, 2^30], so (threshold − remainder)'s sign is the increment.
+                a.vpand(t0, x, remainderMask)
+                a.vpsrad(t1, x, 31)
+                a.vpsubd(t1, halfMask, .register(t1))         // threshold
+                a.vpsravd(x, x, .register(shift))
+                a.vpsubd(t1, t1, .register(t0))
+                a.vpsrad(t1, t1, 31)
+                a.vpsubd(x, x, .register(t1))
+                a.vpaddd(x, x, .register(outputOffset))
+                a.vpmaxsd(x, x, .register(low))
+                a.vpminsd(x, x, .register(high))
+                a.vpmovdb(.mem(destination), x, mask: k(1))
+                a.add(destination, stride)
+            }
+            if panel + 1 < panels { a.bind(panelDone) }
+        }
+    }
+}
+
+/// The variants of `QuantizedGEMM8x32AVX512VNNI` in one generated block: every layout, one or
+/// two panels, sums or requantized bytes.
+struct VNNIQuantizedGEMMKernels: @unchecked Sendable {
+    private static let layouts: [QuantizedGEMMLayout] = [.int16Pairs, .uint8Quads, .uint8WeightQuads]
+    private static let outputs: [QuantizedGEMM8x32AVX512VNNI.Output] = [.accumulators, .bytes]
+    private let functions: [QuantizedGEMM8x32AVX512VNNI.Function]
+
+    /// Emits every variant; returns their entry offsets in `kernel(_:panels:output:)`'s order.
+    static func emit(into a: inout Assembler) -> [Int] {
+        var entries: [Int] = []
+        for layout in layouts {
+            for panels in 1...2 {
+                for output in outputs {
+                    entries.append(a.count)
+                    QuantizedGEMM8x32AVX512VNNI.emit(layout, panels: panels, output: output, into: &a)
+                }
+            }
+        }
+        return entries
+    }
+
+    /// The kernels at `entries` (from `emit`) in `code`.
+    init(code: ExecutableCode, entries: [Int]) {
+        functions = entries.map { unsafeBitCast(code.address(at: $0), to: QuantizedGEMM8x32AVX512VNNI.Function.self) }
+    }
+
+    /// The variant for `layout`, `panels` (1 or 2) and `output`.
+    func kernel(_ layout: QuantizedGEMMLayout, panels: Int, output: QuantizedGEMM8x32AVX512VNNI.Output)
+        -> QuantizedGEMM8x32AVX512VNNI.Function {
+        let l = Self.layouts.firstIndex(of: layout)!, o = output == .accumulators ? 0 : 1
+        return functions[(l * 2 + panels - 1) * 2 + o]
+    }
+}
