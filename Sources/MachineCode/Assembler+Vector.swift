@@ -130,9 +130,11 @@ extension Assembler {
         threeOperand(0x58, map: .map0F, prefix: .none, dst, a, b)
     }
 
-    /// `vmulps dst, a, b`.
-    public mutating func vmulps(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorSource) {
-        threeOperand(0x59, map: .map0F, prefix: .none, dst, a, b)
+    /// `vmulps dst, a, b`; with `mask` (EVEX), only the selected lanes are computed (the others
+    /// are zeroed with `zeroing`, else kept), and masked-off lanes of a memory `b` are never read.
+    public mutating func vmulps(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorSource,
+                                mask: OpmaskRegister? = nil, zeroing: Bool = false) {
+        threeOperand(0x59, map: .map0F, prefix: .none, dst, a, b, mask: mask, zeroing: zeroing)
     }
 
     /// `vmaxps dst, a, b`: per lane `a > b ? a : b` (so `b` when either is NaN).

@@ -28,7 +28,7 @@ final class GeneratedKernelTests: XCTestCase {
         let fields: [(PartialKeyPath<A>, Int32)] = [
             (\A.input, F.input), (\A.filter, F.filter), (\A.sums, F.sums), (\A.pixels, F.pixels), (\A.kh, F.kh),
             (\A.kw, F.kw), (\A.rowStrideBytes, F.rowStrideBytes), (\A.tapStepBytes, F.tapStepBytes),
-            (\A.pixelStepBytes, F.pixelStepBytes), (\A.channelBytes, F.channelBytes)]
+            (\A.pixelStepBytes, F.pixelStepBytes), (\A.channelBytes, F.channelBytes), (\A.laneMask, F.laneMask)]
         for (path, offset) in fields { XCTAssertEqual(MemoryLayout<A>.offset(of: path), Int(offset), "\(path)") }
     }
 

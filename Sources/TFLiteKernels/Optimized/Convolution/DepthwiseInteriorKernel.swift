@@ -47,16 +47,18 @@ enum DepthwiseInteriorKernel {
         let y0 = oy * g.strideHeight - g.padTop
         // The window of column ox starts at input element inRow + ox · sx · c (column ox · sx − padLeft).
         let inRow = (b * g.inputHeight + y0) * g.inputWidth * c - g.padLeft * c
-        let vectorChannels = blocks * 16
+        var vectorChannels = blocks * 16
         #if !LITEVISION_AVX512
-        if let generated = GeneratedKernels.current?.depthwiseTiles16 {
-            // The generated AVX kernel sweeps the whole interior run per 16-channel block.
+        if let kernels = GeneratedKernels.current, let generated = kernels.depthwiseTiles16 {
+            // The generated kernel sweeps the whole interior run per 16-channel block; its
+            // AVX-512 form also takes the last, partial block (lanes masked).
+            if kernels.depthwiseTilesMaskChannels { vectorChannels = c }
             for ch in stride(from: 0, to: vectorChannels, by: 16) {
                 var arguments = GeneratedDepthwiseArguments(
                     input: UnsafeRawPointer(input + (inRow + columns.lowerBound * pixelStep + ch)),
                     filter: UnsafeRawPointer(filter + ch), sums: UnsafeMutableRawPointer(sums + (columns.lowerBound * c + ch)),
                     pixels: columns.count, kh: kh, kw: kw, rowStrideBytes: rowStride * 4, tapStepBytes: tapStep * 4,
-                    pixelStepBytes: pixelStep * 4, channelBytes: c * 4)
+                    pixelStepBytes: pixelStep * 4, channelBytes: c * 4, laneMask: (1 << min(16, c - ch)) - 1)
                 withUnsafePointer(to: &arguments) { generated(UnsafeRawPointer($0)) }
             }
         } else {
@@ -67,10 +69,10 @@ enum DepthwiseInteriorKernel {
         vectorTiles(kh: kh, kw: kw, input: input, filter: filter, channels: c, columns: columns, inRow: inRow,
                     rowStride: rowStride, tapStep: tapStep, pixelStep: pixelStep, sums: sums)
         #endif
-        if blocks * 16 < c {
+        if vectorChannels < c {
             for ox in columns {
                 let window = input + (inRow + ox * pixelStep)
-                for ch in (blocks * 16)..<c {
+                for ch in vectorChannels..<c {
                     var acc: Float = 0
                     for fy in 0..<kh {
                         for fx in 0..<kw {

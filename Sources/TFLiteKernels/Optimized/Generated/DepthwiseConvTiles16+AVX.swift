@@ -6,7 +6,9 @@ import MachineCode
 /// memory as multiply operands. Products and sums are rounded separately (no FMA), in the
 /// reference's tap order, as the default build's Swift kernel does. It serves float and quantized layers alike (the quantized ones sum
 /// exact integers as floats, `DepthwiseConv2DOptimized`), with the same contract as
-/// `DepthwiseInteriorKernel.tile`.
+/// `DepthwiseInteriorKernel.tile`. The AVX-512 form reads and writes only the channels selected
+/// by `laneMask` (opmask k1; masked-off lanes are never loaded, so a last block of fewer than 16
+/// channels runs in place); the AVX form ignores `laneMask` and always does 16 channels.
 ///
 /// C signature (System V): `(arguments)`, a pointer to `GeneratedDepthwiseArguments`.
 /// Preconditions: `pixels ≥ 0`, `kh ≥ 1`, `kw ≥ 1`; every window read lies inside the input.
@@ -39,6 +41,12 @@ enum DepthwiseConvTiles16AVX {
             a.mov(pixelStep, .mem(args, disp: Field.pixelStepBytes))
             a.mov(channelBytes, .mem(args, disp: Field.channelBytes))
             a.mov(filter, .mem(args, disp: Field.filter))
+            let masked = width == .zmm
+            if masked {
+                a.mov(row, .mem(args, disp: Field.laneMask))
+                a.kmovw(k(1), row)
+            }
+            let laneMask: OpmaskRegister? = masked ? k(1) : nil
             // The filter pointer lives on the stack: rdx doubles as the far-pixel pointer.
             a.push(filter)
 
@@ -53,12 +61,13 @@ enum DepthwiseConvTiles16AVX {
                 a.mov(tapPointer, row)
                 a.mov(columnsLeft, kw)
                 a.bind(fxLoop)
-                for h in 0..<halves { a.vmovups(v(8 + h), .mem(weights, disp: Int32(32 * h))) }
+                for h in 0..<halves { a.vmovups(v(8 + h), .mem(weights, disp: Int32(32 * h)), mask: laneMask, zeroing: masked) }
                 if count == 4 { a.lea(far, .mem(tapPointer, index: pixelStep, scale: 2)) }
                 for p in 0..<count {
                     let halfOperands = pixelOperands(p, first: tapPointer, step: pixelStep, third: far)
                     for h in 0..<halves {
-                        a.vmulps(v(10), v(8 + h), .memory(h == 0 ? halfOperands.0 : halfOperands.1))
+                        a.vmulps(v(10), v(8 + h), .memory(h == 0 ? halfOperands.0 : halfOperands.1),
+                                 mask: laneMask, zeroing: masked)
                         a.vaddps(v(halves * p + h), v(halves * p + h), v(10))
                     }
                 }
@@ -73,7 +82,7 @@ enum DepthwiseConvTiles16AVX {
                 if count == 4 { a.lea(far, .mem(sums, index: channelBytes, scale: 2)) }
                 for p in 0..<count {
                     let halfOperands = pixelOperands(p, first: sums, step: channelBytes, third: far)
-                    for h in 0..<halves { a.vmovups(h == 0 ? halfOperands.0 : halfOperands.1, v(halves * p + h)) }
+                    for h in 0..<halves { a.vmovups(h == 0 ? halfOperands.0 : halfOperands.1, v(halves * p + h), mask: laneMask) }
                 }
             }
 
@@ -134,11 +143,13 @@ struct GeneratedDepthwiseArguments {
     var tapStepBytes: Int
     var pixelStepBytes: Int
     var channelBytes: Int
+    /// The channels of the block to compute (bit i: channel i), read by the AVX-512 form only.
+    var laneMask: Int = 0xFFFF
 
     /// Byte offsets of the fields (checked against `MemoryLayout` by the kernel tests).
     enum Field {
         static let input: Int32 = 0, filter: Int32 = 8, sums: Int32 = 16, pixels: Int32 = 24, kh: Int32 = 32
         static let kw: Int32 = 40, rowStrideBytes: Int32 = 48, tapStepBytes: Int32 = 56, pixelStepBytes: Int32 = 64
-        static let channelBytes: Int32 = 72
+        static let channelBytes: Int32 = 72, laneMask: Int32 = 80
     }
 }

@@ -24,6 +24,9 @@ public final class GeneratedKernels: Sendable {
     let floatConv8x32: FloatConv8x32AVX512.Function?
     /// `DepthwiseConvTiles16AVX`.
     let depthwiseTiles16: DepthwiseConvTiles16AVX.Function?
+    /// True when `depthwiseTiles16` honours its `laneMask` (the AVX-512 form), so a last block
+    /// of fewer than 16 channels runs in it too.
+    var depthwiseTilesMaskChannels: Bool { level >= .avx512 }
     /// `DepthwiseRequantize16AVX2` for uint8 / int8 outputs.
     let depthwiseRequantizeUInt8: DepthwiseRequantize16AVX2.Function?
     let depthwiseRequantizeInt8: DepthwiseRequantize16AVX2.Function?
