@@ -127,6 +127,12 @@ extension Assembler {
         emit(count)
     }
 
+    /// `shr dst, count` (logical; ZF set when the result is zero).
+    public mutating func shr(_ dst: GeneralRegister, _ count: UInt8, width: OperandWidth = .qword) {
+        instruction(0xC1, width: width, reg: 5, .register(dst.index))
+        emit(count)
+    }
+
     /// `dec dst`.
     public mutating func dec(_ dst: GeneralRegister, width: OperandWidth = .qword) {
         instruction(0xFF, width: width, reg: 1, .register(dst.index))

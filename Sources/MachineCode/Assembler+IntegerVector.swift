@@ -46,6 +46,17 @@ extension Assembler {
         vectorInstruction(0x64, map: .map0F38, prefix: .p66, evexOnly: true, width: dst.width, reg: dst.index,
                           vvvv: a.index, .register(b.index), mask: mask)
     }
+    /// `vpmovsxbd dst, [src]`: a quarter register of signed bytes (8 for ymm, 16 for zmm),
+    /// each sign-extended to a 32-bit lane.
+    public mutating func vpmovsxbd(_ dst: VectorRegister, _ src: MemoryOperand) {
+        vectorInstruction(0x21, map: .map0F38, prefix: .p66, width: dst.width, reg: dst.index, vvvv: 0,
+                          .memory(src), memoryBytes: dst.width.bytes / 4)
+    }
+    /// `vpmovzxbd dst, [src]`: a quarter register of unsigned bytes, each zero-extended to a 32-bit lane.
+    public mutating func vpmovzxbd(_ dst: VectorRegister, _ src: MemoryOperand) {
+        vectorInstruction(0x31, map: .map0F38, prefix: .p66, width: dst.width, reg: dst.index, vvvv: 0,
+                          .memory(src), memoryBytes: dst.width.bytes / 4)
+    }
     /// `vpmovdb [dst]{mask}, src` (EVEX): the low byte of each 32-bit lane, 16 bytes from a zmm.
     public mutating func vpmovdb(_ dst: MemoryOperand, _ src: VectorRegister, mask: OpmaskRegister? = nil) {
         vectorInstruction(0x31, map: .map0F38, prefix: .pF3, evexOnly: true, width: src.width, reg: src.index, vvvv: 0,

@@ -121,8 +121,11 @@ extension Assembler {
     // MARK: Float arithmetic
 
     /// `vfmadd231ps dst, a, b`: `dst = a · b + dst`, one rounding (FMA3 / AVX-512F).
-    public mutating func vfmadd231ps(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorSource) {
-        threeOperand(0xB8, map: .map0F38, prefix: .p66, dst, a, b)
+    /// With `mask` (EVEX), only the selected lanes of `dst` change, and masked-off lanes of a
+    /// memory `b` are never read.
+    public mutating func vfmadd231ps(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorSource,
+                                     mask: OpmaskRegister? = nil) {
+        threeOperand(0xB8, map: .map0F38, prefix: .p66, dst, a, b, mask: mask)
     }
 
     /// `vaddps dst, a, b`.
@@ -150,6 +153,11 @@ extension Assembler {
     /// `vxorps dst, a, b` (`vxorps x, x, x` zeroes `x`).
     public mutating func vxorps(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorSource) {
         threeOperand(0x57, map: .map0F, prefix: .none, dst, a, b)
+    }
+
+    /// `vcvtdq2ps dst, src`: Int32 lanes to floats (exact below 2^24 in magnitude).
+    public mutating func vcvtdq2ps(_ dst: VectorRegister, _ src: VectorRegister) {
+        vectorInstruction(0x5B, map: .map0F, prefix: .none, width: dst.width, reg: dst.index, vvvv: 0, .register(src.index))
     }
 
     /// `vcvttps2dq dst, src`: floats to Int32, truncating toward zero.

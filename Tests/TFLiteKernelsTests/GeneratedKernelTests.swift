@@ -1,4 +1,5 @@
 import MachineCode
+import TestSupport
 import XCTest
 @testable import TFLiteKernels
 
@@ -76,6 +77,7 @@ final class GeneratedKernelTests: XCTestCase {
         XCTAssertNotNil(kernels.quantizedPairGEMMInt8)
         XCTAssertNotNil(kernels.floatConv6x16)
         XCTAssertNotNil(kernels.depthwiseTiles16)
+        XCTAssertNotNil(kernels.depthwiseExactTiles16)
         XCTAssertNotNil(kernels.depthwiseRequantizeUInt8)
         XCTAssertNotNil(kernels.depthwiseRequantizeInt8)
         XCTAssertTrue(QuantizedGEMMKernel.compiled.contains(.generated))
@@ -106,6 +108,48 @@ final class GeneratedKernelTests: XCTestCase {
         XCTAssertTrue(QuantizedGEMM.prefersInt8Quads)
     }
 
+    func testOffsetArgumentBlockLayoutMatchesTheGeneratedCode() {
+        typealias A = GeneratedOffsetArguments
+        typealias F = A.Field
+        let fields: [(PartialKeyPath<A>, Int32)] = [
+            (\A.source, F.source), (\A.destination, F.destination), (\A.count, F.count), (\A.offset, F.offset)]
+        for (path, offset) in fields { XCTAssertEqual(MemoryLayout<A>.offset(of: path), Int(offset), "\(path)") }
+    }
+
+    /// The generated 8-bit to exact-float conversion equals the portable loop on every count
+    /// around the vector widths, extreme bytes and offsets, at every level this CPU has; it
+    /// never writes past the whole vectors it converts.
+    func testOffsetConversionMatchesThePortableLoop() throws {
+        guard let cpu = CPUFeatures.current?.supportedLevel, cpu >= .avx2 else {
+            throw XCTSkip("this CPU has no AVX2+FMA: the generated conversion cannot run here")
+        }
+        var rng = SeededGenerator(seed: 77)
+        for level in InstructionSetLevel.allCases where level >= .avx2 && level <= cpu {
+            let kernels = try GeneratedKernels(level: level)
+            for signed in [false, true] {
+                let kernel = try XCTUnwrap(signed ? kernels.offsetInt8ToFloat : kernels.offsetUInt8ToFloat)
+                XCTAssertEqual(kernel.lanes, level >= .avx512 ? 16 : 8)
+                for count in 0...70 {
+                    let bytes = (0..<count).map { i in i % 5 == 0 ? UInt8(i % 2 == 0 ? 0 : 255) : UInt8(rng.int(0...255)) }
+                    let offset: Int32 = [-255, -128, 0, 127, 128][rng.int(0...4)]
+                    let expected = bytes.map { Float(signed ? Int32(Int8(bitPattern: $0)) : Int32($0)) + Float(offset) }
+                    var actual = [Float](repeating: .nan, count: count + 16)
+                    bytes.withUnsafeBufferPointer { source in
+                        actual.withUnsafeMutableBufferPointer { destination in
+                            var arguments = GeneratedOffsetArguments(
+                                source: UnsafeRawPointer(source.baseAddress ?? UnsafePointer(bitPattern: 1)!),
+                                destination: UnsafeMutableRawPointer(destination.baseAddress!), count: count, offset: Float(offset))
+                            withUnsafePointer(to: &arguments) { kernel.function(UnsafeRawPointer($0)) }
+                        }
+                    }
+                    let converted = count / kernel.lanes * kernel.lanes
+                    XCTAssertEqual(Array(actual[0..<converted]), Array(expected[0..<converted]), "\(level) signed \(signed) count \(count)")
+                    XCTAssertTrue(actual[converted...].allSatisfy(\.isNaN), "\(level) wrote past \(converted) of \(count)")
+                }
+            }
+        }
+    }
+
     /// No code below AVX2; the fallback is the portable Swift kernels.
     func testBaselineLevelGeneratesNothing() throws {
         let kernels = try GeneratedKernels(level: .sse2)
@@ -113,6 +157,7 @@ final class GeneratedKernelTests: XCTestCase {
         XCTAssertNil(kernels.quantizedPairGEMM)
         XCTAssertNil(kernels.floatConv6x16)
         XCTAssertNil(kernels.depthwiseTiles16)
+        XCTAssertNil(kernels.depthwiseExactTiles16)
         XCTAssertNil(kernels.depthwiseRequantizeUInt8)
     }
 }

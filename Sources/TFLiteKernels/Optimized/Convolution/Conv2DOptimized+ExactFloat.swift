@@ -15,16 +15,32 @@ extension Conv2DOptimized {
 
     /// Converts quantized values to exact floats `x + offset` (|x + offset| ≤ 255). Call once
     /// per invoke.
+    /// per invoke. The bulk runs in generated code where this process has it
+    /// (`OffsetBytesToFloatAVX`), the rest in the portable loop; the floats are the same.
     public static func offsetInput(_ x: UnsafePointer<UInt8>, count: Int, offset: Int32,
                                    into out: UnsafeMutablePointer<Float>) {
+        let done = generatedOffsetInput(GeneratedKernels.current?.offsetUInt8ToFloat, x, count: count, offset: offset, into: out)
         let f = Float(offset)
-        for i in 0..<count { out[i] = Float(x[i]) + f }
+        for i in done..<count { out[i] = Float(x[i]) + f }
     }
 
     /// `offsetInput` for int8 values.
     public static func offsetInput(_ x: UnsafePointer<Int8>, count: Int, offset: Int32,
                                    into out: UnsafeMutablePointer<Float>) {
+        let done = generatedOffsetInput(GeneratedKernels.current?.offsetInt8ToFloat, x, count: count, offset: offset, into: out)
         let f = Float(offset)
-        for i in 0..<count { out[i] = Float(x[i]) + f }
+        for i in done..<count { out[i] = Float(x[i]) + f }
+    }
+
+    /// Runs generated conversion `kernel` (when non-nil) on the leading whole vectors of `count`
+    /// bytes at `x`; returns how many values it converted.
+    private static func generatedOffsetInput<T>(_ kernel: (function: OffsetBytesToFloatAVX.Function, lanes: Int)?,
+                                                _ x: UnsafePointer<T>, count: Int, offset: Int32,
+                                                into out: UnsafeMutablePointer<Float>) -> Int {
+        guard let kernel, count >= kernel.lanes else { return 0 }
+        var arguments = GeneratedOffsetArguments(source: UnsafeRawPointer(x), destination: UnsafeMutableRawPointer(out),
+                                                 count: count, offset: Float(offset))
+        withUnsafePointer(to: &arguments) { kernel.function(UnsafeRawPointer($0)) }
+        return count / kernel.lanes * kernel.lanes
     }
 }

@@ -52,7 +52,7 @@ public enum DepthwiseConv2DOptimized {
                 let outRow = output + row * rowLength
                 let sums = epilogue.sums(for: outRow, scratch: scratch.baseAddress!)
                 DepthwiseRowSums.compute(g, input: input, filter: filter, batch: row / g.outputHeight,
-                                         oy: row % g.outputHeight, into: sums)
+                                         oy: row % g.outputHeight, into: sums, exactSums: E.sumsAreExactIntegers)
                 epilogue.finish(sums, pixels: g.outputWidth, channels: g.outputDepth, to: outRow)
             }
         }

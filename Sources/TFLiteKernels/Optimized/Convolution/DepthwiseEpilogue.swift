@@ -7,6 +7,9 @@ protocol DepthwiseEpilogue {
     associatedtype Output
     /// True when the sums are written into the output row itself and finished in place.
     static var finishesInPlace: Bool { get }
+    /// True when the sums are exact integers (quantized inputs and filters), so any order or
+    /// fusion of the multiply-adds gives the same sums.
+    static var sumsAreExactIntegers: Bool { get }
     /// Where the sums of output row `row` go: the row itself or `scratch` (one row of floats).
     func sums(for row: UnsafeMutablePointer<Output>, scratch: UnsafeMutablePointer<Float>) -> UnsafeMutablePointer<Float>
     /// Finishes `pixels` output pixels of `channels` channels.
@@ -20,6 +23,7 @@ struct DepthwiseFloatEpilogue: DepthwiseEpilogue {
     let activationMax: Float
 
     static var finishesInPlace: Bool { true }
+    static var sumsAreExactIntegers: Bool { false }
 
     func sums(for row: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>) -> UnsafeMutablePointer<Float> { row }
 
@@ -60,6 +64,7 @@ struct DepthwiseRequantizeEpilogue: DepthwiseEpilogue {
     }
 
     static var finishesInPlace: Bool { false }
+    static var sumsAreExactIntegers: Bool { true }
 
     func sums(for row: UnsafeMutablePointer<UInt8>, scratch: UnsafeMutablePointer<Float>) -> UnsafeMutablePointer<Float> { scratch }
 

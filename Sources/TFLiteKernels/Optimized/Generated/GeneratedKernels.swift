@@ -24,12 +24,17 @@ public final class GeneratedKernels: Sendable {
     let floatConv8x32: FloatConv8x32AVX512.Function?
     /// `DepthwiseConvTiles16AVX`.
     let depthwiseTiles16: DepthwiseConvTiles16AVX.Function?
-    /// True when `depthwiseTiles16` honours its `laneMask` (the AVX-512 form), so a last block
+    /// `DepthwiseConvTiles16AVX` for exact (quantized) sums: fused multiply-adds.
+    let depthwiseExactTiles16: DepthwiseConvTiles16AVX.Function?
+    /// True when `depthwiseTiles16` and `depthwiseExactTiles16` honour their `laneMask` (the AVX-512 form), so a last block
     /// of fewer than 16 channels runs in it too.
     var depthwiseTilesMaskChannels: Bool { level >= .avx512 }
     /// `DepthwiseRequantize16AVX2` for uint8 / int8 outputs.
     let depthwiseRequantizeUInt8: DepthwiseRequantize16AVX2.Function?
     let depthwiseRequantizeInt8: DepthwiseRequantize16AVX2.Function?
+    /// `OffsetBytesToFloatAVX` for uint8 / int8 inputs, with the values converted per step.
+    let offsetUInt8ToFloat: (function: OffsetBytesToFloatAVX.Function, lanes: Int)?
+    let offsetInt8ToFloat: (function: OffsetBytesToFloatAVX.Function, lanes: Int)?
     /// `QuantizedGEMM8x32AVX512VNNI` (every layout; at `.avx512vnni`).
     let vnniGEMM: VNNIQuantizedGEMMKernels?
     private let code: ExecutableCode?
@@ -40,11 +45,13 @@ public final class GeneratedKernels: Sendable {
         self.level = level
         guard level >= .avx2 else {
             (kernelNames, quantizedPairGEMM, quantizedPairGEMMUInt8, quantizedPairGEMMInt8) = ([], nil, nil, nil)
-            (floatConv6x16, depthwiseTiles16, depthwiseRequantizeUInt8, depthwiseRequantizeInt8, code) = (nil, nil, nil, nil, nil)
-            (vnniGEMM, floatConv8x32) = (nil, nil)
+            (floatConv6x16, depthwiseTiles16, depthwiseExactTiles16, depthwiseRequantizeUInt8, depthwiseRequantizeInt8, code)
+                = (nil, nil, nil, nil, nil, nil)
+            (vnniGEMM, floatConv8x32, offsetUInt8ToFloat, offsetInt8ToFloat) = (nil, nil, nil, nil)
             return
         }
         var a = Assembler()
+        let vectorWidth: VectorRegister.Width = level >= .avx512 ? .zmm : .ymm
         let pairEntry = a.count
         QuantizedPairGEMM8x16AVX2.emit(.accumulators, into: &a)
         let pairUInt8Entry = a.count
@@ -54,11 +61,17 @@ public final class GeneratedKernels: Sendable {
         let floatEntry = a.count
         FloatConv6x16AVX.emit(into: &a)
         let depthwiseEntry = a.count
-        DepthwiseConvTiles16AVX.emit(width: level >= .avx512 ? .zmm : .ymm, into: &a)
+        DepthwiseConvTiles16AVX.emit(width: vectorWidth, into: &a)
+        let depthwiseExactEntry = a.count
+        DepthwiseConvTiles16AVX.emit(width: vectorWidth, exactSums: true, into: &a)
         let requantizeUInt8Entry = a.count
         DepthwiseRequantize16AVX2.emit(signed: false, into: &a)
         let requantizeInt8Entry = a.count
         DepthwiseRequantize16AVX2.emit(signed: true, into: &a)
+        let offsetUInt8Entry = a.count
+        OffsetBytesToFloatAVX.emit(signed: false, width: vectorWidth, into: &a)
+        let offsetInt8Entry = a.count
+        OffsetBytesToFloatAVX.emit(signed: true, width: vectorWidth, into: &a)
         let vnniEntries = level >= .avx512vnni ? VNNIQuantizedGEMMKernels.emit(into: &a) : nil
         let float512Entry = a.count
         if level >= .avx512 { FloatConv8x32AVX512.emit(into: &a) }
@@ -69,15 +82,20 @@ public final class GeneratedKernels: Sendable {
         quantizedPairGEMMInt8 = unsafeBitCast(code.address(at: pairInt8Entry), to: QuantizedPairGEMM8x16AVX2.Function.self)
         floatConv6x16 = unsafeBitCast(code.address(at: floatEntry), to: FloatConv6x16AVX.Function.self)
         depthwiseTiles16 = unsafeBitCast(code.address(at: depthwiseEntry), to: DepthwiseConvTiles16AVX.Function.self)
+        depthwiseExactTiles16 = unsafeBitCast(code.address(at: depthwiseExactEntry), to: DepthwiseConvTiles16AVX.Function.self)
         depthwiseRequantizeUInt8 = unsafeBitCast(code.address(at: requantizeUInt8Entry), to: DepthwiseRequantize16AVX2.Function.self)
         depthwiseRequantizeInt8 = unsafeBitCast(code.address(at: requantizeInt8Entry), to: DepthwiseRequantize16AVX2.Function.self)
+        let lanes = OffsetBytesToFloatAVX.lanes(vectorWidth)
+        offsetUInt8ToFloat = (unsafeBitCast(code.address(at: offsetUInt8Entry), to: OffsetBytesToFloatAVX.Function.self), lanes)
+        offsetInt8ToFloat = (unsafeBitCast(code.address(at: offsetInt8Entry), to: OffsetBytesToFloatAVX.Function.self), lanes)
         vnniGEMM = vnniEntries.map { VNNIQuantizedGEMMKernels(code: code, entries: $0) }
         floatConv8x32 = level >= .avx512
             ? unsafeBitCast(code.address(at: float512Entry), to: FloatConv8x32AVX512.Function.self) : nil
         kernelNames = (vnniGEMM == nil ? [] : ["QuantizedGEMM8x32+AVX512VNNI (pairs, quads, uint8-weight quads; sums, requantizing)"])
             + (floatConv8x32 == nil ? [] : ["FloatConv8x32+AVX512"])
             + ["QuantizedPairGEMM8x16+AVX2 (sums, uint8, int8 requantizing)", "FloatConv6x16+AVX",
-               level >= .avx512 ? "DepthwiseConvTiles16+AVX512" : "DepthwiseConvTiles16+AVX", "DepthwiseRequantize16+AVX2 (uint8, int8)"]
+               "DepthwiseConvTiles16+\(vectorWidth == .zmm ? "AVX512" : "AVX") (float; exact sums, FMA)",
+               "DepthwiseRequantize16+AVX2 (uint8, int8)", "OffsetBytesToFloat+\(vectorWidth == .zmm ? "AVX512" : "AVX2")"]
     }
 
     /// The kernels for this process's policy, or nil when it generates none (portable kernels).
