@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ModelHosting
 import ObjectDetection
+import ResourceLimitOptions
 
 /// Options shared by `detect` and `track`: which models, which objects, which labels.
 struct DetectionOptionGroup: ParsableArguments {
@@ -47,6 +48,8 @@ struct DetectionOptionGroup: ParsableArguments {
     @Option(parsing: .unconditional, help: "Interpreter threads (default: all cores).")
     var threads: Int?
 
+    @OptionGroup(title: "Resource limits") var limits: ResourceLimitOptionGroup
+
     func validate() throws {
         if let threshold {
             guard threshold.isFinite, (0...1).contains(threshold) else {
@@ -91,7 +94,8 @@ struct DetectionOptionGroup: ParsableArguments {
             options.detectorLabelsPath = labels
             options.detectionScoreThreshold = detector != nil ? threshold : nil
             tracking?.apply(to: &options)
-            return try ObjectDetector.objectDetector(options: options, modelDirectory: directory, threadCount: threads)
+            return try ObjectDetector.objectDetector(options: options, modelDirectory: directory, threadCount: threads,
+                                                     resourceLimits: limits.resourceLimits())
         }
         var options = CustomObjectDetectorOptions(localModel: LocalModel(path: classifier))
         options.detectorMode = detectorMode
@@ -105,7 +109,8 @@ struct DetectionOptionGroup: ParsableArguments {
         options.classificationConfidenceThreshold = threshold
         options.detectionScoreThreshold = detector != nil ? threshold : nil
         tracking?.apply(to: &options)
-        return try ObjectDetector.objectDetector(options: options, modelDirectory: directory, threadCount: threads)
+        return try ObjectDetector.objectDetector(options: options, modelDirectory: directory, threadCount: threads,
+                                                 resourceLimits: limits.resourceLimits())
     }
 }
 
