@@ -9,7 +9,7 @@
 #                                       4 GiB address-space limit and a time limit; prints executions per
 #                                       target and keeps the input of any crash in .build-fuzz/crashes/
 #
-# CI runs both briefly; run them longer locally.
+# CI runs both briefly; run them longer locally. SCRATCH=DIR builds the formats mode in DIR.
 #
 # Builds FlatBufferReader and TFLiteSchema with `swiftc -sanitize=fuzzer,address` outside
 # SwiftPM (the package itself never needs sanitizer flags). Seeds: the small schema fixtures
@@ -23,7 +23,8 @@ mkdir -p "$out/corpus" "$out/crashes"
 if [ "${1:-}" = formats ]; then
     seconds="${2:-30}"
     # Build the tests outside the limits (a filter that matches nothing runs none).
-    swift test -c release --enable-testable-imports --filter '^BuildOnly$' >"$out/formats-build.log" 2>&1 \
+    swift test -c release --enable-testable-imports ${SCRATCH:+--scratch-path "$SCRATCH"} --filter '^BuildOnly$' \
+        >"$out/formats-build.log" 2>&1 \
         || { tail -30 "$out/formats-build.log"; exit 1; }
     rm -f "$out/crashes/"*.current
     log="$out/formats.log"
@@ -32,6 +33,7 @@ if [ "${1:-}" = formats ]; then
     targets=7
     ( ulimit -v $((4 << 20)); FUZZ_SECONDS="$seconds" FUZZ_CRASH_DIR="$PWD/$out/crashes" \
         timeout $((seconds * targets + 300)) swift test -c release --enable-testable-imports --skip-build \
+        ${SCRATCH:+--scratch-path "$SCRATCH"} \
         --filter 'FuzzTests' ) >"$log" 2>&1 || status=$?
     grep '^fuzz ' "$log" || true
     ran=$(grep -c '^fuzz ' "$log" || true)
