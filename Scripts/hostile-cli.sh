@@ -77,6 +77,11 @@ expect "detect --max-memory below the classifier's needs" "maximumTotalByteCount
     "$bin/litevision" detect "$photo" --classifier "$model" --max-memory 1
 expect "track --max-tensor-size below the default detector's tensors" "maximumTensorByteCount" \
     "$bin/litevision" track "$work/frames" --max-tensor-size 1
+expect "--max-image-pixels 0" "--max-image-pixels must be at least 1, got 0" "$bin/litevision" detect "$photo" --max-image-pixels 0
+expect "detect --max-image-pixels below the photo" "exceeds the limit of 1000 pixels" \
+    "$bin/litevision" detect "$photo" --max-image-pixels 1000
+expect "track --max-image-pixels below the frames" "exceeds the limit of 1000 pixels" \
+    "$bin/litevision" track "$work/frames" --max-image-pixels 1000
 ( ulimit -v $((4 << 20)); timeout 60 "$dump" "$model" --max-memory 1 ) >"$work/out" 2>&1 \
     && grep -q "maximumTotalByteCount" "$work/out" \
     && echo "ok: tflite-dump --max-memory 1: $(grep -F maximumTotalByteCount "$work/out" | head -1 | cut -c1-150)" \
