@@ -62,10 +62,14 @@ let package = Package(
                 swiftSettings: kernelSettings),
         .target(name: "ImageCodecs", dependencies: ["ObjectDetection", "CLibPNG", "CTurboJPEG"]),
         .target(name: "BatchDetection", dependencies: ["ObjectDetection", "ImageCodecs"]),
+        // The command-line options of ResourceLimits, shared by the executables (not a library product).
+        .target(name: "ResourceLimitOptions", dependencies: [
+            "TFLiteSchema", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "tflite-dump", dependencies: [
-            "TFLiteInterpreter", "TFLiteKernels", "MachineCode", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            "TFLiteInterpreter", "TFLiteKernels", "MachineCode", "ResourceLimitOptions",
+            .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "litevision", dependencies: [
-            "ObjectDetection", "ImageCodecs", "ModelHosting", "TFLiteInterpreter", "BatchDetection",
+            "ObjectDetection", "ImageCodecs", "ModelHosting", "TFLiteInterpreter", "BatchDetection", "ResourceLimitOptions",
             .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "bench", dependencies: [
             "ObjectDetection", "ImageCodecs", "TFLiteInterpreter", "TFLiteKernels", "MachineCode", "BatchDetection",

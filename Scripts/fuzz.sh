@@ -4,12 +4,12 @@
 #   Scripts/fuzz.sh [SECONDS]           libFuzzer + AddressSanitizer on model loading and validation
 #                                       (TFLiteModelFile, FlexBuffers, ZIP archive, labels); default 60
 #   Scripts/fuzz.sh formats [SECONDS]   the seeded mutation fuzzers of the test suite (*FuzzTests: PNG,
-#                                       y4m, .npy, manifest, ZIP, model load -> allocate -> invoke),
+#                                       JPEG, y4m, .npy, manifest, ZIP, model load -> allocate -> invoke),
 #                                       SECONDS per target (default 30), in a release build, under a
 #                                       4 GiB address-space limit and a time limit; prints executions per
 #                                       target and keeps the input of any crash in .build-fuzz/crashes/
 #
-# CI runs both briefly; run them longer locally.
+# CI runs both briefly; run them longer locally. SCRATCH=DIR builds the formats mode in DIR.
 #
 # Builds FlatBufferReader and TFLiteSchema with `swiftc -sanitize=fuzzer,address` outside
 # SwiftPM (the package itself never needs sanitizer flags). Seeds: the small schema fixtures
@@ -23,16 +23,21 @@ mkdir -p "$out/corpus" "$out/crashes"
 if [ "${1:-}" = formats ]; then
     seconds="${2:-30}"
     # Build the tests outside the limits (a filter that matches nothing runs none).
-    swift test -c release --enable-testable-imports --filter '^BuildOnly$' >"$out/formats-build.log" 2>&1 \
+    swift test -c release --enable-testable-imports ${SCRATCH:+--scratch-path "$SCRATCH"} --filter '^BuildOnly$' \
+        >"$out/formats-build.log" 2>&1 \
         || { tail -30 "$out/formats-build.log"; exit 1; }
     rm -f "$out/crashes/"*.current
     log="$out/formats.log"
     status=0
-    # 6 targets x SECONDS, plus start-up; the address-space limit catches unbounded allocations.
+    # 7 targets x SECONDS, plus start-up; the address-space limit catches unbounded allocations.
+    targets=7
     ( ulimit -v $((4 << 20)); FUZZ_SECONDS="$seconds" FUZZ_CRASH_DIR="$PWD/$out/crashes" \
-        timeout $((seconds * 6 + 300)) swift test -c release --enable-testable-imports --skip-build \
+        timeout $((seconds * targets + 300)) swift test -c release --enable-testable-imports --skip-build \
+        ${SCRATCH:+--scratch-path "$SCRATCH"} \
         --filter 'FuzzTests' ) >"$log" 2>&1 || status=$?
     grep '^fuzz ' "$log" || true
+    ran=$(grep -c '^fuzz ' "$log" || true)
+    [ "$ran" -eq "$targets" ] || echo "fuzz formats: $ran of $targets targets reported (a skipped or missing target?)"
     executions=$(grep -o '^fuzz [a-z0-9]*: [0-9]*' "$log" | awk '{s += $3} END {print s + 0}')
     crashes=0
     for current in "$out/crashes/"*.current; do

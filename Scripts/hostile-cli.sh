@@ -56,4 +56,35 @@ for i in $(seq 1 120000); do echo "label $i"; done >"$work/many-labels.txt"
 expect "a --labels file with 120,000 labels" "maximumLabelCount" \
     "$bin/litevision" detect "$photo" --classifier "$model" --labels "$work/many-labels.txt"
 
+# Resource-limit options (one option group shared by run, detect, track and tflite-dump): bad
+# values are usage errors naming the option; good ones reach the engine, whose errors name the limit.
+dump="$bin/tflite-dump"
+expect "--max-memory 0" "--max-memory must be a size in MiB from 1 to" "$bin/litevision" detect "$photo" --max-memory 0
+expect "--max-memory -5 (a value, not a flag)" "--max-memory must be a size in MiB from 1 to 1073741824, got -5" \
+    "$bin/litevision" track "$work/frames" --max-memory -5
+expect "--max-memory in MiB that would overflow when shifted to bytes" "--max-memory must be a size in MiB" \
+    "$bin/litevision" run "$model" --input x.npy --output-dir "$work/o" --max-memory 9223372036854775807
+expect "--max-tensor-size beyond Int" "--max-tensor-size" \
+    "$bin/litevision" detect "$photo" --max-tensor-size 99999999999999999999999
+expect "tflite-dump --max-label-count 0" "--max-label-count must be at least 1, got 0" "$dump" "$model" --max-label-count 0
+expect "tflite-dump --max-label-count below the model's packed labels" "maximumLabelCount" \
+    "$dump" "$model" --max-label-count 10
+# 25 admits the default detector's 21 packed labels, not the 30 of the --labels file.
+for i in $(seq 1 30); do echo "label $i"; done >"$work/thirty-labels.txt"
+expect "detect --max-label-count below a --labels file" "thirty-labels.txt needs 30 labels, more than the limit of 25" \
+    "$bin/litevision" detect "$photo" --classifier "$model" --labels "$work/thirty-labels.txt" --max-label-count 25
+expect "detect --max-memory below the classifier's needs" "maximumTotalByteCount" \
+    "$bin/litevision" detect "$photo" --classifier "$model" --max-memory 1
+expect "track --max-tensor-size below the default detector's tensors" "maximumTensorByteCount" \
+    "$bin/litevision" track "$work/frames" --max-tensor-size 1
+expect "--max-image-pixels 0" "--max-image-pixels must be at least 1, got 0" "$bin/litevision" detect "$photo" --max-image-pixels 0
+expect "detect --max-image-pixels below the photo" "exceeds the limit of 1000 pixels" \
+    "$bin/litevision" detect "$photo" --max-image-pixels 1000
+expect "track --max-image-pixels below the frames" "exceeds the limit of 1000 pixels" \
+    "$bin/litevision" track "$work/frames" --max-image-pixels 1000
+( ulimit -v $((4 << 20)); timeout 60 "$dump" "$model" --max-memory 1 ) >"$work/out" 2>&1 \
+    && grep -q "maximumTotalByteCount" "$work/out" \
+    && echo "ok: tflite-dump --max-memory 1: $(grep -F maximumTotalByteCount "$work/out" | head -1 | cut -c1-150)" \
+    || { echo "FAIL: tflite-dump --max-memory 1 should report the model and name the limit in its arena note"; failures=$((failures + 1)); }
+
 [ "$failures" -eq 0 ] && echo "hostile-cli: all cases handled" || { echo "hostile-cli: $failures failing"; exit 1; }

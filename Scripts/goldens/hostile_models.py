@@ -171,6 +171,26 @@ def models():
     g.op(Op.DEPTHWISE_CONV_2D, [x, w, bias], [y],
          (Opts.DepthwiseConv2DOptions, options(DepthwiseConv2DOptions, Padding=0, StrideW=1, StrideH=1, DepthMultiplier=1)))
     out["depthwise_resizable"] = g.build([x], [y])
+    # Kernel scratch far beyond the arena: a depthwise convolution dilated by 1000 with SAME
+    # padding on an 8x8x4 input (1 KiB in, 1 KiB out) pads its input to 2008x2008x4 floats
+    # (64 MB); a uint8 3x3 CONV_2D on one channel gathers 9-tap patch rows for the integer GEMM
+    # (about 12 bytes per output pixel against 2 in the arena).
+    g = G()
+    x = g.tensor([1, 8, 8, 4])
+    w = g.tensor([1, 3, 3, 4], data=np.full([1, 3, 3, 4], 0.25, np.float32))
+    bias = g.tensor([4], data=np.zeros(4, np.float32))
+    y = g.tensor([1, 8, 8, 4])
+    g.op(Op.DEPTHWISE_CONV_2D, [x, w, bias], [y],
+         (Opts.DepthwiseConv2DOptions, options(DepthwiseConv2DOptions, Padding=0, StrideW=1, StrideH=1, DepthMultiplier=1,
+                                                DilationWFactor=1000, DilationHFactor=1000)))
+    out["depthwise_dilated_scratch"] = g.build([x], [y])
+    g = G()
+    x = g.tensor([1, 256, 256, 1], np.uint8, quant=(1 / 255, 0))
+    w = g.tensor([1, 3, 3, 1], np.uint8, quant=(1 / 255, 128), data=np.full([1, 3, 3, 1], 150, np.uint8))
+    bias = g.tensor([1], np.int32, quant=(1 / 255 / 255, 0), data=[0])
+    y = g.tensor([1, 256, 256, 1], np.uint8, quant=(1 / 64, 0))
+    g.op(Op.CONV_2D, [x, w, bias], [y], (Opts.Conv2DOptions, options(Conv2DOptions, Padding=0, StrideW=1, StrideH=1)))
+    out["conv_patch_scratch"] = g.build([x], [y])
     # Four FILL operators of 1 GiB each whose outputs nothing reads, beside a tiny RELU.
     g = G()
     x = g.tensor([4])

@@ -12,8 +12,9 @@ import ObjectDetection
 ///
 /// Hostile input: the header's size is checked against ``ImageLimits`` before any pixel
 /// memory is allocated (also at full size, since progressive decoding buffers the whole
-/// image's coefficients); progressive files are limited to 500 scans; fatal library errors
-/// and files that end before their end-of-image marker throw typed errors. Recoverable
+/// image's coefficients), and so is the end-of-image marker (a file cut short is refused
+/// before it is decoded); progressive files are limited to 500 scans; fatal library errors
+/// throw typed errors. EXIF offsets and counts are bounds-checked (``JPEGMarkers``). Recoverable
 /// corruption warnings in complete files (extraneous bytes before a marker, say) are
 /// tolerated, as photo viewers do.
 public enum JPEGDecoder {
@@ -82,6 +83,10 @@ public enum JPEGDecoder {
             } catch {
                 throw ImageCodecError.image(error)
             }
+            // A file cut short is refused here, before its pixels are allocated and decoded: a
+            // header claiming 16000×16000 followed by a few bytes would otherwise cost 768 MB
+            // and seconds of decoding gray before the missing end-of-image marker is noticed.
+            guard markers.hasEndOfImage else { throw ImageCodecError.truncatedJPEG(bytes: data.count) }
             let divisor = scaleDivisor(width: fullWidth, height: fullHeight, minimumShortSide: minimumShortSide)
             let outWidth = (fullWidth + divisor - 1) / divisor, outHeight = (fullHeight + divisor - 1) / divisor
             let gray = colorspace == Int32(TJCS_GRAY.rawValue)
@@ -97,12 +102,8 @@ public enum JPEGDecoder {
                 tjDecompress2(handle, buffer.baseAddress, size, out.baseAddress, Int32(outWidth), Int32(pitch),
                               Int32(outHeight), Int32(pixelFormat.rawValue), flags)
             }
-            if status != 0 {
-                let fatal = tjGetErrorCode(handle) == Int32(TJERR_FATAL.rawValue)
-                if fatal { throw ImageCodecError.invalidJPEG(message(handle)) }
-                if !markers.hasEndOfImage { throw ImageCodecError.truncatedJPEG(bytes: data.count) }
-            } else if !markers.hasEndOfImage {
-                throw ImageCodecError.truncatedJPEG(bytes: data.count)
+            if status != 0, tjGetErrorCode(handle) == Int32(TJERR_FATAL.rawValue) {
+                throw ImageCodecError.invalidJPEG(message(handle))
             }
             if cmyk { pixels = rgb(fromCMYK: pixels, inverted: markers.hasAdobeSegment) }
             return DecodedImage(width: outWidth, height: outHeight, channels: gray ? 1 : 3, pixels: pixels,

@@ -5,8 +5,9 @@
 ///
 /// The defaults are far above what real models need (the largest reference model, YOLOv8n at
 /// 640×640, plans a 4.3 MB arena; ImageNet has 1,001 labels) and far below what takes a
-/// machine down. Adjust them through `Interpreter.Options.resourceLimits` and the command
-/// line's `--max-memory`, `--max-tensor-size`, `--max-labels-count` style options.
+/// machine down. Adjust them through `Interpreter.Options.resourceLimits` and, on the command
+/// line (`litevision run`, `detect`, `track`, `tflite-dump`), `--max-memory MiB`,
+/// `--max-tensor-size MiB` and `--max-label-count N`.
 ///
 /// | limit | default |
 /// |---|---|
@@ -23,7 +24,8 @@ public struct ResourceLimits: Hashable, Sendable {
     /// Largest single tensor (its bytes), checked at prepare before any kernel sizes memory from it.
     public var maximumTensorByteCount: Int
     /// Largest sum of everything an interpreter allocates for a model: derived constants
-    /// (realigned copies, folded outputs), outputs evaluated at prepare, the arena and variable tensors.
+    /// (realigned copies, folded outputs), outputs evaluated at prepare, kernel scratch (packed
+    /// weights, padded or quantized copies of inputs), the arena and variable tensors.
     public var maximumTotalByteCount: Int
     /// Most labels one label list may hold.
     public var maximumLabelCount: Int

@@ -17,7 +17,7 @@ extension DetectCommand {
         do {
             shard = try Shard.resolve(option: options.shard, shardCount: options.shardCount,
                                       environment: ProcessInfo.processInfo.environment)
-            loader = ImageFileLoader(orientation: try detection.imageOrientation())
+            loader = ImageFileLoader(limits: detection.imageLimits, orientation: try detection.imageOrientation())
         } catch let error as BatchRunError {
             fail(error)
         } catch {

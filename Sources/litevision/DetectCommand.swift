@@ -30,7 +30,8 @@ struct DetectCommand: AsyncParsableCommand {
         let orientation = try detection.imageOrientation()
         for path in images {
             // `--orientation up` (the default) keeps a JPEG's own EXIF orientation; others override it.
-            let image = try VisionImage(contentsOf: path, orientation: orientation == .up ? nil : orientation)
+            let image = try VisionImage(contentsOf: path, orientation: orientation == .up ? nil : orientation,
+                                        limits: detection.imageLimits)
             let objects = try detector.results(in: image)
             if json {
                 print(try jsonLine(ImageResultJSON(image: path, width: image.uprightWidth, height: image.uprightHeight,

@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import ModelHosting
 import ObjectDetection
+import ResourceLimitOptions
+import TFLiteSchema
 
 /// Options shared by `detect` and `track`: which models, which objects, which labels.
 struct DetectionOptionGroup: ParsableArguments {
@@ -47,6 +49,23 @@ struct DetectionOptionGroup: ParsableArguments {
     @Option(parsing: .unconditional, help: "Interpreter threads (default: all cores).")
     var threads: Int?
 
+    @OptionGroup(title: "Resource limits") var limits: ResourceLimitOptionGroup
+
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Largest image or frame (width × height pixels) to decode (default \(ResourceLimits.default.maximumImagePixelCount)).",
+                               valueName: "pixels"))
+    var maxImagePixels: Int?
+
+    /// The shared resource limits with the image size of `--max-image-pixels`.
+    func resourceLimits() -> ResourceLimits {
+        var resourceLimits = limits.resourceLimits()
+        if let maxImagePixels { resourceLimits.maximumImagePixelCount = max(1, maxImagePixels) }
+        return resourceLimits
+    }
+
+    /// The limits the image and frame readers apply.
+    var imageLimits: ImageLimits { ImageLimits(maxPixelCount: resourceLimits().maximumImagePixelCount) }
+
     func validate() throws {
         if let threshold {
             guard threshold.isFinite, (0...1).contains(threshold) else {
@@ -60,6 +79,9 @@ struct DetectionOptionGroup: ParsableArguments {
         if let maxObjects, maxObjects < 1 { throw ValidationError("--max-objects must be at least 1, got \(maxObjects)") }
         if maxLabels < 1 { throw ValidationError("--max-labels must be at least 1, got \(maxLabels)") }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1, got \(threads)") }
+        if let maxImagePixels, maxImagePixels < 1 {
+            throw ValidationError("--max-image-pixels must be at least 1, got \(maxImagePixels)")
+        }
     }
 
     enum ModeArgument: String, ExpressibleByArgument, CaseIterable {
@@ -91,7 +113,8 @@ struct DetectionOptionGroup: ParsableArguments {
             options.detectorLabelsPath = labels
             options.detectionScoreThreshold = detector != nil ? threshold : nil
             tracking?.apply(to: &options)
-            return try ObjectDetector.objectDetector(options: options, modelDirectory: directory, threadCount: threads)
+            return try ObjectDetector.objectDetector(options: options, modelDirectory: directory, threadCount: threads,
+                                                     resourceLimits: resourceLimits())
         }
         var options = CustomObjectDetectorOptions(localModel: LocalModel(path: classifier))
         options.detectorMode = detectorMode
@@ -105,7 +128,8 @@ struct DetectionOptionGroup: ParsableArguments {
         options.classificationConfidenceThreshold = threshold
         options.detectionScoreThreshold = detector != nil ? threshold : nil
         tracking?.apply(to: &options)
-        return try ObjectDetector.objectDetector(options: options, modelDirectory: directory, threadCount: threads)
+        return try ObjectDetector.objectDetector(options: options, modelDirectory: directory, threadCount: threads,
+                                                 resourceLimits: resourceLimits())
     }
 }
 

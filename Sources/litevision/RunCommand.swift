@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ResourceLimitOptions
 import TFLiteInterpreter
 
 /// `litevision run`: runs a model on `.npy` inputs and writes its outputs as `.npy` files.
@@ -24,23 +25,14 @@ struct RunCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Threads to use (default: all cores).")
     var threads: Int?
 
-    @Option(parsing: .unconditional, help: "Most memory (MiB) the model may make the interpreter allocate in total (default 2048).")
-    var maxMemory: Int?
-
-    @Option(parsing: .unconditional, help: "Largest single tensor (MiB) the model may have (default 1024).")
-    var maxTensorSize: Int?
+    @OptionGroup(title: "Resource limits") var limits: ResourceLimitOptionGroup
 
     func validate() throws {
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1, got \(threads)") }
-        for (name, value) in [("--max-memory", maxMemory), ("--max-tensor-size", maxTensorSize)] {
-            if let value, !(1...(1 << 30)).contains(value) { throw ValidationError("\(name) must be a size in MiB of at least 1, got \(value)") }
-        }
     }
 
     func run() async throws {
-        var options = Interpreter.Options(threadCount: threads)
-        if let maxMemory { options.resourceLimits.maximumTotalByteCount = maxMemory << 20 }
-        if let maxTensorSize { options.resourceLimits.maximumTensorByteCount = maxTensorSize << 20 }
+        let options = Interpreter.Options(threadCount: threads, resourceLimits: limits.resourceLimits())
         try Self.checkOutputDirectory(outputDirectory)
         let interpreter = try Interpreter(modelPath: model, options: options)
         guard inputs.count == interpreter.inputTensorCount else {

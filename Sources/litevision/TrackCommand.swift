@@ -35,7 +35,7 @@ struct TrackCommand: AsyncParsableCommand {
         guard fps > 0 else { throw ValidationError("--fps must be positive") }
         let detector = try detection.makeDetector(tracking: tracking)
         let orientation = try detection.imageOrientation()
-        let frames = try FrameSource(path: input, orientation: orientation)
+        let frames = try FrameSource(path: input, orientation: orientation, limits: detection.imageLimits)
         let framesPerSecond = frames.framesPerSecond ?? fps
         if let annotate { try FileManager.default.createDirectory(atPath: annotate, withIntermediateDirectories: true) }
         while let frame = try frames.nextFrame() {

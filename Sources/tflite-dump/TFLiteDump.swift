@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ResourceLimitOptions
 import TFLiteSchema
 
 /// `tflite-dump MODEL`: what a `.tflite` file contains, as text or JSON.
@@ -27,6 +28,8 @@ struct TFLiteDump: ParsableCommand {
     @Option(name: .long, help: "How many labels to list in the text report.")
     var labels = 10
 
+    @OptionGroup(title: "Resource limits") var limits: ResourceLimitOptionGroup
+
     func validate() throws {
         if model == nil && !engine { throw ValidationError("Missing expected argument '<model>'") }
     }
@@ -37,12 +40,13 @@ struct TFLiteDump: ParsableCommand {
             guard model != nil else { return }
         }
         guard let model else { return }
+        let resourceLimits = limits.resourceLimits()
         let file: TFLiteModelFile
-        do { file = try TFLiteModelFile(contentsOf: model) } catch {
+        do { file = try TFLiteModelFile(contentsOf: model, limits: resourceLimits) } catch {
             FileHandle.standardError.write(Data("tflite-dump: \(model): \(error)\n".utf8))
             throw ExitCode(1)
         }
-        let engine = EngineReport(model: file, estimateArena: !noArena)
+        let engine = EngineReport(model: file, estimateArena: !noArena, limits: resourceLimits)
         let summary = ModelSummary(model: file, path: model, includeTensors: tensors, engine: engine)
         if json {
             let encoder = JSONEncoder()

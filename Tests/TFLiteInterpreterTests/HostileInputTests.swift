@@ -132,11 +132,35 @@ final class HostileInputTests: XCTestCase {
 
     func testArenaCountsAgainstTheBudget() throws {
         var limits = ResourceLimits()
-        limits.maximumTotalByteCount = 1024   // the constants fit, the 1.5 KiB arena does not
+        // The constants and the kernel's 1.2 KB padded input fit, the 1.5 KiB arena on top does not.
+        limits.maximumTotalByteCount = 2048
         let interpreter = try Interpreter(modelPath: try fixture("depthwise_resizable"),
                                           options: .init(threadCount: 1, resourceLimits: limits))
         XCTAssertThrowsError(try interpreter.allocateTensors()) { error in
             XCTAssertTrue("\(error)".contains("arena") && "\(error)".contains("maximumTotalByteCount"), "\(error)")
+        }
+    }
+
+    // MARK: Kernel scratch counts against the total
+
+    /// Kernel scratch is reserved against `maximumTotalByteCount` before it is allocated, even
+    /// when it dwarfs the arena: a depthwise convolution dilated by 1000 (1 KiB in and out) pads
+    /// its input to 64 MB, and a one-channel uint8 CONV_2D (128 KiB of arena) gathers about
+    /// 0.8–1.3 MB of patch rows for the integer GEMM. Each runs under the default limits and
+    /// fails under a limit its arena fits in, naming the operator and its scratch.
+    func testKernelScratchCountsAgainstTheTotalBeforeAllocating() throws {
+        for (name, op, limit) in [("depthwise_dilated_scratch", "DEPTHWISE_CONV_2D", 16 << 20),
+                                  ("conv_patch_scratch", "CONV_2D", 512 << 10)] {
+            let runs = try Interpreter(modelPath: try fixture(name), options: .init(threadCount: 1))
+            try runs.allocateTensors()
+            try runs.invoke()
+            XCTAssertLessThan(runs.arenaByteCount + runs.model.derivedConstantByteCount, limit,
+                              "\(name): the arena alone must fit the limit")
+            var limits = ResourceLimits()
+            limits.maximumTotalByteCount = limit
+            let message = failure(name, limits: limits)
+            XCTAssertTrue(message.contains(op) && message.contains("scratch") && message.contains("maximumTotalByteCount"),
+                          "\(name): \(message)")
         }
     }
 

@@ -56,21 +56,23 @@ public final class ObjectDetector: @unchecked Sendable {
     }
 
     /// The default detector: prominent objects (DeepLabV3 regions) with optional coarse
-    /// categories (EfficientNet-Lite0), models from `modelDirectory`.
+    /// categories (EfficientNet-Lite0), models from `modelDirectory`. `resourceLimits` bound
+    /// every model's load and allocations and every label file read.
     public static func objectDetector(options: ObjectDetectorOptions = ObjectDetectorOptions(),
                                       modelDirectory: String = DefaultModels.directory,
                                       threadCount: Int? = nil,
+                                      resourceLimits: ResourceLimits = .default,
                                       clock: any TrackingClock = SystemTrackingClock()) throws -> ObjectDetector {
         try options.validate()
         let (localizer, threshold) = try makeLocalizer(
             detectorModel: options.detectorModel, labelsPath: options.detectorLabelsPath,
             scoreThreshold: options.detectionScoreThreshold, mode: options.detectorMode, modelDirectory: modelDirectory,
-                                          modelManager: .shared, threadCount: threadCount)
+                                          modelManager: .shared, threadCount: threadCount, limits: resourceLimits)
         var classify: ((RGBImage, ImageRect) throws -> [ObjectLabel])?
         if options.shouldEnableClassification && options.detectorModel == nil {
             let coarse = CoarseCategoryClassifier(classifier: try ImageClassifier(
                 modelPath: DefaultModels.path(DefaultModels.classifierFileName, in: modelDirectory),
-                labels: nil, threadCount: threadCount))
+                labels: nil, threadCount: threadCount, limits: resourceLimits))
             classify = { try coarse.classify($0, region: $1) }
         }
         return ObjectDetector(
@@ -79,21 +81,23 @@ public final class ObjectDetector: @unchecked Sendable {
 
     /// A detector with a custom classifier (and optionally a custom detector model as localizer).
     /// Hosted models must have been downloaded; see `ModelSource.remote(_:fallback:)`.
+    /// `resourceLimits` bound every model's load and allocations and every label file read.
     public static func objectDetector(options: CustomObjectDetectorOptions,
                                       modelDirectory: String = DefaultModels.directory,
                                       modelManager: ModelManager = .shared,
                                       threadCount: Int? = nil,
+                                      resourceLimits: ResourceLimits = .default,
                                       clock: any TrackingClock = SystemTrackingClock()) throws -> ObjectDetector {
         try options.validate()
         let (localizer, threshold) = try makeLocalizer(
             detectorModel: options.detectorModel, labelsPath: options.detectorLabelsPath,
             scoreThreshold: options.detectionScoreThreshold, mode: options.detectorMode, modelDirectory: modelDirectory,
-                                          modelManager: modelManager, threadCount: threadCount)
+                                          modelManager: modelManager, threadCount: threadCount, limits: resourceLimits)
         var classify: ((RGBImage, ImageRect) throws -> [ObjectLabel])?
         if options.shouldEnableClassification {
-            let labels = try options.classifierLabelsPath.map { try LabelList(contentsOf: $0) }
+            let labels = try options.classifierLabelsPath.map { try LabelList(contentsOf: $0, limits: resourceLimits) }
             let classifier = try ImageClassifier(modelPath: options.model.resolvedFilePath(using: modelManager),
-                                                 labels: labels, threadCount: threadCount)
+                                                 labels: labels, threadCount: threadCount, limits: resourceLimits)
             let threshold = options.classificationConfidenceThreshold ?? classifier.metadataScoreThreshold ?? 0
             let maxCount = options.maxPerObjectLabelCount
             classify = { try classifier.classify($0, region: $1, threshold: threshold, maxCount: maxCount) }
@@ -108,18 +112,18 @@ public final class ObjectDetector: @unchecked Sendable {
     /// ``TrackingFeed/lowScoreFraction`` of that score, for the tracker's second association stage.
     private static func makeLocalizer(detectorModel: ModelSource?, labelsPath: String?, scoreThreshold: Float?,
                                       mode: DetectorMode, modelDirectory: String, modelManager: ModelManager,
-                                      threadCount: Int?) throws -> (localizer: any Localizer, scoreThreshold: Float) {
+                                      threadCount: Int?, limits: ResourceLimits) throws -> (localizer: any Localizer, scoreThreshold: Float) {
         let fraction: Float = mode == .stream ? TrackingFeed.lowScoreFraction : 1
         if let detectorModel {
-            let labels = try labelsPath.map { try LabelList(contentsOf: $0) }
+            let labels = try labelsPath.map { try LabelList(contentsOf: $0, limits: limits) }
             let localizer = try FamilyLocalizer(modelPath: detectorModel.resolvedFilePath(using: modelManager),
                                                 labels: labels, scoreThreshold: scoreThreshold, threadCount: threadCount,
-                                                candidateFraction: fraction)
+                                                candidateFraction: fraction, limits: limits)
             return (localizer, localizer.reportThreshold)
         }
         let localizer = try FamilyLocalizer(modelPath: DefaultModels.path(DefaultModels.localizerFileName, in: modelDirectory),
                                             labels: nil, scoreThreshold: scoreThreshold, threadCount: threadCount,
-                                            family: SegmentationRegionsFamily(), candidateFraction: fraction)
+                                            family: SegmentationRegionsFamily(), candidateFraction: fraction, limits: limits)
         return (localizer, localizer.reportThreshold)
     }
 

@@ -12,8 +12,10 @@ final class ImageClassifier {
     /// The metadata's score threshold, when present.
     let metadataScoreThreshold: Float?
 
-    init(modelPath: String, labels: LabelList?, threadCount: Int?) throws {
-        runner = try ModelRunner(path: modelPath, threadCount: threadCount, floatNormalization: .signedUnitInterval)
+    /// Loads `modelPath` within `limits` (see ``ModelRunner``).
+    init(modelPath: String, labels: LabelList?, threadCount: Int?, limits: ResourceLimits = .default) throws {
+        runner = try ModelRunner(path: modelPath, threadCount: threadCount, floatNormalization: .signedUnitInterval,
+                                 limits: limits)
         let shapes = try runner.outputShapes()
         guard let shape = shapes.first, shape.reduce(1, *) == shape.last, (shape.last ?? 0) > 1 else {
             throw ObjectDetectionError.unsupportedModel(

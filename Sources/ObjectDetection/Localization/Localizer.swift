@@ -28,10 +28,12 @@ final class FamilyLocalizer: Localizer {
     ///   - scoreThreshold: nil uses the family's default.
     ///   - candidateFraction: candidates are kept down to this fraction of the threshold (stream
     ///     mode's tracker uses the weaker ones to keep partly hidden objects, see `TrackingFeed`).
+    ///   - limits: bound the model's load and the interpreter's allocations.
     init(modelPath: String, labels: LabelList?, scoreThreshold: Float?, threadCount: Int?,
          family: (any DetectorFamily)? = nil, registry: DetectorFamilyRegistry = .shared,
-         candidateFraction: Float = 1) throws {
-        let runner = try ModelRunner(path: modelPath, threadCount: threadCount, floatNormalization: .signedUnitInterval)
+         candidateFraction: Float = 1, limits: ResourceLimits = .default) throws {
+        let runner = try ModelRunner(path: modelPath, threadCount: threadCount, floatNormalization: .signedUnitInterval,
+                                     limits: limits)
         // Class names: value labels of the classes output (SSD, EfficientDet), else axis labels.
         let packed = runner.file.labels(forOutput: 1, type: .tensorValueLabels)
             ?? runner.file.labels(forOutput: 0) ?? runner.file.labels(forOutput: 1)

@@ -25,12 +25,15 @@ final class ModelRunner {
     }
 
     /// Loads `path` and prepares its single NHWC image input.
-    /// - Parameter floatNormalization: used for float inputs when the metadata has none.
-    init(path: String, threadCount: Int?, floatNormalization: InputNormalization) throws {
+    /// - Parameters:
+    ///   - floatNormalization: used for float inputs when the metadata has none.
+    ///   - limits: bound the model's load (labels, archive) and the interpreter's allocations.
+    init(path: String, threadCount: Int?, floatNormalization: InputNormalization,
+         limits: ResourceLimits = .default) throws {
         self.path = path
-        let model = try Model(path: path)
+        let model = try Model(path: path, limits: limits)
         file = model.file
-        interpreter = try Interpreter(model: model, options: Interpreter.Options(threadCount: threadCount))
+        interpreter = try Interpreter(model: model, options: Interpreter.Options(threadCount: threadCount, resourceLimits: limits))
         try interpreter.allocateTensors()
         guard interpreter.inputTensorCount >= 1 else {
             throw ObjectDetectionError.unsupportedModel("\(path) has no input tensor")

@@ -49,7 +49,9 @@ struct SubgraphBlueprint: @unchecked Sendable {
                 && op.outputs.allSatisfy { !graphInputs.contains($0) && !tensors[$0].isConstant
                     && !subgraph.tensors[$0].isVariable }
             guard foldable, let factory = factories[op.opcodeIndex] else { live.append(position); continue }
-            let context = Self.makeContext(op, codes: file.operatorCodes, tensors: tensors, threads: serial)
+            // The folding kernel's scratch lives only while it folds: checked on top of the budget, not kept in it.
+            let context = Self.makeContext(op, codes: file.operatorCodes, tensors: tensors, threads: serial,
+                                           memory: SharedMemoryBudget(budget))
             let name = context.code.displayName
             let kernel = factory()
             try KernelErrors.preparing(name) { try kernel.prepare(context) }
@@ -110,13 +112,13 @@ struct SubgraphBlueprint: @unchecked Sendable {
     /// Fresh run-time tensors for one execution: constants point at their data.
     func makeRuntimeTensors() -> [RuntimeTensor] { Self.makeRuntimeTensors(description, constants) }
 
-    /// The node context of `op` over `tensors`.
+    /// The node context of `op` over `tensors`, its kernel scratch counted in `memory`.
     static func makeContext(_ op: OperatorDescription, codes: [OperatorCode], tensors: [RuntimeTensor],
-                            threads: ThreadPool) -> NodeContext {
+                            threads: ThreadPool, memory: SharedMemoryBudget?) -> NodeContext {
         NodeContext(code: codes[op.opcodeIndex],
                     inputs: op.inputs.map { $0 < 0 ? nil : tensors[$0] },
                     outputs: op.outputs.map { tensors[$0] },
-                    options: op.builtinOptions, customOptions: op.customOptions, threads: threads)
+                    options: op.builtinOptions, customOptions: op.customOptions, threads: threads, memory: memory)
     }
 
     private static func makeRuntimeTensors(_ subgraph: SubgraphDescription,

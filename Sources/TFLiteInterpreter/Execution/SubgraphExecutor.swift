@@ -58,12 +58,16 @@ final class SubgraphExecutor {
     /// The limits and the bytes the model's constants already take; each `prepare()` counts
     /// its own allocations on top of this.
     let baseBudget: MemoryBudget
+    /// The budget of the current prepare pass, shared with the nodes' kernels for their scratch.
+    private let memory: SharedMemoryBudget
 
     /// Creates kernels for the live operators of `blueprint`, splitting work over `threads`,
     /// allocating within `budget`.
     init(blueprint: SubgraphBlueprint, threads: ThreadPool, budget: MemoryBudget = MemoryBudget(limits: .default)) {
         self.blueprint = blueprint
         self.baseBudget = budget
+        let memory = SharedMemoryBudget(budget)
+        self.memory = memory
         let tensors = blueprint.makeRuntimeTensors()
         self.tensors = tensors
         let operators = blueprint.description.operators
@@ -73,7 +77,7 @@ final class SubgraphExecutor {
             let factory = blueprint.factories[op.opcodeIndex]!
             return Node(position: position, kernel: factory(),
                         context: SubgraphBlueprint.makeContext(op, codes: blueprint.codes, tensors: tensors,
-                                                               threads: threads))
+                                                               threads: threads, memory: memory))
         }
         nodeNanoseconds = [UInt64](repeating: 0, count: nodes.count)
     }
@@ -111,23 +115,24 @@ final class SubgraphExecutor {
         preparedConstants = []
         preparedStorage = []
         var order: [Int] = []
-        var budget = baseBudget
+        // Kernels reserve their scratch in `memory` during `prepare`; folded outputs and the arena follow.
+        memory.budget = baseBudget
         let graphInputs = Set(inputIndices)
-        for index in inputIndices { _ = try TensorLayout.checkedByteCount(tensors[index], "graph input", budget: budget) }
+        for index in inputIndices { _ = try TensorLayout.checkedByteCount(tensors[index], "graph input", budget: memory.budget) }
         for (k, node) in nodes.enumerated() {
             let name = node.context.code.displayName
             try KernelErrors.preparing(name) { try node.kernel.prepare(node.context) }
-            for output in node.context.outputs { _ = try TensorLayout.checkedByteCount(output, name, budget: budget) }
+            for output in node.context.outputs { _ = try TensorLayout.checkedByteCount(output, name, budget: memory.budget) }
             let inputs = node.context.inputs.compactMap { $0 }
             let constantInputs = !inputs.isEmpty && inputs.allSatisfy(\.isConstant)
-            let foldable = try constantInputs && SubgraphBlueprint.foldsWithoutAmplifying(node.context, budget: budget)
+            let foldable = try constantInputs && SubgraphBlueprint.foldsWithoutAmplifying(node.context, budget: memory.budget)
             let evaluateNow = !inputs.isEmpty && (node.context.code.builtin == .shape || foldable)
                 && node.context.outputs.allSatisfy { !graphInputs.contains($0.index)
                     && !blueprint.description.tensors[$0.index].isVariable }
             guard evaluateNow else { order.append(k); continue }
             for output in node.context.outputs {
-                let bytes = try TensorLayout.checkedByteCount(output, name, budget: budget)
-                try budget.reserve(bytes, "\(name) (operator \(node.position)): output '\(output.name)' computed at prepare")
+                let bytes = try TensorLayout.checkedByteCount(output, name, budget: memory.budget)
+                try memory.reserve(bytes, "\(name) (operator \(node.position)): output '\(output.name)' computed at prepare")
                 let buffer = try AlignedBuffer(byteCount: bytes)
                 preparedStorage.append(buffer)
                 output.data = buffer.pointer
@@ -142,7 +147,7 @@ final class SubgraphExecutor {
         fusedNodes = nodes.indices.map { fusion.fused[$0] }
         runOrder = order.filter { !fusion.skipped.contains($0) }
         for k in fusion.skipped { for output in nodes[k].context.outputs { output.data = nil } }
-        try planMemory(budget: &budget)
+        try planMemory(budget: &memory.budget)
         isPrepared = true
     }
 

@@ -59,6 +59,15 @@ struct NodeContext {
     let customOptions: [UInt8]
     /// Worker threads for kernels that split work.
     let threads: ThreadPool
+    /// Where kernel scratch is counted (nil: uncounted, for kernels run outside an interpreter).
+    var memory: SharedMemoryBudget? = nil
+
+    /// Reserves `bytes` of scratch that this node's kernel is about to allocate, against the
+    /// interpreter's total budget; call it before allocating, on every `prepare`.
+    /// - Throws: ``InterpreterError/resourceLimitExceeded(_:)`` naming the operator and `what`.
+    func reserveScratch(_ bytes: Int, _ what: @autoclosure () -> String) throws {
+        try memory?.reserve(bytes, "\(code.displayName): scratch for \(what())")
+    }
 
     /// Input `i`, or `InterpreterError.invalidModel` when it is missing.
     func input(_ i: Int) throws -> RuntimeTensor {
@@ -82,7 +91,9 @@ struct NodeContext {
 /// and computes everything that depends only on shapes, quantization and constant data
 /// (padding, multipliers and shifts, packed weights, scratch buffers). It is called after
 /// load and again after any input resize, and may allocate.
-/// `invoke` computes the outputs and must not allocate.
+/// `invoke` computes the outputs and must not allocate. Scratch a kernel keeps (packed
+/// weights, padded inputs, accumulators) is reserved with `NodeContext.reserveScratch` before
+/// it is allocated, so it counts against `ResourceLimits.maximumTotalByteCount`.
 ///
 /// Memory: the planner may give output 0 of RESHAPE, SQUEEZE and EXPAND_DIMS the same bytes as
 /// input 0 (see `SubgraphExecutor.forwardsInput0`); their `invoke` must skip the copy when

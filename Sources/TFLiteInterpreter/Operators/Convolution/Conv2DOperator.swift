@@ -66,7 +66,7 @@ final class Conv2DOperator: OperatorKernel {
             let range = activation.floatRange
             hybrid = HybridConvolutionParameters(filterScales: scales, activationMin: range.min, activationMax: range.max,
                                                  scalesMultipliedFirst: !perChannel)
-            scratch.resize(batches: n, rowSize: h * w * cin)
+            try scratch.resize(batches: n, rowSize: h * w * cin, node: node)
             output.type = .float32
         case (.uint8, .uint8), (.int8, .int8):
             mode = input.type == .uint8 ? .uint8 : .int8
@@ -78,23 +78,31 @@ final class Conv2DOperator: OperatorKernel {
             throw InterpreterError.invalidModel("\(op): unsupported input/filter types \(input.type)/\(filter.type)")
         }
         output.shape = [n, geometry.outputHeight, geometry.outputWidth, cout]
-        try preparePacking(input: input, filter: filter)
+        try preparePacking(input: input, filter: filter, node: node)
     }
 
     /// Packs constant weights for the optimized kernels (ungrouped convolutions only).
-    private func preparePacking(input: RuntimeTensor, filter: RuntimeTensor) throws {
+    /// The packed weights and GEMM operand buffers are reserved in `node`'s budget before they are allocated.
+    private func preparePacking(input: RuntimeTensor, filter: RuntimeTensor, node: NodeContext) throws {
         packedFloat = nil; packedInteger = nil
         let g = geometry
         guard filter.isConstant, let raw = filter.data, g.groups == 1, g.outputCount > 0, g.inputDepth > 0 else { return }
         let depth = g.filterHeight * g.filterWidth * g.filterInputDepth
         switch mode {
         case .float:
+            try node.reserveScratch(ConvFilterPacking.packedFloatByteCount(outputDepth: g.outputDepth, depth: depth),
+                                    "the packed filter")
             packedFloat = ConvFilterPacking.packFloat(raw.assumingMemoryBound(to: Float.self),
                                                       outputDepth: g.outputDepth, depth: depth)
         case .uint8, .int8:
-            packedInteger = QuantizedGEMMOperands(mode: mode, geometry: g, filter: raw, filterOffset: quantized!.filterOffset,
-                                                  inputOffset: quantized!.inputOffset)
+            let (filterOffset, inputOffset) = (quantized!.filterOffset, quantized!.inputOffset)
+            try node.reserveScratch(QuantizedGEMMOperands.byteCount(mode: mode, geometry: g, filterOffset: filterOffset),
+                                    "the integer GEMM's packed filter and activation buffer")
+            packedInteger = QuantizedGEMMOperands(mode: mode, geometry: g, filter: raw, filterOffset: filterOffset,
+                                                  inputOffset: inputOffset)
         case .hybrid:
+            try node.reserveScratch(QuantizedGEMMOperands.byteCount(mode: mode, geometry: g, filterOffset: 0),
+                                    "the integer GEMM's packed filter and activation buffer")
             packedInteger = QuantizedGEMMOperands(mode: mode, geometry: g, filter: raw, filterOffset: 0, inputOffset: 0)
         }
         zeroRun = Array(repeating: 0, count: g.inputDepth)

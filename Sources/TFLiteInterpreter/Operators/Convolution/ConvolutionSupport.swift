@@ -245,8 +245,9 @@ struct HybridScratch {
     var scales: [Float] = []
     var offsets: [Int32] = []
 
-    /// Resizes for `batches` rows of `rowSize` elements.
-    mutating func resize(batches: Int, rowSize: Int) {
+    /// Resizes for `batches` rows of `rowSize` elements, reserving the bytes in `node`'s budget first.
+    mutating func resize(batches: Int, rowSize: Int, node: NodeContext) throws {
+        try node.reserveScratch(SharedMemoryBudget.bytes(batches, rowSize + 8), "the quantized input")
         if quantizedInput.count != batches * rowSize { quantizedInput = Array(repeating: 0, count: batches * rowSize) }
         if scales.count != batches { scales = Array(repeating: 1, count: batches); offsets = Array(repeating: 0, count: batches) }
     }

@@ -54,7 +54,7 @@ final class DepthwiseConv2DOperator: OperatorKernel {
             let range = activation.floatRange
             hybrid = HybridConvolutionParameters(filterScales: scales, activationMin: range.min, activationMax: range.max,
                                                  scalesMultipliedFirst: true)
-            scratch.resize(batches: n, rowSize: h * w * cin)
+            try scratch.resize(batches: n, rowSize: h * w * cin, node: node)
             output.type = .float32
         case (.uint8, .uint8), (.int8, .int8):
             mode = input.type == .uint8 ? .uint8 : .int8
@@ -71,6 +71,7 @@ final class DepthwiseConv2DOperator: OperatorKernel {
         if (mode == .uint8 || mode == .int8), DepthwiseConv2DOptimized.supports(geometry),
            filter.isConstant, let raw = filter.data {
             let offset = quantized!.filterOffset
+            try node.reserveScratch(SharedMemoryBudget.bytes(filter.elementCount, MemoryLayout<Float>.size), "the packed filter")
             packedInteger = mode == .uint8
                 ? ConvFilterPacking.packDepthwiseInteger(raw.assumingMemoryBound(to: UInt8.self), offset: offset, count: filter.elementCount)
                 : ConvFilterPacking.packDepthwiseInteger(raw.assumingMemoryBound(to: Int8.self), offset: offset, count: filter.elementCount)
@@ -79,6 +80,8 @@ final class DepthwiseConv2DOperator: OperatorKernel {
             paddedGeometry = DepthwiseConv2DOptimized.paddedGeometry(geometry)
         }
         let paddedCount = paddedGeometry?.inputCount ?? 0
+        try node.reserveScratch(SharedMemoryBudget.bytes(paddedCount, MemoryLayout<Float>.size),
+                                "the padded input (\(paddedGeometry.map { "\($0.inputHeight)x\($0.inputWidth)x\($0.inputDepth)" } ?? "none"))")
         if paddedInput.count != paddedCount { paddedInput = Array(repeating: 0, count: paddedCount) }
     }
 

@@ -70,7 +70,7 @@ final class FullyConnectedOperator: OperatorKernel {
             let range = activation.floatRange
             hybrid = HybridConvolutionParameters(filterScales: scales, activationMin: range.min, activationMax: range.max,
                                                  scalesMultipliedFirst: true)
-            scratch.resize(batches: batches, rowSize: inputSize)
+            try scratch.resize(batches: batches, rowSize: inputSize, node: node)
             output.type = .float32
         case (.uint8, .uint8), (.int8, .int8):
             mode = input.type == .uint8 ? .uint8 : .int8
@@ -84,13 +84,21 @@ final class FullyConnectedOperator: OperatorKernel {
         output.shape = outShape
         packedFloat = nil; packedInteger = nil
         if weights.isConstant, let raw = weights.data, batches > 0, units > 0 {
+            // Packed weights and GEMM operand buffers are reserved in the node's budget before they are allocated.
             switch mode {
             case .float:
+                try node.reserveScratch(ConvFilterPacking.packedFloatByteCount(outputDepth: units, depth: inputSize),
+                                        "the packed weights")
                 packedFloat = ConvFilterPacking.packFloat(raw.assumingMemoryBound(to: Float.self), outputDepth: units, depth: inputSize)
             case .uint8, .int8:
+                let filterOffset = quantized!.filterOffset
+                try node.reserveScratch(QuantizedGEMMOperands.byteCount(mode: mode, geometry: asConvolution, filterOffset: filterOffset),
+                                        "the integer GEMM's packed weights and activation buffer")
                 packedInteger = QuantizedGEMMOperands(mode: mode, geometry: asConvolution, filter: raw,
-                                                      filterOffset: quantized!.filterOffset, inputOffset: quantized!.inputOffset)
+                                                      filterOffset: filterOffset, inputOffset: quantized!.inputOffset)
             case .hybrid:
+                try node.reserveScratch(QuantizedGEMMOperands.byteCount(mode: mode, geometry: asConvolution, filterOffset: 0),
+                                        "the integer GEMM's packed weights and activation buffer")
                 packedInteger = QuantizedGEMMOperands(mode: mode, geometry: asConvolution, filter: raw, filterOffset: 0, inputOffset: 0)
             }
             zeroRun = Array(repeating: 0, count: inputSize)

@@ -49,6 +49,39 @@ final class QuantizedGEMMOperands {
     /// Set for the int8-quad layout.
     var quads: Quads?
 
+    /// An upper bound of the bytes `init(mode:geometry:filter:filterOffset:inputOffset:)` allocates
+    /// for `g` (packed weights, activation buffer, bias, correction and window sums), saturating at
+    /// `Int.max`, so the caller can reserve them before packing. The patch form's activation
+    /// buffer (`taps × inputDepth` per output pixel) is usually the largest part.
+    static func byteCount(mode: ConvComputeMode, geometry g: ConvolutionGeometry, filterOffset: Int32) -> Int {
+        let g = QuantizedConvPatches.prefersPatches(g) ? QuantizedConvPatches.patchGeometry(g) : g
+        func product(_ factors: Int...) -> Int {
+            var result = 1
+            for factor in factors {
+                let (next, overflow) = result.multipliedReportingOverflow(by: max(0, factor))
+                if overflow { return Int.max }
+                result = next
+            }
+            return result
+        }
+        func sum(_ terms: Int...) -> Int {
+            terms.reduce(0) { total, term in
+                let (next, overflow) = total.addingReportingOverflow(term)
+                return overflow ? Int.max : next
+            }
+        }
+        let taps = g.filterHeight * g.filterWidth
+        let pixels = g.batches * g.inputHeight * g.inputWidth
+        let panels = Int16PairPacking.panelCount(outputDepth: g.outputDepth)
+        if QuantizedGEMM.prefersInt8Quads, mode == .uint8 || (mode == .int8 && filterOffset == 0) {
+            let depth = g.inputDepth + 3   // ≥ the quad depth
+            return sum(product(panels, taps, depth, Int16PairPacking.panelWidth), product(pixels + 1, depth),
+                       product(g.outputDepth, 8), mode == .uint8 ? product(pixels, 4) : 0)
+        }
+        let depth = g.inputDepth + 1   // ≥ the paired depth
+        return product(2, sum(product(panels, taps, depth, Int16PairPacking.panelWidth), product(pixels + 1, depth)))
+    }
+
     /// Packs `filter` (`[outputDepth, taps, filterInputDepth]`, element type per `mode`) for
     /// geometry `g` (groups == 1). `filterOffset` / `inputOffset` are the negated zero points
     /// (0 for hybrid, whose input offsets vary per invoke).

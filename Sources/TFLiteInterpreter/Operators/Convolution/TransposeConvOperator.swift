@@ -59,6 +59,7 @@ final class TransposeConvOperator: OperatorKernel {
             quantized = try ConvSupport.quantizedParameters(input: input, filter: filter, output: output, bias: bias,
                                                             channels: cout, activation: activation,
                                                             floatScaleProduct: input.type == .uint8, op: op)
+            try node.reserveScratch(SharedMemoryBudget.bytes(count, MemoryLayout<Int32>.size), "the accumulators")
             if accumulators.count != count { accumulators = Array(repeating: 0, count: count) }
         default:
             throw InterpreterError.invalidModel("\(op): unsupported input/weights types \(input.type)/\(filter.type)")

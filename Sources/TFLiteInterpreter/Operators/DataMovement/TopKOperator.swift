@@ -28,6 +28,7 @@ final class TopKOperator: OperatorKernel {
         shape[shape.count - 1] = k
         values.shape = shape
         indices.shape = shape
+        try node.reserveScratch(SharedMemoryBudget.bytes(rowSize, MemoryLayout<Int32>.size), "the row indices")
         scratch = [Int32](repeating: 0, count: rowSize)
     }
 

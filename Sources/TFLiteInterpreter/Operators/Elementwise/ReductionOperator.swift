@@ -66,6 +66,8 @@ final class ReductionOperator: OperatorKernel {
         if kind == .product && x.type != .float32 && x.type != .int32 && x.type != .int64 {
             throw ElementwiseSupport.unsupported(name, x.type)
         }
+        let wide = x.type == .int32 && kind == .mean
+        try node.reserveScratch(SharedMemoryBudget.bytes(plan.outputCount, wide ? 12 : 4), "the accumulators")
         scratch32 = [Int32](repeating: 0, count: plan.outputCount)
         scratch64 = x.type == .int32 && kind == .mean ? [Int64](repeating: 0, count: plan.outputCount) : []
         self.plan = plan

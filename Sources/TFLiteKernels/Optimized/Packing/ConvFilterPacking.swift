@@ -12,6 +12,20 @@ public enum ConvFilterPacking {
     /// Number of panels for `outputDepth` channels.
     public static func panelCount(outputDepth: Int) -> Int { (outputDepth + panelWidth - 1) / panelWidth }
 
+    /// Bytes `packFloat(_:outputDepth:depth:)` allocates, saturating at `Int.max` (for a budget
+    /// check before packing).
+    public static func packedFloatByteCount(outputDepth: Int, depth: Int) -> Int {
+        let panelWidth = FloatConvKernelShape.native(outputDepth: outputDepth, depth: depth).panelWidth
+        let panels = (outputDepth + panelWidth - 1) / panelWidth
+        var bytes = MemoryLayout<Float>.size
+        for factor in [panels, depth, panelWidth] {
+            let (product, overflow) = bytes.multipliedReportingOverflow(by: max(0, factor))
+            if overflow { return Int.max }
+            bytes = product
+        }
+        return bytes
+    }
+
     /// Packs a float filter with `depth = fh·fw·filterInputDepth` weights per output channel
     /// for the float microkernel this build runs for `outputDepth` channels (`Conv2DOptimized.float`).
     public static func packFloat(_ filter: UnsafePointer<Float>, outputDepth: Int, depth: Int) -> [Float] {
