@@ -12,7 +12,7 @@ import XCTest
 final class DetectorFlowTests: XCTestCase {
     private func photo(_ name: String, orientation: ImageOrientation = .up) throws -> VisionImage {
         let path = TestPaths.imagesDirectory.appendingPathComponent(name + ".png").path
-        guard FileManager.default.fileExists(atPath: path) else { throw XCTSkip("\(path) absent: run Scripts/fetch-models.sh") }
+        guard FileManager.default.fileExists(atPath: path) else { throw TestEnvironment.missing("\(path) absent: run Scripts/fetch-models.sh") }
         return try VisionImage(pngFile: path, orientation: orientation)
     }
 
