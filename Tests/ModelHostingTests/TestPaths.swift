@@ -31,6 +31,6 @@ enum TestPaths {
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
             directory.deleteLastPathComponent()
         }
-        throw XCTSkip("litevision executable not built next to the tests (swift build --build-tests builds it)")
+        throw TestEnvironment.missing("litevision executable not built next to the tests (swift build --build-tests builds it)")
     }
 }
