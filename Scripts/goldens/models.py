@@ -76,10 +76,12 @@ MODELS = [
 SATURATED = {
     "classifier_mobilenet_v2_uint8": "its uint8 softmax output is [0, 255, 0, 0, 0] for all six "
                                      "photos, constants 0, 60, 128, 200, 255 and random input",
-    "ssd_fish_uint8": "its box encodings are zero and every candidate score 0.5 for all six photos, "
-                      "constants 0, 128, 255, half-white and random input, so the post-processed "
-                      "detections never change; its class logits do differ by input, and the "
-                      "ops/detection postprocess_cut_ssd_fish_* cases check the post-process on them",
+    "ssd_fish_uint8": "its box and class predictor outputs are quantized with scale 1.0 and zero point "
+                      "0, so its box encodings round to 0 and its fish logit to 0 (score 0.5) for all "
+                      "six photos, constants 0, 128, 255, half-white, random and binary noise input: "
+                      "the post-processed detections never change (only the background logit does). "
+                      "The post-process on activations that vary is checked by "
+                      "ops/detection/postprocess_cut_ssd_fish_uint8_synthetic",
 }
 
 

@@ -8,7 +8,9 @@ a FlexBuffer map), run by the reference kernels (common.run_reference). Cases:
   extra keypoint values in the box encodings, and scores on a coarse grid (many exact ties);
 - post-process cut out of the real SSD models (ssd_fish_uint8, ssd_pets_uint8 in
   ../shared/models): the op's inputs are captured from a reference run of the whole model on
-  sample photos, the anchors and options are copied; plus a regular-NMS variant of ssd_pets;
+  sample photos, the anchors and options are copied; plus a regular-NMS variant of ssd_pets,
+  and for ssd_fish (whose own activations never vary) synthetic activations in its quantization
+  (`ssd_fish_synthetic_case`; alone: `python3 -m ops_detection ssd_fish_synthetic`);
 - NMS V4 / V5 (soft, sigma) on random float boxes with ties and degenerate boxes.
 Run: Scripts/generate-goldens.sh ops_detection
 """
@@ -19,7 +21,7 @@ import numpy as np
 from flatbuffers import flexbuffers
 
 import ai_edge_litert.schema_py_generated as schema
-from common import ROOT, clear_family, save_case, reference_interpreter
+from common import OPS_DIR, ROOT, clear_family, save_case, reference_interpreter
 
 FAMILY = "detection"
 SHARED_MODELS = os.path.join(ROOT, "..", "shared", "models")
@@ -224,6 +226,45 @@ def ssd_cut_cases(rng):
                                       f"{feed_name}), options {o}")
 
 
+def ssd_fish_synthetic_case():
+    """The ssd_fish post-process cut on synthetic activations that discriminate.
+
+    ssd_fish's predictor heads are quantized with scale 1.0 and zero point 0: its box encodings
+    round to 0 and its fish logit to 0 (score 0.5) for every input, so the cases captured from
+    the whole model all give the same detections. This case feeds the cut op activations in the
+    same quantization (box encodings 0..3, every score byte) from its own seed, and must give
+    outputs that differ from every captured ssd_fish case already written.
+    """
+    path = os.path.join(SHARED_MODELS, "ssd_fish_uint8.tflite")
+    if not os.path.exists(path):
+        print(f"ops_detection: {path} missing, skipping the synthetic ssd_fish case")
+        return
+    data = open(path, "rb").read()
+    model = schema.ModelT.InitFromPackedBuf(data, 0)
+    sg = model.subgraphs[0]
+    op = next(o for o in sg.operators if model.operatorCodes[o.opcodeIndex].customCode)
+    box_t, score_t, anchor_t = (sg.tensors[i] for i in op.inputs)
+    anchors = np.frombuffer(bytes(model.buffers[anchor_t.buffer].data), dtype=np.uint8).reshape(anchor_t.shape)
+    quant = lambda t: (float(t.quantization.scale[0]), int(t.quantization.zeroPoint[0]))
+    opts = flexbuffers.Loads(bytes(op.customOptions))
+    rng = np.random.default_rng(4243)
+    enc = rng.integers(0, 4, size=tuple(box_t.shape)).astype(np.uint8)
+    scores = rng.integers(0, 256, size=tuple(score_t.shape)).astype(np.uint8)
+    cut = postprocess_model(enc.shape[1], scores.shape[2], enc.shape[2], anchors, opts,
+                            box_quant=quant(box_t), score_quant=quant(score_t), anchor_quant=quant(anchor_t))
+    outputs = save_case(FAMILY, "postprocess_cut_ssd_fish_uint8_synthetic", cut, [enc, scores], tolerance="exact",
+                        description="TFLite_Detection_PostProcess cut from ssd_fish_uint8 on synthetic activations "
+                                    "in its quantization (box encodings 0..3, scores 0..255: the model's own "
+                                    f"activations never change its detections), options {opts}")
+    family = os.path.join(OPS_DIR, FAMILY)
+    for name in sorted(os.listdir(family)):
+        if not name.startswith("postprocess_cut_ssd_fish_uint8_") or name.endswith("_synthetic"):
+            continue
+        other = [np.load(os.path.join(family, name, f"output_{k}.npy")) for k in range(len(outputs))]
+        if all(np.array_equal(p, q) for p, q in zip(outputs, other)):
+            raise SystemExit(f"ops_detection: the synthetic ssd_fish case gives the same outputs as {name}")
+
+
 def nms_model(n, max_output, iou, score, sigma=None):
     """NON_MAX_SUPPRESSION_V4 (sigma None) or V5 with constant size and thresholds."""
     tensors = [tensor("boxes", [n, 4], np.float32), tensor("scores", [n], np.float32),
@@ -270,13 +311,19 @@ def nms_cases(rng):
                               f"max {max_out}, iou {iou}, score {score}, sigma {sigma}")
 
 
-def main():
+def main(selection=()):
+    """Regenerates the family, or with `ssd_fish_synthetic` only that case."""
+    if tuple(selection) == ("ssd_fish_synthetic",):
+        ssd_fish_synthetic_case()
+        return
     rng = np.random.default_rng(4242)
     clear_family(FAMILY)
     synthetic_cases(rng)
     ssd_cut_cases(rng)
+    ssd_fish_synthetic_case()
     nms_cases(rng)
 
 
 if __name__ == "__main__":
-    main()
+    import sys
+    main(tuple(sys.argv[1:]))

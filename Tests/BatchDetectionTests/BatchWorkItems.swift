@@ -16,7 +16,7 @@ struct BatchWorkItems {
     init() throws {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: TestPaths.imagesDirectory.path)) ?? []
         photos = names.filter { $0.hasSuffix(".png") }.sorted().map { TestPaths.imagesDirectory.appendingPathComponent($0).path }
-        guard photos.count >= 3 else { throw XCTSkip("Models/images has no sample photos: run Scripts/fetch-models.sh") }
+        guard photos.count >= 3 else { throw TestEnvironment.missing("Models/images has no sample photos: run Scripts/fetch-models.sh") }
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("litevision-batch-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let png = try Data(contentsOf: URL(fileURLWithPath: photos[0]))

@@ -20,7 +20,7 @@ struct LiteVisionBinary {
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         candidates.append(executable.appendingPathComponent("litevision").path)
         guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            throw XCTSkip("no built litevision executable near the tests (\(candidates.first ?? "")): run `swift build -c release` first or set LITEVISION_BIN")
+            throw TestEnvironment.missing("no built litevision executable near the tests (\(candidates.first ?? "")): run `swift build -c release` first or set LITEVISION_BIN")
         }
         path = found
     }

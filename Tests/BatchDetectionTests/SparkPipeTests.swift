@@ -15,10 +15,10 @@ final class SparkPipeTests: XCTestCase {
         let python = ProcessInfo.processInfo.environment["LITEVISION_PYTHON"] ?? "/usr/bin/env"
         let pythonPrefix = python == "/usr/bin/env" ? ["python3"] : []
         let java = try LiteVisionBinary.run(executable: "/usr/bin/env", ["java", "-version"], in: items.directory)
-        guard java.status == 0 else { throw XCTSkip("Java is missing (Spark needs Java 17): \(java.stderr)") }
+        guard java.status == 0 else { throw TestEnvironment.missing("Java is missing (Spark needs Java 17): \(java.stderr)") }
         let pyspark = try LiteVisionBinary.run(executable: python, pythonPrefix + ["-c", "import pyspark"], in: items.directory)
         guard pyspark.status == 0 else {
-            throw XCTSkip("PySpark is missing: python3 -m pip install pyspark (.ci/run does) — \(pyspark.stderr.suffix(200))")
+            throw TestEnvironment.missing("PySpark is missing: python3 -m pip install pyspark (.ci/run does) — \(pyspark.stderr.suffix(200))")
         }
 
         var lines = items.lines(count: 240)

@@ -65,16 +65,36 @@ final class FlexBufferTests: XCTestCase {
         return bytes
     }
 
+    /// The index of the first key a map of `length`-byte keys cannot read within the key scan
+    /// budget of a `byteCount`-byte buffer: max(4 × byteCount, 64 Ki) key bytes in total, the
+    /// budget reaching zero on the last byte scanned.
+    static func firstKeyOverBudget(byteCount: Int, length: Int) -> Int {
+        let budget = max(4 * byteCount, 1 << 16)
+        return (budget + length - 1) / length - 1
+    }
+
+    /// The total key scan is bounded by a budget linear in the buffer's size, checked by where
+    /// it stops (no clock): valid keys within the budget are read, the first key past it is
+    /// rejected, and a hostile map (20,000 keys sharing one 20,000-byte key, 400 MB of scanning
+    /// if unbounded) stops at the key where the budget runs out.
     func testManySharedLongKeysAreBounded() throws {
         let small = try FlexBufferMap(bytes: Self.sharedKeyMap(count: 3, length: 5))
         XCTAssertEqual(small.keys, ["aaaaa", "aaaaa", "aaaaa"])
         XCTAssertEqual(small.int("aaaaa"), 0)
-        let hostile = Self.sharedKeyMap(count: 20_000, length: 20_000)
-        let started = Date()
-        XCTAssertThrowsError(try FlexBufferMap(bytes: hostile)) { error in
-            guard case .malformed? = error as? FlatBufferError else { return XCTFail("\(error)") }
+
+        // 1,000-byte keys in a buffer under 16 KiB: the budget is 64 Ki bytes, so 65 keys fit and
+        // the 66th (index 65) does not, although it is as valid as the others.
+        let fits = Self.sharedKeyMap(count: 65, length: 1000), over = Self.sharedKeyMap(count: 66, length: 1000)
+        XCTAssertLessThan(4 * over.count, 1 << 16)
+        XCTAssertEqual(Self.firstKeyOverBudget(byteCount: over.count, length: 1000), 65)
+        XCTAssertEqual(try FlexBufferMap(bytes: fits).count, 65)
+        for (bytes, length) in [(over, 1000), (Self.sharedKeyMap(count: 20_000, length: 20_000), 20_000)] {
+            let stop = Self.firstKeyOverBudget(byteCount: bytes.count, length: length)
+            XCTAssertThrowsError(try FlexBufferMap(bytes: bytes)) { error in
+                guard case let .malformed(reason)? = error as? FlatBufferError else { return XCTFail("\(error)") }
+                XCTAssertEqual(reason, "FlexBuffer map key \(stop) is unreadable", "stops where the budget runs out")
+            }
         }
-        XCTAssertLessThan(Date().timeIntervalSince(started), 5, "bounded, not quadratic")
     }
 
     func testRootMustBeAMap() {

@@ -1,5 +1,6 @@
 import FlatBufferReader
 import Foundation
+import TestSupport
 import XCTest
 
 /// Depth, table-count and apparent-size limits on a real model (efficientnet_lite0).
@@ -8,7 +9,7 @@ final class VerifierLimitTests: XCTestCase {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Models/efficientnet_lite0.tflite")
         guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw XCTSkip("\(url.path) absent: run Scripts/fetch-models.sh")
+            throw TestEnvironment.missing("\(url.path) absent: run Scripts/fetch-models.sh")
         }
         return ByteStorage(copying: [UInt8](data))
     }

@@ -8,7 +8,7 @@ enum ImageTestPaths {
     static func sample(_ name: String) throws -> String {
         let path = TestPaths.imagesDirectory.appendingPathComponent(name).path
         guard FileManager.default.fileExists(atPath: path) else {
-            throw XCTSkip("\(path) missing: run Scripts/fetch-models.sh")
+            throw TestEnvironment.missing("\(path) missing: run Scripts/fetch-models.sh")
         }
         return path
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 @testable import ModelHosting
 
@@ -58,7 +59,7 @@ final class SHA256Tests: XCTestCase {
         let root = TestPaths.packageRoot
         let pinned = try String(contentsOf: root.appendingPathComponent("Scripts/models.sha256"), encoding: .utf8)
         guard let line = pinned.split(separator: "\n").first(where: { $0.hasSuffix("face_detection_short_range.tflite") }) else {
-            throw XCTSkip("no pinned checksum for face_detection_short_range.tflite")
+            throw TestEnvironment.missing("no pinned checksum for face_detection_short_range.tflite")
         }
         let model = try TestPaths.model("face_detection_short_range.tflite")
         XCTAssertEqual(try FileDigest.sha256Hex(ofFileAt: model.path), String(line.split(separator: " ")[0]))

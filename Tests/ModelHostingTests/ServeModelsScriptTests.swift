@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 @testable import ModelHosting
 
@@ -30,7 +31,7 @@ final class ServeModelsScriptTests: XCTestCase {
 
     /// Starts the script on port 0 and returns the host URL it prints.
     private func startServer() throws -> URL {
-        guard let python = Self.executable("python3") else { throw XCTSkip("python3 is not installed") }
+        guard let python = Self.executable("python3") else { throw TestEnvironment.missing("python3 is not installed") }
         _ = python
         let process = Process()
         process.executableURL = TestPaths.packageRoot.appendingPathComponent("Scripts/serve-models.sh")
@@ -51,7 +52,7 @@ final class ServeModelsScriptTests: XCTestCase {
         }
         guard let range = text.range(of: "http://127.0.0.1:"),
               let url = URL(string: String(text[range.lowerBound...]).trimmingCharacters(in: .whitespacesAndNewlines))
-        else { throw XCTSkip("serve-models.sh did not start: '\(text)'") }
+        else { throw TestEnvironment.missing("serve-models.sh did not start: '\(text)'") }
         return url
     }
 

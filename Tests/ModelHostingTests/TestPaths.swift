@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// Locations of the package's real models.
@@ -7,11 +8,12 @@ enum TestPaths {
     static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// `Models/<name>`; skips the test when it is absent (run Scripts/fetch-models.sh).
+    /// `Models/<name>`; when it is absent, skips the test locally and fails it under CI
+    /// (``TestEnvironment/missing(_:ci:)``; run Scripts/fetch-models.sh).
     static func model(_ name: String) throws -> URL {
         let url = packageRoot.appendingPathComponent("Models").appendingPathComponent(name)
         guard FileManager.default.fileExists(atPath: url.path) else {
-            throw XCTSkip("Models/\(name) is missing: run Scripts/fetch-models.sh")
+            throw TestEnvironment.missing("Models/\(name) is missing: run Scripts/fetch-models.sh")
         }
         return url
     }
@@ -29,6 +31,6 @@ enum TestPaths {
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
             directory.deleteLastPathComponent()
         }
-        throw XCTSkip("litevision executable not built next to the tests (swift build --build-tests builds it)")
+        throw TestEnvironment.missing("litevision executable not built next to the tests (swift build --build-tests builds it)")
     }
 }

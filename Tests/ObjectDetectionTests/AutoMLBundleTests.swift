@@ -29,7 +29,7 @@ final class AutoMLBundleTests: XCTestCase {
         XCTAssertEqual(bundle.labels.labels.first, "Abyssinian")
         let detector = try AutoMLObjectDetector(bundle: bundle, scoreThreshold: 0.3)
         let path = TestPaths.imagesDirectory.appendingPathComponent("chelsea.png").path
-        guard FileManager.default.fileExists(atPath: path) else { throw XCTSkip("run Scripts/fetch-models.sh") }
+        guard FileManager.default.fileExists(atPath: path) else { throw TestEnvironment.missing("run Scripts/fetch-models.sh") }
         let detections = try detector.results(in: try VisionImage(pngFile: path))
         XCTAssertEqual(detections.count, 1)
         let cat = try XCTUnwrap(detections.first)

@@ -8,7 +8,7 @@ final class ImageInputSpecTests: XCTestCase {
     func model(_ relativePath: String) throws -> TFLiteModelFile {
         let path = TestPaths.packageRoot.appendingPathComponent(relativePath).standardizedFileURL.path
         guard FileManager.default.fileExists(atPath: path) else {
-            throw XCTSkip("\(path) missing: run Scripts/fetch-models.sh (or provide ../shared/models)")
+            throw TestEnvironment.missing("\(path) missing: run Scripts/fetch-models.sh (or provide ../shared/models)")
         }
         return try TFLiteModelFile(contentsOf: path)
     }

@@ -10,7 +10,7 @@ enum ImageTestFixtures {
     static func photo(_ name: String) throws -> RGBImage {
         let path = TestPaths.imagesDirectory.appendingPathComponent(name).path
         guard FileManager.default.fileExists(atPath: path) else {
-            throw XCTSkip("\(path) missing: run Scripts/fetch-models.sh")
+            throw TestEnvironment.missing("\(path) missing: run Scripts/fetch-models.sh")
         }
         return try RGBImage(pngFile: path)
     }

@@ -14,7 +14,7 @@ final class JPEGDetectionTests: XCTestCase {
 
     private func samplePNG(_ name: String) throws -> RGBImage {
         let path = TestPaths.imagesDirectory.appendingPathComponent(name + ".png").path
-        guard FileManager.default.fileExists(atPath: path) else { throw XCTSkip("\(path) absent: run Scripts/fetch-models.sh") }
+        guard FileManager.default.fileExists(atPath: path) else { throw TestEnvironment.missing("\(path) absent: run Scripts/fetch-models.sh") }
         return try RGBImage(pngFile: path)
     }
 

@@ -269,7 +269,7 @@ final class InterpreterAPITests: XCTestCase {
         // A real uint8 model's input carries its scale and zero point.
         let cases = try FileManager.default.contentsOfDirectory(atPath: TestPaths.fixturesDirectory.path + "/ops/convolution")
         guard let u8 = cases.sorted().first(where: { $0.hasPrefix("conv_u8") }) else {
-            throw XCTSkip("no uint8 convolution fixture")
+            throw TestEnvironment.missing("no uint8 convolution fixture")
         }
         let interpreter = try Interpreter(modelPath: TestPaths.fixture("ops/convolution/\(u8)/model.tflite"))
         try interpreter.allocateTensors()

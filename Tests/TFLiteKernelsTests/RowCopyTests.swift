@@ -4,6 +4,9 @@ import XCTest
 
 /// The row-split CONCATENATION and strided-window copies against the reference loops, on
 /// random shapes and element sizes, run in uneven row chunks as the thread pool splits them.
+/// The reference strided copy is a plain loop nest (not the optimized copies' `StridedOdometer`),
+/// itself checked against element-by-element index arithmetic here, and the odometer is checked
+/// on its own, so a counter bug cannot hide in both sides of the comparison.
 final class RowCopyTests: XCTestCase {
     private func randomBytes(_ count: Int, _ rng: inout SeededGenerator) -> [UInt8] {
         (0..<count).map { _ in UInt8.random(in: 0...255, using: &rng) }
@@ -52,9 +55,10 @@ final class RowCopyTests: XCTestCase {
             let shape = (0..<rank).map { _ in Int.random(in: 1...7, using: &rng) }
             var starts: [Int] = [], counts: [Int] = [], steps: [Int] = []
             for d in 0..<rank {
-                let step = d == rank - 1 ? 1 : Int.random(in: 1...2, using: &rng)
+                // Outer steps forwards and backwards (STRIDED_SLICE with negative strides).
+                let step = d == rank - 1 ? 1 : [-2, -1, 1, 2].randomElement(using: &rng)!
                 let start = Int.random(in: 0..<shape[d], using: &rng)
-                let maxCount = (shape[d] - start + step - 1) / step
+                let maxCount = step > 0 ? (shape[d] - start + step - 1) / step : start / -step + 1
                 starts.append(start); steps.append(step); counts.append(Int.random(in: 1...maxCount, using: &rng))
             }
             let window = StridedWindow(inputShape: shape, starts: starts, counts: counts, steps: steps)
@@ -74,5 +78,72 @@ final class RowCopyTests: XCTestCase {
         XCTAssertGreaterThan(tested, 60)
         // A non-unit innermost step is left to the reference loop.
         XCTAssertNil(RowCopy.runCount(StridedWindow(inputShape: [4, 6], starts: [0, 0], counts: [4, 3], steps: [1, 2])))
+    }
+
+    /// The window element at row-major output position `p`, from its own digits:
+    /// `base + Σ digit[d] · step[d]` (no counter carried between elements).
+    private func inputOffset(of p: Int, base: Int, counts: [Int], steps: [Int]) -> Int {
+        var rest = p, offset = base
+        for d in stride(from: counts.count - 1, through: 0, by: -1) {
+            offset += (rest % counts[d]) * steps[d]
+            rest /= counts[d]
+        }
+        return offset
+    }
+
+    /// The reference copy, any innermost step (the optimized copies take only 1), against
+    /// element-by-element index arithmetic on an input whose values are their own indices.
+    func testReferenceStridedCopyMatchesIndexArithmetic() {
+        var rng = SeededGenerator(seed: 73)
+        for trial in 0..<80 {
+            let rank = Int.random(in: 0...5, using: &rng)
+            let shape = (0..<rank).map { _ in Int.random(in: 1...6, using: &rng) }
+            var starts: [Int] = [], counts: [Int] = [], steps: [Int] = []
+            for d in 0..<rank {
+                let step = [-3, -2, -1, 1, 2, 3].randomElement(using: &rng)!
+                let start = Int.random(in: 0..<shape[d], using: &rng)
+                let maxCount = step > 0 ? (shape[d] - start + step - 1) / step : start / -step + 1
+                starts.append(start); steps.append(step); counts.append(Int.random(in: 1...maxCount, using: &rng))
+            }
+            let window = StridedWindow(inputShape: shape, starts: starts, counts: counts, steps: steps)
+            let input = (0..<Int32(shape.reduce(1, *))).map { $0 }
+            var got = [Int32](repeating: -1, count: window.elementCount)
+            input.withUnsafeBytes { src in
+                got.withUnsafeMutableBytes { StridedCopy.run(window, elementSize: 4, input: src.baseAddress!, output: $0.baseAddress!) }
+            }
+            let want = (0..<window.elementCount).map {
+                Int32(inputOffset(of: $0, base: window.baseOffset, counts: window.counts, steps: window.elementSteps))
+            }
+            XCTAssertEqual(got, want, "trial \(trial): \(shape) starts \(starts) counts \(counts) steps \(steps)")
+        }
+    }
+
+    /// `StridedOdometer` started at any position visits the following positions in order with
+    /// the offsets their digits give, and reports the wrap after the last one.
+    func testStridedOdometerOffsetsFollowTheirDigits() {
+        var rng = SeededGenerator(seed: 74)
+        for trial in 0..<200 {
+            let digits = Int.random(in: 1...5, using: &rng)
+            let counts = (0..<digits).map { _ in Int.random(in: 1...4, using: &rng) }
+            let steps = (0..<digits).map { _ in Int.random(in: -20...20, using: &rng) }
+            let total = counts.reduce(1, *), base = Int.random(in: 0...1000, using: &rng)
+            let start = Int.random(in: 0..<total, using: &rng)
+            var visited: [Int] = [], advanced: [Bool] = []
+            counts.withUnsafeBufferPointer { c in
+                steps.withUnsafeBufferPointer { s in
+                    withUnsafeTemporaryAllocation(of: Int.self, capacity: digits) { index in
+                        var odometer = StridedOdometer(counts: c.baseAddress!, steps: s.baseAddress!, index: index.baseAddress!,
+                                                       last: digits - 1, position: start, base: base)
+                        for _ in start..<total {
+                            visited.append(odometer.offset)
+                            advanced.append(odometer.advance())
+                        }
+                    }
+                }
+            }
+            XCTAssertEqual(visited, (start..<total).map { inputOffset(of: $0, base: base, counts: counts, steps: steps) },
+                           "trial \(trial): counts \(counts) steps \(steps) from \(start)")
+            XCTAssertEqual(advanced, (start..<total).map { $0 < total - 1 }, "trial \(trial): wraps exactly after the last position")
+        }
     }
 }

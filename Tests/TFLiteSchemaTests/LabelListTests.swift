@@ -1,5 +1,6 @@
 import Foundation
 import TFLiteSchema
+import TestSupport
 import XCTest
 
 /// Side-car label files in their common layouts.
@@ -35,7 +36,7 @@ final class LabelListTests: XCTestCase {
         let directory = SchemaTestFiles.sharedModelsDirectory
         let path = { (name: String) in directory.appendingPathComponent(name).path }
         guard FileManager.default.fileExists(atPath: path("coco_labels.txt")) else {
-            throw XCTSkip("\(directory.path) absent: shared label files are not available here")
+            throw TestEnvironment.missing("\(directory.path) absent: shared label files are not available here")
         }
         let coco = try LabelList(contentsOf: path("coco_labels.txt"))
         XCTAssertEqual(coco.labels.count, 80)

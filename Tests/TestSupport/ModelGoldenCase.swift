@@ -97,7 +97,8 @@ public struct ModelGoldenCase {
         return try names.map { try ModelGoldenCase(directory: directory.appendingPathComponent($0)) }
     }
 
-    /// The model's path; `XCTSkip` when it is absent (see `TestPaths`).
+    /// The model's path; when it is absent, `XCTSkip` locally and ``MissingPrerequisite`` under
+    /// CI or where `../shared/models` exists (see `TestPaths`).
     public func modelPath() throws -> String {
         model.hasPrefix("shared/") ? try TestPaths.sharedModel(String(model.dropFirst("shared/".count)))
             : try TestPaths.model(String(model.dropFirst("Models/".count)))

@@ -2,7 +2,8 @@ import Foundation
 import XCTest
 
 /// Locations of the package, its models and fixtures, for tests. Models that are absent
-/// make a test skip (with a message saying how to get them) rather than fail.
+/// make a test skip locally (with a message saying how to get them) and fail under CI
+/// (see ``TestEnvironment``).
 public enum TestPaths {
     /// The package root: the nearest directory above this file that holds `Package.swift`.
     public static let packageRoot: URL = {
@@ -27,29 +28,35 @@ public enum TestPaths {
     /// `<root>/Models/images`.
     public static var imagesDirectory: URL { modelsDirectory.appendingPathComponent("images") }
 
-    /// Path of `Models/<name>`, or an `XCTSkip` explaining how to fetch it.
+    /// Path of `Models/<name>`; when it is absent, ``TestEnvironment/missing(_:ci:)`` (a skip
+    /// explaining how to fetch it, a failure under CI).
     public static func model(_ name: String) throws -> String {
         let path = modelsDirectory.appendingPathComponent(name).path
         guard FileManager.default.fileExists(atPath: path) else {
-            throw XCTSkip("Models/\(name) is absent: run Scripts/fetch-models.sh")
+            throw TestEnvironment.missing("Models/\(name) is absent: run Scripts/fetch-models.sh")
         }
         return path
     }
 
-    /// Path of `../shared/models/<name>`, or an `XCTSkip` when the folder or file is absent.
+    /// Path of `../shared/models/<name>`. When the folder is absent,
+    /// ``TestEnvironment/missing(_:ci:)`` (a skip locally, a failure under CI); when the folder
+    /// exists but lacks the file, ``MissingPrerequisite`` (its models must all be there).
     public static func sharedModel(_ name: String) throws -> String {
         let path = sharedModelsDirectory.appendingPathComponent(name).path
         guard FileManager.default.fileExists(atPath: path) else {
-            throw XCTSkip("\(sharedModelsDirectory.path)/\(name) is absent (third-party test models not installed)")
+            let message = "\(sharedModelsDirectory.path)/\(name) is absent (third-party test models not installed)"
+            if FileManager.default.fileExists(atPath: sharedModelsDirectory.path) { throw MissingPrerequisite(message: message) }
+            throw TestEnvironment.missing(message)
         }
         return path
     }
 
-    /// Path of `Tests/Fixtures/<relativePath>`, or an `XCTSkip` when it is absent.
+    /// Path of `Tests/Fixtures/<relativePath>`; when it is absent,
+    /// ``TestEnvironment/missing(_:ci:)`` (a skip locally, a failure under CI).
     public static func fixture(_ relativePath: String) throws -> String {
         let path = fixturesDirectory.appendingPathComponent(relativePath).path
         guard FileManager.default.fileExists(atPath: path) else {
-            throw XCTSkip("fixture Tests/Fixtures/\(relativePath) is absent: regenerate with Scripts/generate-goldens.sh")
+            throw TestEnvironment.missing("fixture Tests/Fixtures/\(relativePath) is absent: regenerate with Scripts/generate-goldens.sh")
         }
         return path
     }

@@ -41,32 +41,25 @@ public enum StridedCopy {
         let input: UnsafeRawPointer
         let output: UnsafeMutableRawPointer
 
+        /// A plain loop nest, one level per dimension (recursion over `d`), with each element's
+        /// input offset computed from its own indices — deliberately independent of the
+        /// incremental `StridedOdometer` of the optimized copies, so comparing the two can catch
+        /// a counter bug in either.
         func run<T>(_ carrier: T.Type) {
             let src = input.assumingMemoryBound(to: T.self)
-            var dst = output.assumingMemoryBound(to: T.self)
+            let dst = output.assumingMemoryBound(to: T.self)
             let counts = window.counts, steps = window.elementSteps
-            let rank = counts.count
-            if rank == 0 { dst.pointee = src[window.baseOffset]; return }
-            let innerCount = counts[rank - 1], innerStep = steps[rank - 1]
-            counts.withUnsafeBufferPointer { counts in
-                steps.withUnsafeBufferPointer { steps in
-                    withUnsafeTemporaryAllocation(of: Int.self, capacity: rank) { index in
-                        var odometer = StridedOdometer(counts: counts.baseAddress!, steps: steps.baseAddress!,
-                                                       index: index.baseAddress!, last: rank - 2,
-                                                       position: 0, base: window.baseOffset)
-                        repeat {
-                            let offset = odometer.offset
-                            if innerStep == 1 {
-                                dst.update(from: src + offset, count: innerCount)
-                            } else {
-                                var o = offset
-                                for j in 0..<innerCount { dst[j] = src[o]; o += innerStep }
-                            }
-                            dst += innerCount
-                        } while odometer.advance()
-                    }
+            if counts.isEmpty { dst.pointee = src[window.baseOffset]; return }
+            var written = 0
+            func copy(dimension d: Int, offset: Int) {
+                if d == counts.count - 1 {
+                    for j in 0..<counts[d] { dst[written + j] = src[offset + j * steps[d]] }
+                    written += counts[d]
+                    return
                 }
+                for i in 0..<counts[d] { copy(dimension: d + 1, offset: offset + i * steps[d]) }
             }
+            copy(dimension: 0, offset: window.baseOffset)
         }
     }
 }
