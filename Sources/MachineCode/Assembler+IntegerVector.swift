@@ -46,6 +46,22 @@ extension Assembler {
         vectorInstruction(0x64, map: .map0F38, prefix: .p66, evexOnly: true, width: dst.width, reg: dst.index,
                           vvvv: a.index, .register(b.index), mask: mask)
     }
+    /// `vpermi2b dst, a, b` (AVX512-VBMI): byte lane `i` becomes byte `dst[i] & 127` of the
+    /// 128-byte table `a:b` (`a` the low 64 bytes; zmm), so `dst` is both index and result.
+    public mutating func vpermi2b(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorRegister) {
+        vectorInstruction(0x75, map: .map0F38, prefix: .p66, evexOnly: true, width: dst.width, reg: dst.index,
+                          vvvv: a.index, .register(b.index))
+    }
+    /// `vpmovb2m k, src` (AVX512-BW): opmask bit `i` is the sign bit of byte `i` of `src`.
+    public mutating func vpmovb2m(_ dst: OpmaskRegister, _ src: VectorRegister) {
+        vectorInstruction(0x29, map: .map0F38, prefix: .pF3, evexOnly: true, width: src.width, reg: dst.index,
+                          vvvv: 0, .register(src.index))
+    }
+    /// `vpblendmb dst{mask}, a, b` (AVX512-BW): byte `i` from `b` where `mask` bit `i` is set, else from `a`.
+    public mutating func vpblendmb(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorRegister, mask: OpmaskRegister) {
+        vectorInstruction(0x66, map: .map0F38, prefix: .p66, evexOnly: true, width: dst.width, reg: dst.index,
+                          vvvv: a.index, .register(b.index), mask: mask)
+    }
     /// `vpmovsxbd dst, [src]`: a quarter register of signed bytes (8 for ymm, 16 for zmm),
     /// each sign-extended to a 32-bit lane.
     public mutating func vpmovsxbd(_ dst: VectorRegister, _ src: MemoryOperand) {

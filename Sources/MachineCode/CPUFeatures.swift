@@ -17,6 +17,8 @@ public struct CPUFeatures: Sendable, Equatable, CustomStringConvertible {
     public var avx512dq = false
     public var avx512vl = false
     public var avx512vnni = false
+    /// AVX512-VBMI (byte permutes such as `vpermi2b`): used by kernels beside the levels, where present.
+    public var avx512vbmi = false
     public var avxvnni = false
     /// XCR0 says the OS saves ymm state.
     public var osSavesYMM = false
@@ -35,7 +37,7 @@ public struct CPUFeatures: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         let names: [(Bool, String)] = [(sse2, "sse2"), (avx, "avx"), (avx2, "avx2"), (fma, "fma"), (avxvnni, "avx-vnni"),
                                        (avx512f, "avx512f"), (avx512bw, "avx512bw"), (avx512dq, "avx512dq"),
-                                       (avx512vl, "avx512vl"), (avx512vnni, "avx512vnni")]
+                                       (avx512vl, "avx512vl"), (avx512vnni, "avx512vnni"), (avx512vbmi, "avx512vbmi")]
         return names.filter(\.0).map(\.1).joined(separator: " ")
     }
 
@@ -53,6 +55,7 @@ public struct CPUFeatures: Sendable, Equatable, CustomStringConvertible {
         avx512bw = bit(leaf7.1, 30)
         avx512vl = bit(leaf7.1, 31)
         avx512vnni = bit(leaf7.2, 11)
+        avx512vbmi = bit(leaf7.2, 1)
         avxvnni = bit(leaf7sub1.0, 4)
         if let xcr0 {
             osSavesYMM = xcr0 & 0x6 == 0x6

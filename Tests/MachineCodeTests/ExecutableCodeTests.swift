@@ -80,6 +80,9 @@ final class CPUFeatureTests: XCTestCase {
                               leaf7sub1: (1 << 4, 0, 0, 0), xcr0: 0xE7)
         XCTAssertEqual(zmm.supportedLevel, .avx512vnni)
         XCTAssertTrue(zmm.avxvnni)
+        XCTAssertFalse(zmm.avx512vbmi)
+        let vbmi = CPUFeatures(leaf1: (0, 0, 0, 0), leaf7: (0, 0, 1 << 1, 0), leaf7sub1: (0, 0, 0, 0), xcr0: nil)
+        XCTAssertTrue(vbmi.avx512vbmi, "CPUID.7.0:ECX bit 1")
     }
 
     func testPolicyCapsAndSwitches() {

@@ -6,8 +6,9 @@ import _Builtin_intrinsics.intel
 // 8-bit data. AVX-512 builds look up 64 bytes at a time with 16-entry byte shuffles: the table
 // is cut into 16 rows of 16 entries; for row k, `(x ^ 16k) +sat 0x70` keeps the low nibble as
 // the shuffle index where x's high nibble is k and sets bit 7 (shuffle writes zero) elsewhere,
-// so OR-ing the 16 shuffles gives `table[x]`. Other builds read the table per byte. Both
-// produce exactly `table[x]`.
+// so OR-ing the 16 shuffles gives `table[x]`. Default builds on a CPU with AVX512-VBMI run
+// generated code (`ByteTableLookup64AVX512VBMI`: two 128-entry byte permutes per 64 bytes);
+// otherwise the table is read per byte. All produce exactly `table[x]`.
 
 /// A byte-to-byte table prepared for vector lookups.
 public struct ByteTableLookup: Sendable {
@@ -33,7 +34,17 @@ public struct ByteTableLookup: Sendable {
         #if LITEVISION_AVX512
         applyVector(range: range, x, out)
         #else
-        applyScalar(range: range, x, out)
+        var done = range.lowerBound
+        if let kernel = GeneratedKernels.current?.byteTableLookup64, range.count >= ByteTableLookup64AVX512VBMI.lanes {
+            entries.withUnsafeBufferPointer { table in
+                var arguments = GeneratedByteTableArguments(
+                    source: UnsafeRawPointer(x + range.lowerBound), destination: UnsafeMutableRawPointer(out + range.lowerBound),
+                    count: range.count, table: UnsafeRawPointer(table.baseAddress!))
+                withUnsafePointer(to: &arguments) { kernel(UnsafeRawPointer($0)) }
+            }
+            done += range.count / ByteTableLookup64AVX512VBMI.lanes * ByteTableLookup64AVX512VBMI.lanes
+        }
+        applyScalar(range: done..<range.upperBound, x, out)
         #endif
     }
 

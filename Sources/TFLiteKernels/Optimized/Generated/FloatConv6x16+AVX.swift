@@ -43,13 +43,8 @@ enum FloatConv6x16AVX {
                 a.vmulps(ymm(15), ymm(14), ymm(13))
                 a.vaddps(ymm(2 * r + 1), ymm(2 * r + 1), ymm(15))
             }
-            a.add(w, 64)
-            a.add(offset, 4)
-            a.cmp(offset, end)
-            a.j(.below, step)
-            a.add(runs, 48)                                   // next tap: 6 table entries
-            a.dec(taps)
-            a.j(.notEqual, tap)
+            a.closeTapLoops(weights: w, weightBytes: 64, offset: offset, end: end, step: step,
+                            table: runs, tableBytes: 48, taps: taps, tap: tap)
             // Epilogue: bias, clamp, store rows 0 ..< count.
             a.mov(output, .mem(args, disp: Field.output))
             a.mov(stride, .mem(args, disp: Field.rowStrideBytes))

@@ -44,13 +44,8 @@ enum FloatConv8x32AVX512 {
                     a.vaddps(zmm(2 * r + h), zmm(2 * r + h), product)
                 }
             }
-            a.add(w, 128)
-            a.add(offset, 4)
-            a.cmp(offset, end)
-            a.j(.below, step)
-            a.add(runs, 64)                                   // next tap: 8 table entries
-            a.dec(taps)
-            a.j(.notEqual, tap)
+            a.closeTapLoops(weights: w, weightBytes: 128, offset: offset, end: end, step: step,
+                            table: runs, tableBytes: 64, taps: taps, tap: tap)
             // Epilogue: bias, clamp, store rows 0 ..< count.
             a.mov(output, .mem(args, disp: Field.output))
             a.mov(stride, .mem(args, disp: Field.rowStrideBytes))

@@ -2,34 +2,34 @@
 /// `Conv2DOptimized.floatIndirect` drives them like the Swift kernels: `FloatConv6x16AVX` and
 /// `FloatConv8x32AVX512`. A partial last panel and a missing bias go through stack buffers of a
 /// whole panel, so the generated code always reads and writes whole panels.
-enum GeneratedFloatConvKernel6x16: FloatConvTileKernel {
-    static var rows: Int { 6 }
-    static var panelWidth: Int { 16 }
+protocol GeneratedFloatTileKernel: FloatConvTileKernel {
+    /// This process's generated code for the tile. Precondition: generated (see `FloatConvKernelShape.candidates`).
+    static var generated: @convention(c) (UnsafeRawPointer) -> Void { get }
+}
 
-    /// Precondition: `GeneratedKernels.current?.floatConv6x16` is non-nil.
+extension GeneratedFloatTileKernel {
     @inline(__always)
     static func tile(runs: UnsafePointer<UnsafePointer<Float>>, taps: Int, inputDepth: Int,
                      weights: UnsafePointer<Float>, epilogue: FloatConvEpilogue,
                      output: UnsafeMutablePointer<Float>, rowStride: Int, count: Int) {
-        runGeneratedFloatTile(GeneratedKernels.current!.floatConv6x16!, rows: rows, panelWidth: panelWidth, runs: runs,
-                              taps: taps, inputDepth: inputDepth, weights: weights, epilogue: epilogue, output: output,
+        runGeneratedFloatTile(generated, rows: rows, panelWidth: panelWidth, runs: runs, taps: taps,
+                              inputDepth: inputDepth, weights: weights, epilogue: epilogue, output: output,
                               rowStride: rowStride, count: count)
     }
 }
 
-enum GeneratedFloatConvKernel8x32: FloatConvTileKernel {
+/// `FloatConv6x16AVX` (AVX2 and up).
+enum GeneratedFloatConvKernel6x16: GeneratedFloatTileKernel {
+    static var rows: Int { 6 }
+    static var panelWidth: Int { 16 }
+    static var generated: @convention(c) (UnsafeRawPointer) -> Void { GeneratedKernels.current!.floatConv6x16! }
+}
+
+/// `FloatConv8x32AVX512` (AVX-512 and up).
+enum GeneratedFloatConvKernel8x32: GeneratedFloatTileKernel {
     static var rows: Int { 8 }
     static var panelWidth: Int { 32 }
-
-    /// Precondition: `GeneratedKernels.current?.floatConv8x32` is non-nil.
-    @inline(__always)
-    static func tile(runs: UnsafePointer<UnsafePointer<Float>>, taps: Int, inputDepth: Int,
-                     weights: UnsafePointer<Float>, epilogue: FloatConvEpilogue,
-                     output: UnsafeMutablePointer<Float>, rowStride: Int, count: Int) {
-        runGeneratedFloatTile(GeneratedKernels.current!.floatConv8x32!, rows: rows, panelWidth: panelWidth, runs: runs,
-                              taps: taps, inputDepth: inputDepth, weights: weights, epilogue: epilogue, output: output,
-                              rowStride: rowStride, count: count)
-    }
+    static var generated: @convention(c) (UnsafeRawPointer) -> Void { GeneratedKernels.current!.floatConv8x32! }
 }
 
 /// Runs generated float tile `kernel` (`rows` × `panelWidth`) on one tile, through whole-panel

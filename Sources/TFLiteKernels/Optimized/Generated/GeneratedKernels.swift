@@ -35,6 +35,8 @@ public final class GeneratedKernels: Sendable {
     /// `OffsetBytesToFloatAVX` for uint8 / int8 inputs, with the values converted per step.
     let offsetUInt8ToFloat: (function: OffsetBytesToFloatAVX.Function, lanes: Int)?
     let offsetInt8ToFloat: (function: OffsetBytesToFloatAVX.Function, lanes: Int)?
+    /// `ByteTableLookup64AVX512VBMI` (at `.avx512` and up, on CPUs with AVX512-VBMI).
+    let byteTableLookup64: ByteTableLookup64AVX512VBMI.Function?
     /// `QuantizedGEMM8x32AVX512VNNI` (every layout; at `.avx512vnni`).
     let vnniGEMM: VNNIQuantizedGEMMKernels?
     private let code: ExecutableCode?
@@ -47,7 +49,7 @@ public final class GeneratedKernels: Sendable {
             (kernelNames, quantizedPairGEMM, quantizedPairGEMMUInt8, quantizedPairGEMMInt8) = ([], nil, nil, nil)
             (floatConv6x16, depthwiseTiles16, depthwiseExactTiles16, depthwiseRequantizeUInt8, depthwiseRequantizeInt8, code)
                 = (nil, nil, nil, nil, nil, nil)
-            (vnniGEMM, floatConv8x32, offsetUInt8ToFloat, offsetInt8ToFloat) = (nil, nil, nil, nil)
+            (vnniGEMM, floatConv8x32, offsetUInt8ToFloat, offsetInt8ToFloat, byteTableLookup64) = (nil, nil, nil, nil, nil)
             return
         }
         var a = Assembler()
@@ -72,6 +74,9 @@ public final class GeneratedKernels: Sendable {
         OffsetBytesToFloatAVX.emit(signed: false, width: vectorWidth, into: &a)
         let offsetInt8Entry = a.count
         OffsetBytesToFloatAVX.emit(signed: true, width: vectorWidth, into: &a)
+        let byteTable = level >= .avx512 && CPUFeatures.current?.avx512vbmi == true
+        let byteTableEntry = a.count
+        if byteTable { ByteTableLookup64AVX512VBMI.emit(into: &a) }
         let vnniEntries = level >= .avx512vnni ? VNNIQuantizedGEMMKernels.emit(into: &a) : nil
         let float512Entry = a.count
         if level >= .avx512 { FloatConv8x32AVX512.emit(into: &a) }
@@ -88,11 +93,14 @@ public final class GeneratedKernels: Sendable {
         let lanes = OffsetBytesToFloatAVX.lanes(vectorWidth)
         offsetUInt8ToFloat = (unsafeBitCast(code.address(at: offsetUInt8Entry), to: OffsetBytesToFloatAVX.Function.self), lanes)
         offsetInt8ToFloat = (unsafeBitCast(code.address(at: offsetInt8Entry), to: OffsetBytesToFloatAVX.Function.self), lanes)
+        byteTableLookup64 = byteTable
+            ? unsafeBitCast(code.address(at: byteTableEntry), to: ByteTableLookup64AVX512VBMI.Function.self) : nil
         vnniGEMM = vnniEntries.map { VNNIQuantizedGEMMKernels(code: code, entries: $0) }
         floatConv8x32 = level >= .avx512
             ? unsafeBitCast(code.address(at: float512Entry), to: FloatConv8x32AVX512.Function.self) : nil
         kernelNames = (vnniGEMM == nil ? [] : ["QuantizedGEMM8x32+AVX512VNNI (pairs, quads, uint8-weight quads; sums, requantizing)"])
             + (floatConv8x32 == nil ? [] : ["FloatConv8x32+AVX512"])
+            + (byteTableLookup64 == nil ? [] : ["ByteTableLookup64+AVX512VBMI"])
             + ["QuantizedPairGEMM8x16+AVX2 (sums, uint8, int8 requantizing)", "FloatConv6x16+AVX",
                "DepthwiseConvTiles16+\(vectorWidth == .zmm ? "AVX512" : "AVX") (float; exact sums, FMA)",
                "DepthwiseRequantize16+AVX2 (uint8, int8)", "OffsetBytesToFloat+\(vectorWidth == .zmm ? "AVX512" : "AVX2")"]

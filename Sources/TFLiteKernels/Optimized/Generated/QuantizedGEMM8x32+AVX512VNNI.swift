@@ -68,13 +68,8 @@ enum QuantizedGEMM8x32AVX512VNNI {
                     }
                 }
             }
-            a.add(weights, 64)
-            a.add(offset, 4)
-            a.cmp(offset, end)
-            a.j(.below, step)
-            a.add(tapRow, 64)                                 // next tap: 8 table entries
-            a.dec(tapCount)
-            a.j(.notEqual, tap)
+            a.closeTapLoops(weights: weights, weightBytes: 64, offset: offset, end: end, step: step,
+                            table: tapRow, tableBytes: 64, taps: tapCount, tap: tap)
             switch output {
             case .accumulators:
                 a.mov(.r8, .mem(args, disp: Field.accumulators))

@@ -63,13 +63,8 @@ enum QuantizedPairGEMM8x16AVX2 {
                 a.vpaddd(ymm(2 * r), ymm(2 * r), ymm(11))
                 a.vpaddd(ymm(2 * r + 1), ymm(2 * r + 1), ymm(12))
             }
-            a.add(w, 64)
-            a.add(offset, 4)
-            a.cmp(offset, end)
-            a.j(.below, step)
-            a.add(tapRow, 64)                                 // next tap: 8 table entries
-            a.dec(tapCount)
-            a.j(.notEqual, tap)
+            a.closeTapLoops(weights: w, weightBytes: 64, offset: offset, end: end, step: step,
+                            table: tapRow, tableBytes: 64, taps: tapCount, tap: tap)
             if output == .accumulators {
                 for r in 0..<4 {
                     a.vmovups(.mem(destination, disp: Int32(128 * r)), ymm(2 * r))
