@@ -11,7 +11,9 @@ final class ArenaSizeTests: XCTestCase {
     /// Recorded arena bytes per model (greedy-by-size plan, 64-byte alignment).
     static let recorded: [(model: String, shared: Bool, arenaBytes: Int)] = [
         ("deeplabv3.tflite", false, 6_432_320),
-        ("face_detection_short_range.tflite", false, 1_572_864),
+        // Raised from 1,572,864 when float ADD + RELU pairs began to share one buffer
+        // (`ClampFusion`): the merged lifetimes make the greedy placement of this model 1,769,472.
+        ("face_detection_short_range.tflite", false, 1_769_472),
         ("face_detection_full_range.tflite", false, 3_981_312),
         ("face_detection_back.tflite", false, 5_505_024),
         ("efficientnet_lite0.tflite", false, 1_655_808),

@@ -44,6 +44,12 @@ final class SubgraphExecutor {
     private(set) var runOrder: [Int] = []
     /// Fused 8-bit `x · f(x)` pairs by MUL node position (`ByteMapFusion`), from the last `prepare()`.
     private var fusedNodes: [ByteMapFusion?] = []
+    /// The outputs of skipped clamp nodes by the position of the node that writes them
+    /// (`ClampFusion`), from the last `prepare()`: each shares that node's output memory.
+    private var clampAliases: [Int: RuntimeTensor] = [:]
+    /// Whether `prepare()` fuses nodes (`ByteMapFusion`, `ClampFusion`); off only to check
+    /// that fused and unfused runs agree.
+    var fusesNodes = true
     /// Tensors made constant by the last `prepare()` (outputs of nodes evaluated there).
     private var preparedConstants: [Int] = []
     /// Memory of the tensors in `preparedConstants`.
@@ -143,10 +149,14 @@ final class SubgraphExecutor {
                 preparedConstants.append(output.index)
             }
         }
-        let fusion = ByteMapFusion.find(nodes, order: order, graphOutputs: Set(outputIndices))
+        let fusion = fusesNodes ? ByteMapFusion.find(nodes, order: order, graphOutputs: Set(outputIndices)) : (fused: [:], skipped: [])
         fusedNodes = nodes.indices.map { fusion.fused[$0] }
-        runOrder = order.filter { !fusion.skipped.contains($0) }
         for k in fusion.skipped { for output in nodes[k].context.outputs { output.data = nil } }
+        let unfused = order.filter { !fusion.skipped.contains($0) }
+        let clamps = fusesNodes ? ClampFusion.apply(nodes, order: unfused, graphInputs: graphInputs, graphOutputs: Set(outputIndices))
+            : ClampFusion(aliases: [:], skipped: [])
+        clampAliases = clamps.aliases
+        runOrder = unfused.filter { !clamps.skipped.contains($0) }
         try planMemory(budget: &memory.budget)
         isPrepared = true
     }
@@ -195,6 +205,7 @@ final class SubgraphExecutor {
             let inputs = fusedNodes[k].map { [$0.input] } ?? node.context.inputs.compactMap { $0 }
             for input in inputs { use(input.index, at: step) }
             for output in node.context.outputs { use(output.index, at: step); produced.insert(output.index) }
+            if let alias = clampAliases[k] { use(alias.index, at: step); produced.insert(alias.index) }
         }
         for index in outputIndices { use(index, at: lastStep) }
         // Tensors nobody writes (malformed but harmless) are kept for the whole run.
@@ -210,6 +221,8 @@ final class SubgraphExecutor {
                   inBytes == TensorLayout.byteCount(output.shape, output.type) else { continue }
             root[find(output.index)] = find(input.index)
         }
+        // A fused clamp's output is its producer's output, written in place.
+        for (k, alias) in clampAliases { root[find(alias.index)] = find(nodes[k].context.outputs[0].index) }
         var groups: [Int: [Int]] = [:]
         for index in first.keys.sorted() { groups[find(index), default: []].append(index) }
         var members: [[Int]] = []

@@ -4,7 +4,7 @@ import TFLiteKernels
 /// RELU, RELU6, RELU_N1_TO_1, RELU_0_TO_1, LEAKY_RELU, HARD_SWISH, LOGISTIC, TANH, ELU on
 /// float32, and on uint8 / int8 with the reference's quantized arithmetic (requantizing
 /// clamps, 16-bit fixed-point HARD_SWISH, lookup tables for LOGISTIC and TANH).
-final class ActivationOperator: OperatorKernel, ByteMapKernel {
+final class ActivationOperator: OperatorKernel, ByteMapKernel, FloatClampKernel {
     /// Which activation.
     enum Kind {
         case clamp(Float, Float), leakyRelu, hardSwish, logistic, tanh, elu
@@ -23,6 +23,12 @@ final class ActivationOperator: OperatorKernel, ByteMapKernel {
     private var plan: Plan = .float32(.logistic)
 
     init(_ kind: Kind, name: String) { self.kind = kind; self.name = name }
+
+    /// The clamp bounds of a prepared float RELU-family kernel, for operator fusion.
+    var floatClamp: (min: Float, max: Float)? {
+        if case let .float32(.clamp(lo, hi)) = plan { return (lo, hi) }
+        return nil
+    }
 
     /// The prepared 8-bit table (LOGISTIC, TANH), for operator fusion.
     var byteMap: ByteTableLookup? {

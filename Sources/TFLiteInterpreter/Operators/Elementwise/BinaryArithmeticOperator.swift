@@ -3,7 +3,7 @@ import TFLiteKernels
 
 /// ADD, SUB, MUL, DIV, SQUARED_DIFFERENCE, MAXIMUM, MINIMUM, POW, FLOOR_DIV, FLOOR_MOD:
 /// two broadcast inputs, optional fused activation (ADD, SUB, MUL, DIV).
-final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel {
+final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClampFusable {
     private let operation: BinaryArithmetic.Operation
     private let name: String
     /// Options field of the fused activation, nil when the operator has none.
@@ -38,6 +38,13 @@ final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel {
         guard case let .quantizedMul(p) = plan, layout?.isElementwise == true,
               elementType == .int8 || elementType == .uint8 else { return nil }
         return { BinaryArithmetic.quantizedMulElement($0, $1, p) }
+    }
+
+    /// Adds a clamp to a float ADD / SUB / MUL / DIV without a fused activation (operator fusion).
+    func fuseFloatClamp(min: Float, max: Float) -> Bool {
+        guard activationField != nil, case let .float32(lo, hi) = plan, lo == -.infinity, hi == .infinity else { return false }
+        plan = .float32(min: min, max: max)
+        return true
     }
 
     func prepare(_ node: NodeContext) throws {

@@ -1,0 +1,61 @@
+import Foundation
+@testable import TFLiteInterpreter
+import TFLiteSchema
+import TestSupport
+import XCTest
+
+/// Float RELU-family nodes after an ADD (BlazeFace's residual blocks) leave the run order: the
+/// ADD clamps in the same pass and the RELU's output shares its memory. The fused run must equal,
+/// bit for bit, the same model run node by node.
+final class ClampFusionTests: XCTestCase {
+    func testFaceDetectorResidualReLUsAreFusedAndResultsUnchanged() throws {
+        let path = try TestPaths.model("face_detection_full_range.tflite")
+        let model = try Model(file: TFLiteModelFile(contentsOf: path))
+        let executor = SubgraphExecutor(blueprint: model.subgraphs[0], threads: ThreadPool(threadCount: 1))
+        try executor.prepare()
+        let relus = executor.nodes.indices.filter { executor.nodes[$0].context.code.builtin == .relu }
+        let skipped = relus.filter { !executor.runOrder.contains($0) }
+        XCTAssertGreaterThanOrEqual(skipped.count, 20, "the residual RELUs after ADD should be fused away")
+        for k in skipped {
+            let relu = executor.nodes[k].context
+            let producer = try XCTUnwrap(executor.runOrder.first { p in
+                executor.nodes[p].context.outputs.contains { $0.index == relu.inputs[0]?.index }
+            })
+            XCTAssertEqual(executor.nodes[producer].context.code.builtin, .add)
+            XCTAssertEqual(relu.outputs[0].data, relu.inputs[0]?.data, "the RELU output shares the ADD output's memory")
+        }
+
+        // The same nodes run one by one, in the file's order, on the same input.
+        let input = try XCTUnwrap(executor.nodes.first?.context.inputs.first ?? nil)
+        var rng = SeededGenerator(seed: 5)
+        let values = (0..<input.elementCount).map { _ in rng.float() * 2 - 1 }
+        let fused = try run(executor, input: input, values: values)
+        let reference = try runUnfused(path: path, values: values)
+        XCTAssertEqual(fused.count, reference.count)
+        for (a, b) in zip(fused, reference) { XCTAssertEqual(a.map(\.bitPattern), b.map(\.bitPattern)) }
+    }
+
+    /// Invokes `executor` on `values` and returns every graph output.
+    private func run(_ executor: SubgraphExecutor, input: RuntimeTensor, values: [Float]) throws -> [[Float]] {
+        let p = try XCTUnwrap(input.data).assumingMemoryBound(to: Float.self)
+        for (i, v) in values.enumerated() { p[i] = v }
+        try executor.invoke()
+        return executor.outputIndices.map { index in
+            let t = executor.tensors[index]
+            let q = t.data!.assumingMemoryBound(to: Float.self)
+            return (0..<t.elementCount).map { q[$0] }
+        }
+    }
+
+    /// The model run node by node (no fusion) on `values`.
+    private func runUnfused(path: String, values: [Float]) throws -> [[Float]] {
+        let model = try Model(file: TFLiteModelFile(contentsOf: path))
+        let executor = SubgraphExecutor(blueprint: model.subgraphs[0], threads: ThreadPool(threadCount: 1))
+        executor.fusesNodes = false
+        try executor.prepare()
+        XCTAssertTrue(executor.nodes.indices.filter { executor.nodes[$0].context.code.builtin == .relu }
+            .allSatisfy(executor.runOrder.contains), "no RELU is fused when fusion is off")
+        let input = try XCTUnwrap(executor.nodes.first?.context.inputs.first ?? nil)
+        return try run(executor, input: input, values: values)
+    }
+}
