@@ -31,8 +31,7 @@ struct ByteMapFusion {
     /// only when its output has no other reader and is not a graph output.
     static func find(_ nodes: [SubgraphExecutor.Node], order: [Int], graphOutputs: Set<Int>)
         -> (fused: [Int: ByteMapFusion], skipped: Set<Int>) {
-        var readers: [Int: Int] = [:]
-        for k in order { for input in nodes[k].context.inputs.compactMap({ $0 }) { readers[input.index, default: 0] += 1 } }
+        let readers = SubgraphExecutor.readerCounts(nodes, order: order)
         var producer: [Int: Int] = [:]
         for k in order {
             let node = nodes[k]

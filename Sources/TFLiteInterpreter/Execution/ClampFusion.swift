@@ -30,11 +30,9 @@ struct ClampFusion {
     /// output, the clamp's output is not a graph input or output, and both have the same size.
     static func apply(_ nodes: [SubgraphExecutor.Node], order: [Int], graphInputs: Set<Int>,
                       graphOutputs: Set<Int>) -> ClampFusion {
-        var readers: [Int: Int] = [:], producer: [Int: Int] = [:]
-        for k in order {
-            for input in nodes[k].context.inputs.compactMap({ $0 }) { readers[input.index, default: 0] += 1 }
-            for output in nodes[k].context.outputs { producer[output.index] = k }
-        }
+        let readers = SubgraphExecutor.readerCounts(nodes, order: order)
+        var producer: [Int: Int] = [:]
+        for k in order { for output in nodes[k].context.outputs { producer[output.index] = k } }
         var aliases: [Int: RuntimeTensor] = [:], skipped = Set<Int>()
         for k in order {
             let node = nodes[k]

@@ -242,6 +242,14 @@ final class SubgraphExecutor {
         return (members, requests)
     }
 
+    /// How many input slots of the nodes at positions `order` read each tensor (by index), for
+    /// the fusions, which need tensors with one reader.
+    static func readerCounts(_ nodes: [Node], order: [Int]) -> [Int: Int] {
+        var readers: [Int: Int] = [:]
+        for k in order { for input in nodes[k].context.inputs.compactMap({ $0 }) { readers[input.index, default: 0] += 1 } }
+        return readers
+    }
+
     /// Operators whose output 0 holds exactly the bytes of input 0, so both may share memory.
     /// Their kernels must skip the copy when `input.data == output.data`.
     static func forwardsInput0(_ op: BuiltinOperator) -> Bool {

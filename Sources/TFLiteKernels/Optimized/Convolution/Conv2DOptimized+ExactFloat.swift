@@ -14,7 +14,6 @@ extension Conv2DOptimized {
     }
 
     /// Converts quantized values to exact floats `x + offset` (|x + offset| ≤ 255). Call once
-    /// per invoke.
     /// per invoke. The bulk runs in generated code where this process has it
     /// (`OffsetBytesToFloatAVX`), the rest in the portable loop; the floats are the same.
     public static func offsetInput(_ x: UnsafePointer<UInt8>, count: Int, offset: Int32,
