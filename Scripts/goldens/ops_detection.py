@@ -184,6 +184,21 @@ def load_photo(path, size):
     return np.asarray(image, dtype=np.uint8)[None]
 
 
+def postprocess_op(path):
+    """The SSD model at `path`: its bytes, its TFLite_Detection_PostProcess operator, that
+    operator's box, score and anchor tensors, the anchors, a (scale, zero point) reader and the
+    operator's options."""
+    data = open(path, "rb").read()
+    model = schema.ModelT.InitFromPackedBuf(data, 0)
+    sg = model.subgraphs[0]
+    op = next(o for o in sg.operators if model.operatorCodes[o.opcodeIndex].customCode)
+    box_t, score_t, anchor_t = (sg.tensors[i] for i in op.inputs)
+    anchors = np.frombuffer(bytes(model.buffers[anchor_t.buffer].data), dtype=np.uint8).reshape(anchor_t.shape)
+    quant = lambda t: (float(t.quantization.scale[0]), int(t.quantization.zeroPoint[0]))
+    opts = flexbuffers.Loads(bytes(op.customOptions))
+    return data, op, (box_t, score_t, anchor_t), anchors, quant, opts
+
+
 def ssd_cut_cases(rng):
     """The post-process op cut out of the real SSD models, fed with captured activations."""
     for model_name in ["ssd_fish_uint8", "ssd_pets_uint8"]:
@@ -191,14 +206,7 @@ def ssd_cut_cases(rng):
         if not os.path.exists(path):
             print(f"ops_detection: {path} missing, skipping the SSD cut cases")
             return
-        data = open(path, "rb").read()
-        model = schema.ModelT.InitFromPackedBuf(data, 0)
-        sg = model.subgraphs[0]
-        op = next(o for o in sg.operators if model.operatorCodes[o.opcodeIndex].customCode)
-        box_t, score_t, anchor_t = (sg.tensors[i] for i in op.inputs)
-        anchors = np.frombuffer(bytes(model.buffers[anchor_t.buffer].data), dtype=np.uint8).reshape(anchor_t.shape)
-        quant = lambda t: (float(t.quantization.scale[0]), int(t.quantization.zeroPoint[0]))
-        opts = flexbuffers.Loads(bytes(op.customOptions))
+        data, op, (box_t, score_t, anchor_t), anchors, quant, opts = postprocess_op(path)
         from ai_edge_litert import interpreter as litert
         full = litert.Interpreter(model_content=data, experimental_preserve_all_tensors=True,
                                   experimental_op_resolver_type=litert.OpResolverType.BUILTIN_REF)
@@ -239,14 +247,7 @@ def ssd_fish_synthetic_case():
     if not os.path.exists(path):
         print(f"ops_detection: {path} missing, skipping the synthetic ssd_fish case")
         return
-    data = open(path, "rb").read()
-    model = schema.ModelT.InitFromPackedBuf(data, 0)
-    sg = model.subgraphs[0]
-    op = next(o for o in sg.operators if model.operatorCodes[o.opcodeIndex].customCode)
-    box_t, score_t, anchor_t = (sg.tensors[i] for i in op.inputs)
-    anchors = np.frombuffer(bytes(model.buffers[anchor_t.buffer].data), dtype=np.uint8).reshape(anchor_t.shape)
-    quant = lambda t: (float(t.quantization.scale[0]), int(t.quantization.zeroPoint[0]))
-    opts = flexbuffers.Loads(bytes(op.customOptions))
+    data, op, (box_t, score_t, anchor_t), anchors, quant, opts = postprocess_op(path)
     rng = np.random.default_rng(4243)
     enc = rng.integers(0, 4, size=tuple(box_t.shape)).astype(np.uint8)
     scores = rng.integers(0, 256, size=tuple(score_t.shape)).astype(np.uint8)
