@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MachineCode
+import TFLiteInterpreter
 import TFLiteKernels
 
 /// `swift run -c release bench`: latency, throughput, arena and memory of the reference
@@ -60,6 +61,9 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "With --batch: images per measured run (the sample photos repeated).")
     var batchImages: Int = 60
 
+    @Option(help: "Float convolution rounding: automatic (fused multiply-adds unless the model quantizes float activations), reference, or fused.")
+    var floatArithmetic: FloatArithmetic = .automatic
+
     func validate() throws {
         if let iterations, iterations < 1 { throw ValidationError("--iterations must be at least 1") }
         if threadCounts.contains(where: { $0 < 1 }) { throw ValidationError("--threads must be at least 1") }
@@ -98,7 +102,8 @@ struct BenchCommand: ParsableCommand {
         var rows: [BenchmarkRow] = []
         for path in modelPaths {
             log("benchmarking \(path) at \(threads.map(String.init).joined(separator: ", ")) thread(s)")
-            var benchmark = ModelBenchmark(path: path, threadCounts: threads, policy: policy, profiling: profile)
+            var benchmark = ModelBenchmark(path: path, threadCounts: threads, policy: policy, profiling: profile,
+                                           floatArithmetic: floatArithmetic)
             benchmark.slowestOperatorCount = profileTop
             var modelRows = benchmark.run()
             if let reference, modelRows.contains(where: { $0.error == nil }) {
@@ -157,4 +162,18 @@ struct BenchCommand: ParsableCommand {
     private func log(_ message: String) {
         FileHandle.standardError.write(Data((message + "\n").utf8))
     }
+}
+
+extension FloatArithmetic: ExpressibleByArgument {
+    /// `automatic`, `reference` or `fused`.
+    public init?(argument: String) {
+        switch argument {
+        case "automatic": self = .automatic
+        case "reference": self = .referenceRounding
+        case "fused": self = .fusedMultiplyAdd
+        default: return nil
+        }
+    }
+
+    public static var allValueStrings: [String] { ["automatic", "reference", "fused"] }
 }

@@ -13,6 +13,8 @@ struct ModelBenchmark {
     let policy: IterationPolicy
     /// Whether to collect the per-operator profile.
     let profiling: Bool
+    /// How float convolutions round (`--float-arithmetic`).
+    var floatArithmetic = FloatArithmetic.automatic
     /// Individual operators kept in the profile (the slowest).
     var slowestOperatorCount = 8
 
@@ -36,6 +38,7 @@ struct ModelBenchmark {
                 PeakMemory.reset()
                 var options = Interpreter.Options(threadCount: threads)
                 options.isProfilingEnabled = profiling
+                options.floatArithmetic = floatArithmetic
                 let interpreter = try Interpreter(model: model, options: options)
                 try interpreter.allocateTensors()
                 var inputs = RandomInputs()
@@ -63,7 +66,9 @@ struct ModelBenchmark {
     /// code generation), arena allocation and one run — what a new process pays per model.
     private func coldStart(threads: Int) throws -> Double {
         let start = DispatchTime.now().uptimeNanoseconds
-        let interpreter = try Interpreter(model: try Model(path: path), options: Interpreter.Options(threadCount: threads))
+        var options = Interpreter.Options(threadCount: threads)
+        options.floatArithmetic = floatArithmetic
+        let interpreter = try Interpreter(model: try Model(path: path), options: options)
         try interpreter.allocateTensors()
         var inputs = RandomInputs()
         try inputs.fill(interpreter)

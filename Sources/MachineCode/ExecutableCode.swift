@@ -55,6 +55,26 @@ public final class ExecutableCode: @unchecked Sendable {
         return base + offset
     }
 
+    /// Names the functions in this code for profilers: when the environment variable
+    /// `LITEVISION_PERF_MAP` is `1`, appends one line per function ("start size name", hex) to
+    /// `/tmp/perf-<pid>.map`, the file Linux `perf` reads for code it finds no symbols for.
+    /// Does nothing otherwise, or when the file cannot be written (profiling is best effort).
+    /// - Parameter symbols: each function's name and entry offset, in increasing offset order;
+    ///   a function ends where the next begins (the last at `count`).
+    public func describeForProfilers(_ symbols: [(name: String, offset: Int)]) {
+        #if os(Linux)
+        guard let flag = getenv("LITEVISION_PERF_MAP"), String(cString: flag) == "1",
+              let file = fopen("/tmp/perf-\(getpid()).map", "a") else { return }
+        defer { fclose(file) }
+        for (index, symbol) in symbols.enumerated() where symbol.offset >= 0 && symbol.offset < count {
+            let end = index + 1 < symbols.count ? min(symbols[index + 1].offset, count) : count
+            guard end > symbol.offset else { continue }
+            let start = UInt(bitPattern: base + symbol.offset)
+            fputs("\(String(start, radix: 16)) \(String(end - symbol.offset, radix: 16)) \(symbol.name)\n", file)
+        }
+        #endif
+    }
+
     deinit {
         #if (os(Linux) || os(macOS)) && arch(x86_64)
         munmap(UnsafeMutableRawPointer(mutating: base), mappedBytes)

@@ -7,7 +7,8 @@ import XCTest
 /// random shapes: widths 1…12 so rows have no, few and many interior pixels, channel counts
 /// that are not multiples of 16 and wider than one 128-channel group, SAME/VALID, dilation, batches of 2, fused activation clamps,
 /// per-channel int8 and uint8 with zero points; each also on the zero-padded input copy the
-/// operator uses (`paddedGeometry` / `padInput`). Float within 1e-5 relative, quantized bit-exact.
+/// operator uses (`paddedGeometry` / `padInput`). Float within 1e-5 relative (with and without fused
+/// multiply-adds), quantized bit-exact.
 final class DepthwiseSpecialisedKernelTests: XCTestCase {
     private func geometry(_ rng: inout SeededGenerator, filter: Int, stride: Int) -> ConvolutionGeometry {
         let channels = [1, 3, 8, 16, 17, 24, 32, 40, 48, 144, 257][rng.int(0...10)]
@@ -70,9 +71,12 @@ final class DepthwiseSpecialisedKernelTests: XCTestCase {
                 DepthwiseConv2DReference.float(g, activationMin: lo, activationMax: hi, input: input, filter: filterValues,
                                                bias: bias, output: &expected)
                 var actual = [Float](repeating: .nan, count: g.outputCount)
+                var fused = [Float](repeating: .nan, count: g.outputCount)
                 for part in rng.chunks(DepthwiseConv2DOptimized.rowCount(g)) {
                     DepthwiseConv2DOptimized.float(g, activationMin: lo, activationMax: hi, input: input, filter: filterValues,
                                                    bias: bias, output: &actual, rows: part)
+                    DepthwiseConv2DOptimized.float(g, activationMin: lo, activationMax: hi, input: input, filter: filterValues,
+                                                   bias: bias, output: &fused, rows: part, fusedMultiplyAdd: true)
                 }
                 let p = paddedLayout(g)
                 var padded = [Float](repeating: .nan, count: p.inputCount)
@@ -87,6 +91,7 @@ final class DepthwiseSpecialisedKernelTests: XCTestCase {
                 for i in 0..<g.outputCount {
                     XCTAssertEqual(actual[i], expected[i], accuracy: 1e-5 * max(1, abs(expected[i])), "\(g) at \(i)")
                     XCTAssertEqual(viaPadding[i], expected[i], accuracy: 1e-5 * max(1, abs(expected[i])), "padded \(g) at \(i)")
+                    XCTAssertEqual(fused[i], expected[i], accuracy: 1e-5 * max(1, abs(expected[i])), "fused \(g) at \(i)")
                 }
             }
         }

@@ -32,17 +32,48 @@ final class FloatConvKernelTests: XCTestCase {
     typealias Driver = (ConvolutionGeometry, Float, Float, UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>?,
                         UnsafePointer<Float>, UnsafeMutablePointer<Float>, Range<Int>) -> Void
 
-    /// Runs microkernel `K` through `floatIndirect` on 50 random geometries against the reference.
-    private func check<K: FloatConvTileKernel>(_ kernel: K.Type, seed: UInt64) {
-        check(rows: K.rows, panelWidth: K.panelWidth, name: "\(K.self)", seed: seed) { g, lo, hi, x, w, b, z, y, part in
+    /// Runs microkernel `K` through `floatIndirect` on 50 random geometries against the reference
+    /// (with `fused`, bit for bit against `fusedReference`).
+    private func check<K: FloatConvTileKernel>(_ kernel: K.Type, seed: UInt64, fused: Bool = false) {
+        check(rows: K.rows, panelWidth: K.panelWidth, name: "\(K.self)", seed: seed, fused: fused) { g, lo, hi, x, w, b, z, y, part in
             Conv2DOptimized.floatIndirect(K.self, g, activationMin: lo, activationMax: hi, input: x, packedFilter: w,
                                           bias: b, zeros: z, output: y, tiles: part)
         }
     }
 
+    /// The reference's float convolution with each product added in one rounding
+    /// (`addProduct`, a fused multiply-add), in the same order: taps, then input channels, bias last.
+    private func fusedReference(_ g: ConvolutionGeometry, _ lo: Float, _ hi: Float, input: [Float], filter: [Float],
+                                bias: [Float]?) -> [Float] {
+        var output = [Float](repeating: 0, count: g.outputCount)
+        for b in 0..<g.batches {
+            for oy in 0..<g.outputHeight {
+                for ox in 0..<g.outputWidth {
+                    for oc in 0..<g.outputDepth {
+                        var total: Float = 0
+                        for fy in 0..<g.filterHeight {
+                            let iy = oy * g.strideHeight - g.padTop + g.dilationHeight * fy
+                            guard iy >= 0 && iy < g.inputHeight else { continue }
+                            for fx in 0..<g.filterWidth {
+                                let ix = ox * g.strideWidth - g.padLeft + g.dilationWidth * fx
+                                guard ix >= 0 && ix < g.inputWidth else { continue }
+                                let inBase = ((b * g.inputHeight + iy) * g.inputWidth + ix) * g.inputDepth
+                                let fBase = ((oc * g.filterHeight + fy) * g.filterWidth + fx) * g.inputDepth
+                                for ic in 0..<g.inputDepth { total.addProduct(input[inBase + ic], filter[fBase + ic]) }
+                            }
+                        }
+                        let value = total + (bias?[oc] ?? 0)
+                        output[((b * g.outputHeight + oy) * g.outputWidth + ox) * g.outputDepth + oc] = min(max(value, lo), hi)
+                    }
+                }
+            }
+        }
+        return output
+    }
+
     /// Runs `driver` (tiles of `rows` pixels, panels of `panelWidth` channels) on 50 random
-    /// geometries against the reference.
-    private func check(rows: Int, panelWidth: Int, name: String, seed: UInt64, driver: Driver) {
+    /// geometries against the reference, or with `fused` bit for bit against `fusedReference`.
+    private func check(rows: Int, panelWidth: Int, name: String, seed: UInt64, fused: Bool = false, driver: Driver) {
         var rng = SeededGenerator(seed: seed)
         for _ in 0..<50 {
             let g = randomGeometry(&rng)
@@ -52,13 +83,15 @@ final class FloatConvKernelTests: XCTestCase {
             let (lo, hi): (Float, Float) = [(-.infinity, .infinity), (0, 6), (-0.5, 1.5)][rng.int(0...2)]
             let biasCopy = bias ?? []
             var expected = [Float](repeating: 0, count: g.outputCount)
-            input.withUnsafeBufferPointer { x in
-                filter.withUnsafeBufferPointer { f in
-                    biasCopy.withUnsafeBufferPointer { b in
-                        expected.withUnsafeMutableBufferPointer { y in
-                            Conv2DReference.float(g, activationMin: lo, activationMax: hi, input: x.baseAddress!,
-                                                  filter: f.baseAddress!, bias: bias == nil ? nil : b.baseAddress!,
-                                                  output: y.baseAddress!)
+            if fused { expected = fusedReference(g, lo, hi, input: input, filter: filter, bias: bias) } else {
+                input.withUnsafeBufferPointer { x in
+                    filter.withUnsafeBufferPointer { f in
+                        biasCopy.withUnsafeBufferPointer { b in
+                            expected.withUnsafeMutableBufferPointer { y in
+                                Conv2DReference.float(g, activationMin: lo, activationMax: hi, input: x.baseAddress!,
+                                                      filter: f.baseAddress!, bias: bias == nil ? nil : b.baseAddress!,
+                                                      output: y.baseAddress!)
+                            }
                         }
                     }
                 }
@@ -83,7 +116,9 @@ final class FloatConvKernelTests: XCTestCase {
                 }
             }
             // NaN-aware: an output the kernel never wrote keeps its NaN fill and fails here.
-            let problem = TolerantCompare.mismatch(actual.map(Double.init), expected.map(Double.init)) { 1e-4 * max(1, abs($0)) }
+            let problem = TolerantCompare.mismatch(actual.map(Double.init), expected.map(Double.init)) {
+                fused ? 0 : 1e-4 * max(1, abs($0))
+            }
             XCTAssertNil(problem, "\(name) \(g)")
         }
     }
@@ -106,6 +141,19 @@ final class FloatConvKernelTests: XCTestCase {
             throw XCTSkip("no generated AVX-512 float kernel on this CPU / policy (\(GeneratedKernels.summary))")
         }
         check(GeneratedFloatConvKernel8x32.self, seed: 17)
+    }
+
+    /// The generated kernels' fused multiply-add forms equal the reference computed with fused
+    /// multiply-adds in the same order, bit for bit (so they do fuse, and keep the order).
+    func testGeneratedFusedKernelsMatchFusedReference() throws {
+        guard let kernels = GeneratedKernels.current, kernels.floatConv6x16Fused != nil else {
+            throw XCTSkip("no generated float kernel on this CPU / policy (\(GeneratedKernels.summary))")
+        }
+        check(GeneratedFusedFloatConvKernel6x16.self, seed: 18, fused: true)
+        guard kernels.floatConv8x32Fused != nil else {
+            throw XCTSkip("no generated AVX-512 float kernel on this CPU / policy (\(GeneratedKernels.summary))")
+        }
+        check(GeneratedFusedFloatConvKernel8x32.self, seed: 19, fused: true)
     }
 
     /// The SSE2 build's pre-broadcast 6 × 8 driver (used from 33 output channels on, and on shallow layers).

@@ -12,6 +12,9 @@ extension Interpreter {
         /// at load and at ``Interpreter/allocateTensors()`` before allocating. Applies to the
         /// model too when the interpreter loads it (``Interpreter/init(modelPath:options:)``).
         public var resourceLimits = ResourceLimits.default
+        /// Whether float convolutions may use fused multiply-adds (``FloatArithmetic``; by
+        /// default they do unless the model quantizes float activations).
+        public var floatArithmetic = FloatArithmetic.automatic
 
         /// Default options: all cores.
         public init() {}

@@ -49,7 +49,8 @@ public final class Interpreter: @unchecked Sendable {
         threads = ThreadPool(threadCount: options.threadCount ?? ThreadPool.defaultThreadCount)
         executor = SubgraphExecutor(blueprint: model.subgraphs[0], threads: threads,
                                     budget: MemoryBudget(limits: options.resourceLimits,
-                                                         alreadyUsed: model.derivedConstantByteCount))
+                                                         alreadyUsed: model.derivedConstantByteCount),
+                                    fusesMultiplyAdd: options.floatArithmetic.fusesMultiplyAdd(for: model))
         executor.isProfiling = options.isProfilingEnabled
     }
 
@@ -214,7 +215,8 @@ public final class Interpreter: @unchecked Sendable {
             guard let signature = model.file.signatures.first(where: { $0.key == key }) else {
                 throw InterpreterError.notFound("no signature '\(key)' (keys: \(signatureKeys.joined(separator: ", ")))")
             }
-            let runner = try SignatureRunner(model: model, signature: signature, threads: threads)
+            let runner = try SignatureRunner(model: model, signature: signature, threads: threads,
+                                             fusesMultiplyAdd: options.floatArithmetic.fusesMultiplyAdd(for: model))
             signatureRunners[key] = runner
             return runner
         }

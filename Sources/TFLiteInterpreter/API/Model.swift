@@ -90,6 +90,11 @@ public final class Model: @unchecked Sendable {
         return names.sorted()
     }
 
+    /// Whether an operator of the model turns float activations into integers (hybrid layers,
+    /// QUANTIZE, CAST, ARG_MAX, comparisons of float activations): such models run their float
+    /// convolutions with the reference's rounding under ``FloatArithmetic/automatic``.
+    public var quantizesFloatActivations: Bool { subgraphs.contains { $0.quantizesFloatActivations } }
+
     /// Total bytes of constant data the model added to the file's own buffers
     /// (realigned copies and folded constants).
     public var derivedConstantByteCount: Int { ownedStorage.reduce(0) { $0 + $1.byteCount } }

@@ -17,7 +17,7 @@ public final class SignatureRunner: @unchecked Sendable {
     private let executor: SubgraphExecutor
     private let access = ExclusiveAccess()
 
-    init(model: Model, signature: SignatureDescription, threads: ThreadPool) throws {
+    init(model: Model, signature: SignatureDescription, threads: ThreadPool, fusesMultiplyAdd: Bool = false) throws {
         guard model.subgraphs.indices.contains(signature.subgraphIndex) else {
             throw InterpreterError.invalidModel(
                 "signature '\(signature.key)' refers to subgraph \(signature.subgraphIndex)")
@@ -35,7 +35,8 @@ public final class SignatureRunner: @unchecked Sendable {
         outputTensors = Dictionary(signature.outputs.map { ($0.name, $0.tensorIndex) }) { a, _ in a }
         executor = SubgraphExecutor(blueprint: blueprint, threads: threads,
                                     budget: MemoryBudget(limits: model.resourceLimits,
-                                                         alreadyUsed: model.derivedConstantByteCount))
+                                                         alreadyUsed: model.derivedConstantByteCount),
+                                    fusesMultiplyAdd: fusesMultiplyAdd)
     }
 
     /// Number of inputs.

@@ -75,6 +75,23 @@ struct SubgraphBlueprint: @unchecked Sendable {
         self.liveOperators = live
     }
 
+    /// Whether an operator that runs at invoke turns float activations into integers: a hybrid
+    /// layer (a float activation with constant 8-bit weights) or any operator whose float
+    /// activation input gives a non-float output (QUANTIZE, CAST, ARG_MAX, comparisons). There a
+    /// one-ulp difference upstream can become a whole integer step (see `FloatArithmetic`).
+    var quantizesFloatActivations: Bool {
+        let tensors = description.tensors
+        func isFloat(_ index: Int) -> Bool { tensors[index].type == .float32 || tensors[index].type == .float16 }
+        return liveOperators.contains { position in
+            let op = description.operators[position]
+            let inputs = op.inputs.filter { $0 >= 0 && $0 < tensors.count }
+            guard inputs.contains(where: { isFloat($0) && constants[$0] == nil }) else { return false }
+            let hybrid = inputs.contains { constants[$0] != nil && [.int8, .uint8].contains(tensors[$0].type) }
+            let integerResult = op.outputs.contains { $0 >= 0 && $0 < tensors.count && !isFloat($0) }
+            return hybrid || integerResult
+        }
+    }
+
     /// Whether evaluating `node` ahead of time (at load or prepare) keeps memory proportional
     /// to the model: its outputs may be at most 16 times its constant inputs plus 1 MiB (weights
     /// dequantized or densified, shape arithmetic). Larger outputs (a FILL or RESIZE of a few

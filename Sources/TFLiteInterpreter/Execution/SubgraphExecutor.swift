@@ -68,8 +68,9 @@ final class SubgraphExecutor {
     private let memory: SharedMemoryBudget
 
     /// Creates kernels for the live operators of `blueprint`, splitting work over `threads`,
-    /// allocating within `budget`.
-    init(blueprint: SubgraphBlueprint, threads: ThreadPool, budget: MemoryBudget = MemoryBudget(limits: .default)) {
+    /// allocating within `budget`; float convolutions use fused multiply-adds when `fusesMultiplyAdd`.
+    init(blueprint: SubgraphBlueprint, threads: ThreadPool, budget: MemoryBudget = MemoryBudget(limits: .default),
+         fusesMultiplyAdd: Bool = false) {
         self.blueprint = blueprint
         self.baseBudget = budget
         let memory = SharedMemoryBudget(budget)
@@ -81,9 +82,10 @@ final class SubgraphExecutor {
             let op = operators[position]
             // The model resolved every used operator code before building blueprints.
             let factory = blueprint.factories[op.opcodeIndex]!
-            return Node(position: position, kernel: factory(),
-                        context: SubgraphBlueprint.makeContext(op, codes: blueprint.codes, tensors: tensors,
-                                                               threads: threads, memory: memory))
+            var context = SubgraphBlueprint.makeContext(op, codes: blueprint.codes, tensors: tensors,
+                                                        threads: threads, memory: memory)
+            context.fusesMultiplyAdd = fusesMultiplyAdd
+            return Node(position: position, kernel: factory(), context: context)
         }
         nodeNanoseconds = [UInt64](repeating: 0, count: nodes.count)
     }

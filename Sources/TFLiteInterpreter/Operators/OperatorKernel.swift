@@ -61,6 +61,9 @@ struct NodeContext {
     let threads: ThreadPool
     /// Where kernel scratch is counted (nil: uncounted, for kernels run outside an interpreter).
     var memory: SharedMemoryBudget? = nil
+    /// Whether float convolution kernels may round each multiply-add once (see `FloatArithmetic`);
+    /// false: the reference's separate roundings.
+    var fusesMultiplyAdd = false
 
     /// Reserves `bytes` of scratch that this node's kernel is about to allocate, against the
     /// interpreter's total budget; call it before allocating, on every `prepare`.

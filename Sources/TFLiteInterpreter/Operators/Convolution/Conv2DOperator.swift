@@ -155,7 +155,7 @@ final class Conv2DOperator: OperatorKernel {
                                  _ y: UnsafeMutableRawPointer) {
         PackedConvolution.invoke(geometry, mode: mode, floatRange: floatRange, requantizer: requantizer, hybrid: hybrid,
                                  scratch: &scratch, packedFloat: packedFloat, integer: packedInteger,
-                                 zeroRun: zeroRun, threads: node.threads,
+                                 zeroRun: zeroRun, threads: node.threads, fusesMultiplyAdd: node.fusesMultiplyAdd,
                                  input: x, bias: b, output: y)
     }
 }

@@ -155,7 +155,8 @@ final class DepthwiseConv2DOperator: OperatorKernel {
                     DepthwiseConv2DOptimized.float(kernelGeometry, activationMin: range.min, activationMax: range.max,
                                                    input: input, filter: f.assumingMemoryBound(to: Float.self),
                                                    bias: b.map { UnsafePointer($0.assumingMemoryBound(to: Float.self)) },
-                                                   output: y.assumingMemoryBound(to: Float.self), rows: part)
+                                                   output: y.assumingMemoryBound(to: Float.self), rows: part,
+                                                   fusedMultiplyAdd: node.fusesMultiplyAdd)
                 }
             case .uint8, .int8:
                 guard let padded, let copy else { return }

@@ -152,7 +152,7 @@ final class FullyConnectedOperator: OperatorKernel {
                                  _ y: UnsafeMutableRawPointer) {
         PackedConvolution.invoke(asConvolution, mode: mode, floatRange: floatRange, requantizer: requantizer, hybrid: hybrid,
                                  scratch: &scratch, packedFloat: packedFloat, integer: packedInteger,
-                                 zeroRun: zeroRun, threads: node.threads,
+                                 zeroRun: zeroRun, threads: node.threads, fusesMultiplyAdd: node.fusesMultiplyAdd,
                                  input: x, bias: b, output: y)
     }
 }

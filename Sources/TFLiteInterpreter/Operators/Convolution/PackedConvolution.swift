@@ -8,7 +8,7 @@ enum PackedConvolution {
     static func invoke(_ g: ConvolutionGeometry, mode: ConvComputeMode, floatRange: (min: Float, max: Float),
                        requantizer: ConvRequantizer?, hybrid: HybridConvolutionParameters?,
                        scratch: inout HybridScratch, packedFloat: [Float]?, integer: QuantizedGEMMOperands?,
-                       zeroRun: [Float], threads: ThreadPool,
+                       zeroRun: [Float], threads: ThreadPool, fusesMultiplyAdd: Bool,
                        input x: UnsafeMutableRawPointer, bias b: UnsafeMutableRawPointer?,
                        output y: UnsafeMutableRawPointer) {
         switch mode {
@@ -24,7 +24,7 @@ enum PackedConvolution {
                                               input: x.assumingMemoryBound(to: Float.self), packedFilter: w.baseAddress!,
                                               bias: b.map { UnsafePointer($0.assumingMemoryBound(to: Float.self)) },
                                               zeros: z.baseAddress!, output: y.assumingMemoryBound(to: Float.self),
-                                              tiles: part)
+                                              tiles: part, fusedMultiplyAdd: fusesMultiplyAdd)
                     }
                 }
             }

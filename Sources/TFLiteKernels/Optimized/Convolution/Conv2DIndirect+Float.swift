@@ -20,17 +20,25 @@ public enum Conv2DOptimized {
     /// Computes the output pixels of float tiles `tiles` (see `floatTileCount`) with the
     /// microkernel this build runs for `g`. `packedFilter` comes from `ConvFilterPacking.packFloat`
     /// (which packs for that same kernel); `zeros` must hold at least `inputDepth` zeros.
-    /// Groups == 1 only.
+    /// Groups == 1 only. With `fusedMultiplyAdd`, the generated kernels add each product with
+    /// one rounding (the Swift kernels are unchanged): the same order of sums, each within an
+    /// ulp of the separately rounded step.
     public static func float(_ g: ConvolutionGeometry, activationMin: Float, activationMax: Float,
                              input: UnsafePointer<Float>, packedFilter: UnsafePointer<Float>,
                              bias: UnsafePointer<Float>?, zeros: UnsafePointer<Float>,
-                             output: UnsafeMutablePointer<Float>, tiles: Range<Int>) {
+                             output: UnsafeMutablePointer<Float>, tiles: Range<Int>, fusedMultiplyAdd: Bool = false) {
         switch FloatConvKernelShape.native(outputDepth: g.outputDepth, depth: g.filterHeight * g.filterWidth * g.inputDepth) {
         case .rows8x32:
             floatIndirect(FloatConvKernel8x32.self, g, activationMin: activationMin, activationMax: activationMax,
                           input: input, packedFilter: packedFilter, bias: bias, zeros: zeros, output: output, tiles: tiles)
+        case .generated8x32 where fusedMultiplyAdd:
+            floatIndirect(GeneratedFusedFloatConvKernel8x32.self, g, activationMin: activationMin, activationMax: activationMax,
+                          input: input, packedFilter: packedFilter, bias: bias, zeros: zeros, output: output, tiles: tiles)
         case .generated8x32:
             floatIndirect(GeneratedFloatConvKernel8x32.self, g, activationMin: activationMin, activationMax: activationMax,
+                          input: input, packedFilter: packedFilter, bias: bias, zeros: zeros, output: output, tiles: tiles)
+        case .generated6x16 where fusedMultiplyAdd:
+            floatIndirect(GeneratedFusedFloatConvKernel6x16.self, g, activationMin: activationMin, activationMax: activationMax,
                           input: input, packedFilter: packedFilter, bias: bias, zeros: zeros, output: output, tiles: tiles)
         case .generated6x16:
             floatIndirect(GeneratedFloatConvKernel6x16.self, g, activationMin: activationMin, activationMax: activationMax,

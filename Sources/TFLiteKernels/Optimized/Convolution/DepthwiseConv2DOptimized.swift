@@ -19,12 +19,15 @@ public enum DepthwiseConv2DOptimized {
     /// Number of output rows (the unit to split across threads).
     public static func rowCount(_ g: ConvolutionGeometry) -> Int { g.batches * g.outputHeight }
 
-    /// Float depthwise convolution of output rows `rows`.
+    /// Float depthwise convolution of output rows `rows`. With `fusedMultiplyAdd`, the
+    /// generated interior tiles add each product with one rounding (each step within an ulp of
+    /// the separately rounded one); without it, results are the reference's bit for bit.
     public static func float(_ g: ConvolutionGeometry, activationMin: Float, activationMax: Float,
                              input: UnsafePointer<Float>, filter: UnsafePointer<Float>,
-                             bias: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>, rows: Range<Int>) {
+                             bias: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>, rows: Range<Int>,
+                             fusedMultiplyAdd: Bool = false) {
         let epilogue = DepthwiseFloatEpilogue(bias: bias, activationMin: activationMin, activationMax: activationMax)
-        run(g, input: input, filter: filter, epilogue: epilogue, output: output, rows: rows)
+        run(g, input: input, filter: filter, epilogue: epilogue, output: output, rows: rows, fusedMultiplyAdd: fusedMultiplyAdd)
     }
 
     /// Quantized (uint8 / int8) depthwise convolution of output rows `rows`, bit-exact with
@@ -45,14 +48,16 @@ public enum DepthwiseConv2DOptimized {
     @inline(__always)
     static func run<E: DepthwiseEpilogue>(_ g: ConvolutionGeometry, input: UnsafePointer<Float>,
                                           filter: UnsafePointer<Float>, epilogue: E,
-                                          output: UnsafeMutablePointer<E.Output>, rows: Range<Int>) {
+                                          output: UnsafeMutablePointer<E.Output>, rows: Range<Int>,
+                                          fusedMultiplyAdd: Bool = false) {
         let rowLength = g.outputWidth * g.outputDepth
         withUnsafeTemporaryAllocation(of: Float.self, capacity: E.finishesInPlace ? 1 : max(1, rowLength)) { scratch in
             for row in rows {
                 let outRow = output + row * rowLength
                 let sums = epilogue.sums(for: outRow, scratch: scratch.baseAddress!)
                 DepthwiseRowSums.compute(g, input: input, filter: filter, batch: row / g.outputHeight,
-                                         oy: row % g.outputHeight, into: sums, exactSums: E.sumsAreExactIntegers)
+                                         oy: row % g.outputHeight, into: sums,
+                                         fusedMultiplyAdd: E.sumsAreExactIntegers || fusedMultiplyAdd)
                 epilogue.finish(sums, pixels: g.outputWidth, channels: g.outputDepth, to: outRow)
             }
         }

@@ -27,12 +27,12 @@ enum DepthwiseInteriorKernel {
 
     /// Writes the sums of output row (`batch`, `oy`) into `sums` (pixel `ox` at `ox · channels`)
     /// for a `kh`×`kw` filter at horizontal stride `sx` and dilation `dx` (which must equal the
-    /// geometry's; literals let neighbouring pixels share column addresses). With `exactSums`
-    /// (every partial sum an exact integer) the generated kernel's fused multiply-add form runs.
+    /// geometry's; literals let neighbouring pixels share column addresses). With `fusedMultiplyAdd`
+    /// (see `DepthwiseRowSums.compute`) the generated kernel's fused multiply-add form runs.
     @inline(__always)
     static func rowSums(_ g: ConvolutionGeometry, kh: Int, kw: Int, sx: Int, dx: Int, batch b: Int, oy: Int,
                         input: UnsafePointer<Float>, filter: UnsafePointer<Float>, sums: UnsafeMutablePointer<Float>,
-                        exactSums: Bool) {
+                        fusedMultiplyAdd: Bool) {
         let c = g.inputDepth
         let blocks = c / 16
         let columns = interiorColumns(g)
@@ -52,7 +52,7 @@ enum DepthwiseInteriorKernel {
         var vectorChannels = blocks * 16
         #if !LITEVISION_AVX512
         if let kernels = GeneratedKernels.current,
-           let generated = exactSums ? kernels.depthwiseExactTiles16 : kernels.depthwiseTiles16 {
+           let generated = fusedMultiplyAdd ? kernels.depthwiseExactTiles16 : kernels.depthwiseTiles16 {
             // The generated kernel sweeps the whole interior run per 16-channel block; its
             // AVX-512 form also takes the last, partial block (lanes masked).
             if kernels.depthwiseTilesMaskChannels { vectorChannels = c }

@@ -4,66 +4,68 @@
 /// neighbouring pixels share column addresses.
 enum DepthwiseRowSums {
     /// Writes the sums of output row (`batch`, `oy`) into `sums` with the kernel specialised
-    /// for the geometry's filter size and horizontal stride. `exactSums`: every partial sum is an
-    /// exact integer (quantized layers), so fused multiply-adds give the same sums.
+    /// for the geometry's filter size and horizontal stride. `fusedMultiplyAdd`: the generated
+    /// kernel may add each product with one rounding — where every partial sum is an exact
+    /// integer (quantized layers) the sums are the same, and float layers may allow it
+    /// (`DepthwiseConv2DOptimized.float`).
     @inline(__always)
     static func compute(_ g: ConvolutionGeometry, input: UnsafePointer<Float>, filter: UnsafePointer<Float>,
-                        batch: Int, oy: Int, into sums: UnsafeMutablePointer<Float>, exactSums: Bool) {
+                        batch: Int, oy: Int, into sums: UnsafeMutablePointer<Float>, fusedMultiplyAdd: Bool) {
         switch (g.filterHeight, g.filterWidth, g.strideWidth, g.dilationWidth) {
-        case (3, 3, 1, 1): sums3x3Stride1(g, input: input, filter: filter, batch: batch, oy: oy, into: sums, exactSums: exactSums)
-        case (3, 3, 2, 1): sums3x3Stride2(g, input: input, filter: filter, batch: batch, oy: oy, into: sums, exactSums: exactSums)
-        case (5, 5, 1, 1): sums5x5Stride1(g, input: input, filter: filter, batch: batch, oy: oy, into: sums, exactSums: exactSums)
-        case (5, 5, 2, 1): sums5x5Stride2(g, input: input, filter: filter, batch: batch, oy: oy, into: sums, exactSums: exactSums)
-        case (3, 3, 1, _): sums3x3Stride1Dilated(g, input: input, filter: filter, batch: batch, oy: oy, into: sums, exactSums: exactSums)
-        default: sumsAnyShape(g, input: input, filter: filter, batch: batch, oy: oy, into: sums, exactSums: exactSums)
+        case (3, 3, 1, 1): sums3x3Stride1(g, input: input, filter: filter, batch: batch, oy: oy, into: sums, fusedMultiplyAdd: fusedMultiplyAdd)
+        case (3, 3, 2, 1): sums3x3Stride2(g, input: input, filter: filter, batch: batch, oy: oy, into: sums, fusedMultiplyAdd: fusedMultiplyAdd)
+        case (5, 5, 1, 1): sums5x5Stride1(g, input: input, filter: filter, batch: batch, oy: oy, into: sums, fusedMultiplyAdd: fusedMultiplyAdd)
+        case (5, 5, 2, 1): sums5x5Stride2(g, input: input, filter: filter, batch: batch, oy: oy, into: sums, fusedMultiplyAdd: fusedMultiplyAdd)
+        case (3, 3, 1, _): sums3x3Stride1Dilated(g, input: input, filter: filter, batch: batch, oy: oy, into: sums, fusedMultiplyAdd: fusedMultiplyAdd)
+        default: sumsAnyShape(g, input: input, filter: filter, batch: batch, oy: oy, into: sums, fusedMultiplyAdd: fusedMultiplyAdd)
         }
     }
 
     /// 3×3, stride 1, no dilation.
     @inline(never)
     static func sums3x3Stride1(_ g: ConvolutionGeometry, input: UnsafePointer<Float>, filter: UnsafePointer<Float>,
-                     batch: Int, oy: Int, into sums: UnsafeMutablePointer<Float>, exactSums: Bool) {
+                     batch: Int, oy: Int, into sums: UnsafeMutablePointer<Float>, fusedMultiplyAdd: Bool) {
         DepthwiseInteriorKernel.rowSums(g, kh: 3, kw: 3, sx: 1, dx: 1, batch: batch, oy: oy,
-                                        input: input, filter: filter, sums: sums, exactSums: exactSums)
+                                        input: input, filter: filter, sums: sums, fusedMultiplyAdd: fusedMultiplyAdd)
     }
 
     /// 3×3, stride 2, no dilation.
     @inline(never)
     static func sums3x3Stride2(_ g: ConvolutionGeometry, input: UnsafePointer<Float>, filter: UnsafePointer<Float>,
-                     batch: Int, oy: Int, into sums: UnsafeMutablePointer<Float>, exactSums: Bool) {
+                     batch: Int, oy: Int, into sums: UnsafeMutablePointer<Float>, fusedMultiplyAdd: Bool) {
         DepthwiseInteriorKernel.rowSums(g, kh: 3, kw: 3, sx: 2, dx: 1, batch: batch, oy: oy,
-                                        input: input, filter: filter, sums: sums, exactSums: exactSums)
+                                        input: input, filter: filter, sums: sums, fusedMultiplyAdd: fusedMultiplyAdd)
     }
 
     /// 5×5, stride 1, no dilation.
     @inline(never)
     static func sums5x5Stride1(_ g: ConvolutionGeometry, input: UnsafePointer<Float>, filter: UnsafePointer<Float>,
-                     batch: Int, oy: Int, into sums: UnsafeMutablePointer<Float>, exactSums: Bool) {
+                     batch: Int, oy: Int, into sums: UnsafeMutablePointer<Float>, fusedMultiplyAdd: Bool) {
         DepthwiseInteriorKernel.rowSums(g, kh: 5, kw: 5, sx: 1, dx: 1, batch: batch, oy: oy,
-                                        input: input, filter: filter, sums: sums, exactSums: exactSums)
+                                        input: input, filter: filter, sums: sums, fusedMultiplyAdd: fusedMultiplyAdd)
     }
 
     /// 5×5, stride 2, no dilation.
     @inline(never)
     static func sums5x5Stride2(_ g: ConvolutionGeometry, input: UnsafePointer<Float>, filter: UnsafePointer<Float>,
-                     batch: Int, oy: Int, into sums: UnsafeMutablePointer<Float>, exactSums: Bool) {
+                     batch: Int, oy: Int, into sums: UnsafeMutablePointer<Float>, fusedMultiplyAdd: Bool) {
         DepthwiseInteriorKernel.rowSums(g, kh: 5, kw: 5, sx: 2, dx: 1, batch: batch, oy: oy,
-                                        input: input, filter: filter, sums: sums, exactSums: exactSums)
+                                        input: input, filter: filter, sums: sums, fusedMultiplyAdd: fusedMultiplyAdd)
     }
 
     /// 3×3, stride 1, dilated (atrous convolution, as in DeepLab).
     @inline(never)
     static func sums3x3Stride1Dilated(_ g: ConvolutionGeometry, input: UnsafePointer<Float>, filter: UnsafePointer<Float>,
-                                      batch: Int, oy: Int, into sums: UnsafeMutablePointer<Float>, exactSums: Bool) {
+                                      batch: Int, oy: Int, into sums: UnsafeMutablePointer<Float>, fusedMultiplyAdd: Bool) {
         DepthwiseInteriorKernel.rowSums(g, kh: 3, kw: 3, sx: 1, dx: g.dilationWidth, batch: batch, oy: oy,
-                                        input: input, filter: filter, sums: sums, exactSums: exactSums)
+                                        input: input, filter: filter, sums: sums, fusedMultiplyAdd: fusedMultiplyAdd)
     }
 
     /// Any other filter size and stride (runtime loop bounds).
     @inline(never)
     static func sumsAnyShape(_ g: ConvolutionGeometry, input: UnsafePointer<Float>, filter: UnsafePointer<Float>,
-                     batch: Int, oy: Int, into sums: UnsafeMutablePointer<Float>, exactSums: Bool) {
+                     batch: Int, oy: Int, into sums: UnsafeMutablePointer<Float>, fusedMultiplyAdd: Bool) {
         DepthwiseInteriorKernel.rowSums(g, kh: g.filterHeight, kw: g.filterWidth, sx: g.strideWidth, dx: g.dilationWidth, batch: batch, oy: oy,
-                                        input: input, filter: filter, sums: sums, exactSums: exactSums)
+                                        input: input, filter: filter, sums: sums, fusedMultiplyAdd: fusedMultiplyAdd)
     }
 }

@@ -8,6 +8,9 @@ import MachineCode
 /// the reference kernel's order — taps, then input channels, bias last — so results are the
 /// reference's bit for bit, which hybrid models need: their on-the-fly input quantization
 /// turns one-ulp differences into whole quantization steps. (On Zen both run two per cycle.)
+/// With `fused`, each product is added with one rounding (`vfmadd231ps`), in the same order:
+/// half the instructions, results within an ulp per step of the reference's (models that do
+/// not quantize float activations; see `FloatArithmetic`).
 ///
 /// C signature (System V): `(arguments)`, a pointer to `GeneratedFloatTileArguments`.
 /// Preconditions: `taps ≥ 1`, `inputDepth ≥ 1`, `1 ≤ count ≤ 6`; 16 bias floats readable; the
@@ -15,7 +18,7 @@ import MachineCode
 enum FloatConv6x16AVX {
     typealias Function = @convention(c) (UnsafeRawPointer) -> Void
 
-    static func emit(into a: inout Assembler) {
+    static func emit(fused: Bool, into a: inout Assembler) {
         let args = GeneralRegister.rdi
         let runs = GeneralRegister.r8, taps = GeneralRegister.rsi, end = GeneralRegister.rdx
         let w = GeneralRegister.rcx, output = GeneralRegister.r9, stride = GeneralRegister.r10
@@ -38,10 +41,14 @@ enum FloatConv6x16AVX {
             a.vmovups(ymm(13), .mem(w, disp: 32))
             for (r, p) in pixels.enumerated() {
                 a.vbroadcastss(ymm(14), .mem(p, index: offset, scale: 1))
-                a.vmulps(ymm(15), ymm(14), ymm(12))
-                a.vaddps(ymm(2 * r), ymm(2 * r), ymm(15))
-                a.vmulps(ymm(15), ymm(14), ymm(13))
-                a.vaddps(ymm(2 * r + 1), ymm(2 * r + 1), ymm(15))
+                for h in 0..<2 {
+                    if fused {
+                        a.vfmadd231ps(ymm(2 * r + h), ymm(14), ymm(12 + h))
+                    } else {
+                        a.vmulps(ymm(15), ymm(14), ymm(12 + h))
+                        a.vaddps(ymm(2 * r + h), ymm(2 * r + h), ymm(15))
+                    }
+                }
             }
             a.closeTapLoops(weights: w, weightBytes: 64, offset: offset, end: end, step: step,
                             table: runs, tableBytes: 48, taps: taps, tap: tap)

@@ -4,9 +4,10 @@ import MachineCode
 /// accumulators (pixel `r` in zmm(2r), zmm(2r+1)), the `FloatConvTileKernel` contract of
 /// `FloatConvKernel8x32` with the epilogue fused (bias, clamp as `FloatConvEpilogue.clamp`, NaN
 /// passing through, rows `0 ..< count` stored). Each step loads the panel's two weight vectors
-/// and multiplies them by the pixel's input broadcast from memory (`{1to16}`), then adds:
+/// and multiplies them by each pixel's input, broadcast once into zmm(18 + r), then adds:
 /// products and sums rounded separately (`vmulps`, `vaddps`; no FMA) in the reference kernel's
-/// order, as `FloatConv6x16AVX` and for the same reason (bit-exact float, which hybrid models need).
+/// order, as `FloatConv6x16AVX` and for the same reason (bit-exact float, which hybrid models need);
+/// with `fused`, one `vfmadd231ps` per product instead (see `FloatConv6x16AVX`).
 ///
 /// C signature (System V): `(arguments)`, a pointer to `GeneratedFloatTileArguments`.
 /// Preconditions: `taps ≥ 1`, `inputDepth ≥ 1`, `1 ≤ count ≤ 8`; 32 bias floats readable; the
@@ -14,7 +15,7 @@ import MachineCode
 enum FloatConv8x32AVX512 {
     typealias Function = @convention(c) (UnsafeRawPointer) -> Void
 
-    static func emit(into a: inout Assembler) {
+    static func emit(fused: Bool, into a: inout Assembler) {
         let args = GeneralRegister.rdi
         let runs = GeneralRegister.r11, taps = GeneralRegister.rsi, end = GeneralRegister.rdx
         let w = GeneralRegister.rcx, offset = GeneralRegister.r15
@@ -37,11 +38,18 @@ enum FloatConv8x32AVX512 {
             a.vmovups(zmm(16), .mem(w))
             a.vmovups(zmm(17), .mem(w, disp: 64))
             for (r, p) in pixels.enumerated() {
-                let input = Assembler.VectorSource.memory(MemoryOperand(base: p, index: offset, broadcast: true))
+                // One broadcast load per pixel feeds both panels' halves (a broadcast memory
+                // operand per instruction would load it twice: 18 loads per step, not 10).
+                let input = zmm(18 + r)
+                a.vbroadcastss(input, .mem(p, index: offset, scale: 1))
                 for h in 0..<2 {
-                    let product = zmm(18 + (2 * r + h) % 8)
-                    a.vmulps(product, zmm(16 + h), input)
-                    a.vaddps(zmm(2 * r + h), zmm(2 * r + h), product)
+                    if fused {
+                        a.vfmadd231ps(zmm(2 * r + h), zmm(16 + h), input)
+                    } else {
+                        let product = zmm(26 + (2 * r + h) % 6)
+                        a.vmulps(product, zmm(16 + h), input)
+                        a.vaddps(zmm(2 * r + h), zmm(2 * r + h), product)
+                    }
                 }
             }
             a.closeTapLoops(weights: w, weightBytes: 128, offset: offset, end: end, step: step,

@@ -1,6 +1,6 @@
 /// The generated float tiles behind the `FloatConvTileKernel` contract, so
 /// `Conv2DOptimized.floatIndirect` drives them like the Swift kernels: `FloatConv6x16AVX` and
-/// `FloatConv8x32AVX512`. A partial last panel and a missing bias go through stack buffers of a
+/// `FloatConv8x32AVX512`, each with separate roundings and with fused multiply-adds. A partial last panel and a missing bias go through stack buffers of a
 /// whole panel, so the generated code always reads and writes whole panels.
 protocol GeneratedFloatTileKernel: FloatConvTileKernel {
     /// This process's generated code for the tile. Precondition: generated (see `FloatConvKernelShape.candidates`).
@@ -25,11 +25,25 @@ enum GeneratedFloatConvKernel6x16: GeneratedFloatTileKernel {
     static var generated: @convention(c) (UnsafeRawPointer) -> Void { GeneratedKernels.current!.floatConv6x16! }
 }
 
+/// `FloatConv6x16AVX` with fused multiply-adds (AVX2 and up).
+enum GeneratedFusedFloatConvKernel6x16: GeneratedFloatTileKernel {
+    static var rows: Int { 6 }
+    static var panelWidth: Int { 16 }
+    static var generated: @convention(c) (UnsafeRawPointer) -> Void { GeneratedKernels.current!.floatConv6x16Fused! }
+}
+
 /// `FloatConv8x32AVX512` (AVX-512 and up).
 enum GeneratedFloatConvKernel8x32: GeneratedFloatTileKernel {
     static var rows: Int { 8 }
     static var panelWidth: Int { 32 }
     static var generated: @convention(c) (UnsafeRawPointer) -> Void { GeneratedKernels.current!.floatConv8x32! }
+}
+
+/// `FloatConv8x32AVX512` with fused multiply-adds (AVX-512 and up).
+enum GeneratedFusedFloatConvKernel8x32: GeneratedFloatTileKernel {
+    static var rows: Int { 8 }
+    static var panelWidth: Int { 32 }
+    static var generated: @convention(c) (UnsafeRawPointer) -> Void { GeneratedKernels.current!.floatConv8x32Fused! }
 }
 
 /// Runs generated float tile `kernel` (`rows` × `panelWidth`) on one tile, through whole-panel

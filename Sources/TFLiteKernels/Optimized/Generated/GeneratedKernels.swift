@@ -18,10 +18,12 @@ public final class GeneratedKernels: Sendable {
     /// `QuantizedPairGEMM8x16AVX2` requantizing to uint8 / int8 in registers.
     let quantizedPairGEMMUInt8: QuantizedPairGEMM8x16AVX2.Function?
     let quantizedPairGEMMInt8: QuantizedPairGEMM8x16AVX2.Function?
-    /// `FloatConv6x16AVX`.
+    /// `FloatConv6x16AVX`, products and sums rounded separately / fused multiply-adds.
     let floatConv6x16: FloatConv6x16AVX.Function?
-    /// `FloatConv8x32AVX512` (at `.avx512` and up).
+    let floatConv6x16Fused: FloatConv6x16AVX.Function?
+    /// `FloatConv8x32AVX512` (at `.avx512` and up), separate roundings / fused multiply-adds.
     let floatConv8x32: FloatConv8x32AVX512.Function?
+    let floatConv8x32Fused: FloatConv8x32AVX512.Function?
     /// `DepthwiseConvTiles16AVX`.
     let depthwiseTiles16: DepthwiseConvTiles16AVX.Function?
     /// `DepthwiseConvTiles16AVX` for exact (quantized) sums: fused multiply-adds.
@@ -50,6 +52,7 @@ public final class GeneratedKernels: Sendable {
             (floatConv6x16, depthwiseTiles16, depthwiseExactTiles16, depthwiseRequantizeUInt8, depthwiseRequantizeInt8, code)
                 = (nil, nil, nil, nil, nil, nil)
             (vnniGEMM, floatConv8x32, offsetUInt8ToFloat, offsetInt8ToFloat, byteTableLookup64) = (nil, nil, nil, nil, nil)
+            (floatConv6x16Fused, floatConv8x32Fused) = (nil, nil)
             return
         }
         var a = Assembler()
@@ -61,7 +64,9 @@ public final class GeneratedKernels: Sendable {
         let pairInt8Entry = a.count
         QuantizedPairGEMM8x16AVX2.emit(.int8, into: &a)
         let floatEntry = a.count
-        FloatConv6x16AVX.emit(into: &a)
+        FloatConv6x16AVX.emit(fused: false, into: &a)
+        let floatFusedEntry = a.count
+        FloatConv6x16AVX.emit(fused: true, into: &a)
         let depthwiseEntry = a.count
         DepthwiseConvTiles16AVX.emit(width: vectorWidth, into: &a)
         let depthwiseExactEntry = a.count
@@ -79,13 +84,25 @@ public final class GeneratedKernels: Sendable {
         if byteTable { ByteTableLookup64AVX512VBMI.emit(into: &a) }
         let vnniEntries = level >= .avx512vnni ? VNNIQuantizedGEMMKernels.emit(into: &a) : nil
         let float512Entry = a.count
-        if level >= .avx512 { FloatConv8x32AVX512.emit(into: &a) }
+        if level >= .avx512 { FloatConv8x32AVX512.emit(fused: false, into: &a) }
+        let float512FusedEntry = a.count
+        if level >= .avx512 { FloatConv8x32AVX512.emit(fused: true, into: &a) }
         let code = try ExecutableCode(try a.finish())
         self.code = code
+        code.describeForProfilers(
+            [("QuantizedPairGEMM8x16+AVX2.sums", pairEntry), ("QuantizedPairGEMM8x16+AVX2.uint8", pairUInt8Entry),
+             ("QuantizedPairGEMM8x16+AVX2.int8", pairInt8Entry), ("FloatConv6x16+AVX", floatEntry), ("FloatConv6x16+AVX.fused", floatFusedEntry),
+             ("DepthwiseConvTiles16.float", depthwiseEntry), ("DepthwiseConvTiles16.exactSums", depthwiseExactEntry),
+             ("DepthwiseRequantize16+AVX2.uint8", requantizeUInt8Entry), ("DepthwiseRequantize16+AVX2.int8", requantizeInt8Entry),
+             ("OffsetBytesToFloat.uint8", offsetUInt8Entry), ("OffsetBytesToFloat.int8", offsetInt8Entry),
+             ("ByteTableLookup64+AVX512VBMI", byteTableEntry)]
+            + (vnniEntries ?? []).enumerated().map { ("QuantizedGEMM8x32+AVX512VNNI.\($0.offset)", $0.element) }
+            + [("FloatConv8x32+AVX512", float512Entry), ("FloatConv8x32+AVX512.fused", float512FusedEntry)])
         quantizedPairGEMM = unsafeBitCast(code.address(at: pairEntry), to: QuantizedPairGEMM8x16AVX2.Function.self)
         quantizedPairGEMMUInt8 = unsafeBitCast(code.address(at: pairUInt8Entry), to: QuantizedPairGEMM8x16AVX2.Function.self)
         quantizedPairGEMMInt8 = unsafeBitCast(code.address(at: pairInt8Entry), to: QuantizedPairGEMM8x16AVX2.Function.self)
         floatConv6x16 = unsafeBitCast(code.address(at: floatEntry), to: FloatConv6x16AVX.Function.self)
+        floatConv6x16Fused = unsafeBitCast(code.address(at: floatFusedEntry), to: FloatConv6x16AVX.Function.self)
         depthwiseTiles16 = unsafeBitCast(code.address(at: depthwiseEntry), to: DepthwiseConvTiles16AVX.Function.self)
         depthwiseExactTiles16 = unsafeBitCast(code.address(at: depthwiseExactEntry), to: DepthwiseConvTiles16AVX.Function.self)
         depthwiseRequantizeUInt8 = unsafeBitCast(code.address(at: requantizeUInt8Entry), to: DepthwiseRequantize16AVX2.Function.self)
@@ -98,10 +115,12 @@ public final class GeneratedKernels: Sendable {
         vnniGEMM = vnniEntries.map { VNNIQuantizedGEMMKernels(code: code, entries: $0) }
         floatConv8x32 = level >= .avx512
             ? unsafeBitCast(code.address(at: float512Entry), to: FloatConv8x32AVX512.Function.self) : nil
+        floatConv8x32Fused = level >= .avx512
+            ? unsafeBitCast(code.address(at: float512FusedEntry), to: FloatConv8x32AVX512.Function.self) : nil
         kernelNames = (vnniGEMM == nil ? [] : ["QuantizedGEMM8x32+AVX512VNNI (pairs, quads, uint8-weight quads; sums, requantizing)"])
-            + (floatConv8x32 == nil ? [] : ["FloatConv8x32+AVX512"])
+            + (floatConv8x32 == nil ? [] : ["FloatConv8x32+AVX512 (separate roundings, fused multiply-add)"])
             + (byteTableLookup64 == nil ? [] : ["ByteTableLookup64+AVX512VBMI"])
-            + ["QuantizedPairGEMM8x16+AVX2 (sums, uint8, int8 requantizing)", "FloatConv6x16+AVX",
+            + ["QuantizedPairGEMM8x16+AVX2 (sums, uint8, int8 requantizing)", "FloatConv6x16+AVX (separate roundings, fused multiply-add)",
                "DepthwiseConvTiles16+\(vectorWidth == .zmm ? "AVX512" : "AVX") (float; exact sums, FMA)",
                "DepthwiseRequantize16+AVX2 (uint8, int8)", "OffsetBytesToFloat+\(vectorWidth == .zmm ? "AVX512" : "AVX2")"]
     }
