@@ -159,3 +159,10 @@ final class Conv2DOperator: OperatorKernel {
                                  input: x, bias: b, output: y)
     }
 }
+
+extension Conv2DOperator: FloatClampFusable {
+    /// Takes a following RELU's clamp into the epilogue (see `ConvSupport.fuseFloatClamp`).
+    func fuseFloatClamp(min: Float, max: Float) -> Bool {
+        ConvSupport.fuseFloatClamp(mode: mode, range: &floatRange, min: min, max: max)
+    }
+}

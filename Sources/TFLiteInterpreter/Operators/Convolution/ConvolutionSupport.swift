@@ -43,6 +43,16 @@ enum ConvFusedActivation: Int8 {
 
 /// Helpers shared by the convolution-family operators (options, validation, quantization).
 enum ConvSupport {
+    /// The operator-fusion hook of the float convolutions (`FloatClampFusable`): a float layer
+    /// without a fused activation (`range` unbounded) takes the clamp `min...max` of the RELU that
+    /// follows it, applied by its epilogue as `min(max(x, lo), hi)`, the RELU's own formula.
+    /// Returns false (and changes nothing) for other modes or an existing activation.
+    static func fuseFloatClamp(mode: ConvComputeMode, range: inout (min: Float, max: Float), min: Float, max: Float) -> Bool {
+        guard mode == .float, range.min == -.infinity, range.max == .infinity else { return false }
+        range = (min, max)
+        return true
+    }
+
     /// The geometry of a strided, dilated window over NHWC `input` (CONV_2D, DEPTHWISE_CONV_2D):
     /// padding, stride_w and stride_h from option fields 0–2, dilations from `dilationFields`.
     /// Throws when the filter does not fit the input or the output size overflows.

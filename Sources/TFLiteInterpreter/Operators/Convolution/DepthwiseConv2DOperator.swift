@@ -17,10 +17,10 @@ final class DepthwiseConv2DOperator: OperatorKernel {
     private var scratch = HybridScratch()
     /// `w + filterOffset` (exact in Float) for the optimized quantized kernel (nil: reference).
     private var packedInteger: [Float]?
-    /// The geometry over `paddedInput` (nil: the float kernel reads the input directly).
+    /// The geometry over `paddedInput` (quantized layers with the optimized kernel; nil otherwise).
     private var paddedGeometry: ConvolutionGeometry?
-    /// The input with its zero padding (quantized: as exact floats `x + inputOffset`), filled
-    /// per invoke, so the optimized kernels see interior pixels only.
+    /// The quantized input with its zero padding, as exact floats `x + inputOffset`, filled per
+    /// invoke, so the optimized quantized kernel sees interior pixels only.
     private var paddedInput: [Float] = []
 
     func prepare(_ node: NodeContext) throws {
@@ -76,8 +76,6 @@ final class DepthwiseConv2DOperator: OperatorKernel {
                 ? ConvFilterPacking.packDepthwiseInteger(raw.assumingMemoryBound(to: UInt8.self), offset: offset, count: filter.elementCount)
                 : ConvFilterPacking.packDepthwiseInteger(raw.assumingMemoryBound(to: Int8.self), offset: offset, count: filter.elementCount)
             paddedGeometry = DepthwiseConv2DOptimized.paddedGeometry(geometry)
-        } else if mode == .float, DepthwiseConv2DOptimized.supports(geometry), !DepthwiseConv2DOptimized.isPaddingFree(geometry) {
-            paddedGeometry = DepthwiseConv2DOptimized.paddedGeometry(geometry)
         }
         let paddedCount = paddedGeometry?.inputCount ?? 0
         try node.reserveScratch(SharedMemoryBudget.bytes(paddedCount, MemoryLayout<Float>.size),
@@ -128,8 +126,8 @@ final class DepthwiseConv2DOperator: OperatorKernel {
         }
     }
 
-    /// Runs the channel-vectorized kernels, split over output rows across the thread pool,
-    /// on the padded copy of the input when there is one.
+    /// Runs the channel-vectorized kernels, split over output rows across the thread pool: float
+    /// layers on the input itself, quantized ones on the padded, offset copy.
     private func invokeOptimized(_ node: NodeContext, _ x: UnsafeMutableRawPointer, _ f: UnsafeMutableRawPointer,
                                  _ b: UnsafeMutableRawPointer?, _ y: UnsafeMutableRawPointer) {
         let g = geometry
@@ -142,17 +140,12 @@ final class DepthwiseConv2DOperator: OperatorKernel {
             let copy = buffer.baseAddress.map { UnsafePointer($0) }
             switch mode {
             case .float:
+                // Read in place: border taps go through the border kernel (measured faster than a
+                // padded copy on face_detection_full_range and deeplabv3, generated or portable kernels).
                 let range = floatRange
-                let original = UnsafePointer(x.assumingMemoryBound(to: Float.self))
-                if padded != nil, let base = buffer.baseAddress {
-                    node.threads.parallelFor(padRows, minChunk: minPadRows) { part in
-                        DepthwiseConv2DOptimized.padInput(original, g, rows: part, into: base)
-                    }
-                }
-                let input = padded != nil ? copy ?? original : original
-                let kernelGeometry = padded ?? g
+                let input = UnsafePointer(x.assumingMemoryBound(to: Float.self))
                 node.threads.parallelFor(rows, minChunk: minChunk) { part in
-                    DepthwiseConv2DOptimized.float(kernelGeometry, activationMin: range.min, activationMax: range.max,
+                    DepthwiseConv2DOptimized.float(g, activationMin: range.min, activationMax: range.max,
                                                    input: input, filter: f.assumingMemoryBound(to: Float.self),
                                                    bias: b.map { UnsafePointer($0.assumingMemoryBound(to: Float.self)) },
                                                    output: y.assumingMemoryBound(to: Float.self), rows: part,

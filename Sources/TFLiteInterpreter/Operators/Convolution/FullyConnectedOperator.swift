@@ -156,3 +156,10 @@ final class FullyConnectedOperator: OperatorKernel {
                                  input: x, bias: b, output: y)
     }
 }
+
+extension FullyConnectedOperator: FloatClampFusable {
+    /// Takes a following RELU's clamp into the epilogue (see `ConvSupport.fuseFloatClamp`).
+    func fuseFloatClamp(min: Float, max: Float) -> Bool {
+        ConvSupport.fuseFloatClamp(mode: mode, range: &floatRange, min: min, max: max)
+    }
+}

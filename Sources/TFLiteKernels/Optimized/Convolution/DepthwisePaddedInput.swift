@@ -1,7 +1,7 @@
-/// The input of a depthwise convolution copied into a buffer that already contains its zero
-/// padding, so every output pixel is an interior pixel (`DepthwiseInteriorKernel`, no border
-/// path). A padded tap contributes exactly 0: for quantized inputs the buffer holds
-/// `x + inputOffset`, whose padding value is 0, matching the reference, which skips those taps.
+/// The quantized input of a depthwise convolution copied into a buffer that already contains
+/// its zero padding, as exact floats `x + inputOffset` (whose padding value is 0, matching the
+/// reference, which skips those taps), so every output pixel is an interior pixel
+/// (`DepthwiseInteriorKernel`, no border path). Float layers read their input in place.
 extension DepthwiseConv2DOptimized {
     /// The geometry over the padded input: each window starts inside it (padding 0) and the
     /// last one ends inside it. Output size, filter, strides and dilation are unchanged.
@@ -14,23 +14,10 @@ extension DepthwiseConv2DOptimized {
         return p
     }
 
-    /// True when the input needs no copy: its windows already lie inside it (VALID padding).
-    public static func isPaddingFree(_ g: ConvolutionGeometry) -> Bool {
-        let p = paddedGeometry(g)
-        return g.padTop == 0 && g.padLeft == 0 && p.inputHeight <= g.inputHeight && p.inputWidth <= g.inputWidth
-    }
-
     /// Number of rows (`batches · paddedHeight`) of the padded buffer: the unit `padInput`'s
     /// `rows` counts, to split the copy across threads.
     public static func paddedRowCount(_ g: ConvolutionGeometry) -> Int {
         g.batches * paddedGeometry(g).inputHeight
-    }
-
-    /// Copies float input into the padded layout of `paddedGeometry(g)` (`out` holds its
-    /// `inputCount`): padded rows `rows` (all when nil).
-    public static func padInput(_ x: UnsafePointer<Float>, _ g: ConvolutionGeometry, rows: Range<Int>? = nil,
-                                into out: UnsafeMutablePointer<Float>) {
-        pad(g, rows: rows, into: out) { from, count, to in to.update(from: x + from, count: count) }
     }
 
     /// Converts uint8 input to exact floats `x + offset` in the padded layout of `paddedGeometry(g)`.

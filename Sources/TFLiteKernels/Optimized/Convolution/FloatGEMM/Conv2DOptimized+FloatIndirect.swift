@@ -23,6 +23,9 @@ extension Conv2DOptimized {
         guard pixels > 0, cin > 0, !tiles.isEmpty else { return }
         let block = max(1, min(64, tiles.count, floatBlockInputBytes / max(1, mr * depth * 4)))
         let tableSize = taps * mr
+        // A pointwise layer (1×1, stride 1, no padding) reads output pixel p's input at pixel p.
+        let pointwise = taps == 1 && g.strideHeight == 1 && g.strideWidth == 1 && g.padTop == 0 && g.padLeft == 0
+            && g.inputHeight == g.outputHeight && g.inputWidth == g.outputWidth
         withUnsafeTemporaryAllocation(of: UnsafePointer<Float>.self, capacity: block * tableSize) { table in
             let runs = table.baseAddress!
             var blockStart = tiles.lowerBound
@@ -32,6 +35,11 @@ extension Conv2DOptimized {
                     let first = tile * mr
                     let count = min(mr, pixels - first)
                     let tileRuns = runs + (tile - blockStart) * tableSize
+                    if pointwise {
+                        // Rows past the output repeat the last pixel; they are computed, not stored.
+                        for r in 0..<mr { tileRuns[r] = input + (first + Swift.min(r, count - 1)) * cin }
+                        continue
+                    }
                     var cursor = OutputPixelCursor(pixel: first, g)
                     for r in 0..<mr {
                         // Rows past the output repeat the last pixel; they are computed, not stored.
