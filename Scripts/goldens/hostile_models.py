@@ -171,15 +171,15 @@ def models():
     g.op(Op.DEPTHWISE_CONV_2D, [x, w, bias], [y],
          (Opts.DepthwiseConv2DOptions, options(DepthwiseConv2DOptions, Padding=0, StrideW=1, StrideH=1, DepthMultiplier=1)))
     out["depthwise_resizable"] = g.build([x], [y])
-    # Kernel scratch far beyond the arena: a depthwise convolution dilated by 1000 with SAME
-    # padding on an 8x8x4 input (1 KiB in, 1 KiB out) pads its input to 2008x2008x4 floats
-    # (64 MB); a uint8 3x3 CONV_2D on one channel gathers 9-tap patch rows for the integer GEMM
-    # (about 12 bytes per output pixel against 2 in the arena).
+    # Kernel scratch far beyond the arena: a uint8 depthwise convolution dilated by 1000 with SAME
+    # padding on an 8x8x4 input (256 B in, 256 B out) pads its input, as exact floats, to
+    # 2008x2008x4 (64 MB); a uint8 3x3 CONV_2D on one channel gathers 9-tap patch rows for the
+    # integer GEMM (about 12 bytes per output pixel against 2 in the arena).
     g = G()
-    x = g.tensor([1, 8, 8, 4])
-    w = g.tensor([1, 3, 3, 4], data=np.full([1, 3, 3, 4], 0.25, np.float32))
-    bias = g.tensor([4], data=np.zeros(4, np.float32))
-    y = g.tensor([1, 8, 8, 4])
+    x = g.tensor([1, 8, 8, 4], np.uint8, quant=(1 / 255, 0))
+    w = g.tensor([1, 3, 3, 4], np.uint8, quant=(1 / 255, 128), data=np.full([1, 3, 3, 4], 150, np.uint8))
+    bias = g.tensor([4], np.int32, quant=(1 / 255 / 255, 0), data=np.zeros(4, np.int32))
+    y = g.tensor([1, 8, 8, 4], np.uint8, quant=(1 / 64, 0))
     g.op(Op.DEPTHWISE_CONV_2D, [x, w, bias], [y],
          (Opts.DepthwiseConv2DOptions, options(DepthwiseConv2DOptions, Padding=0, StrideW=1, StrideH=1, DepthMultiplier=1,
                                                 DilationWFactor=1000, DilationHFactor=1000)))

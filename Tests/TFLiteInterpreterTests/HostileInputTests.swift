@@ -131,11 +131,14 @@ final class HostileInputTests: XCTestCase {
     }
 
     func testArenaCountsAgainstTheBudget() throws {
+        let path = try fixture("depthwise_resizable")
+        let probe = try Interpreter(modelPath: path, options: .init(threadCount: 1))
+        try probe.allocateTensors()
+        XCTAssertGreaterThan(probe.arenaByteCount, 1024)
         var limits = ResourceLimits()
-        // The constants and the kernel's 1.2 KB padded input fit, the 1.5 KiB arena on top does not.
-        limits.maximumTotalByteCount = 2048
-        let interpreter = try Interpreter(modelPath: try fixture("depthwise_resizable"),
-                                          options: .init(threadCount: 1, resourceLimits: limits))
+        // The constants fit, the arena on top of them does not (by one byte).
+        limits.maximumTotalByteCount = probe.model.derivedConstantByteCount + probe.arenaByteCount - 1
+        let interpreter = try Interpreter(modelPath: path, options: .init(threadCount: 1, resourceLimits: limits))
         XCTAssertThrowsError(try interpreter.allocateTensors()) { error in
             XCTAssertTrue("\(error)".contains("arena") && "\(error)".contains("maximumTotalByteCount"), "\(error)")
         }
@@ -144,8 +147,8 @@ final class HostileInputTests: XCTestCase {
     // MARK: Kernel scratch counts against the total
 
     /// Kernel scratch is reserved against `maximumTotalByteCount` before it is allocated, even
-    /// when it dwarfs the arena: a depthwise convolution dilated by 1000 (1 KiB in and out) pads
-    /// its input to 64 MB, and a one-channel uint8 CONV_2D (128 KiB of arena) gathers about
+    /// when it dwarfs the arena: a uint8 depthwise convolution dilated by 1000 (256 B in and out)
+    /// pads its input, as floats, to 64 MB, and a one-channel uint8 CONV_2D (128 KiB of arena) gathers about
     /// 0.8–1.3 MB of patch rows for the integer GEMM. Each runs under the default limits and
     /// fails under a limit its arena fits in, naming the operator and its scratch.
     func testKernelScratchCountsAgainstTheTotalBeforeAllocating() throws {
