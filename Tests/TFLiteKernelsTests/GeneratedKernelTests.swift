@@ -33,6 +33,73 @@ final class GeneratedKernelTests: XCTestCase {
         for (path, offset) in fields { XCTAssertEqual(MemoryLayout<A>.offset(of: path), Int(offset), "\(path)") }
     }
 
+    func testDepthwiseFinishArgumentBlockLayoutMatchesTheGeneratedCode() {
+        typealias A = GeneratedDepthwiseFinishArguments
+        typealias F = A.Field
+        let fields: [(PartialKeyPath<A>, Int32)] = [
+            (\A.sums, F.sums), (\A.dst, F.dst), (\A.pixels, F.pixels), (\A.channelBytes, F.channelBytes),
+            (\A.fullBlockBytes, F.fullBlockBytes), (\A.bias, F.bias), (\A.activationMin, F.activationMin),
+            (\A.activationMax, F.activationMax), (\A.laneMask, F.laneMask)]
+        for (path, offset) in fields { XCTAssertEqual(MemoryLayout<A>.offset(of: path), Int(offset), "\(path)") }
+    }
+
+    /// The generated float depthwise row end equals the Swift formula bit for bit (NaN and
+    /// ±infinity in the sums, with and without a bias, every clamp kind), at every level this
+    /// CPU has, on channel counts around its block widths, in place and into another row, and
+    /// writes nothing past the row.
+    func testDepthwiseFloatFinishMatchesTheSwiftFormula() throws {
+        guard let cpu = CPUFeatures.current?.supportedLevel, cpu >= .avx2 else {
+            throw XCTSkip("this CPU has no AVX2+FMA: the generated row end cannot run here")
+        }
+        var rng = SeededGenerator(seed: 91)
+        for level in InstructionSetLevel.allCases where level >= .avx2 && level <= cpu {
+            let kernels = try GeneratedKernels(level: level)
+            defer { withExtendedLifetime(kernels) {} }
+            let (kernel, masksChannels) = try XCTUnwrap(kernels.depthwiseFloatFinish)
+            XCTAssertEqual(masksChannels, level >= .avx512)
+            for channels in [1, 3, 8, 15, 16, 17, 24, 31, 32, 40, 48, 144] where masksChannels || channels % 8 == 0 {
+                for (lo, hi) in [(-Float.infinity, Float.infinity), (0, 6), (-0.5, 1.5)] {
+                    let pixels = rng.int(0...5)
+                    let specials: [Float] = [.nan, .infinity, -.infinity, 0]
+                    var sums: [Float] = []
+                    for i in 0..<pixels * channels {
+                        sums.append(i % 11 == 0 ? specials[i / 11 % 4] : rng.float() * 8 - 4)
+                    }
+                    let bias: [Float]? = rng.int(0...2) == 0 ? nil : (0..<channels).map { _ in rng.float() }
+                    let expected = sums.indices.map { i -> Float in
+                        var x = sums[i] + (bias?[i % channels] ?? 0)
+                        x = x < lo ? lo : x
+                        return x > hi ? hi : x
+                    }
+                    for inPlace in [false, true] {
+                        var row = sums + [Float](repeating: 42, count: 16)
+                        var out = [Float](repeating: 42, count: sums.count + 16)
+                        (bias ?? []).withUnsafeBufferPointer { b in
+                            row.withUnsafeMutableBufferPointer { r in
+                                out.withUnsafeMutableBufferPointer { o in
+                                    var arguments = GeneratedDepthwiseFinishArguments(
+                                        sums: UnsafeRawPointer(r.baseAddress!),
+                                        dst: UnsafeMutableRawPointer(inPlace ? r.baseAddress! : o.baseAddress!),
+                                        pixels: pixels, channelBytes: channels * 4,
+                                        fullBlockBytes: (masksChannels ? channels / 16 * 16 : channels) * 4,
+                                        bias: bias == nil ? nil : UnsafeRawPointer(b.baseAddress!),
+                                        activationMin: lo, activationMax: hi, laneMask: (1 << (channels % 16)) - 1)
+                                    withUnsafePointer(to: &arguments) { kernel(UnsafeRawPointer($0)) }
+                                }
+                            }
+                        }
+                        let result = inPlace ? row : out
+                        let context = "\(level) channels \(channels) pixels \(pixels) clamp \(lo)...\(hi) bias \(bias != nil) in place \(inPlace)"
+                        let actualBits: [UInt32] = result[0..<sums.count].map { $0.bitPattern }
+                        let expectedBits: [UInt32] = expected.map { $0.bitPattern }
+                        XCTAssertEqual(actualBits, expectedBits, context)
+                        XCTAssertEqual(Array(result[sums.count...]), [Float](repeating: 42, count: 16), "wrote past the row: \(context)")
+                    }
+                }
+            }
+        }
+    }
+
     func testIntegerArgumentBlockLayoutMatchesTheGeneratedCode() {
         typealias A = GeneratedIntegerTileArguments
         typealias F = A.Field

@@ -27,21 +27,56 @@ struct DepthwiseFloatEpilogue: DepthwiseEpilogue {
 
     func sums(for row: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>) -> UnsafeMutablePointer<Float> { row }
 
+    /// Adds the bias and clamps: in the generated `DepthwiseFloatFinish16AVX` where this CPU has
+    /// it for `c` channels, else 16 lanes at a time in Swift (per pixel in blocks of 16 channels
+    /// then 8, or, when the channel count divides 16, over the whole row with the bias repeated).
     @inline(never)
     func finish(_ sums: UnsafeMutablePointer<Float>, pixels: Int, channels c: Int, to dst: UnsafeMutablePointer<Float>) {
-        let blocks = c / 16
+        #if !LITEVISION_AVX512
+        if let (kernel, masksChannels) = GeneratedKernels.current?.depthwiseFloatFinish, masksChannels || c % 8 == 0 {
+            var arguments = GeneratedDepthwiseFinishArguments(
+                sums: UnsafeRawPointer(sums), dst: UnsafeMutableRawPointer(dst), pixels: pixels, channelBytes: c * 4,
+                fullBlockBytes: (masksChannels ? c / 16 * 16 : c) * 4, bias: bias.map { UnsafeRawPointer($0) },
+                activationMin: activationMin, activationMax: activationMax, laneMask: (1 << (c % 16)) - 1)
+            withUnsafePointer(to: &arguments) { kernel(UnsafeRawPointer($0)) }
+            return
+        }
+        #endif
         let lo = SIMD16<Float>(repeating: activationMin), hi = SIMD16<Float>(repeating: activationMax)
+        @inline(__always) func store(_ v: SIMD16<Float>, _ d: UnsafeMutablePointer<Float>) {
+            UnsafeMutableRawPointer(d).storeBytes(of: v.replacing(with: lo, where: v .< lo).replacing(with: hi, where: v .> hi),
+                                                  as: SIMD16<Float>.self)
+        }
+        if 16 % c == 0 {
+            var tiledBias = SIMD16<Float>()
+            for lane in 0..<16 { tiledBias[lane] = bias?[lane % c] ?? 0 }
+            let count = pixels * c
+            var i = 0
+            while i + 16 <= count {
+                store(UnsafeRawPointer(sums + i).loadUnaligned(as: SIMD16<Float>.self) + tiledBias, dst + i)
+                i += 16
+            }
+            for j in i..<count { dst[j] = min(max(sums[j] + (bias?[j % c] ?? 0), activationMin), activationMax) }
+            return
+        }
+        let blocks = c / 16
+        let lo8 = SIMD8<Float>(repeating: activationMin), hi8 = SIMD8<Float>(repeating: activationMax)
         for p in 0..<pixels {
             let s = sums + p * c, d = dst + p * c
             for ch in stride(from: 0, to: blocks * 16, by: 16) {
                 var v = UnsafeRawPointer(s + ch).loadUnaligned(as: SIMD16<Float>.self)
                 if let bias { v += UnsafeRawPointer(bias + ch).loadUnaligned(as: SIMD16<Float>.self) }
-                v = v.replacing(with: lo, where: v .< lo).replacing(with: hi, where: v .> hi)
-                UnsafeMutableRawPointer(d + ch).storeBytes(of: v, as: SIMD16<Float>.self)
+                store(v, d + ch)
             }
-            for ch in (blocks * 16)..<c {
-                d[ch] = min(max(s[ch] + (bias?[ch] ?? 0), activationMin), activationMax)
+            var ch = blocks * 16
+            if ch + 8 <= c {
+                var v = UnsafeRawPointer(s + ch).loadUnaligned(as: SIMD8<Float>.self)
+                if let bias { v += UnsafeRawPointer(bias + ch).loadUnaligned(as: SIMD8<Float>.self) }
+                v = v.replacing(with: lo8, where: v .< lo8).replacing(with: hi8, where: v .> hi8)
+                UnsafeMutableRawPointer(d + ch).storeBytes(of: v, as: SIMD8<Float>.self)
+                ch += 8
             }
+            for k in ch..<c { d[k] = min(max(s[k] + (bias?[k] ?? 0), activationMin), activationMax) }
         }
     }
 }

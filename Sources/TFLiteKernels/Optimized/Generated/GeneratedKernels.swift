@@ -31,6 +31,9 @@ public final class GeneratedKernels: Sendable {
     /// True when `depthwiseTiles16` and `depthwiseExactTiles16` honour their `laneMask` (the AVX-512 form), so a last block
     /// of fewer than 16 channels runs in it too.
     var depthwiseTilesMaskChannels: Bool { level >= .avx512 }
+    /// `DepthwiseFloatFinish16AVX` (bias and clamp of float depthwise rows); `masksChannels`: the
+    /// AVX-512 form, which takes any channel count (the AVX2 form needs multiples of 8).
+    let depthwiseFloatFinish: (function: DepthwiseFloatFinish16AVX.Function, masksChannels: Bool)?
     /// `DepthwiseRequantize16AVX2` for uint8 / int8 outputs.
     let depthwiseRequantizeUInt8: DepthwiseRequantize16AVX2.Function?
     let depthwiseRequantizeInt8: DepthwiseRequantize16AVX2.Function?
@@ -52,7 +55,7 @@ public final class GeneratedKernels: Sendable {
             (floatConv6x16, depthwiseTiles16, depthwiseExactTiles16, depthwiseRequantizeUInt8, depthwiseRequantizeInt8, code)
                 = (nil, nil, nil, nil, nil, nil)
             (vnniGEMM, floatConv8x32, offsetUInt8ToFloat, offsetInt8ToFloat, byteTableLookup64) = (nil, nil, nil, nil, nil)
-            (floatConv6x16Fused, floatConv8x32Fused) = (nil, nil)
+            (floatConv6x16Fused, floatConv8x32Fused, depthwiseFloatFinish) = (nil, nil, nil)
             return
         }
         var a = Assembler()
@@ -71,6 +74,8 @@ public final class GeneratedKernels: Sendable {
         DepthwiseConvTiles16AVX.emit(width: vectorWidth, into: &a)
         let depthwiseExactEntry = a.count
         DepthwiseConvTiles16AVX.emit(width: vectorWidth, exactSums: true, into: &a)
+        let finishEntry = a.count
+        DepthwiseFloatFinish16AVX.emit(width: vectorWidth, into: &a)
         let requantizeUInt8Entry = a.count
         DepthwiseRequantize16AVX2.emit(signed: false, into: &a)
         let requantizeInt8Entry = a.count
@@ -93,6 +98,7 @@ public final class GeneratedKernels: Sendable {
             [("QuantizedPairGEMM8x16+AVX2.sums", pairEntry), ("QuantizedPairGEMM8x16+AVX2.uint8", pairUInt8Entry),
              ("QuantizedPairGEMM8x16+AVX2.int8", pairInt8Entry), ("FloatConv6x16+AVX", floatEntry), ("FloatConv6x16+AVX.fused", floatFusedEntry),
              ("DepthwiseConvTiles16.float", depthwiseEntry), ("DepthwiseConvTiles16.exactSums", depthwiseExactEntry),
+             ("DepthwiseFloatFinish16", finishEntry),
              ("DepthwiseRequantize16+AVX2.uint8", requantizeUInt8Entry), ("DepthwiseRequantize16+AVX2.int8", requantizeInt8Entry),
              ("OffsetBytesToFloat.uint8", offsetUInt8Entry), ("OffsetBytesToFloat.int8", offsetInt8Entry),
              ("ByteTableLookup64+AVX512VBMI", byteTableEntry)]
@@ -105,6 +111,8 @@ public final class GeneratedKernels: Sendable {
         floatConv6x16Fused = unsafeBitCast(code.address(at: floatFusedEntry), to: FloatConv6x16AVX.Function.self)
         depthwiseTiles16 = unsafeBitCast(code.address(at: depthwiseEntry), to: DepthwiseConvTiles16AVX.Function.self)
         depthwiseExactTiles16 = unsafeBitCast(code.address(at: depthwiseExactEntry), to: DepthwiseConvTiles16AVX.Function.self)
+        depthwiseFloatFinish = (unsafeBitCast(code.address(at: finishEntry), to: DepthwiseFloatFinish16AVX.Function.self),
+                                vectorWidth == .zmm)
         depthwiseRequantizeUInt8 = unsafeBitCast(code.address(at: requantizeUInt8Entry), to: DepthwiseRequantize16AVX2.Function.self)
         depthwiseRequantizeInt8 = unsafeBitCast(code.address(at: requantizeInt8Entry), to: DepthwiseRequantize16AVX2.Function.self)
         let lanes = OffsetBytesToFloatAVX.lanes(vectorWidth)
@@ -122,6 +130,7 @@ public final class GeneratedKernels: Sendable {
             + (byteTableLookup64 == nil ? [] : ["ByteTableLookup64+AVX512VBMI"])
             + ["QuantizedPairGEMM8x16+AVX2 (sums, uint8, int8 requantizing)", "FloatConv6x16+AVX (separate roundings, fused multiply-add)",
                "DepthwiseConvTiles16+\(vectorWidth == .zmm ? "AVX512" : "AVX") (float; exact sums, FMA)",
+               "DepthwiseFloatFinish16+\(vectorWidth == .zmm ? "AVX512" : "AVX")",
                "DepthwiseRequantize16+AVX2 (uint8, int8)", "OffsetBytesToFloat+\(vectorWidth == .zmm ? "AVX512" : "AVX2")"]
     }
 
