@@ -12,6 +12,10 @@ extension Interpreter {
         /// at load and at ``Interpreter/allocateTensors()`` before allocating. Applies to the
         /// model too when the interpreter loads it (``Interpreter/init(modelPath:options:)``).
         public var resourceLimits = ResourceLimits.default
+        /// TensorFlowLiteSwift's switch for its XNNPACK delegate, accepted so ported code
+        /// compiles; **ignored**: this engine always runs its own kernels (generated for the
+        /// CPU found), with or without it, and gives the same results either way.
+        public var isXNNPackEnabled = false
 
         /// Default options: all cores.
         public init() {}
