@@ -36,8 +36,11 @@ public final class Interpreter: @unchecked Sendable {
     /// Loads the model at `modelPath`, as TensorFlowLiteSwift's initializer of the same shape
     /// does, so ported code compiles unchanged.
     ///
-    /// - Parameter delegates: **ignored** (see ``Delegate``): every operator runs on this
-    ///   engine's CPU kernels, and the results are those of ``init(modelPath:options:)``.
+    /// - Parameters:
+    ///   - modelPath: the `.tflite` file.
+    ///   - options: thread count and limits; nil means the defaults.
+    ///   - delegates: **ignored** (see ``Delegate``): every operator runs on this engine's CPU
+    ///     kernels, and the results are those of ``init(modelPath:options:)``.
     /// - Throws: ``InterpreterError/invalidModel(_:)`` or ``InterpreterError/unsupportedOperator(name:)``.
     public convenience init(modelPath: String, options: Options? = nil, delegates: [any Delegate]?) throws {
         try self.init(modelPath: modelPath, options: options)
