@@ -17,7 +17,9 @@ Writes Tests/Fixtures/families/<family>/{model.tflite, input_0.npy, output_0.npy
 expected.json}: the reference runtime's raw output (ai-edge-litert, reference kernels) and
 the boxes a decoder must return, normalized to the model input, best first:
 [x, y, width, height, score, class]. Seeds whose scores or IoUs lie within a margin of the
-thresholds are skipped, so a last-bit difference cannot flip a box in or out.
+thresholds are skipped, so a last-bit difference cannot flip a box in or out; so are seeds
+whose YOLOv5 NMS has no decision within 0.05 of the IoU threshold on either side, so the
+golden pins that threshold too.
 Only used to generate test data.
 """
 import json
@@ -191,13 +193,15 @@ def decode_yolov5(out, max_count=100):
             assert max(r[2], r[3]) <= 2, "normalized extents stay at most 2 (the decoders' unit rule)"
             box = (r[0] - r[2] / 2, r[1] - r[3] / 2, r[0] + r[2] / 2, r[1] + r[3] / 2)
             found.append((score, i, box, cls))
-    kept = nms(found, problems, max_count)
-    if len(kept) == len(found):
-        problems.append("NMS suppressed nothing")
+    decisive = []
+    kept = nms(found, problems, max_count, decisive)
+    pins_threshold(decisive, problems, "class-aware NMS")
     return kept, problems
 
 
-def nms(found, problems, max_count):
+def nms(found, problems, max_count, decisive=None):
+    """Greedy NMS, best first: a box is dropped when its IoU with a kept box of its class
+    exceeds the threshold. `decisive` collects each decision's largest IoU."""
     found.sort(key=lambda f: (-f[0], f[1]))
     kept = []
     for score, i, box, cls in found:
@@ -205,11 +209,21 @@ def nms(found, problems, max_count):
         overlaps = [iou(box, k[2]) for k in same]
         if any(abs(o - IOU_THRESHOLD) < MARGIN for o in overlaps):
             problems.append(f"row {i}: an IoU near the NMS threshold")
+        if decisive is not None and overlaps:
+            decisive.append(max(overlaps))
         if all(o <= IOU_THRESHOLD for o in overlaps):
             kept.append((score, i, box, cls))
         if len(kept) == max_count:
             break
     return [[b[0], b[1], b[2] - b[0], b[3] - b[1], s, c] for s, _, b, c in kept]
+
+
+def pins_threshold(decisive, problems, what):
+    """Requires a box dropped with an IoU just above the threshold and one kept with an IoU just
+    below it, so a decoder with another IoU threshold (0.4 or 0.5) gives other boxes."""
+    if not any(IOU_THRESHOLD < o < IOU_THRESHOLD + 0.05 for o in decisive) \
+            or not any(IOU_THRESHOLD - 0.05 < o <= IOU_THRESHOLD for o in decisive):
+        problems.append(f"{what}: no NMS decision within 0.05 of the threshold on both sides")
 
 
 def decode_yolo_nms(out):
@@ -262,7 +276,7 @@ def save(family, model_bytes, image, output, expected, description):
 def main():
     image = letterboxed_photo("motorcycle")
     for family, build, decode in [("yolov5", yolov5_model, decode_yolov5), ("yolo-nms", yolo_nms_model, decode_yolo_nms)]:
-        for seed in range(100):
+        for seed in range(500):
             model, boxes_index, score_index = build(np.random.default_rng(seed))
             output = run_reference(model, [image])[0]
             expected, problems = decode(output)
