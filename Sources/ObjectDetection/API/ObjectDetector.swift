@@ -161,9 +161,7 @@ public final class ObjectDetector: @unchecked Sendable {
     /// motion model instead of the clock).
     public func results(in image: VisionImage, timestamp: Double?) throws -> [DetectedObject] {
         let upright = image.uprightRGB()
-        lock.lock()
-        let objects: [DetectedObject]
-        do { defer { lock.unlock() }; objects = try detect(upright, timestamp: timestamp) }
+        let objects = try lock.withLock { try detect(upright, timestamp: timestamp) }
         guard let source = image.reducedScaleSource else { return objects }
         // A reduced-scale decode: report boxes in the full photo's upright pixels.
         return objects.compactMap { object in
