@@ -41,7 +41,7 @@ class G:
     def op(self, code, inputs, outputs, options=None):
         self.ops.append((code, inputs, outputs, options))
 
-    def build(self, inputs, outputs):
+    def build(self, inputs, outputs, description="hostile input (issue 17)"):
         b = flatbuffers.Builder(1024)
         codes = sorted({op[0] for op in self.ops})
         buffers = [None] + [t[3].tobytes() for t in self.tensors if t[3] is not None]
@@ -112,7 +112,7 @@ class G:
         codes_vec = _offsets(b, Model.ModelStartOperatorCodesVector, code_offsets)
         subgraphs_vec = _offsets(b, Model.ModelStartSubgraphsVector, [subgraph])
         buffers_vec = _offsets(b, Model.ModelStartBuffersVector, buffer_offsets)
-        desc = b.CreateString("hostile input (issue 17)")
+        desc = b.CreateString(description)
         Model.ModelStart(b)
         Model.ModelAddVersion(b, 3)
         Model.ModelAddOperatorCodes(b, codes_vec)

@@ -115,7 +115,8 @@ public final class BatchRunner {
         detector.resetTracking()
         do {
             let objects = Self.numberedAsAFreshStream(try detector.results(in: image))
-            return .success(BatchOutcome.Detections(width: image.uprightWidth, height: image.uprightHeight, objects: objects))
+            return .success(BatchOutcome.Detections(width: image.sourceUprightWidth, height: image.sourceUprightHeight,
+                                                              objects: objects))
         } catch {
             return .failure(BatchItemError(.detectionFailed, "\(error)"))
         }

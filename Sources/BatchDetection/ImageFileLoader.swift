@@ -11,6 +11,10 @@ public struct ImageFileLoader: Sendable {
     public var limits: ImageLimits
     /// Orientation of the stored images.
     public var orientation: ImageOrientation
+    /// JPEG files much larger than this (shorter side) decode at 1/2, 1/4 or 1/8 scale; the
+    /// image records the reduction, so detections stay in the full photo's pixels
+    /// (`ObjectDetector/preferredMinimumShortSide`). nil decodes at full scale.
+    public var minimumShortSide: Int?
 
     /// Creates a loader.
     public init(maximumFileSize: Int = 256 << 20, limits: ImageLimits = .default, orientation: ImageOrientation = .up) {
@@ -33,7 +37,7 @@ public struct ImageFileLoader: Sendable {
         do {
             // JPEG files keep their EXIF orientation unless one was given.
             return .success(try VisionImage(imageData: bytes, orientation: orientation == .up ? nil : orientation,
-                                            limits: limits))
+                                            limits: limits, minimumShortSide: minimumShortSide))
         } catch {
             return .failure(BatchItemError(.invalidImage, "\(path): \(error)"))
         }

@@ -51,7 +51,9 @@ public enum JPEGDecoder {
     ///   - minimumShortSide: when given, decode at the smallest of 1/8, 1/4 and 1/2 scale
     ///     whose shorter side still has at least this many pixels (full scale when none has);
     ///     libjpeg-turbo then skips most of the inverse DCT work. Use it when the model input
-    ///     is much smaller than the photo; results are then in the reduced image's pixels.
+    ///     is much smaller than the photo; the pixels are then the reduced image's
+    ///     (`VisionImage(jpegData:)` records the reduction so detection results come out in
+    ///     the full photo's coordinates).
     /// - Throws: ``ImageCodecError/invalidJPEG(_:)`` for data that is not a JPEG or that the
     ///   library rejects, ``ImageCodecError/truncatedJPEG(bytes:)`` for a file cut short,
     ///   ``ImageCodecError/image(_:)`` when the size exceeds `limits`.

@@ -8,14 +8,20 @@ extension VisionImage {
     ///   - orientation: overrides the file's EXIF orientation; nil (default) uses the EXIF
     ///     orientation (`.up` when the file has none), so results come out upright.
     ///   - minimumShortSide: decode at a reduced scale (1/2, 1/4, 1/8) that keeps the shorter
-    ///     side at least this long (see ``JPEGDecoder/decode(_:limits:minimumShortSide:)``);
-    ///     results are then in the reduced image's pixels.
+    ///     side at least this long (see ``JPEGDecoder/decode(_:limits:minimumShortSide:)``;
+    ///     `ObjectDetector/preferredMinimumShortSide` is what a detector's models need). The
+    ///     buffer is then the reduced image, and ``reducedScaleSource`` records the full size
+    ///     and the scale, so `ObjectDetector` still reports boxes in the full photo's pixels.
     public init(jpegData data: [UInt8], orientation: ImageOrientation? = nil,
                 limits: ImageLimits = .default, minimumShortSide: Int? = nil) throws {
         let decoded = try JPEGDecoder.decode(data, limits: limits, minimumShortSide: minimumShortSide)
         try self.init(pixels: decoded.pixels, width: decoded.width, height: decoded.height,
                       format: decoded.channels == 1 ? .gray8 : .rgb8,
                       orientation: orientation ?? decoded.orientation, limits: limits)
+        if decoded.scale < 1 {
+            reducedScaleSource = ReducedScaleSource(width: decoded.fullWidth, height: decoded.fullHeight,
+                                                    scale: 1 / decoded.scale)
+        }
     }
 
     /// Creates an image from PNG or JPEG bytes, recognised from their signature.

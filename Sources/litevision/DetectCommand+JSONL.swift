@@ -13,7 +13,7 @@ extension DetectCommand {
         }
         if json || annotate != nil { fail(.invalidOptions("--json and --annotate do not apply to --jsonl")) }
         let shard: Shard
-        let loader: ImageFileLoader
+        var loader: ImageFileLoader
         do {
             shard = try Shard.resolve(option: options.shard, shardCount: options.shardCount,
                                       environment: ProcessInfo.processInfo.environment)
@@ -35,6 +35,7 @@ extension DetectCommand {
         } catch {
             fail(.modelUnavailable("\(error)"))
         }
+        loader.minimumShortSide = detector.preferredMinimumShortSide
         do {
             let reader = try options.input.map { $0 == "-" ? WorkItemReader(descriptor: 0) : try WorkItemReader(path: $0) }
                 ?? WorkItemReader(descriptor: 0)

@@ -30,19 +30,26 @@ struct DetectCommand: AsyncParsableCommand {
         let orientation = try detection.imageOrientation()
         for path in images {
             // `--orientation up` (the default) keeps a JPEG's own EXIF orientation; others override it.
-            let image = try VisionImage(contentsOf: path, orientation: orientation == .up ? nil : orientation,
-                                        limits: detection.imageLimits)
+            // A JPEG much larger than the models need decodes at a reduced scale; the results are
+            // still in the full photo's pixels.
+            let override = orientation == .up ? nil : orientation
+            let image = try VisionImage(contentsOf: path, orientation: override, limits: detection.imageLimits,
+                                        minimumShortSide: detector.preferredMinimumShortSide)
             let objects = try detector.results(in: image)
+            let width = image.sourceUprightWidth, height = image.sourceUprightHeight
             if json {
-                print(try jsonLine(ImageResultJSON(image: path, width: image.uprightWidth, height: image.uprightHeight,
+                print(try jsonLine(ImageResultJSON(image: path, width: width, height: height,
                                                    objects: objects.map(ObjectJSON.init))))
             } else {
-                print("\(path) \(image.uprightWidth)x\(image.uprightHeight): \(objects.count) object\(objects.count == 1 ? "" : "s")")
+                print("\(path) \(width)x\(height): \(objects.count) object\(objects.count == 1 ? "" : "s")")
                 objects.forEach { print(describe($0)) }
             }
             if let annotate {
                 let out = annotationPath(annotate, for: path, multiple: images.count > 1)
-                try annotatedImage(image, objects).write(to: out)
+                // Boxes are in the full photo's pixels: draw them on the full-size decode.
+                let full = image.reducedScaleSource == nil
+                    ? image : try VisionImage(contentsOf: path, orientation: override, limits: detection.imageLimits)
+                try annotatedImage(full, objects).write(to: out)
             }
         }
     }

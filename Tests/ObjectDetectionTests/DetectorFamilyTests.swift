@@ -8,8 +8,10 @@ import XCTest
 /// Each detector family recognises its real models; end-to-end goldens of the families on real
 /// models are in DetectorFlowTests (YOLOv8 int8 and dynamic-range, SSD with post-processing,
 /// BlazeFace short and full range, DeepLab regions). No YOLOv5 or in-graph-NMS export is among
-/// the test models, so those two families are checked against the real YOLOv8n outputs
-/// re-laid-out in their formats: they must give the YOLOv8 family's boxes.
+/// the test models, so those two families are checked here against the real YOLOv8n outputs
+/// re-laid-out in their formats (they must give the YOLOv8 family's boxes), and in
+/// DetectorFamilyGoldenTests on models of their layouts built with seeded weights, against an
+/// independent decode of the reference runtime's output.
 final class DetectorFamilyTests: XCTestCase {
     private func localizer(_ path: String) throws -> FamilyLocalizer {
         try FamilyLocalizer(modelPath: path, labels: nil, scoreThreshold: nil, threadCount: 1)

@@ -16,6 +16,15 @@ public final class ObjectDetector: @unchecked Sendable {
     private let tracking: TrackingFeed?
     /// Stream mode with a classifier: labels per tracking ID, classified in the background.
     private let labelCache: TrackLabelCache?
+    /// The longest side of the detector's and the classifier's model inputs (0 when unknown).
+    var largestModelInputSide = 0
+
+    /// The shortest side, in pixels, a photo needs for this detector's models: twice the
+    /// longest side of its model inputs (detector and classifier), so a crop of half the photo
+    /// still covers the classifier's input. Pass it to a decoder that can decode at a reduced
+    /// scale (ImageCodecs' `VisionImage(contentsOf:minimumShortSide:)`); results stay in the
+    /// full photo's coordinates (see ``VisionImage/reducedScaleSource``). 0 when unknown.
+    public var preferredMinimumShortSide: Int { 2 * largestModelInputSide }
 
     /// What the detector does with candidates, common to both option types.
     struct Settings {
@@ -69,14 +78,19 @@ public final class ObjectDetector: @unchecked Sendable {
             scoreThreshold: options.detectionScoreThreshold, mode: options.detectorMode, modelDirectory: modelDirectory,
                                           modelManager: .shared, threadCount: threadCount, limits: resourceLimits)
         var classify: ((RGBImage, ImageRect) throws -> [ObjectLabel])?
+        var classifierSide = 0
         if options.shouldEnableClassification && options.detectorModel == nil {
-            let coarse = CoarseCategoryClassifier(classifier: try ImageClassifier(
+            let imageClassifier = try ImageClassifier(
                 modelPath: DefaultModels.path(DefaultModels.classifierFileName, in: modelDirectory),
-                labels: nil, threadCount: threadCount, limits: resourceLimits))
+                labels: nil, threadCount: threadCount, limits: resourceLimits)
+            classifierSide = max(imageClassifier.runner.inputSize.width, imageClassifier.runner.inputSize.height)
+            let coarse = CoarseCategoryClassifier(classifier: imageClassifier)
             classify = { try coarse.classify($0, region: $1) }
         }
-        return ObjectDetector(
+        let detector = ObjectDetector(
             settings: Settings(options, scoreThreshold: threshold), localizer: localizer, classifier: classify, clock: clock)
+        detector.largestModelInputSide = max(inputSide(of: localizer), classifierSide)
+        return detector
     }
 
     /// A detector with a custom classifier (and optionally a custom detector model as localizer).
@@ -94,16 +108,20 @@ public final class ObjectDetector: @unchecked Sendable {
             scoreThreshold: options.detectionScoreThreshold, mode: options.detectorMode, modelDirectory: modelDirectory,
                                           modelManager: modelManager, threadCount: threadCount, limits: resourceLimits)
         var classify: ((RGBImage, ImageRect) throws -> [ObjectLabel])?
+        var classifierSide = 0
         if options.shouldEnableClassification {
             let labels = try options.classifierLabelsPath.map { try LabelList(contentsOf: $0, limits: resourceLimits) }
             let classifier = try ImageClassifier(modelPath: options.model.resolvedFilePath(using: modelManager),
                                                  labels: labels, threadCount: threadCount, limits: resourceLimits)
+            classifierSide = max(classifier.runner.inputSize.width, classifier.runner.inputSize.height)
             let threshold = options.classificationConfidenceThreshold ?? classifier.metadataScoreThreshold ?? 0
             let maxCount = options.maxPerObjectLabelCount
             classify = { try classifier.classify($0, region: $1, threshold: threshold, maxCount: maxCount) }
         }
-        return ObjectDetector(
+        let detector = ObjectDetector(
             settings: Settings(options, scoreThreshold: threshold), localizer: localizer, classifier: classify, clock: clock)
+        detector.largestModelInputSide = max(inputSide(of: localizer), classifierSide)
+        return detector
     }
 
     /// The given detector model as localizer (its family from ``DetectorFamilyRegistry/shared``),
@@ -127,6 +145,12 @@ public final class ObjectDetector: @unchecked Sendable {
         return (localizer, localizer.reportThreshold)
     }
 
+    /// The longest side of a localizer's model input (0 for localizers without one model).
+    private static func inputSide(of localizer: any Localizer) -> Int {
+        guard let model = (localizer as? FamilyLocalizer)?.model else { return 0 }
+        return max(model.inputWidth, model.inputHeight)
+    }
+
     /// Detects objects synchronously. An empty array means nothing was found.
     /// In stream mode the injected clock timestamps the frame.
     public func results(in image: VisionImage) throws -> [DetectedObject] {
@@ -137,8 +161,18 @@ public final class ObjectDetector: @unchecked Sendable {
     /// motion model instead of the clock).
     public func results(in image: VisionImage, timestamp: Double?) throws -> [DetectedObject] {
         let upright = image.uprightRGB()
-        lock.lock(); defer { lock.unlock() }
-        return try detect(upright, timestamp: timestamp)
+        let objects = try lock.withLock { try detect(upright, timestamp: timestamp) }
+        guard let source = image.reducedScaleSource else { return objects }
+        // A reduced-scale decode: report boxes in the full photo's upright pixels.
+        return objects.compactMap { object in
+            let f = object.frame
+            let rect = source.sourceRect(ImageRect(x: Double(f.minX), y: Double(f.minY), width: Double(f.width),
+                                                   height: Double(f.height)), orientation: image.orientation)
+            guard !rect.isEmpty else { return nil }
+            var mapped = object
+            mapped.frame = CGRect(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
+            return mapped
+        }
     }
 
     /// Detects objects asynchronously.

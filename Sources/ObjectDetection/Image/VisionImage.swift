@@ -4,7 +4,8 @@
 /// The buffer is kept in its original format; ``uprightRGB()`` gives the canonical upright
 /// RGB8 representation, and ``orientationTransform`` maps coordinates between the stored
 /// buffer and the upright image exactly. All detection results are in upright pixel
-/// coordinates (``uprightWidth`` × ``uprightHeight``).
+/// coordinates (``uprightWidth`` × ``uprightHeight``), or those of the full-size photo when
+/// the buffer is a reduced-scale decode of it (``reducedScaleSource``).
 ///
 /// YUV buffers use the BT.601 matrix; the range (``YUVColorRange``) defaults to `.video`.
 /// Chroma is not interpolated: each chroma sample applies to the luma samples it covers
@@ -22,6 +23,22 @@ public struct VisionImage: Sendable {
     public var yuvRange: YUVColorRange
     /// The validated planes (one for packed formats, two for NV12, three for planar YUV).
     let planes: [ImagePlane]
+    /// The full-size photo this image was decoded from at a reduced scale; nil (the default)
+    /// when the buffer is the photo itself. When set, ``ObjectDetector`` reports results in
+    /// the source's upright pixel coordinates (``sourceUprightWidth`` × ``sourceUprightHeight``).
+    public var reducedScaleSource: ReducedScaleSource?
+
+    /// Upright width of the photo results are reported in: the reduced-scale source's when
+    /// there is one, else ``uprightWidth``.
+    public var sourceUprightWidth: Int {
+        guard let source = reducedScaleSource else { return uprightWidth }
+        return orientation.swapsDimensions ? source.height : source.width
+    }
+    /// Upright height of the photo results are reported in (see ``sourceUprightWidth``).
+    public var sourceUprightHeight: Int {
+        guard let source = reducedScaleSource else { return uprightHeight }
+        return orientation.swapsDimensions ? source.width : source.height
+    }
 
     /// Width of the upright image.
     public var uprightWidth: Int { orientation.swapsDimensions ? height : width }
@@ -160,6 +177,8 @@ public struct VisionImage: Sendable {
     /// The same image stored as tightly packed RGB, orientation unchanged. Preprocessing it
     /// repeatedly (one crop per detected object, say) then skips the color conversion.
     public func convertedToRGB() -> VisionImage {
-        VisionImage(storedRGB(), orientation: orientation)
+        var converted = VisionImage(storedRGB(), orientation: orientation)
+        converted.reducedScaleSource = reducedScaleSource
+        return converted
     }
 }

@@ -15,6 +15,10 @@ extension Interpreter {
         /// Whether float convolutions may use fused multiply-adds (``FloatArithmetic``; by
         /// default they do unless the model quantizes float activations).
         public var floatArithmetic = FloatArithmetic.automatic
+        /// TensorFlowLiteSwift's switch for its XNNPACK delegate, accepted so ported code
+        /// compiles; **ignored**: this engine always runs its own kernels (generated for the
+        /// CPU found), with or without it, and gives the same results either way.
+        public var isXNNPackEnabled = false
 
         /// Default options: all cores.
         public init() {}

@@ -33,6 +33,19 @@ public final class Interpreter: @unchecked Sendable {
         try self.init(model: Model(path: modelPath, limits: options?.resourceLimits ?? .default), options: options)
     }
 
+    /// Loads the model at `modelPath`, as TensorFlowLiteSwift's initializer of the same shape
+    /// does, so ported code compiles unchanged.
+    ///
+    /// - Parameters:
+    ///   - modelPath: the `.tflite` file.
+    ///   - options: thread count and limits; nil means the defaults.
+    ///   - delegates: **ignored** (see ``Delegate``): every operator runs on this engine's CPU
+    ///     kernels, and the results are those of ``init(modelPath:options:)``.
+    /// - Throws: ``InterpreterError/invalidModel(_:)`` or ``InterpreterError/unsupportedOperator(name:)``.
+    public convenience init(modelPath: String, options: Options? = nil, delegates: [any Delegate]?) throws {
+        try self.init(modelPath: modelPath, options: options)
+    }
+
     /// Loads a model from the bytes of a `.tflite` file.
     public convenience init(modelData: Data, options: Options? = nil) throws {
         try self.init(model: Model(data: modelData, limits: options?.resourceLimits ?? .default), options: options)
