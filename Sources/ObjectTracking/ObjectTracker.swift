@@ -28,11 +28,13 @@
 ///    tentative tracks for the confident detections left over.
 ///
 /// A lost track found again near where it was gets an observation-centric re-update of its
-/// motion model (OC-SORT); see `Track.absorb`.
+/// motion model (OC-SORT); see `Track.absorb`. A matched detection updates the track's
+/// appearance only when it is a clear view: confident, not a part, not covered by other
+/// detections, and not a partial view (``TrackerConfiguration/partialViewArea``).
 ///
 /// The tracker is deterministic: the same detections and timestamps give the same IDs.
 /// It is not thread-safe; use one tracker per stream from one task at a time.
-/// - Complexity: O(T·D) per frame for T live tracks and D detections, plus a sort of the
+/// - Complexity: O(T·D + D²) per frame for T live tracks and D detections, plus a sort of the
 ///   allowed pairs (greedy assignment).
 public final class ObjectTracker {
     /// The behaviour settings.
