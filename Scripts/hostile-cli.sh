@@ -131,5 +131,8 @@ expect "detect --max-archive-size below the classifier's archive" "ResourceLimit
     "$bin/litevision" detect "$photo" --classifier "$work/big-archive.tflite" --max-archive-size 2
 expect "tflite-dump --max-archive-size below the archive" "the model's ZIP archive (uncompressed) needs" \
     "$dump" "$work/big-archive.tflite" --max-archive-size 2
+expect "models download --max-memory 0 (the limits a downloaded model is checked under)" \
+    "--max-memory must be a size in MiB from 1 to" \
+    "$bin/litevision" models download face --host http://127.0.0.1:9 --cache "$work/cache" --max-memory 0
 
 [ "$failures" -eq 0 ] && echo "hostile-cli: all cases handled" || { echo "hostile-cli: $failures failing"; exit 1; }

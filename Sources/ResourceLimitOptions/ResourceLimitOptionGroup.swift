@@ -2,7 +2,8 @@ import ArgumentParser
 import TFLiteSchema
 
 /// The resource-limit options every command that loads a model shares (`litevision run`,
-/// `detect`, `track`, `tflite-dump`), each overriding one field of ``ResourceLimits`` (the
+/// `detect`, `track`, `models download` — the limits its downloaded model is checked under
+/// before install — and `tflite-dump`), each overriding one field of ``ResourceLimits`` (the
 /// others keep their defaults): `--max-memory` (``ResourceLimits/maximumTotalByteCount``),
 /// `--max-tensor-size` (``ResourceLimits/maximumTensorByteCount``), `--max-label-size`
 /// (``ResourceLimits/maximumLabelByteCount``), `--max-archive-entry-size`
