@@ -88,6 +88,8 @@ let package = Package(
         .testTarget(name: "ObjectDetectionTests", dependencies: ["ObjectDetection", "ImageCodecs", "ModelHosting", "ObjectTracking", "TestSupport"]),
         .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "TestSupport"]),
         .testTarget(name: "BatchDetectionTests", dependencies: ["BatchDetection", "ObjectDetection", "TestSupport"]),
+        .testTarget(name: "ResourceLimitOptionsTests", dependencies: [
+            "ResourceLimitOptions", "TFLiteSchema", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -87,4 +87,52 @@ expect "track --max-image-pixels below the frames" "exceeds the limit of 1000 pi
     && echo "ok: tflite-dump --max-memory 1: $(grep -F maximumTotalByteCount "$work/out" | head -1 | cut -c1-150)" \
     || { echo "FAIL: tflite-dump --max-memory 1 should report the model and name the limit in its arena note"; failures=$((failures + 1)); }
 
+# The label-file and archive sizes: a 2 MiB label file, and the classifier with a 2 MiB entry or
+# 3 MiB in all added to its ZIP archive (deflated, so the files stay small). Each is accepted with
+# the defaults and refused, exit 1 with the limit named, below its size.
+# accepts "DESCRIPTION" COMMAND...: the command must succeed.
+accepts() {
+    local what="$1"; shift
+    if ( ulimit -v $((4 << 20)); timeout 60 "$@" ) >"$work/out" 2>&1; then echo "ok: $what"
+    else echo "FAIL: $what should succeed:"; sed 's/^/    /' "$work/out" | head -5; failures=$((failures + 1)); fi
+}
+python3 - "$model" "$work" <<'PY'
+import shutil, sys, zipfile
+model, work = sys.argv[1], sys.argv[2]
+for name, entries in (("big-entry", {"notes/big.txt": 2 << 20}),
+                      ("big-archive", {f"notes/part{i}.txt": 1 << 20 for i in range(3)})):
+    shutil.copy(model, f"{work}/{name}.tflite")
+    with zipfile.ZipFile(f"{work}/{name}.tflite", "a", compression=zipfile.ZIP_DEFLATED) as z:
+        for entry, size in entries.items():
+            z.writestr(entry, "x" * size)
+with open(f"{work}/long-labels.txt", "w") as f:
+    f.writelines(f"label {i} " + "z" * 2000 + "\n" for i in range(1001))
+PY
+expect "--max-label-size 0" "--max-label-size must be a size in MiB from 1 to 1073741824, got 0" \
+    "$bin/litevision" detect "$photo" --max-label-size 0
+expect "--max-archive-entry-size -1 (a value, not a flag)" "--max-archive-entry-size must be a size in MiB from 1 to 1073741824, got -1" \
+    "$dump" "$model" --max-archive-entry-size -1
+expect "--max-archive-size beyond 2^30 MiB" "--max-archive-size must be a size in MiB" \
+    "$bin/litevision" track "$work/frames" --max-archive-size 1073741825
+accepts "detect with a 2 MiB --labels file (default limit 16 MiB)" \
+    "$bin/litevision" detect "$photo" --classifier "$model" --labels "$work/long-labels.txt" --json
+expect "detect --max-label-size below a --labels file" "needs 2012902 bytes, more than the limit of 1048576 bytes (ResourceLimits.maximumLabelByteCount)" \
+    "$bin/litevision" detect "$photo" --classifier "$model" --labels "$work/long-labels.txt" --max-label-size 1
+accepts "tflite-dump of a model with a 2 MiB archive entry (default limit 64 MiB)" "$dump" "$work/big-entry.tflite"
+expect "tflite-dump --max-archive-entry-size below an entry" "ResourceLimits.maximumArchiveEntryByteCount" \
+    "$dump" "$work/big-entry.tflite" --max-archive-entry-size 1
+expect "detect --max-archive-entry-size below the classifier's entry" "entry notes/big.txt of the model's ZIP archive needs 2097152 bytes" \
+    "$bin/litevision" detect "$photo" --classifier "$work/big-entry.tflite" --max-archive-entry-size 1
+expect "run --max-archive-entry-size below the model's entry" "ResourceLimits.maximumArchiveEntryByteCount" \
+    "$bin/litevision" run "$work/big-entry.tflite" --input x.npy --output-dir "$work/o" --max-archive-entry-size 1
+accepts "detect with a classifier whose archive holds 3 MiB (default limit 256 MiB)" \
+    "$bin/litevision" detect "$photo" --classifier "$work/big-archive.tflite" --json
+expect "detect --max-archive-size below the classifier's archive" "ResourceLimits.maximumArchiveByteCount" \
+    "$bin/litevision" detect "$photo" --classifier "$work/big-archive.tflite" --max-archive-size 2
+expect "tflite-dump --max-archive-size below the archive" "the model's ZIP archive (uncompressed) needs" \
+    "$dump" "$work/big-archive.tflite" --max-archive-size 2
+expect "models download --max-memory 0 (the limits a downloaded model is checked under)" \
+    "--max-memory must be a size in MiB from 1 to" \
+    "$bin/litevision" models download face --host http://127.0.0.1:9 --cache "$work/cache" --max-memory 0
+
 [ "$failures" -eq 0 ] && echo "hostile-cli: all cases handled" || { echo "hostile-cli: $failures failing"; exit 1; }

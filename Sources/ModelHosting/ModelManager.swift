@@ -32,8 +32,9 @@ public final class ModelManager: @unchecked Sendable {
         public var resourceTimeout: TimeInterval
         /// The whole download (manifest, model file, retries) must end within
         /// ``TFLiteSchema/ResourceLimits/downloadDeadline`` seconds and its bodies arrive at
-        /// ``TFLiteSchema/ResourceLimits/minimumTransferRate`` or faster; the standard validator
-        /// loads the model under these limits too.
+        /// ``TFLiteSchema/ResourceLimits/minimumTransferRate`` or faster. The validator checks
+        /// the model under the limits it was made with (``ModelValidator/standard(limits:)``;
+        /// ``ModelValidator/standard`` uses the defaults).
         public var resourceLimits: ResourceLimits
         /// Attempts per request for transport failures (dropped connections, timeouts); each
         /// retry resumes the partial file. At least 1.

@@ -28,30 +28,48 @@ public struct ModelValidator: Sendable {
 
     /// Parses the file with the engine's FlatBuffers loader, which bounds-checks every offset,
     /// index and buffer and validates the graph (``TFLiteSchema/TFLiteModelFile``). It does not
-    /// check that the engine implements every operator.
-    public static let modelFile = ModelValidator { path in
-        do {
-            _ = try TFLiteModelFile(contentsOf: path)
-        } catch {
-            throw ModelHostingError.invalidModel(String(describing: error))
+    /// check that the engine implements every operator. Default ``TFLiteSchema/ResourceLimits``.
+    public static let modelFile = Self.modelFile(limits: .default)
+
+    /// ``modelFile`` under `limits` (archive entry and total sizes, label files).
+    public static func modelFile(limits: ResourceLimits) -> ModelValidator {
+        ModelValidator { path in
+            do {
+                _ = try TFLiteModelFile(contentsOf: path, limits: limits)
+            } catch {
+                throw ModelHostingError.invalidModel(String(describing: error))
+            }
         }
     }
 
     /// Loads the file with the engine's own loader (every offset, index and buffer checked,
     /// every operator supported) and allocates its tensors: what an app would do with it next.
-    public static let interpreter = ModelValidator { path in
-        do {
-            let interpreter = try Interpreter(modelPath: path, options: Interpreter.Options(threadCount: 1))
-            try interpreter.allocateTensors()
-        } catch {
-            throw ModelHostingError.invalidModel(String(describing: error))
+    /// Default ``TFLiteSchema/ResourceLimits``.
+    public static let interpreter = Self.interpreter(limits: .default)
+
+    /// ``interpreter`` under `limits`: a model that would exceed them (a tensor, the memory it
+    /// makes the interpreter allocate, its archive or labels) is rejected with the limit named.
+    public static func interpreter(limits: ResourceLimits) -> ModelValidator {
+        ModelValidator { path in
+            do {
+                let interpreter = try Interpreter(modelPath: path, options: Interpreter.Options(threadCount: 1, resourceLimits: limits))
+                try interpreter.allocateTensors()
+            } catch {
+                throw ModelHostingError.invalidModel(String(describing: error))
+            }
         }
     }
 
     /// The validator a ``ModelManager`` uses unless configured otherwise: ``fileIdentifier``
     /// (cheap, clear message for files that are not models at all), then ``interpreter``.
-    public static let standard = ModelValidator { path in
-        try fileIdentifier.validate(path)
-        try interpreter.validate(path)
+    public static let standard = Self.standard(limits: .default)
+
+    /// ``standard`` under `limits` (``interpreter(limits:)``).
+    public static func standard(limits: ResourceLimits) -> ModelValidator {
+        let loads = Self.interpreter(limits: limits)
+        return ModelValidator { path in
+            try fileIdentifier.validate(path)
+            try loads.validate(path)
+        }
     }
 }

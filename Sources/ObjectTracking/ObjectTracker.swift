@@ -6,30 +6,35 @@
 /// 1. predicts every track to the frame's timestamp with a constant-velocity Kalman filter
 ///    (the clock, or explicit timestamps, drive the motion model) and moves it by the camera's
 ///    motion when the caller supplies one (camera-motion compensation, as in BoT-SORT);
-/// 2. associates established tracks (confirmed, and lost ones near their predicted or last
+/// 2. sets aside as *parts* the detections lying inside a larger detection of their class (a head
+///    above an occluder, a wheel; see ``TrackerConfiguration/partContainment``): they count as
+///    low-score detections below;
+/// 3. associates established tracks (confirmed, and lost ones near their predicted or last
 ///    seen box) with the *confident* detections on IoU, blended with appearance similarity when
 ///    both carry an ``AppearanceDescriptor``; pairs below ``TrackerConfiguration/minimumIoU``
 ///    never match, and with class-aware matching a detection of a class the track has seldom
 ///    been given counts half (the detector's class flickers on small or partly hidden objects);
-/// 3. associates the tracks seen in the previous frame and still unmatched with the low-score
+/// 4. associates the tracks seen in the previous frame and still unmatched with the low-score
 ///    detections on IoU alone (ByteTrack's second stage: a partly hidden object keeps its track);
-/// 4. gives tentative tracks the remaining confident detections, so a false positive cannot
+/// 5. gives tentative tracks the remaining confident detections, so a false positive cannot
 ///    take an established object's detection;
-/// 5. re-identifies lost tracks by appearance anywhere in the frame: similarity of at least
+/// 6. re-identifies lost tracks by appearance anywhere in the frame: similarity of at least
 ///    ``TrackerConfiguration/minimumAppearanceSimilarity``, a similar size, the same class, and
 ///    clearly more similar to this track than to any other track of the class
 ///    (``TrackerConfiguration/reidentificationMargin``); only tracks with enough evidence
 ///    (``TrackerConfiguration/minimumReidentificationEvidence``) take part, so a flickering
 ///    false positive neither steals nor vetoes a returning object;
-/// 6. advances the lifecycle (see ``TrackState``; lost tracks live for a time window) and starts
+/// 7. advances the lifecycle (see ``TrackState``; lost tracks live for a time window) and starts
 ///    tentative tracks for the confident detections left over.
 ///
 /// A lost track found again near where it was gets an observation-centric re-update of its
-/// motion model (OC-SORT); see `Track.absorb`.
+/// motion model (OC-SORT); see `Track.absorb`. A matched detection updates the track's
+/// appearance only when it is a clear view: confident, not a part, not covered by other
+/// detections, and not a partial view (``TrackerConfiguration/partialViewArea``).
 ///
 /// The tracker is deterministic: the same detections and timestamps give the same IDs.
 /// It is not thread-safe; use one tracker per stream from one task at a time.
-/// - Complexity: O(T·D) per frame for T live tracks and D detections, plus a sort of the
+/// - Complexity: O(T·D + D²) per frame for T live tracks and D detections, plus a sort of the
 ///   allowed pairs (greedy assignment).
 public final class ObjectTracker {
     /// The behaviour settings.
@@ -85,8 +90,9 @@ public final class ObjectTracker {
             if let cameraMotion { tracks[i].compensate(cameraMotion) }
         }
         let usable = detections.indices.filter { detections[$0].box.isValid && detections[$0].score.isFinite }
-        var confident = usable.filter { detections[$0].score >= configuration.confidentScore }
-        var lowScore = usable.filter { detections[$0].score < configuration.confidentScore }
+        let parts = partDetections(among: usable, detections)
+        var confident = usable.filter { detections[$0].score >= configuration.confidentScore && !parts.contains($0) }
+        var lowScore = usable.filter { detections[$0].score < configuration.confidentScore || parts.contains($0) }
 
         var matches = [Int: (detection: Int, kind: Track.MatchKind)]()   // track position -> match
         let established = tracks.indices.filter { tracks[$0].state != .tentative }
@@ -108,8 +114,9 @@ public final class ObjectTracker {
             var track = tracks[position]
             if let match = matches[position] {
                 let detection = detections[match.detection]
-                let clearView = detection.score >= configuration.confidentScore
+                let clearView = detection.score >= configuration.confidentScore && !parts.contains(match.detection)
                     && !isCovered(match.detection, among: usable, detections)
+                    && !track.isPartialView(detection.box, kind: match.kind, configuration: configuration)
                 track.absorb(detection, at: now, kind: match.kind, updatesAppearance: clearView,
                              configuration: configuration)
                 if track.state == .confirmed { reported.append(report(track, detection: detection, index: match.detection, now: now)) }
@@ -190,6 +197,30 @@ public final class ObjectTracker {
             if w > 0, h > 0, w * h > configuration.occludedAppearanceOverlap * box.area { return true }
         }
         return false
+    }
+
+    /// The detections at least ``TrackerConfiguration/partContainment`` of whose box lies inside
+    /// the box of a larger detection of the same class (both with a class): parts of that object.
+    /// - Complexity: O(D²) for D detections.
+    private func partDetections(among usable: [Int], _ detections: [TrackerDetection]) -> Set<Int> {
+        guard configuration.partContainment <= 1 else { return [] }
+        var parts = Set<Int>()
+        for p in usable {
+            let part = detections[p]
+            guard let partClass = part.classIndex else { continue }
+            let area = part.box.area
+            for w in usable where w != p {
+                let whole = detections[w]
+                guard whole.classIndex == partClass, whole.box.area > area else { continue }
+                let width = min(part.box.maxX, whole.box.maxX) - max(part.box.x, whole.box.x)
+                let height = min(part.box.maxY, whole.box.maxY) - max(part.box.y, whole.box.y)
+                if width > 0, height > 0, width * height >= configuration.partContainment * area {
+                    parts.insert(p)
+                    break
+                }
+            }
+        }
+        return parts
     }
 
     /// With class-aware matching, whether the detection's class is one the track has often

@@ -2,9 +2,16 @@ import ArgumentParser
 import TFLiteSchema
 
 /// The resource-limit options every command that loads a model shares (`litevision run`,
-/// `detect`, `track`, `tflite-dump`): `--max-memory` and `--max-tensor-size` in MiB and
-/// `--max-label-count`, each overriding one field of ``ResourceLimits`` (the others keep
-/// their defaults).
+/// `detect`, `track`, `models download` — the limits its downloaded model is checked under
+/// before install — and `tflite-dump`), each overriding one field of ``ResourceLimits`` (the
+/// others keep their defaults): `--max-memory` (``ResourceLimits/maximumTotalByteCount``),
+/// `--max-tensor-size` (``ResourceLimits/maximumTensorByteCount``), `--max-label-size`
+/// (``ResourceLimits/maximumLabelByteCount``), `--max-archive-entry-size`
+/// (``ResourceLimits/maximumArchiveEntryByteCount``) and `--max-archive-size`
+/// (``ResourceLimits/maximumArchiveByteCount``) in MiB, and `--max-label-count`
+/// (``ResourceLimits/maximumLabelCount``). The download limits are options of
+/// `litevision models download` (`--deadline`, `--min-rate`); the image size is `detect` and
+/// `track`'s `--max-image-pixels`.
 ///
 /// Contract: `validate()` rejects zero, negative and too large values with a message naming
 /// the option and its range (the values are read unconditionally, so `--max-memory -1` is a
@@ -30,10 +37,31 @@ public struct ResourceLimitOptionGroup: ParsableArguments {
                                valueName: "count"))
     public var maxLabelCount: Int?
 
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Largest label file (MiB), packed in a model or given on the command line (default \(ResourceLimits.default.maximumLabelByteCount >> 20)).",
+                               valueName: "MiB"))
+    public var maxLabelSize: Int?
+
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Largest uncompressed entry (MiB) of the ZIP archive packed in a model (default \(ResourceLimits.default.maximumArchiveEntryByteCount >> 20)).",
+                               valueName: "MiB"))
+    public var maxArchiveEntrySize: Int?
+
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Largest total uncompressed size (MiB) of the ZIP archive packed in a model (default \(ResourceLimits.default.maximumArchiveByteCount >> 20)).",
+                               valueName: "MiB"))
+    public var maxArchiveSize: Int?
+
     public init() {}
 
+    /// The options given in MiB, with their names.
+    private var sizesInMebibytes: [(name: String, value: Int?)] {
+        [("--max-memory", maxMemory), ("--max-tensor-size", maxTensorSize), ("--max-label-size", maxLabelSize),
+         ("--max-archive-entry-size", maxArchiveEntrySize), ("--max-archive-size", maxArchiveSize)]
+    }
+
     public func validate() throws {
-        for (name, value) in [("--max-memory", maxMemory), ("--max-tensor-size", maxTensorSize)] {
+        for (name, value) in sizesInMebibytes {
             guard let value else { continue }
             guard (1...Self.maximumMebibytes).contains(value) else {
                 throw ValidationError("\(name) must be a size in MiB from 1 to \(Self.maximumMebibytes), got \(value)")
@@ -52,6 +80,9 @@ public struct ResourceLimitOptionGroup: ParsableArguments {
         if let maxMemory { limits.maximumTotalByteCount = bytes(maxMemory) }
         if let maxTensorSize { limits.maximumTensorByteCount = bytes(maxTensorSize) }
         if let maxLabelCount { limits.maximumLabelCount = max(1, maxLabelCount) }
+        if let maxLabelSize { limits.maximumLabelByteCount = bytes(maxLabelSize) }
+        if let maxArchiveEntrySize { limits.maximumArchiveEntryByteCount = bytes(maxArchiveEntrySize) }
+        if let maxArchiveSize { limits.maximumArchiveByteCount = bytes(maxArchiveSize) }
         return limits
     }
 }

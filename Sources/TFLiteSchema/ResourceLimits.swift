@@ -6,8 +6,10 @@
 /// The defaults are far above what real models need (the largest reference model, YOLOv8n at
 /// 640×640, plans a 4.3 MB arena; ImageNet has 1,001 labels) and far below what takes a
 /// machine down. Adjust them through `Interpreter.Options.resourceLimits` and, on the command
-/// line (`litevision run`, `detect`, `track`, `tflite-dump`), `--max-memory MiB`,
-/// `--max-tensor-size MiB` and `--max-label-count N`.
+/// line (`litevision run`, `detect`, `track`, `models download`, `tflite-dump`), `--max-memory MiB`,
+/// `--max-tensor-size MiB`, `--max-label-count N`, `--max-label-size MiB`,
+/// `--max-archive-entry-size MiB` and `--max-archive-size MiB`; `detect` and `track` take
+/// `--max-image-pixels N`, `litevision models download` `--deadline S` and `--min-rate B`.
 ///
 /// | limit | default |
 /// |---|---|

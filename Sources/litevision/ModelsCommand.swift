@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import ModelHosting
+import ResourceLimitOptions
+import TFLiteSchema
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -31,10 +33,11 @@ struct ModelCacheOptions: ParsableArguments {
     }
 
     func manager(validator: ModelValidator = .standard, idleTimeout: Double = 30,
-                 deadline: Double? = nil, minimumRate: Double? = nil) -> ModelManager {
+                 deadline: Double? = nil, minimumRate: Double? = nil, limits: ResourceLimits = .default) -> ModelManager {
         let directory = cache.map { URL(fileURLWithPath: $0, isDirectory: true) }
             ?? ModelManager.Configuration.defaultCacheDirectory
-        var configuration = ModelManager.Configuration(cacheDirectory: directory, idleTimeout: idleTimeout, validator: validator)
+        var configuration = ModelManager.Configuration(cacheDirectory: directory, idleTimeout: idleTimeout, validator: validator,
+                                                       resourceLimits: limits)
         if let deadline { configuration.resourceLimits.downloadDeadline = deadline }
         if let minimumRate { configuration.resourceLimits.minimumTransferRate = minimumRate }
         return ModelManager(configuration: configuration)
@@ -48,13 +51,15 @@ enum ModelCheck: String, ExpressibleByArgument, CaseIterable {
     /// Parse and validate the file structure only.
     case structure
 
-    var validator: ModelValidator {
+    /// The validator checking a model under `limits`.
+    func validator(limits: ResourceLimits) -> ModelValidator {
         switch self {
-        case .full: return .standard
+        case .full: return .standard(limits: limits)
         case .structure:
+            let parses = ModelValidator.modelFile(limits: limits)
             return ModelValidator { path in
                 try ModelValidator.fileIdentifier.validate(path)
-                try ModelValidator.modelFile.validate(path)
+                try parses.validate(path)
             }
         }
     }
@@ -87,6 +92,10 @@ struct ModelsDownloadCommand: AsyncParsableCommand {
 
     @OptionGroup var cacheOptions: ModelCacheOptions
 
+    /// The limits the downloaded model is checked under before install (`--max-memory`,
+    /// `--max-tensor-size`, `--max-label-*`, `--max-archive-*`).
+    @OptionGroup(title: "Resource limits") var limits: ResourceLimitOptionGroup
+
     func validate() throws {
         guard timeout.isFinite, timeout > 0 else { throw ValidationError("--timeout must be a positive number of seconds, got \(timeout)") }
         if let deadline, !(deadline.isFinite && deadline > 0) {
@@ -102,8 +111,9 @@ struct ModelsDownloadCommand: AsyncParsableCommand {
               scheme == "http" || scheme == "https" else {
             throw ValidationError("--host must be an http or https URL, got '\(host)'")
         }
-        let manager = cacheOptions.manager(validator: check.validator, idleTimeout: timeout,
-                                           deadline: deadline, minimumRate: minimumRate)
+        let resourceLimits = limits.resourceLimits()
+        let manager = cacheOptions.manager(validator: check.validator(limits: resourceLimits), idleTimeout: timeout,
+                                           deadline: deadline, minimumRate: minimumRate, limits: resourceLimits)
         let model = RemoteModel(name: name, host: hostURL)
         let download = manager.download(model)
         let reporter = ProgressReporter(interactive: isatty(STDOUT_FILENO) == 1, name: name)

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import ModelHosting
+import TFLiteSchema
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -167,6 +168,21 @@ final class ModelDownloadFailureTests: ModelManagerTestCase {
         let error = await expectFailure(manager.download(remote))
         guard case .invalidModel? = error else { return XCTFail("expected invalidModel, got \(String(describing: error))") }
         try assertOldModelIntact(manager, oldPath)
+    }
+
+    /// The standard validator made with tighter limits (what `models download --max-memory 1`
+    /// builds) rejects a model the default limits install, naming the limit; the old model stays.
+    func testStandardValidatorUnderTighterLimitsNamesTheLimit() async throws {
+        try requireInterpreterSupport("face_detection_back.tflite")
+        let oldPath = try await installV1ThenPublishV2(makeManager(validator: .standard))
+        var limits = ResourceLimits.default
+        limits.maximumTotalByteCount = 1 << 20
+        let strict = makeManager(validator: .standard(limits: limits))
+        let error = await expectFailure(strict.download(remote))
+        guard case let .invalidModel(reason)? = error else { return XCTFail("expected invalidModel, got \(String(describing: error))") }
+        XCTAssertTrue(reason.contains("maximumTotalByteCount"), reason)
+        try assertOldModelIntact(strict, oldPath)
+        XCTAssertNoThrow(try ModelValidator.standard.validate(try TestPaths.model("face_detection_back.tflite").path))
     }
 
     /// A custom validator (e.g. an app requiring a particular input shape) vetoes the install.

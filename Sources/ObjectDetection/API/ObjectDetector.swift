@@ -199,12 +199,15 @@ public final class ObjectDetector: @unchecked Sendable {
         let limit = settings.multipleObjects ? settings.maxObjectCount : 1
         let candidates = Array(try localizer.localize(image).prefix(max(limit, TrackingFeed.maximumTrackedCandidates)))
         // Stream mode tracks every candidate, reported or not, so an object's ID survives frames
-        // where another object outranks it; a weak candidate is reported only when it continues a track.
+        // where another object outranks it, and reports the candidates the tracker gave an ID: a
+        // weak candidate only when it continues a track, and not a part of a larger object of its
+        // class that the tracker set aside (a head above an occluder, see
+        // TrackerConfiguration.partContainment).
         let ids = tracking?.trackingIDs(for: candidates, in: image, timestamp: timestamp)
         var objects: [(rect: ImageRect, trackingID: Int?, labels: [ObjectLabel])] = []
         for (i, candidate) in candidates.enumerated() {
             guard objects.count < limit else { break }
-            guard candidate.score >= settings.scoreThreshold || ids?[i] != nil else { continue }
+            guard ids.map({ $0[i] != nil }) ?? (candidate.score >= settings.scoreThreshold) else { continue }
             var labels: [ObjectLabel] = []
             if settings.classification {
                 if let classifier {

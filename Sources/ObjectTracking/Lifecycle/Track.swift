@@ -13,6 +13,8 @@ struct Track: Sendable {
     /// Timestamps of the frames missed since the last observation (at most ``maximumRememberedGap``).
     var missedTimes: [Double] = []
     var appearance: AppearanceDescriptor?
+    /// Area of the box the appearance was last taken from (the reference for partial views).
+    var appearanceArea: Double
     /// Score-weighted votes of the classes the detector gave this track's detections (a
     /// detector's class flickers on small or partly hidden objects).
     /// Kept in first-seen order, so sums do not depend on hashing.
@@ -42,6 +44,7 @@ struct Track: Sendable {
         lastObservedBox = detection.box
         lastObservedAt = time
         appearance = detection.appearance
+        appearanceArea = detection.box.area
         hits = 1
         evidence = detection.score.isFinite ? max(0, detection.score) : 0
         missedFrames = 0
@@ -66,6 +69,7 @@ struct Track: Sendable {
                          configuration: TrackerConfiguration) {
         if kind == .reidentified {
             motion = BoxMotionModel(box: detection.box, parameters: configuration.motion)
+            appearanceArea = detection.box.area
         } else if missedFrames > 0 {
             if missedTimes.count == missedFrames {
                 motion = reupdatedMotion(to: detection.box, at: now)
@@ -81,6 +85,7 @@ struct Track: Sendable {
         missedTimes.removeAll(keepingCapacity: true)
         if updatesAppearance, let seen = detection.appearance {
             appearance = appearance.map { $0.blended(with: seen, weight: configuration.appearanceUpdateRate) } ?? seen
+            appearanceArea = detection.box.area
         }
         if let seenClass = detection.classIndex { vote(for: seenClass, score: detection.score) }
         hits += 1
@@ -91,6 +96,14 @@ struct Track: Sendable {
         case .lost: state = .confirmed
         case .confirmed: break
         }
+    }
+
+    /// True when `box`, matched to this track, is much smaller than the box the appearance was
+    /// last taken from (``TrackerConfiguration/partialViewArea``): a partial view, whose pixels
+    /// would make the appearance describe a part of the object. A re-identification (`kind`)
+    /// resets the reference first (see `absorb`), so its box is never partial.
+    func isPartialView(_ box: BoundingBox, kind: MatchKind, configuration: TrackerConfiguration) -> Bool {
+        kind == .spatial && box.area < configuration.partialViewArea * appearanceArea
     }
 
     /// The class with the most votes (nil when no detection had a class; ties: the lower index).

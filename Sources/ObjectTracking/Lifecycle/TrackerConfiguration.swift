@@ -51,6 +51,24 @@ public struct TrackerConfiguration: Hashable, Sendable {
     /// area is partly hidden: it updates its track's position but not its appearance (the
     /// pixels are partly someone else's).
     public var occludedAppearanceOverlap: Double
+    /// A matched detection whose box is smaller than this fraction of the box the track's
+    /// appearance was last taken from is a *partial view* (the object suddenly partly hidden,
+    /// only its head seen above an occluder): it moves the track but does not update the
+    /// track's appearance, which keeps describing the whole object for re-identification. A
+    /// shrink this abrupt is not an object moving away at video rates; an object that did shrink
+    /// while unseen gets a new reference when it is re-identified. 0 disables it.
+    public var partialViewArea: Double
+    /// A detection at least this fraction of whose box lies inside a larger detection's box of
+    /// the same class is a *part* of that object (a person's head above an occluder, a
+    /// motorcycle's wheel), which the detector's non-maximum suppression keeps because a part's
+    /// IoU with the whole is small. Parts are treated as low-score detections whatever their
+    /// score: they may continue a track seen in the previous frame in the second association
+    /// stage (where the whole, when it is there too, wins on IoU), but neither take a track's
+    /// place in the first stage, start a track, re-identify a lost track nor update appearance.
+    /// Only detections that both carry a class are compared; values above 1 disable it. A
+    /// new object that first appears wholly inside a larger one of its class gets its track once
+    /// it shows outside that box.
+    public var partContainment: Double
     /// Noise levels of the motion model.
     public var motion: MotionModelParameters
 
@@ -62,7 +80,7 @@ public struct TrackerConfiguration: Hashable, Sendable {
                 maximumMissedFrames: Int = 30, lostTrackWindow: Double = 2,
                 isClassAware: Bool = true, assignment: AssignmentStrategy = .greedy,
                 reportsFilteredBoxes: Bool = false, appearanceUpdateRate: Float = 0.2,
-                occludedAppearanceOverlap: Double = 0.2,
+                occludedAppearanceOverlap: Double = 0.2, partContainment: Double = 0.8, partialViewArea: Double = 0.5,
                 motion: MotionModelParameters = MotionModelParameters()) {
         self.minimumIoU = minimumIoU
         self.confidentScore = confidentScore
@@ -80,6 +98,8 @@ public struct TrackerConfiguration: Hashable, Sendable {
         self.reportsFilteredBoxes = reportsFilteredBoxes
         self.appearanceUpdateRate = appearanceUpdateRate
         self.occludedAppearanceOverlap = occludedAppearanceOverlap
+        self.partContainment = partContainment
+        self.partialViewArea = partialViewArea
         self.motion = motion
     }
 }
