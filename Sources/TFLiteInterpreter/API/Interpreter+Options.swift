@@ -12,6 +12,11 @@ extension Interpreter {
         /// at load and at ``Interpreter/allocateTensors()`` before allocating. Applies to the
         /// model too when the interpreter loads it (``Interpreter/init(modelPath:options:)``).
         public var resourceLimits = ResourceLimits.default
+        /// Indices (in the main subgraph) of intermediate tensors whose values stay readable
+        /// after ``Interpreter/invoke()`` through ``Interpreter/preservedTensor(at:)``: the arena
+        /// keeps them live for the whole run, as it does graph outputs, and node fusions never
+        /// skip them. Empty by default (intermediate memory is reused).
+        public var preservedTensorIndices: Set<Int> = []
 
         /// Default options: all cores.
         public init() {}
