@@ -61,10 +61,12 @@ final class EverydayObjectTests: XCTestCase {
             let objects = try detector.results(in: try photo(name))
             let first = try XCTUnwrap(objects.first, name)
             let iou = rect(first.frame).intersectionOverUnion(Self.mainObjects[name]!)
+            print("\(name): first of \(objects.count) objects, IoU \(iou) with the drawn box")
             XCTAssertGreaterThanOrEqual(iou, 0.5, "\(name): \(first.frame)")
         }
         let rocket = try XCTUnwrap(try detector.results(in: try photo("rocket")).first, "the rocket is no longer missed entirely")
         let frame = rect(rocket.frame)
+        print("rocket: first object \(frame), IoU \(frame.intersectionOverUnion(Self.mainObjects["rocket"]!)) with the drawn box")
         XCTAssertTrue(frame.x <= 321 && frame.maxX >= 321 && frame.y <= 150 && frame.maxY >= 150,
                       "the first box holds the rocket's nose (321, 150): \(frame)")
         XCTAssertEqual(frame.intersectionOverUnion(Self.mainObjects["rocket"]!), 0.15, accuracy: 0.05)
