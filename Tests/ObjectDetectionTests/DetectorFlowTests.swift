@@ -48,8 +48,9 @@ final class DetectorFlowTests: XCTestCase {
             XCTAssertEqual(object.classificationCategory, .unknown)
             XCTAssertNil(object.confidence)
         }
-        // The rocket launch has no region the segmentation model recognises: nothing found.
-        XCTAssertEqual(try detector.results(in: try photo("rocket")), [])
+        // The rocket launch has no region the segmentation model recognises; the classifier's
+        // activation map for `missile` gives a box (see EverydayObjectTests).
+        XCTAssertEqual(try detector.results(in: try photo("rocket")).count, 1)
     }
 
     func testDefaultClassificationLabelsCoarseCategoriesAndLeavesOthersUnknown() throws {

@@ -9,7 +9,8 @@ public enum DefaultModels {
     }
     /// The segmentation model behind the default "prominent objects" localizer.
     public static let localizerFileName = "deeplabv3.tflite"
-    /// The ImageNet classifier behind the default coarse categories.
+    /// The ImageNet classifier behind the default coarse categories and the default
+    /// localizer's activation-map objects (`EverydayObjectLocalizer`).
     public static let classifierFileName = "efficientnet_lite0.tflite"
 
     static func path(_ fileName: String, in directory: String) throws -> String {

@@ -64,8 +64,9 @@ public final class ObjectDetector: @unchecked Sendable {
         tracking = settings.mode == .stream ? TrackingFeed(settings: settings.tracking, clock: clock) : nil
     }
 
-    /// The default detector: prominent objects (DeepLabV3 regions) with optional coarse
-    /// categories (EfficientNet-Lite0), models from `modelDirectory`. `resourceLimits` bound
+    /// The default detector: prominent objects (DeepLabV3 regions and EfficientNet-Lite0
+    /// activation maps, see `EverydayObjectLocalizer`) with optional coarse categories
+    /// (EfficientNet-Lite0), models from `modelDirectory`. `resourceLimits` bound
     /// every model's load and allocations and every label file read.
     public static func objectDetector(options: ObjectDetectorOptions = ObjectDetectorOptions(),
                                       modelDirectory: String = DefaultModels.directory,
@@ -125,7 +126,7 @@ public final class ObjectDetector: @unchecked Sendable {
     }
 
     /// The given detector model as localizer (its family from ``DetectorFamilyRegistry/shared``),
-    /// else the default prominent-regions localizer, and the score an object needs to be
+    /// else the default localizer (`EverydayObjectLocalizer`), and the score an object needs to be
     /// reported. In stream mode the localizer also returns candidates down to
     /// ``TrackingFeed/lowScoreFraction`` of that score, for the tracker's second association stage.
     private static func makeLocalizer(detectorModel: ModelSource?, labelsPath: String?, scoreThreshold: Float?,
@@ -139,10 +140,14 @@ public final class ObjectDetector: @unchecked Sendable {
                                                 candidateFraction: fraction, limits: limits)
             return (localizer, localizer.reportThreshold)
         }
-        let localizer = try FamilyLocalizer(modelPath: DefaultModels.path(DefaultModels.localizerFileName, in: modelDirectory),
-                                            labels: nil, scoreThreshold: scoreThreshold, threadCount: threadCount,
-                                            family: SegmentationRegionsFamily(), candidateFraction: fraction, limits: limits)
-        return (localizer, localizer.reportThreshold)
+        let segmentation = try FamilyLocalizer(
+            modelPath: DefaultModels.path(DefaultModels.localizerFileName, in: modelDirectory), labels: nil,
+            scoreThreshold: scoreThreshold, threadCount: threadCount, family: SegmentationRegionsFamily(),
+            candidateFraction: fraction, limits: limits)
+        let activations = try ClassActivationModel(
+            modelPath: DefaultModels.path(DefaultModels.classifierFileName, in: modelDirectory),
+            threadCount: threadCount, limits: limits)
+        return (EverydayObjectLocalizer(segmentation: segmentation, activations: activations), segmentation.reportThreshold)
     }
 
     /// The longest side of a localizer's model input (0 for localizers without one model).

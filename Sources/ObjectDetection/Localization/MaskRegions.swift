@@ -53,14 +53,12 @@ public func connectedRegions(classMap: [Int32], confidence: [Float], width: Int,
 }
 
 extension MaskRegion {
-    /// Prominence: area fraction weighted by closeness to the image centre and confidence.
-    /// Large, central, confident regions rank first, as the SDK's "most prominent object".
+    /// Prominence (see ``prominence(areaFraction:centerX:centerY:confidence:)``) of the
+    /// region's cells, centred on its bounding box, at its mean confidence.
     func prominence(width: Int, height: Int) -> Float {
-        let cx = Float(minX + maxX + 1) / 2 / Float(width), cy = Float(minY + maxY + 1) / 2 / Float(height)
-        let distance = ((cx - 0.5) * (cx - 0.5) + (cy - 0.5) * (cy - 0.5)).squareRoot()  // 0 ... 0.71
-        let centrality = 1 - distance / 0.7072
-        let areaFraction = Float(area) / Float(width * height)
-        return areaFraction.squareRoot() * (0.5 + 0.5 * centrality) * meanConfidence
+        ObjectDetection.prominence(areaFraction: Float(area) / Float(width * height),
+                                   centerX: Float(minX + maxX + 1) / 2 / Float(width),
+                                   centerY: Float(minY + maxY + 1) / 2 / Float(height), confidence: meanConfidence)
     }
 
     /// The region's bounding box normalized to the mask.
@@ -68,4 +66,14 @@ extension MaskRegion {
         ImageRect(x: Double(minX) / Double(width), y: Double(minY) / Double(height),
                width: Double(maxX - minX + 1) / Double(width), height: Double(maxY - minY + 1) / Double(height))
     }
+}
+
+/// Prominence of an object: the square root of the image fraction it covers, weighted by its
+/// closeness to the image centre (`centerX`, `centerY` normalized to 0...1; ×1 at the centre,
+/// ×0.5 in a corner) and by `confidence`. Large, central, confident objects rank first, as the
+/// SDK's "most prominent object".
+func prominence(areaFraction: Float, centerX cx: Float, centerY cy: Float, confidence: Float) -> Float {
+    let distance = ((cx - 0.5) * (cx - 0.5) + (cy - 0.5) * (cy - 0.5)).squareRoot()  // 0 ... 0.71
+    let centrality = 1 - distance / 0.7072
+    return areaFraction.squareRoot() * (0.5 + 0.5 * centrality) * confidence
 }

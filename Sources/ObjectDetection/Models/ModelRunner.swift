@@ -28,12 +28,16 @@ final class ModelRunner {
     /// - Parameters:
     ///   - floatNormalization: used for float inputs when the metadata has none.
     ///   - limits: bound the model's load (labels, archive) and the interpreter's allocations.
+    ///   - preserving: picks intermediate tensors (indices in the main subgraph) to keep readable
+    ///     after each run through ``preserved(_:)``; called with the parsed model file.
     init(path: String, threadCount: Int?, floatNormalization: InputNormalization,
-         limits: ResourceLimits = .default) throws {
+         limits: ResourceLimits = .default, preserving: (TFLiteModelFile) throws -> Set<Int> = { _ in [] }) throws {
         self.path = path
         let model = try Model(path: path, limits: limits)
         file = model.file
-        interpreter = try Interpreter(model: model, options: Interpreter.Options(threadCount: threadCount, resourceLimits: limits))
+        var options = Interpreter.Options(threadCount: threadCount, resourceLimits: limits)
+        options.preservedTensorIndices = try preserving(model.file)
+        interpreter = try Interpreter(model: model, options: options)
         try interpreter.allocateTensors()
         guard interpreter.inputTensorCount >= 1 else {
             throw ObjectDetectionError.unsupportedModel("\(path) has no input tensor")
@@ -96,20 +100,32 @@ final class ModelRunner {
     /// Output `index` as floats (dequantized), with its shape.
     func output(_ index: Int) throws -> Output {
         let tensor = try interpreter.output(at: index)
+        let values = try interpreter.withUnsafeOutputBytes(at: index) { raw in
+            try dequantized(raw, like: tensor, what: "output \(index)")
+        }
+        return Output(values: values, shape: tensor.shape.dimensions)
+    }
+
+    /// Preserved intermediate tensor `tensorIndex` (see `init`'s `preserving`) as floats.
+    func preserved(_ tensorIndex: Int) throws -> Output {
+        let tensor = try interpreter.preservedTensor(at: tensorIndex)
+        let values = try tensor.data.withUnsafeBytes { try dequantized($0, like: tensor, what: "tensor \(tensorIndex)") }
+        return Output(values: values, shape: tensor.shape.dimensions)
+    }
+
+    /// `raw` read as `tensor`'s type, quantized types dequantized with its per-tensor parameters.
+    private func dequantized(_ raw: UnsafeRawBufferPointer, like tensor: Tensor, what: String) throws -> [Float] {
         let count = tensor.shape.elementCount
         let q = tensor.quantizationParameters
         let scale = q?.scale ?? 1, zeroPoint = Float(q?.zeroPoint ?? 0)
-        let values: [Float] = try interpreter.withUnsafeOutputBytes(at: index) { raw in
-            switch tensor.dataType {
-            case .float32: return Array(raw.bindMemory(to: Float.self).prefix(count))
-            case .uInt8: return raw.prefix(count).map { (Float($0) - zeroPoint) * scale }
-            case .int8: return raw.bindMemory(to: Int8.self).prefix(count).map { (Float($0) - zeroPoint) * scale }
-            case .int32: return raw.bindMemory(to: Int32.self).prefix(count).map { Float($0) }
-            case .int64: return raw.bindMemory(to: Int64.self).prefix(count).map { Float($0) }
-            default:
-                throw ObjectDetectionError.unsupportedModel("\(path): output \(index) of type \(tensor.dataType) is not supported")
-            }
+        switch tensor.dataType {
+        case .float32: return Array(raw.bindMemory(to: Float.self).prefix(count))
+        case .uInt8: return raw.prefix(count).map { (Float($0) - zeroPoint) * scale }
+        case .int8: return raw.bindMemory(to: Int8.self).prefix(count).map { (Float($0) - zeroPoint) * scale }
+        case .int32: return raw.bindMemory(to: Int32.self).prefix(count).map { Float($0) }
+        case .int64: return raw.bindMemory(to: Int64.self).prefix(count).map { Float($0) }
+        default:
+            throw ObjectDetectionError.unsupportedModel("\(path): \(what) of type \(tensor.dataType) is not supported")
         }
-        return Output(values: values, shape: tensor.shape.dimensions)
     }
 }

@@ -19,6 +19,11 @@ extension Interpreter {
         /// compiles; **ignored**: this engine always runs its own kernels (generated for the
         /// CPU found), with or without it, and gives the same results either way.
         public var isXNNPackEnabled = false
+        /// Indices (in the main subgraph) of intermediate tensors whose values stay readable
+        /// after ``Interpreter/invoke()`` through ``Interpreter/preservedTensor(at:)``: the arena
+        /// keeps them live for the whole run, as it does graph outputs, and node fusions never
+        /// skip them. Empty by default (intermediate memory is reused).
+        public var preservedTensorIndices: Set<Int> = []
 
         /// Default options: all cores.
         public init() {}

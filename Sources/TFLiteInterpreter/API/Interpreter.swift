@@ -65,6 +65,11 @@ public final class Interpreter: @unchecked Sendable {
                                                          alreadyUsed: model.derivedConstantByteCount),
                                     fusesMultiplyAdd: options.floatArithmetic.fusesMultiplyAdd(for: model))
         executor.isProfiling = options.isProfilingEnabled
+        let tensorCount = model.subgraphs[0].description.tensors.count
+        if let bad = options.preservedTensorIndices.first(where: { !(0..<tensorCount).contains($0) }) {
+            throw InterpreterError.invalidTensorIndex(index: bad, count: tensorCount)
+        }
+        executor.preservedIndices = options.preservedTensorIndices
     }
 
     // MARK: Graph shape
@@ -129,6 +134,19 @@ public final class Interpreter: @unchecked Sendable {
                 throw InterpreterError.invalidTensorDataType(expected: "a numeric or bool type", got: "\(tensor.type)")
             }
             return (type, tensor.shape)
+        }
+    }
+
+    /// Tensor `tensorIndex` of the main subgraph (its values after the last ``invoke()``), for a
+    /// tensor listed in ``Options/preservedTensorIndices``; other intermediate tensors share
+    /// memory with later ones and are not readable.
+    /// - Throws: ``InterpreterError/notFound(_:)`` for a tensor that is not preserved.
+    public func preservedTensor(at tensorIndex: Int) throws -> Tensor {
+        try access.run {
+            guard executor.preservedIndices.contains(tensorIndex) else {
+                throw InterpreterError.notFound("tensor \(tensorIndex) is not in Options.preservedTensorIndices")
+            }
+            return try executor.snapshot(of: tensorIndex)
         }
     }
 

@@ -32,6 +32,11 @@ final class SubgraphExecutor {
     var inputIndices: [Int] { blueprint.description.inputs }
     /// Graph output tensor indices.
     var outputIndices: [Int] { blueprint.description.outputs }
+    /// Intermediate tensors kept live for the whole run and never fused away, like graph
+    /// outputs, so their values can be read after `invoke()`. Set before `prepare()`.
+    var preservedIndices: Set<Int> = [] { didSet { isPrepared = false } }
+    /// Graph outputs and preserved tensors: what `invoke()` must leave readable.
+    private var keptIndices: Set<Int> { Set(outputIndices).union(preservedIndices) }
     /// True after a successful `prepare()` with no resize since.
     private(set) var isPrepared = false
     /// Bytes of the arena the last plan needs.
@@ -151,11 +156,11 @@ final class SubgraphExecutor {
                 preparedConstants.append(output.index)
             }
         }
-        let fusion = fusesNodes ? ByteMapFusion.find(nodes, order: order, graphOutputs: Set(outputIndices)) : (fused: [:], skipped: [])
+        let fusion = fusesNodes ? ByteMapFusion.find(nodes, order: order, graphOutputs: keptIndices) : (fused: [:], skipped: [])
         fusedNodes = nodes.indices.map { fusion.fused[$0] }
         for k in fusion.skipped { for output in nodes[k].context.outputs { output.data = nil } }
         let unfused = order.filter { !fusion.skipped.contains($0) }
-        let clamps = fusesNodes ? ClampFusion.apply(nodes, order: unfused, graphInputs: graphInputs, graphOutputs: Set(outputIndices))
+        let clamps = fusesNodes ? ClampFusion.apply(nodes, order: unfused, graphInputs: graphInputs, graphOutputs: keptIndices)
             : ClampFusion(aliases: [:], skipped: [])
         clampAliases = clamps.aliases
         runOrder = unfused.filter { !clamps.skipped.contains($0) }
@@ -189,7 +194,7 @@ final class SubgraphExecutor {
 
     /// Arena requests: lifetimes in steps (node positions in `nodes`) of groups of tensors
     /// that share memory (usually one tensor; input and output of shape-only operators).
-    /// Graph inputs and outputs span the whole run.
+    /// Graph inputs and outputs span the whole run; preserved tensors from their first use on.
     func arenaRequests() throws -> (groups: [[Int]], requests: [ArenaPlanner.Request]) {
         let lastStep = max(0, runOrder.count - 1)
         var first: [Int: Int] = [:], last: [Int: Int] = [:]
@@ -210,6 +215,7 @@ final class SubgraphExecutor {
             if let alias = clampAliases[k] { use(alias.index, at: step); produced.insert(alias.index) }
         }
         for index in outputIndices { use(index, at: lastStep) }
+        for index in preservedIndices where first[index] != nil { use(index, at: lastStep) }
         // Tensors nobody writes (malformed but harmless) are kept for the whole run.
         for index in first.keys where !produced.contains(index) { first[index] = 0; last[index] = lastStep }
         // Shape-only operators share memory between input 0 and output 0: one request per group.
