@@ -90,7 +90,7 @@ public final class ObjectDetector: @unchecked Sendable {
         }
         let detector = ObjectDetector(
             settings: Settings(options, scoreThreshold: threshold), localizer: localizer, classifier: classify, clock: clock)
-        detector.largestModelInputSide = max(inputSide(of: localizer), classifierSide)
+        detector.largestModelInputSide = max(localizer.largestInputSide, classifierSide)
         return detector
     }
 
@@ -121,7 +121,7 @@ public final class ObjectDetector: @unchecked Sendable {
         }
         let detector = ObjectDetector(
             settings: Settings(options, scoreThreshold: threshold), localizer: localizer, classifier: classify, clock: clock)
-        detector.largestModelInputSide = max(inputSide(of: localizer), classifierSide)
+        detector.largestModelInputSide = max(localizer.largestInputSide, classifierSide)
         return detector
     }
 
@@ -151,11 +151,6 @@ public final class ObjectDetector: @unchecked Sendable {
     }
 
     /// The longest side of a localizer's model input (0 for localizers without one model).
-    private static func inputSide(of localizer: any Localizer) -> Int {
-        guard let model = (localizer as? FamilyLocalizer)?.model else { return 0 }
-        return max(model.inputWidth, model.inputHeight)
-    }
-
     /// Detects objects synchronously. An empty array means nothing was found.
     /// In stream mode the injected clock timestamps the frame.
     public func results(in image: VisionImage) throws -> [DetectedObject] {

@@ -76,6 +76,10 @@ final class EverydayObjectLocalizer: Localizer {
     let labels: LabelList?
     /// Number of segmentation classes (offset of ImageNet class indices).
     let vocCount: Int
+    var largestInputSide: Int {
+        let classifier = activations.runner.inputSize
+        return max(segmentation.largestInputSide, classifier.width, classifier.height)
+    }
 
     /// Combines a segmentation-regions localizer and an activation-map classifier; the
     /// segmentation localizer's score threshold applies to both kinds of candidates.

@@ -6,6 +6,8 @@ protocol Localizer: AnyObject {
     func localize(_ image: RGBImage) throws -> [DetectionCandidate]
     /// Names of `DetectionCandidate.classIndex` values, when the localizer classifies.
     var labels: LabelList? { get }
+    /// The longest side of the model inputs it runs (0 when unknown).
+    var largestInputSide: Int { get }
 }
 
 /// A detector model run through its ``DetectorFamily``: the family's resize mode and input
@@ -16,6 +18,7 @@ final class FamilyLocalizer: Localizer {
     let family: any DetectorFamily
     let model: DetectorModelInfo
     let labels: LabelList?
+    var largestInputSide: Int { max(model.inputWidth, model.inputHeight) }
     /// The score candidates need to be returned (`reportThreshold` × the candidate fraction).
     let scoreThreshold: Float
     /// The score an object needs to be reported.
