@@ -112,26 +112,12 @@ public final class BatchRunner {
     }
 
     private func detect(_ image: VisionImage) -> Result<BatchOutcome.Detections, BatchItemError> {
-        detector.resetTracking()
         do {
-            let objects = Self.numberedAsAFreshStream(try detector.results(in: image))
+            let objects = try detector.results(inIndependentImage: image)
             return .success(BatchOutcome.Detections(width: image.sourceUprightWidth, height: image.sourceUprightHeight,
                                                               objects: objects))
         } catch {
             return .failure(BatchItemError(.detectionFailed, "\(error)"))
-        }
-    }
-
-    /// Tracking IDs renumbered 1, 2, ... in the order the tracker created them. After a reset
-    /// every object of the item is a new track and the tracker hands out increasing IDs (it never
-    /// reuses one), so ranking them gives exactly the IDs a fresh stream would: the record of
-    /// an item equals `detect --json` on that image alone.
-    static func numberedAsAFreshStream(_ objects: [DetectedObject]) -> [DetectedObject] {
-        let rank = Dictionary(uniqueKeysWithValues: objects.compactMap(\.trackingID).sorted().enumerated().map { ($1, $0 + 1) })
-        return objects.map { object in
-            var renumbered = object
-            renumbered.trackingID = object.trackingID.flatMap { rank[$0] }
-            return renumbered
         }
     }
 

@@ -35,7 +35,8 @@ struct DetectCommand: AsyncParsableCommand {
             let override = orientation == .up ? nil : orientation
             let image = try VisionImage(contentsOf: path, orientation: override, limits: detection.imageLimits,
                                         minimumShortSide: detector.preferredMinimumShortSide)
-            let objects = try detector.results(in: image)
+            // Each photo stands alone: no track or cached label carries over from the one before.
+            let objects = try detector.results(inIndependentImage: image)
             let width = image.sourceUprightWidth, height = image.sourceUprightHeight
             if json {
                 print(try jsonLine(ImageResultJSON(image: path, width: width, height: height,

@@ -129,6 +129,24 @@ final class DetectorFlowTests: XCTestCase {
         }
     }
 
+    /// Photos in one job (`litevision detect a.png b.png`, batch items) stand alone in stream
+    /// mode: after the cat photo, the coffee photo gives exactly what a fresh detector gives it,
+    /// labels included (the cat's track, continued onto the cup, once lent the cup its cached
+    /// empty labels).
+    func testIndependentImagesShareNoTracksOrLabels() throws {
+        var options = ObjectDetectorOptions()
+        options.shouldEnableMultipleObjects = true
+        options.shouldEnableClassification = true
+        let fresh = try ObjectDetector.objectDetector(options: options, modelDirectory: modelDirectory)
+        let alone = try fresh.results(inIndependentImage: try photo("coffee"))
+        XCTAssertTrue(alone.contains { $0.classificationCategory == .food }, "the cup is labelled Food")
+        let reused = try ObjectDetector.objectDetector(options: options, modelDirectory: modelDirectory)
+        _ = try reused.results(inIndependentImage: try photo("chelsea"))
+        let afterCat = try reused.results(inIndependentImage: try photo("coffee"))
+        XCTAssertEqual(afterCat, alone)
+        XCTAssertEqual(afterCat.compactMap(\.trackingID), Array(1...afterCat.count), "numbered as a fresh stream")
+    }
+
     func testCustomClassifierLabelsAreSortedCappedAndNamedFromMetadata() throws {
         var options = CustomObjectDetectorOptions(localModel: LocalModel(path: try TestPaths.model("efficientnet_lite0.tflite")))
         options.detectorMode = .singleImage

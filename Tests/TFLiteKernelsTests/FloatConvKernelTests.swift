@@ -192,7 +192,7 @@ final class FloatConvKernelTests: XCTestCase {
             for depth in [3, 27, 48, 64, 320, 2304] {
                 let shape = FloatConvKernelShape.native(outputDepth: outputDepth, depth: depth)
                 XCTAssertTrue(FloatConvKernelShape.candidates.contains { $0.shape == shape })
-                if depth < FloatConvKernelShape.wideMinimumDepth { XCTAssertLessThan(shape.panelWidth, 32) }
+                if depth < FloatConvKernelShape.wideMinimumDepth(shape) { XCTAssertLessThan(shape.panelWidth, 32) }
                 let filter = [Float](repeating: 1, count: outputDepth * depth)
                 let packed = ConvFilterPacking.packFloat(filter, outputDepth: outputDepth, depth: depth)
                 let panels = (outputDepth + shape.panelWidth - 1) / shape.panelWidth

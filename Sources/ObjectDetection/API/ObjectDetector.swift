@@ -195,6 +195,22 @@ public final class ObjectDetector: @unchecked Sendable {
         labelCache?.reset()
     }
 
+    /// Detects objects in `image` as a photo of its own, unrelated to the images before it:
+    /// tracking state is forgotten first (``resetTracking()``), so no track or cached label
+    /// carries over, and tracking IDs are numbered 1, 2, … in the order the tracker created
+    /// them, exactly as a fresh detector would number them (the tracker never reuses an ID, so
+    /// ranking them gives those numbers). For several photos in one job.
+    public func results(inIndependentImage image: VisionImage) throws -> [DetectedObject] {
+        resetTracking()
+        let objects = try results(in: image)
+        let rank = Dictionary(uniqueKeysWithValues: objects.compactMap(\.trackingID).sorted().enumerated().map { ($1, $0 + 1) })
+        return objects.map { object in
+            var renumbered = object
+            renumbered.trackingID = object.trackingID.flatMap { rank[$0] }
+            return renumbered
+        }
+    }
+
     private func detect(_ image: RGBImage, timestamp: Double?) throws -> [DetectedObject] {
         let limit = settings.multipleObjects ? settings.maxObjectCount : 1
         let candidates = Array(try localizer.localize(image).prefix(max(limit, TrackingFeed.maximumTrackedCandidates)))
