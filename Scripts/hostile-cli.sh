@@ -69,10 +69,11 @@ expect "--max-tensor-size beyond Int" "--max-tensor-size" \
 expect "tflite-dump --max-label-count 0" "--max-label-count must be at least 1, got 0" "$dump" "$model" --max-label-count 0
 expect "tflite-dump --max-label-count below the model's packed labels" "maximumLabelCount" \
     "$dump" "$model" --max-label-count 10
-# 25 admits the default detector's 21 packed labels, not the 30 of the --labels file.
-for i in $(seq 1 30); do echo "label $i"; done >"$work/thirty-labels.txt"
-expect "detect --max-label-count below a --labels file" "thirty-labels.txt needs 30 labels, more than the limit of 25" \
-    "$bin/litevision" detect "$photo" --classifier "$model" --labels "$work/thirty-labels.txt" --max-label-count 25
+# 1100 admits the default detector's packed labels (21 VOC classes, EfficientNet's 1000 ImageNet
+# classes), not the 1200 of the --labels file.
+for i in $(seq 1 1200); do echo "label $i"; done >"$work/many-more-labels.txt"
+expect "detect --max-label-count below a --labels file" "many-more-labels.txt needs 1200 labels, more than the limit of 1100" \
+    "$bin/litevision" detect "$photo" --classifier "$model" --labels "$work/many-more-labels.txt" --max-label-count 1100
 expect "detect --max-memory below the classifier's needs" "maximumTotalByteCount" \
     "$bin/litevision" detect "$photo" --classifier "$model" --max-memory 1
 expect "track --max-tensor-size below the default detector's tensors" "maximumTensorByteCount" \
