@@ -27,25 +27,18 @@ public enum Conv2DOptimized {
                              input: UnsafePointer<Float>, packedFilter: UnsafePointer<Float>,
                              bias: UnsafePointer<Float>?, zeros: UnsafePointer<Float>,
                              output: UnsafeMutablePointer<Float>, tiles: Range<Int>, fusedMultiplyAdd: Bool = false) {
+        /// `floatIndirect` with kernel `K` on this call's operands.
+        func indirect<K: FloatConvTileKernel>(_ kernel: K.Type) {
+            floatIndirect(K.self, g, activationMin: activationMin, activationMax: activationMax,
+                          input: input, packedFilter: packedFilter, bias: bias, zeros: zeros, output: output, tiles: tiles)
+        }
         switch FloatConvKernelShape.native(outputDepth: g.outputDepth, depth: g.filterHeight * g.filterWidth * g.inputDepth) {
-        case .rows8x32:
-            floatIndirect(FloatConvKernel8x32.self, g, activationMin: activationMin, activationMax: activationMax,
-                          input: input, packedFilter: packedFilter, bias: bias, zeros: zeros, output: output, tiles: tiles)
-        case .generated8x32 where fusedMultiplyAdd:
-            floatIndirect(GeneratedFusedFloatConvKernel8x32.self, g, activationMin: activationMin, activationMax: activationMax,
-                          input: input, packedFilter: packedFilter, bias: bias, zeros: zeros, output: output, tiles: tiles)
-        case .generated8x32:
-            floatIndirect(GeneratedFloatConvKernel8x32.self, g, activationMin: activationMin, activationMax: activationMax,
-                          input: input, packedFilter: packedFilter, bias: bias, zeros: zeros, output: output, tiles: tiles)
-        case .generated6x16 where fusedMultiplyAdd:
-            floatIndirect(GeneratedFusedFloatConvKernel6x16.self, g, activationMin: activationMin, activationMax: activationMax,
-                          input: input, packedFilter: packedFilter, bias: bias, zeros: zeros, output: output, tiles: tiles)
-        case .generated6x16:
-            floatIndirect(GeneratedFloatConvKernel6x16.self, g, activationMin: activationMin, activationMax: activationMax,
-                          input: input, packedFilter: packedFilter, bias: bias, zeros: zeros, output: output, tiles: tiles)
-        case .rows6x16:
-            floatIndirect(FloatConvKernel6x16.self, g, activationMin: activationMin, activationMax: activationMax,
-                          input: input, packedFilter: packedFilter, bias: bias, zeros: zeros, output: output, tiles: tiles)
+        case .rows8x32: indirect(FloatConvKernel8x32.self)
+        case .generated8x32 where fusedMultiplyAdd: indirect(GeneratedFusedFloatConvKernel8x32.self)
+        case .generated8x32: indirect(GeneratedFloatConvKernel8x32.self)
+        case .generated6x16 where fusedMultiplyAdd: indirect(GeneratedFusedFloatConvKernel6x16.self)
+        case .generated6x16: indirect(GeneratedFloatConvKernel6x16.self)
+        case .rows6x16: indirect(FloatConvKernel6x16.self)
         case .rows6x8 where g.outputDepth > 4 * FloatConvKernel6x8.panelWidth
                          || g.filterHeight * g.filterWidth * g.inputDepth < 16:
             // Pre-broadcast inputs pay off from 5 panels on, or when the steps per panel are
@@ -53,9 +46,7 @@ public enum Conv2DOptimized {
             // +2..10% without them; depth 8 × cout 32 +10% with them).
             floatBroadcast6x8(g, activationMin: activationMin, activationMax: activationMax, input: input,
                               packedFilter: packedFilter, bias: bias, zeros: zeros, output: output, tiles: tiles)
-        case .rows6x8:
-            floatIndirect(FloatConvKernel6x8.self, g, activationMin: activationMin, activationMax: activationMax,
-                          input: input, packedFilter: packedFilter, bias: bias, zeros: zeros, output: output, tiles: tiles)
+        case .rows6x8: indirect(FloatConvKernel6x8.self)
         }
     }
 }
