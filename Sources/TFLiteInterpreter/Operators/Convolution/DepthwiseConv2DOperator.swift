@@ -133,24 +133,26 @@ final class DepthwiseConv2DOperator: OperatorKernel {
         let g = geometry
         let rows = DepthwiseConv2DOptimized.rowCount(g)
         let minChunk = max(1, 50_000 / max(1, g.outputWidth * g.outputDepth * g.filterHeight * g.filterWidth))
+        if mode == .float {
+            // Read in place: border taps go through the border kernel (measured faster than a
+            // padded copy on face_detection_full_range and deeplabv3, generated or portable kernels).
+            let range = floatRange
+            let input = UnsafePointer(x.assumingMemoryBound(to: Float.self))
+            node.threads.parallelFor(rows, minChunk: minChunk) { part in
+                DepthwiseConv2DOptimized.float(g, activationMin: range.min, activationMax: range.max,
+                                               input: input, filter: f.assumingMemoryBound(to: Float.self),
+                                               bias: b.map { UnsafePointer($0.assumingMemoryBound(to: Float.self)) },
+                                               output: y.assumingMemoryBound(to: Float.self), rows: part,
+                                               fusedMultiplyAdd: node.fusesMultiplyAdd)
+            }
+            return
+        }
         let padded = paddedGeometry
         let padRows = DepthwiseConv2DOptimized.paddedRowCount(g)
         let minPadRows = max(1, 16_384 / max(1, (padded?.inputWidth ?? 1) * g.inputDepth))
         paddedInput.withUnsafeMutableBufferPointer { buffer in
             let copy = buffer.baseAddress.map { UnsafePointer($0) }
             switch mode {
-            case .float:
-                // Read in place: border taps go through the border kernel (measured faster than a
-                // padded copy on face_detection_full_range and deeplabv3, generated or portable kernels).
-                let range = floatRange
-                let input = UnsafePointer(x.assumingMemoryBound(to: Float.self))
-                node.threads.parallelFor(rows, minChunk: minChunk) { part in
-                    DepthwiseConv2DOptimized.float(g, activationMin: range.min, activationMax: range.max,
-                                                   input: input, filter: f.assumingMemoryBound(to: Float.self),
-                                                   bias: b.map { UnsafePointer($0.assumingMemoryBound(to: Float.self)) },
-                                                   output: y.assumingMemoryBound(to: Float.self), rows: part,
-                                                   fusedMultiplyAdd: node.fusesMultiplyAdd)
-                }
             case .uint8, .int8:
                 guard let padded, let copy else { return }
                 let q = requantizer!
@@ -177,7 +179,7 @@ final class DepthwiseConv2DOperator: OperatorKernel {
                         }
                     }
                 }
-            case .hybrid:
+            case .float, .hybrid:
                 break
             }
         }
