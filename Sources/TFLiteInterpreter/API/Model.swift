@@ -14,6 +14,11 @@ public final class Model: @unchecked Sendable {
     public let file: TFLiteModelFile
     /// Prepared constant data and operator lists, one per subgraph.
     let subgraphs: [SubgraphBlueprint]
+    /// Whether an operator of the model turns float activations into integers (hybrid layers,
+    /// QUANTIZE, CAST, ARG_MAX, comparisons of float activations): such models run their float
+    /// convolutions with the reference's rounding under ``FloatArithmetic/automatic``. Found
+    /// once at load.
+    public let quantizesFloatActivations: Bool
     /// Memory of copied and folded constants (kept alive with the model).
     private let ownedStorage: [AlignedBuffer]
     /// The limits the model was loaded under (interpreters check theirs on top).
@@ -67,6 +72,7 @@ public final class Model: @unchecked Sendable {
                                                     storage: &storage, budget: &budget))
         }
         subgraphs = blueprints
+        quantizesFloatActivations = blueprints.contains { $0.quantizesFloatActivations }
         ownedStorage = storage
     }
 
@@ -89,11 +95,6 @@ public final class Model: @unchecked Sendable {
         }
         return names.sorted()
     }
-
-    /// Whether an operator of the model turns float activations into integers (hybrid layers,
-    /// QUANTIZE, CAST, ARG_MAX, comparisons of float activations): such models run their float
-    /// convolutions with the reference's rounding under ``FloatArithmetic/automatic``.
-    public var quantizesFloatActivations: Bool { subgraphs.contains { $0.quantizesFloatActivations } }
 
     /// Total bytes of constant data the model added to the file's own buffers
     /// (realigned copies and folded constants).
