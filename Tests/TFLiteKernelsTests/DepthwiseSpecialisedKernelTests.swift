@@ -7,7 +7,8 @@ import XCTest
 /// random shapes: widths 1…12 so rows have no, few and many interior pixels, channel counts
 /// that are not multiples of 16 and wider than one 128-channel group, SAME/VALID, dilation, batches of 2, fused activation clamps,
 /// per-channel int8 and uint8 with zero points; the quantized ones also on the zero-padded,
-/// offset input copy the operator uses (`paddedGeometry` / `padInput`). Float within 1e-5 relative (with and without fused
+/// offset input copy (`paddedGeometry` / `padInput`) and streamed through input windows of one, several and the
+/// default number of rows, as the operator runs them. Float within 1e-5 relative (with and without fused
 /// multiply-adds), quantized bit-exact.
 final class DepthwiseSpecialisedKernelTests: XCTestCase {
     private func geometry(_ rng: inout SeededGenerator, filter: Int, stride: Int) -> ConvolutionGeometry {
@@ -82,6 +83,25 @@ final class DepthwiseSpecialisedKernelTests: XCTestCase {
                     XCTAssertEqual(actual[i], expected[i], accuracy: 1e-5 * max(1, abs(expected[i])), "\(g) at \(i)")
                     XCTAssertEqual(fused[i], expected[i], accuracy: 1e-5 * max(1, abs(expected[i])), "fused \(g) at \(i)")
                 }
+                // Through input windows (padding taps add 0 · w): the in-place kernel's results bit for
+                // bit with separate roundings, within the tolerance fused; windows of one row, a few, the default.
+                let p = paddedLayout(g)
+                let rowBytes = p.inputWidth * g.inputDepth * MemoryLayout<Float>.size
+                for budget in [0, rowBytes * (p.inputHeight / 2 + 1), DepthwiseConv2DOptimized.windowByteBudget] {
+                    let plan = DepthwiseConv2DOptimized.inputWindowPlan(g, byteBudget: budget)
+                    var windowed = [Float](repeating: .nan, count: g.outputCount)
+                    var windowedFused = [Float](repeating: .nan, count: g.outputCount)
+                    for part in rng.chunks(DepthwiseConv2DOptimized.rowCount(g)) {
+                        DepthwiseConv2DOptimized.float(g, activationMin: lo, activationMax: hi, input: input, filter: filterValues,
+                                                       bias: bias, output: &windowed, rows: part, plan: plan, fusedMultiplyAdd: false)
+                        DepthwiseConv2DOptimized.float(g, activationMin: lo, activationMax: hi, input: input, filter: filterValues,
+                                                       bias: bias, output: &windowedFused, rows: part, plan: plan, fusedMultiplyAdd: true)
+                    }
+                    XCTAssertEqual(windowed.map(\.bitPattern), actual.map(\.bitPattern), "window of \(plan.windowRows) rows, \(g)")
+                    for i in 0..<g.outputCount {
+                        XCTAssertEqual(windowedFused[i], expected[i], accuracy: 1e-5 * max(1, abs(expected[i])), "windowed fused \(g) at \(i)")
+                    }
+                }
             }
         }
     }
@@ -146,6 +166,26 @@ final class DepthwiseSpecialisedKernelTests: XCTestCase {
                                                        bias: bias, output: &viaPadding, rows: part)
                 }
                 XCTAssertEqual(viaPadding, expected, "padded \(g)")
+                // Streamed through windows: one output row per block, a few, and the default budget.
+                let rowBytes = p.inputWidth * channels * MemoryLayout<Float>.size
+                for budget in [0, rowBytes * (p.inputHeight / 2 + 1), DepthwiseConv2DOptimized.windowByteBudget] {
+                    let plan = DepthwiseConv2DOptimized.inputWindowPlan(g, byteBudget: budget)
+                    var viaWindow = [T](repeating: 0, count: g.outputCount)
+                    for part in rng.chunks(DepthwiseConv2DOptimized.rowCount(g)) {
+                        viaWindow.withUnsafeMutableBufferPointer { out in
+                            if let u = input as? [UInt8] {
+                                DepthwiseConv2DOptimized.uint8(g, requantizer, input: u, packedFilter: packed, bias: bias,
+                                                               output: UnsafeMutableRawPointer(out.baseAddress!).assumingMemoryBound(to: UInt8.self),
+                                                               rows: part, plan: plan)
+                            } else if let s = input as? [Int8] {
+                                DepthwiseConv2DOptimized.int8(g, requantizer, input: s, packedFilter: packed, bias: bias,
+                                                              output: UnsafeMutableRawPointer(out.baseAddress!).assumingMemoryBound(to: Int8.self),
+                                                              rows: part, plan: plan)
+                            }
+                        }
+                    }
+                    XCTAssertEqual(viaWindow, expected, "window of \(plan.windowRows) rows, \(g)")
+                }
             }
         }
     }

@@ -121,7 +121,7 @@ final class GeneratedKernelTests: XCTestCase {
             (\A.sumsPixelBytes, F.sumsPixelBytes), (\A.outputPixelBytes, F.outputPixelBytes), (\A.bias, F.bias),
             (\A.multipliers, F.multipliers), (\A.rightShifts, F.rightShifts), (\A.remainderMasks, F.remainderMasks),
             (\A.nudge, F.nudge), (\A.outputOffset, F.outputOffset), (\A.activationMin, F.activationMin),
-            (\A.activationMax, F.activationMax)]
+            (\A.activationMax, F.activationMax), (\A.lastLaneMask, F.lastLaneMask)]
         for (path, offset) in fields { XCTAssertEqual(MemoryLayout<A>.offset(of: path), Int(offset), "\(path)") }
     }
 
@@ -165,6 +165,8 @@ final class GeneratedKernelTests: XCTestCase {
         XCTAssertNotNil(kernels.vnniGEMM)
         XCTAssertNil(try GeneratedKernels(level: .avx512).vnniGEMM)
         XCTAssertNil(try GeneratedKernels(level: .avx2).vnniGEMM)
+        XCTAssertNotNil(kernels.depthwiseRequantize512)
+        XCTAssertNil(try GeneratedKernels(level: .avx2).depthwiseRequantize512)
         guard CodeGenerationPolicy.current.generatesCode, CodeGenerationPolicy.current.level >= .avx512vnni else {
             XCTAssertFalse(QuantizedGEMM.prefersInt8Quads && GeneratedKernels.current?.vnniGEMM == nil)
             throw XCTSkip("code generation is capped below AVX512-VNNI here (\(CodeGenerationPolicy.current)): "

@@ -27,7 +27,7 @@ final class Conv2DOperator: OperatorKernel {
     private var hybrid: HybridConvolutionParameters?
     private var scratch = HybridScratch()
     /// Weights packed for the optimized kernels (nil: the reference kernel runs).
-    private var packedFloat: [Float]?
+    private var packedFloat: AlignedArray<Float>?
     /// Integer weights and activation buffer of the quantized GEMM (uint8, int8, hybrid).
     private var packedInteger: QuantizedGEMMOperands?
     /// Zeros read by the float kernel's taps outside the input.
@@ -92,18 +92,18 @@ final class Conv2DOperator: OperatorKernel {
         case .float:
             try node.reserveScratch(ConvFilterPacking.packedFloatByteCount(outputDepth: g.outputDepth, depth: depth),
                                     "the packed filter")
-            packedFloat = ConvFilterPacking.packFloat(raw.assumingMemoryBound(to: Float.self),
-                                                      outputDepth: g.outputDepth, depth: depth)
+            packedFloat = try AlignedArray(ConvFilterPacking.packFloat(raw.assumingMemoryBound(to: Float.self),
+                                                                       outputDepth: g.outputDepth, depth: depth))
         case .uint8, .int8:
             let (filterOffset, inputOffset) = (quantized!.filterOffset, quantized!.inputOffset)
             try node.reserveScratch(QuantizedGEMMOperands.byteCount(mode: mode, geometry: g, filterOffset: filterOffset),
                                     "the integer GEMM's packed filter and activation buffer")
-            packedInteger = QuantizedGEMMOperands(mode: mode, geometry: g, filter: raw, filterOffset: filterOffset,
+            packedInteger = try QuantizedGEMMOperands(mode: mode, geometry: g, filter: raw, filterOffset: filterOffset,
                                                   inputOffset: inputOffset)
         case .hybrid:
             try node.reserveScratch(QuantizedGEMMOperands.byteCount(mode: mode, geometry: g, filterOffset: 0),
                                     "the integer GEMM's packed filter and activation buffer")
-            packedInteger = QuantizedGEMMOperands(mode: mode, geometry: g, filter: raw, filterOffset: 0, inputOffset: 0)
+            packedInteger = try QuantizedGEMMOperands(mode: mode, geometry: g, filter: raw, filterOffset: 0, inputOffset: 0)
         }
         zeroRun = Array(repeating: 0, count: g.inputDepth)
     }

@@ -15,13 +15,12 @@ final class DepthwiseConv2DOperator: OperatorKernel {
     private var requantizer: ConvRequantizer?
     private var hybrid: HybridConvolutionParameters?
     private var scratch = HybridScratch()
-    /// `w + filterOffset` (exact in Float) for the optimized quantized kernel (nil: reference).
-    private var packedInteger: [Float]?
-    /// The geometry over `paddedInput` (quantized layers with the optimized kernel; nil otherwise).
-    private var paddedGeometry: ConvolutionGeometry?
-    /// The quantized input with its zero padding, as exact floats `x + inputOffset`, filled per
-    /// invoke, so the optimized quantized kernel sees interior pixels only.
-    private var paddedInput: [Float] = []
+    /// The filter the windowed kernels read, cache-line aligned: `w + filterOffset` (exact in
+    /// Float) for quantized layers, a copy of the weights for float ones (nil: no window).
+    private var packedFilter: AlignedArray<Float>?
+    /// How the optimized kernel blocks its rows over a window of padded input rows (quantized
+    /// layers with the optimized kernel, float layers with a constant, finite filter; nil otherwise).
+    private var windowPlan: DepthwiseConv2DOptimized.InputWindowPlan?
 
     func prepare(_ node: NodeContext) throws {
         let input = try node.input(0), filter = try node.input(1)
@@ -66,21 +65,40 @@ final class DepthwiseConv2DOperator: OperatorKernel {
             throw InterpreterError.invalidModel("\(op): unsupported input/filter types \(input.type)/\(filter.type)")
         }
         output.shape = [n, geometry.outputHeight, geometry.outputWidth, cout]
-        packedInteger = nil
-        paddedGeometry = nil
+        packedFilter = nil
+        windowPlan = nil
         if (mode == .uint8 || mode == .int8), DepthwiseConv2DOptimized.supports(geometry),
            filter.isConstant, let raw = filter.data {
             let offset = quantized!.filterOffset
             try node.reserveScratch(SharedMemoryBudget.bytes(filter.elementCount, MemoryLayout<Float>.size), "the packed filter")
-            packedInteger = mode == .uint8
+            packedFilter = try AlignedArray(mode == .uint8
                 ? ConvFilterPacking.packDepthwiseInteger(raw.assumingMemoryBound(to: UInt8.self), offset: offset, count: filter.elementCount)
-                : ConvFilterPacking.packDepthwiseInteger(raw.assumingMemoryBound(to: Int8.self), offset: offset, count: filter.elementCount)
-            paddedGeometry = DepthwiseConv2DOptimized.paddedGeometry(geometry)
+                : ConvFilterPacking.packDepthwiseInteger(raw.assumingMemoryBound(to: Int8.self), offset: offset, count: filter.elementCount))
+            windowPlan = try reserveWindows(node, rowOfSums: true)
         }
-        let paddedCount = paddedGeometry?.inputCount ?? 0
-        try node.reserveScratch(SharedMemoryBudget.bytes(paddedCount, MemoryLayout<Float>.size),
-                                "the padded input (\(paddedGeometry.map { "\($0.inputHeight)x\($0.inputWidth)x\($0.inputDepth)" } ?? "none"))")
-        if paddedInput.count != paddedCount { paddedInput = Array(repeating: 0, count: paddedCount) }
+        // Float layers read their input in place unless a window pays: its block converts at
+        // least as many rows as it moves (not so for deeplabv3's 33-pixel rows of 960 channels
+        // at dilation 4, where the memmove took 15% of the model's time), and its padding taps
+        // add `0 · w`, which only a finite weight leaves at 0.
+        if mode == .float, DepthwiseConv2DOptimized.supports(geometry), filter.isConstant, let raw = filter.data,
+           DepthwiseConv2DOptimized.inputWindowPlan(geometry).convertsMoreThanItMoves(geometry),
+           UnsafeBufferPointer(start: raw.assumingMemoryBound(to: Float.self), count: filter.elementCount).allSatisfy(\.isFinite) {
+            try node.reserveScratch(SharedMemoryBudget.bytes(filter.elementCount, MemoryLayout<Float>.size), "the aligned filter")
+            packedFilter = try AlignedArray(Array(UnsafeBufferPointer(start: raw.assumingMemoryBound(to: Float.self),
+                                                                      count: filter.elementCount)))
+            windowPlan = try reserveWindows(node, rowOfSums: false)
+        }
+    }
+
+    /// The window plan of the geometry, with each thread's window (and row of sums, for
+    /// epilogues that do not finish in place) reserved against the memory budget; the kernel
+    /// allocates them while it runs.
+    private func reserveWindows(_ node: NodeContext, rowOfSums: Bool) throws -> DepthwiseConv2DOptimized.InputWindowPlan {
+        let plan = DepthwiseConv2DOptimized.inputWindowPlan(geometry)
+        let perThread = plan.floatCount + (rowOfSums ? geometry.outputWidth * geometry.outputDepth : 0)
+        try node.reserveScratch(SharedMemoryBudget.bytes(node.threads.threadCount * perThread, MemoryLayout<Float>.size),
+                                "the input windows (\(plan.windowRows) rows of \(plan.rowLength) values per thread)")
+        return plan
     }
 
     func invoke(_ node: NodeContext) throws {
@@ -92,7 +110,7 @@ final class DepthwiseConv2DOperator: OperatorKernel {
         let x = try ConvSupport.data(input, op: op), f = try ConvSupport.data(filter, op: op)
         let y = try ConvSupport.data(output, op: op)
         let b = try bias.map { try ConvSupport.data($0, op: op) }
-        if DepthwiseConv2DOptimized.supports(g), mode == .float || packedInteger != nil {
+        if DepthwiseConv2DOptimized.supports(g), mode == .float || packedFilter != nil {
             invokeOptimized(node, x, f, b, y)
             return
         }
@@ -127,60 +145,46 @@ final class DepthwiseConv2DOperator: OperatorKernel {
     }
 
     /// Runs the channel-vectorized kernels, split over output rows across the thread pool: float
-    /// layers on the input itself, quantized ones on the padded, offset copy.
+    /// layers on the input itself, quantized ones through per-thread windows of padded, offset rows.
     private func invokeOptimized(_ node: NodeContext, _ x: UnsafeMutableRawPointer, _ f: UnsafeMutableRawPointer,
                                  _ b: UnsafeMutableRawPointer?, _ y: UnsafeMutableRawPointer) {
         let g = geometry
         let rows = DepthwiseConv2DOptimized.rowCount(g)
         let minChunk = max(1, 50_000 / max(1, g.outputWidth * g.outputDepth * g.filterHeight * g.filterWidth))
         if mode == .float {
-            // Read in place: border taps go through the border kernel (measured faster than a
-            // padded copy on face_detection_full_range and deeplabv3, generated or portable kernels).
-            let range = floatRange
+            let range = floatRange, plan = windowPlan
             let input = UnsafePointer(x.assumingMemoryBound(to: Float.self))
+            let filter = f.assumingMemoryBound(to: Float.self)
+            let bias = b.map { UnsafePointer($0.assumingMemoryBound(to: Float.self)) }
+            let output = y.assumingMemoryBound(to: Float.self)
+            let aligned = packedFilter.map { UnsafePointer($0.pointer) }
             node.threads.parallelFor(rows, minChunk: minChunk) { part in
-                DepthwiseConv2DOptimized.float(g, activationMin: range.min, activationMax: range.max,
-                                               input: input, filter: f.assumingMemoryBound(to: Float.self),
-                                               bias: b.map { UnsafePointer($0.assumingMemoryBound(to: Float.self)) },
-                                               output: y.assumingMemoryBound(to: Float.self), rows: part,
-                                               fusedMultiplyAdd: node.fusesMultiplyAdd)
+                if let plan, let aligned {
+                    DepthwiseConv2DOptimized.float(g, activationMin: range.min, activationMax: range.max, input: input,
+                                                   filter: aligned, bias: bias, output: output, rows: part, plan: plan,
+                                                   fusedMultiplyAdd: node.fusesMultiplyAdd)
+                } else {
+                    // In place, border taps through the border kernel (a filter that is not constant and finite).
+                    DepthwiseConv2DOptimized.float(g, activationMin: range.min, activationMax: range.max, input: input,
+                                                   filter: filter, bias: bias, output: output, rows: part,
+                                                   fusedMultiplyAdd: node.fusesMultiplyAdd)
+                }
             }
             return
         }
-        let padded = paddedGeometry
-        let padRows = DepthwiseConv2DOptimized.paddedRowCount(g)
-        let minPadRows = max(1, 16_384 / max(1, (padded?.inputWidth ?? 1) * g.inputDepth))
-        paddedInput.withUnsafeMutableBufferPointer { buffer in
-            let copy = buffer.baseAddress.map { UnsafePointer($0) }
-            switch mode {
-            case .uint8, .int8:
-                guard let padded, let copy else { return }
-                let q = requantizer!
-                let isU8 = mode == .uint8
-                let bias = b.map { UnsafePointer($0.assumingMemoryBound(to: Int32.self)) }
-                let base = buffer.baseAddress!
-                node.threads.parallelFor(padRows, minChunk: minPadRows) { part in
-                    if isU8 {
-                        DepthwiseConv2DOptimized.padInput(x.assumingMemoryBound(to: UInt8.self), offset: q.parameters.inputOffset,
-                                                          g, rows: part, into: base)
-                    } else {
-                        DepthwiseConv2DOptimized.padInput(x.assumingMemoryBound(to: Int8.self), offset: q.parameters.inputOffset,
-                                                          g, rows: part, into: base)
-                    }
+        guard let plan = windowPlan, let packed = packedFilter else { return }
+        let q = requantizer!
+        let bias = b.map { UnsafePointer($0.assumingMemoryBound(to: Int32.self)) }
+        let isU8 = mode == .uint8
+        packed.withUnsafeBufferPointer { w in
+            node.threads.parallelFor(rows, minChunk: minChunk) { part in
+                if isU8 {
+                    DepthwiseConv2DOptimized.uint8(g, q, input: x.assumingMemoryBound(to: UInt8.self), packedFilter: w.baseAddress!,
+                                                   bias: bias, output: y.assumingMemoryBound(to: UInt8.self), rows: part, plan: plan)
+                } else {
+                    DepthwiseConv2DOptimized.int8(g, q, input: x.assumingMemoryBound(to: Int8.self), packedFilter: w.baseAddress!,
+                                                  bias: bias, output: y.assumingMemoryBound(to: Int8.self), rows: part, plan: plan)
                 }
-                packedInteger!.withUnsafeBufferPointer { w in
-                    node.threads.parallelFor(rows, minChunk: minChunk) { part in
-                        if isU8 {
-                            DepthwiseConv2DOptimized.uint8(padded, q, offsetInput: copy, packedFilter: w.baseAddress!, bias: bias,
-                                                           output: y.assumingMemoryBound(to: UInt8.self), rows: part)
-                        } else {
-                            DepthwiseConv2DOptimized.int8(padded, q, offsetInput: copy, packedFilter: w.baseAddress!, bias: bias,
-                                                          output: y.assumingMemoryBound(to: Int8.self), rows: part)
-                        }
-                    }
-                }
-            case .float, .hybrid:
-                break
             }
         }
     }

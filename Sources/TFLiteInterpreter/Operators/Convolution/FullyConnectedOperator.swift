@@ -15,7 +15,7 @@ final class FullyConnectedOperator: OperatorKernel {
     private var scratch = HybridScratch()
     /// Weights packed for the optimized kernels, used as a 1×1 convolution over `batches`
     /// pixels (nil: the reference kernel runs).
-    private var packedFloat: [Float]?
+    private var packedFloat: AlignedArray<Float>?
     /// Integer weights and activation buffer of the quantized GEMM (uint8, int8, hybrid).
     private var packedInteger: QuantizedGEMMOperands?
     private var zeroRun: [Float] = []
@@ -89,17 +89,18 @@ final class FullyConnectedOperator: OperatorKernel {
             case .float:
                 try node.reserveScratch(ConvFilterPacking.packedFloatByteCount(outputDepth: units, depth: inputSize),
                                         "the packed weights")
-                packedFloat = ConvFilterPacking.packFloat(raw.assumingMemoryBound(to: Float.self), outputDepth: units, depth: inputSize)
+                packedFloat = try AlignedArray(ConvFilterPacking.packFloat(raw.assumingMemoryBound(to: Float.self),
+                                                                           outputDepth: units, depth: inputSize))
             case .uint8, .int8:
                 let filterOffset = quantized!.filterOffset
                 try node.reserveScratch(QuantizedGEMMOperands.byteCount(mode: mode, geometry: asConvolution, filterOffset: filterOffset),
                                         "the integer GEMM's packed weights and activation buffer")
-                packedInteger = QuantizedGEMMOperands(mode: mode, geometry: asConvolution, filter: raw,
+                packedInteger = try QuantizedGEMMOperands(mode: mode, geometry: asConvolution, filter: raw,
                                                       filterOffset: filterOffset, inputOffset: quantized!.inputOffset)
             case .hybrid:
                 try node.reserveScratch(QuantizedGEMMOperands.byteCount(mode: mode, geometry: asConvolution, filterOffset: 0),
                                         "the integer GEMM's packed weights and activation buffer")
-                packedInteger = QuantizedGEMMOperands(mode: mode, geometry: asConvolution, filter: raw, filterOffset: 0, inputOffset: 0)
+                packedInteger = try QuantizedGEMMOperands(mode: mode, geometry: asConvolution, filter: raw, filterOffset: 0, inputOffset: 0)
             }
             zeroRun = Array(repeating: 0, count: inputSize)
         }

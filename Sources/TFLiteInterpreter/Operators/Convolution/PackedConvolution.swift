@@ -7,7 +7,7 @@ enum PackedConvolution {
     /// Runs `mode`'s optimized kernel on geometry `g` with weights packed at prepare.
     static func invoke(_ g: ConvolutionGeometry, mode: ConvComputeMode, floatRange: (min: Float, max: Float),
                        requantizer: ConvRequantizer?, hybrid: HybridConvolutionParameters?,
-                       scratch: inout HybridScratch, packedFloat: [Float]?, integer: QuantizedGEMMOperands?,
+                       scratch: inout HybridScratch, packedFloat: AlignedArray<Float>?, integer: QuantizedGEMMOperands?,
                        zeroRun: [Float], threads: ThreadPool, fusesMultiplyAdd: Bool,
                        input x: UnsafeMutableRawPointer, bias b: UnsafeMutableRawPointer?,
                        output y: UnsafeMutableRawPointer) {

@@ -13,7 +13,7 @@ final class QuantizedGEMMOperands {
 
     /// Weights and activations as `Int16` pairs (`Int16PairPacking`).
     struct Pairs {
-        var weights: [Int16]
+        var weights: AlignedArray<Int16>
         /// Activations; the trailing zero pixel stays zero.
         var input: [Int16]
     }
@@ -23,7 +23,7 @@ final class QuantizedGEMMOperands {
     /// A class, so the per-invoke buffers can be borrowed side by side.
     final class Quads {
         /// Packed weight bytes (int8 or uint8 per `unsignedWeights`).
-        var weights: [UInt8]
+        var weights: AlignedArray<UInt8>
         /// Whether these are the uint8-weight form.
         var unsignedWeights: Bool
         /// The per-channel constant of the zero points, added to the bias.
@@ -37,7 +37,7 @@ final class QuantizedGEMMOperands {
         /// The negated weight zero point (uint8-weight form).
         let filterOffset: Int32
 
-        init(weights: [UInt8], unsignedWeights: Bool, correction: [Int32], input: [UInt8], bias: [Int32],
+        init(weights: AlignedArray<UInt8>, unsignedWeights: Bool, correction: [Int32], input: [UInt8], bias: [Int32],
              sums: [Int32], filterOffset: Int32) {
             self.weights = weights; self.unsignedWeights = unsignedWeights; self.correction = correction
             self.input = input; self.bias = bias; self.sums = sums; self.filterOffset = filterOffset
@@ -85,8 +85,9 @@ final class QuantizedGEMMOperands {
     /// Packs `filter` (`[outputDepth, taps, filterInputDepth]`, element type per `mode`) for
     /// geometry `g` (groups == 1). `filterOffset` / `inputOffset` are the negated zero points
     /// (0 for hybrid, whose input offsets vary per invoke).
+    /// - Throws: `AlignedArrayAllocationError` when the system cannot provide the packed weights.
     init(mode: ConvComputeMode, geometry g: ConvolutionGeometry, filter: UnsafeRawPointer,
-         filterOffset: Int32, inputOffset: Int32) {
+         filterOffset: Int32, inputOffset: Int32) throws {
         patches = QuantizedConvPatches.prefersPatches(g)
         let g = patches ? QuantizedConvPatches.patchGeometry(g) : g
         geometry = g
@@ -96,8 +97,8 @@ final class QuantizedGEMMOperands {
             let w = filter.assumingMemoryBound(to: Int8.self)
             var input = [UInt8](repeating: 0, count: Int8QuadPacking.activationCount(pixels: pixels, depth: g.inputDepth))
             Int8QuadPacking.fillPaddingPixel(&input, pixels: pixels, depth: g.inputDepth, inputOffset: inputOffset)
-            quads = Quads(weights: Int8QuadPacking.pack(w, outputDepth: g.outputDepth, taps: taps, inputDepth: g.inputDepth)
-                                       .map { UInt8(bitPattern: $0) },
+            quads = Quads(weights: try AlignedArray(Int8QuadPacking.pack(w, outputDepth: g.outputDepth, taps: taps,
+                                                                         inputDepth: g.inputDepth).map { UInt8(bitPattern: $0) }),
                           unsignedWeights: false,
                           correction: Int8QuadPacking.biasCorrection(w, outputDepth: g.outputDepth, depth: taps * g.inputDepth,
                                                                      inputOffset: inputOffset),
@@ -109,7 +110,8 @@ final class QuantizedGEMMOperands {
             var input = [UInt8](repeating: 0, count: Int8QuadPacking.activationCount(pixels: pixels, depth: g.inputDepth))
             Int8QuadPacking.fillPaddingPixel(&input, pixels: pixels, depth: g.inputDepth,
                                              value: Int8QuadPacking.unsignedWeightPaddingByte(inputOffset: inputOffset))
-            quads = Quads(weights: Int8QuadPacking.pack(w, outputDepth: g.outputDepth, taps: taps, inputDepth: g.inputDepth),
+            quads = Quads(weights: try AlignedArray(Int8QuadPacking.pack(w, outputDepth: g.outputDepth, taps: taps,
+                                                                         inputDepth: g.inputDepth)),
                           unsignedWeights: true,
                           correction: Int8QuadPacking.unsignedWeightBiasCorrection(
                               w, outputDepth: g.outputDepth, depth: taps * g.inputDepth,
@@ -126,7 +128,7 @@ final class QuantizedGEMMOperands {
             weights = Int16PairPacking.pack(filter.assumingMemoryBound(to: Int8.self), offset: filterOffset,
                                             outputDepth: g.outputDepth, taps: taps, inputDepth: g.inputDepth)
         }
-        pairs = Pairs(weights: weights,
+        pairs = Pairs(weights: try AlignedArray(weights),
                       input: Array(repeating: 0, count: Int16PairPacking.activationCount(pixels: pixels, depth: g.inputDepth)))
     }
 }

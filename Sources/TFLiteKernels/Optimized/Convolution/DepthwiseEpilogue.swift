@@ -103,8 +103,26 @@ struct DepthwiseRequantizeEpilogue: DepthwiseEpilogue {
 
     func sums(for row: UnsafeMutablePointer<UInt8>, scratch: UnsafeMutablePointer<Float>) -> UnsafeMutablePointer<Float> { scratch }
 
+    /// The AVX-512 form (`DepthwiseRequantize16AVX512`), which takes every channel, where it applies.
+    var generatedKernel512: DepthwiseRequantize16AVX512.Function? {
+        guard bias != nil, requantizer.vectorizable, !requantizer.hasLeftShift else { return nil }
+        return GeneratedKernels.current?.depthwiseRequantize512
+    }
+
     @inline(never)
     func finish(_ sums: UnsafeMutablePointer<Float>, pixels: Int, channels c: Int, to dst: UnsafeMutablePointer<UInt8>) {
+        if pixels > 0, c > 0, let generated = generatedKernel512 {
+            let p = requantizer.parameters
+            var arguments = GeneratedDepthwiseRequantizeArguments(
+                sums: UnsafeRawPointer(sums), output: UnsafeMutableRawPointer(dst), pixels: pixels, blocks: (c + 15) / 16,
+                sumsPixelBytes: 4 * c, outputPixelBytes: c, bias: UnsafeRawPointer(bias!),
+                multipliers: UnsafeRawPointer(requantizer.multipliers), rightShifts: UnsafeRawPointer(requantizer.rightShifts),
+                remainderMasks: UnsafeRawPointer(requantizer.remainderMasks), outputOffset: p.outputOffset,
+                activationMin: p.activationMin, activationMax: p.activationMax,
+                lastLaneMask: c % 16 == 0 ? 0xFFFF : (1 << UInt32(c % 16)) - 1)
+            withUnsafePointer(to: &arguments) { generated(UnsafeRawPointer($0)) }
+            return
+        }
         let blocks = c / 16
         if blocks > 0, pixels > 0, let generated = generatedKernel {
             // Whole 16-channel blocks in generated code, the remaining channels below.

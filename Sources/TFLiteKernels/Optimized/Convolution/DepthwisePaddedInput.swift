@@ -26,17 +26,42 @@ extension DepthwiseConv2DOptimized {
         pad(g, rows: rows, into: out) { from, count, to in Conv2DOptimized.offsetInput(x + from, count: count, offset: offset, into: to) }
     }
 
+    /// Converts padded rows `rows` of uint8 input (as `padInput(_:offset:_:rows:into:)`) to
+    /// consecutive rows from `out`, whose first row is `rows.lowerBound`.
+    public static func padInput(_ x: UnsafePointer<UInt8>, offset: Int32, _ g: ConvolutionGeometry,
+                                rows: Range<Int>, startingAt out: UnsafeMutablePointer<Float>) {
+        pad(g, rows: rows, into: out, firstRow: rows.lowerBound) { from, count, to in
+            Conv2DOptimized.offsetInput(x + from, count: count, offset: offset, into: to)
+        }
+    }
+
+    /// Converts padded rows `rows` of int8 input to consecutive rows from `out` (see the uint8 form).
+    public static func padInput(_ x: UnsafePointer<Int8>, offset: Int32, _ g: ConvolutionGeometry,
+                                rows: Range<Int>, startingAt out: UnsafeMutablePointer<Float>) {
+        pad(g, rows: rows, into: out, firstRow: rows.lowerBound) { from, count, to in
+            Conv2DOptimized.offsetInput(x + from, count: count, offset: offset, into: to)
+        }
+    }
+
+    /// Copies padded rows `rows` of float input, with zeros for the padding, to consecutive rows
+    /// from `out`, whose first row is `rows.lowerBound`.
+    public static func padInput(_ x: UnsafePointer<Float>, _ g: ConvolutionGeometry,
+                                rows: Range<Int>, startingAt out: UnsafeMutablePointer<Float>) {
+        pad(g, rows: rows, into: out, firstRow: rows.lowerBound) { from, count, to in to.update(from: x + from, count: count) }
+    }
+
     /// Converts int8 input to exact floats `x + offset` in the padded layout of `paddedGeometry(g)`.
     public static func padInput(_ x: UnsafePointer<Int8>, offset: Int32, _ g: ConvolutionGeometry,
                                 rows: Range<Int>? = nil, into out: UnsafeMutablePointer<Float>) {
         pad(g, rows: rows, into: out) { from, count, to in Conv2DOptimized.offsetInput(x + from, count: count, offset: offset, into: to) }
     }
 
-    /// Fills padded rows `rows` (all when nil) of the buffer: zeros outside the input,
-    /// `copy(from, count, to)` for each row's `count` input elements starting at element `from`.
+    /// Fills padded rows `rows` (all when nil) of the buffer, padded row `r` at row `r − firstRow`
+    /// of `out`: zeros outside the input, `copy(from, count, to)` for each row's `count` input
+    /// elements starting at element `from`.
     @inline(__always)
     private static func pad(_ g: ConvolutionGeometry, rows: Range<Int>?, into out: UnsafeMutablePointer<Float>,
-                            copy: (Int, Int, UnsafeMutablePointer<Float>) -> Void) {
+                            firstRow: Int = 0, copy: (Int, Int, UnsafeMutablePointer<Float>) -> Void) {
         let p = paddedGeometry(g)
         let c = g.inputDepth
         let rowLength = p.inputWidth * c
@@ -45,7 +70,7 @@ extension DepthwiseConv2DOptimized {
         let middle = max(0, min(g.inputWidth, p.inputWidth - g.padLeft))
         for row in rows ?? 0..<(g.batches * p.inputHeight) {
             let b = row / p.inputHeight, iy = row % p.inputHeight - g.padTop
-            let dst = out + row * rowLength
+            let dst = out + (row - firstRow) * rowLength
             if iy < 0 || iy >= g.inputHeight || middle == 0 {
                 dst.update(repeating: 0, count: rowLength)
             } else {

@@ -2,8 +2,9 @@ import MachineCode
 
 /// The generated AVX depthwise microkernel: the sums of a run of interior output pixels (whole
 /// window inside the input) for one 16-channel block, several pixels per pass (4 in 8 ymm
-/// accumulators with AVX; 4, or 8 for exact sums, in zmm with AVX-512), then 4, then one at a
-/// time, each weight load feeding all of them and the inputs read straight from memory as
+/// accumulators with AVX; 4, or 8 for exact sums, in zmm with AVX-512), then the remaining
+/// pixels in one pass of their own width (a 7-pixel row is one pass, not 4 + 1 + 1 + 1),
+/// each weight load feeding all of them and the inputs read straight from memory as
 /// multiply operands. Float layers round products and sums separately (no FMA), in the
 /// reference's tap order, as the default build's Swift kernel does. Quantized layers sum exact
 /// integers as floats (`DepthwiseConv2DOptimized`), where a fused multiply-add gives the same
@@ -38,7 +39,7 @@ enum DepthwiseConvTiles16AVX {
         let saved: [GeneralRegister] = [.rbx, .rbp, .r12, .r13, .r14, .r15]
         let masked = width == .zmm
         let laneMask: OpmaskRegister? = masked ? k(1) : nil
-        let passes = masked && exactSums ? [8, 4, 1] : [4, 1]
+        let widest = masked && exactSums ? 8 : 4
         a.function(saving: saved) { a, _ in
             a.mov(input, .mem(args, disp: Field.input))
             a.mov(sums, .mem(args, disp: Field.sums))
@@ -115,20 +116,28 @@ enum DepthwiseConvTiles16AVX {
                 }
             }
 
-            for count in passes {
-                let loop = a.newLabel(), next = a.newLabel()
-                a.bind(loop)
+            // Full passes while `widest` pixels remain, then one pass of exactly the rest.
+            let loop = a.newLabel(), rest = a.newLabel(), end = a.newLabel()
+            a.bind(loop)
+            a.cmp(pixels, Int32(widest))
+            a.j(.less, rest)
+            windowPass(count: widest)
+            for _ in 0..<widest {
+                a.add(input, pixelStep)
+                a.add(sums, channelBytes)
+            }
+            a.sub(pixels, Int32(widest))
+            a.jmp(loop)
+            a.bind(rest)
+            for count in stride(from: widest - 1, through: 1, by: -1) {
+                let next = a.newLabel()
                 a.cmp(pixels, Int32(count))
-                a.j(.less, next)
+                a.j(.notEqual, next)
                 windowPass(count: count)
-                for _ in 0..<count {
-                    a.add(input, pixelStep)
-                    a.add(sums, channelBytes)
-                }
-                a.sub(pixels, Int32(count))
-                a.jmp(loop)
+                a.jmp(end)
                 a.bind(next)
             }
+            a.bind(end)
             for register in [filter, far6, far4] { a.pop(register) }
         }
     }

@@ -65,12 +65,14 @@ struct GeneratedDepthwiseRequantizeArguments {
     var outputOffset: Int32
     var activationMin: Int32
     var activationMax: Int32
+    /// The lanes of the last 16-channel block (`DepthwiseRequantize16AVX512` only).
+    var lastLaneMask: UInt32 = 0xFFFF
 
     /// Byte offsets of the fields (checked against `MemoryLayout` by the kernel tests).
     enum Field {
         static let sums: Int32 = 0, output: Int32 = 8, pixels: Int32 = 16, blocks: Int32 = 24, sumsPixelBytes: Int32 = 32
         static let outputPixelBytes: Int32 = 40, bias: Int32 = 48, multipliers: Int32 = 56, rightShifts: Int32 = 64
         static let remainderMasks: Int32 = 72, nudge: Int32 = 80, outputOffset: Int32 = 88, activationMin: Int32 = 92
-        static let activationMax: Int32 = 96
+        static let activationMax: Int32 = 96, lastLaneMask: Int32 = 100
     }
 }

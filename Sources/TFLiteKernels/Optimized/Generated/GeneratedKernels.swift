@@ -37,6 +37,8 @@ public final class GeneratedKernels: Sendable {
     /// `DepthwiseRequantize16AVX2` for uint8 / int8 outputs.
     let depthwiseRequantizeUInt8: DepthwiseRequantize16AVX2.Function?
     let depthwiseRequantizeInt8: DepthwiseRequantize16AVX2.Function?
+    /// `DepthwiseRequantize16AVX512` (at `.avx512` and up): every channel, uint8 and int8 outputs.
+    let depthwiseRequantize512: DepthwiseRequantize16AVX512.Function?
     /// `OffsetBytesToFloatAVX` for uint8 / int8 inputs, with the values converted per step.
     let offsetUInt8ToFloat: (function: OffsetBytesToFloatAVX.Function, lanes: Int)?
     let offsetInt8ToFloat: (function: OffsetBytesToFloatAVX.Function, lanes: Int)?
@@ -55,7 +57,7 @@ public final class GeneratedKernels: Sendable {
             (floatConv6x16, depthwiseTiles16, depthwiseExactTiles16, depthwiseRequantizeUInt8, depthwiseRequantizeInt8, code)
                 = (nil, nil, nil, nil, nil, nil)
             (vnniGEMM, floatConv8x32, offsetUInt8ToFloat, offsetInt8ToFloat, byteTableLookup64) = (nil, nil, nil, nil, nil)
-            (floatConv6x16Fused, floatConv8x32Fused, depthwiseFloatFinish) = (nil, nil, nil)
+            (floatConv6x16Fused, floatConv8x32Fused, depthwiseFloatFinish, depthwiseRequantize512) = (nil, nil, nil, nil)
             return
         }
         var a = Assembler()
@@ -80,6 +82,8 @@ public final class GeneratedKernels: Sendable {
         DepthwiseRequantize16AVX2.emit(signed: false, into: &a)
         let requantizeInt8Entry = a.count
         DepthwiseRequantize16AVX2.emit(signed: true, into: &a)
+        let requantize512Entry = a.count
+        if level >= .avx512 { DepthwiseRequantize16AVX512.emit(into: &a) }
         let offsetUInt8Entry = a.count
         OffsetBytesToFloatAVX.emit(signed: false, width: vectorWidth, into: &a)
         let offsetInt8Entry = a.count
@@ -100,6 +104,7 @@ public final class GeneratedKernels: Sendable {
              ("DepthwiseConvTiles16.float", depthwiseEntry), ("DepthwiseConvTiles16.exactSums", depthwiseExactEntry),
              ("DepthwiseFloatFinish16", finishEntry),
              ("DepthwiseRequantize16+AVX2.uint8", requantizeUInt8Entry), ("DepthwiseRequantize16+AVX2.int8", requantizeInt8Entry),
+             ("DepthwiseRequantize16+AVX512", requantize512Entry),
              ("OffsetBytesToFloat.uint8", offsetUInt8Entry), ("OffsetBytesToFloat.int8", offsetInt8Entry),
              ("ByteTableLookup64+AVX512VBMI", byteTableEntry)]
             + (vnniEntries ?? []).enumerated().map { ("QuantizedGEMM8x32+AVX512VNNI.\($0.offset)", $0.element) }
@@ -115,6 +120,8 @@ public final class GeneratedKernels: Sendable {
                                 vectorWidth == .zmm)
         depthwiseRequantizeUInt8 = unsafeBitCast(code.address(at: requantizeUInt8Entry), to: DepthwiseRequantize16AVX2.Function.self)
         depthwiseRequantizeInt8 = unsafeBitCast(code.address(at: requantizeInt8Entry), to: DepthwiseRequantize16AVX2.Function.self)
+        depthwiseRequantize512 = level >= .avx512
+            ? unsafeBitCast(code.address(at: requantize512Entry), to: DepthwiseRequantize16AVX512.Function.self) : nil
         let lanes = OffsetBytesToFloatAVX.lanes(vectorWidth)
         offsetUInt8ToFloat = (unsafeBitCast(code.address(at: offsetUInt8Entry), to: OffsetBytesToFloatAVX.Function.self), lanes)
         offsetInt8ToFloat = (unsafeBitCast(code.address(at: offsetInt8Entry), to: OffsetBytesToFloatAVX.Function.self), lanes)
@@ -131,7 +138,7 @@ public final class GeneratedKernels: Sendable {
             + ["QuantizedPairGEMM8x16+AVX2 (sums, uint8, int8 requantizing)", "FloatConv6x16+AVX (separate roundings, fused multiply-add)",
                "DepthwiseConvTiles16+\(vectorWidth == .zmm ? "AVX512" : "AVX") (float; exact sums, FMA)",
                "DepthwiseFloatFinish16+\(vectorWidth == .zmm ? "AVX512" : "AVX")",
-               "DepthwiseRequantize16+AVX2 (uint8, int8)", "OffsetBytesToFloat+\(vectorWidth == .zmm ? "AVX512" : "AVX2")"]
+               depthwiseRequantize512 == nil ? "DepthwiseRequantize16+AVX2 (uint8, int8)" : "DepthwiseRequantize16+AVX512", "OffsetBytesToFloat+\(vectorWidth == .zmm ? "AVX512" : "AVX2")"]
     }
 
     /// The kernels for this process's policy, or nil when it generates none (portable kernels).

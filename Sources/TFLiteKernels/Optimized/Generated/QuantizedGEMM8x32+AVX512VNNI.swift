@@ -82,41 +82,27 @@ enum QuantizedGEMM8x32AVX512VNNI {
         }
     }
 
-    /// The requantizing end: for each panel, its tables in zmm16–21 (masked loads), then each
-    /// of the first `rows` pixels requantized (zmm22–27 constants and temporaries) and stored.
+    /// The requantizing end (`Requantization16AVX512`): for each panel, its tables (masked
+    /// loads), then each of the first `rows` pixels requantized and stored.
     private static func requantizeAndStore(layout: QuantizedGEMMLayout, panels: Int,
                                            accumulator: (Int, Int) -> VectorRegister, done: Assembler.Label,
                                            _ a: inout Assembler) {
         typealias Field = GeneratedIntegerTileArguments.Field
+        typealias R = Requantization16AVX512
+        let fields = RequantizationFields(
+            bias: Field.bias, multipliers: Field.multipliers, rightShifts: Field.rightShifts,
+            remainderMasks: Field.remainderMasks, nudge: Field.nudge, outputOffset: Field.outputOffset,
+            activationMin: Field.activationMin, activationMax: Field.activationMax)
         let args = GeneralRegister.rdi
         let rows = GeneralRegister.rbp, stride = GeneralRegister.rcx, destination = GeneralRegister.r8
-        let table = GeneralRegister.rax
-        let bias = zmm(16), multiplier = zmm(17), oddMultiplier = zmm(18), remainderMask = zmm(19)
-        let halfMask = zmm(20), shift = zmm(21)
-        let nudge = zmm(22), outputOffset = zmm(23), low = zmm(24), high = zmm(25), t0 = zmm(26), t1 = zmm(27)
         a.mov(rows, .mem(args, disp: Field.rows))
         a.mov(stride, .mem(args, disp: Field.outputStride))
-        a.vpbroadcastq(nudge, .mem(args, disp: Field.nudge))
-        a.vpbroadcastd(outputOffset, .mem(args, disp: Field.outputOffset))
-        a.vpbroadcastd(low, .mem(args, disp: Field.activationMin))
-        a.vpbroadcastd(high, .mem(args, disp: Field.activationMax))
-        a.mov(.rdx, 0xAAAA, width: .dword)
-        a.kmovw(k(3), .rdx)                                   // odd 32-bit lanes
+        R.loadConstants(fields, &a)
         for panel in 0..<panels {
             let panelDone = panel + 1 < panels ? a.newLabel() : done
             a.mov(.rdx, .mem(args, disp: Field.laneMasks + Int32(4 * panel)), width: .dword)
             a.kmovw(k(1), .rdx)
-            /// Panel `panel`'s 16 entries of a per-channel table, masked (lanes past the channels are zero).
-            func load(_ v: VectorRegister, _ field: Int32) {
-                a.mov(table, .mem(args, disp: field))
-                a.vmovups(v, .mem(table, disp: Int32(64 * panel)), mask: k(1), zeroing: true)
-            }
-            load(bias, Field.bias)
-            load(multiplier, Field.multipliers)
-            load(remainderMask, Field.remainderMasks)
-            load(shift, Field.rightShifts)
-            a.vpsrlq(oddMultiplier, multiplier, 32)
-            a.vpsrad(halfMask, remainderMask, 1)
+            R.loadTables(fields, channelBytes: nil, disp: Int32(64 * panel), mask: k(1), &a)
             a.mov(destination, .mem(args, disp: Field.output))
             if panel > 0 { a.add(destination, 16) }
             if layout == .uint8WeightQuads { a.mov(.r9, .mem(args, disp: Field.rowTerms)) }
@@ -126,29 +112,9 @@ enum QuantizedGEMM8x32AVX512VNNI {
                     a.j(.lessOrEqual, panelDone)
                 }
                 let x = accumulator(r, panel)
-                a.vpaddd(x, x, .register(bias))
+                a.vpaddd(x, x, .register(R.bias))
                 if layout == .uint8WeightQuads { a.vpaddd(x, x, .broadcast(.r9, disp: Int32(4 * r))) }
-                // Rounding doubling high multiply: bits 31…62 of x·m + 2^30, even and odd lanes.
-                a.vpmuldq(t0, x, multiplier)
-                a.vpaddq(t0, t0, .register(nudge))
-                a.vpsrlq(t0, t0, 31)
-                a.vpsrlq(t1, x, 32)
-                a.vpmuldq(t1, t1, oddMultiplier)
-                a.vpaddq(t1, t1, .register(nudge))
-                a.vpsllq(t1, t1, 1)
-                a.vpblendmd(x, t0, t1, mask: k(3))
-                // Rounding right shift, half away from zero: +1 where remainder > mask/2 + (x < 0);
-                // both lie in [0, 2^30], so (threshold − remainder)'s sign is the increment.
-                a.vpand(t0, x, remainderMask)
-                a.vpsrad(t1, x, 31)
-                a.vpsubd(t1, halfMask, .register(t1))         // threshold
-                a.vpsravd(x, x, .register(shift))
-                a.vpsubd(t1, t1, .register(t0))
-                a.vpsrad(t1, t1, 31)
-                a.vpsubd(x, x, .register(t1))
-                a.vpaddd(x, x, .register(outputOffset))
-                a.vpmaxsd(x, x, .register(low))
-                a.vpminsd(x, x, .register(high))
+                R.requantize(x, &a)
                 a.vpmovdb(.mem(destination), x, mask: k(1))
                 a.add(destination, stride)
             }
