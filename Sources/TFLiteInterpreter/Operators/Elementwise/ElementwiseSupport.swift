@@ -67,9 +67,6 @@ enum ElementwiseSupport {
         return Int32(x)
     }
 
-    /// True for the 8/16-bit types that carry affine quantization in this family.
-    static func isQuantized(_ type: TensorType) -> Bool { type == .int8 || type == .uint8 || type == .int16 }
-
     /// Throws unless every given tensor has `type`.
     static func requireSameType(_ tensors: [RuntimeTensor], _ op: String) throws {
         guard let first = tensors.first else { return }
