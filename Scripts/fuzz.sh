@@ -57,9 +57,10 @@ flags=(-sanitize=fuzzer,address -O -g -parse-as-library -swift-version 6)
 
 swiftc "${flags[@]}" -module-name FlatBufferReader -emit-module -emit-module-path "$out/FlatBufferReader.swiftmodule" \
     -emit-library -static -o "$out/libFlatBufferReader.a" Sources/FlatBufferReader/*.swift
-swiftc "${flags[@]}" -module-name TFLiteSchema -I "$out" -I Sources/CZlib \
+# -enable-testing: the fuzz target reaches the internal FuzzTargets with @testable import.
+swiftc "${flags[@]}" -enable-testing -module-name TFLiteSchema -I "$out" -I Sources/CZlib \
     -emit-module -emit-module-path "$out/TFLiteSchema.swiftmodule" \
-    -emit-library -static -o "$out/libTFLiteSchema.a" Sources/TFLiteSchema/*.swift
+    -emit-library -static -o "$out/libTFLiteSchema.a" $(find Sources/TFLiteSchema -name '*.swift' | sort)
 swiftc "${flags[@]}" -module-name FuzzModelLoad -I "$out" -I Sources/CZlib \
     Tests/Fuzz/FuzzModelLoad.swift "$out/libTFLiteSchema.a" "$out/libFlatBufferReader.a" -lz -o "$out/fuzz-model-load"
 

@@ -1,11 +1,12 @@
 import FlatBufferReader
 
 /// Drives every reader on arbitrary bytes and touches all decoded values: the body of the
-/// libFuzzer target (`Scripts/fuzz.sh`) and of the crash-regression tests.
-public enum FuzzTargets {
+/// libFuzzer target (`Scripts/fuzz.sh`) and of the crash-regression tests, which reach it
+/// with `@testable import` (it is not API).
+enum FuzzTargets {
     /// Loads `bytes` as a model, a FlexBuffer map and an appended ZIP archive; errors are expected,
     /// crashes are bugs.
-    public static func exercise(_ bytes: [UInt8]) {
+    static func exercise(_ bytes: [UInt8]) {
         if let model = try? TFLiteModelFile(bytes: bytes) { touch(model) }
         if let map = try? FlexBufferMap(bytes: bytes) { touch(map, depth: 0) }
         _ = try? AssociatedFileArchive.files(in: bytes)
@@ -20,12 +21,13 @@ public enum FuzzTargets {
         }
         for subgraph in model.subgraphs {
             for op in subgraph.operators {
-                if let options = op.builtinOptions {
-                    for field in 0..<12 {
-                        _ = options.int32(field); _ = options.float(field); _ = options.int32Array(field)
-                        _ = options.int64(field); _ = options.bool(field)
-                    }
+                // The typed options of every operator the summary knows (validated models have
+                // valid operator-code indices).
+                if op.opcodeIndex >= 0, op.opcodeIndex < model.operatorCodes.count {
+                    _ = OperatorOptionsSummary.options(of: op, code: model.operatorCodes[op.opcodeIndex])
                 }
+                _ = try? DetectionPostProcessOptions(customOptions: op.customOptions)
+                _ = try? TransposeConvBiasOptions(customOptions: op.customOptions)
                 if let map = try? FlexBufferMap(bytes: op.customOptions) { touch(map, depth: 0) }
             }
         }

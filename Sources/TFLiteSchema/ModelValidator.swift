@@ -76,21 +76,26 @@ struct ModelValidator {
         }
     }
 
-    /// Control-flow operators name other subgraphs in their options: IF (then 0, else 1),
-    /// WHILE (cond 0, body 1), CALL_ONCE (init 0).
+    /// Control-flow operators name other subgraphs in their typed options: IF (then, else),
+    /// WHILE (cond, body), CALL_ONCE (init).
     private func validateSubgraphReferences(_ op: OperatorDescription, builtin: BuiltinOperator, element: String) throws {
-        let fields: [(Int, String)]
-        switch builtin {
-        case .if: fields = [(0, "then subgraph"), (1, "else subgraph")]
-        case .while: fields = [(0, "cond subgraph"), (1, "body subgraph")]
-        case .callOnce: fields = [(0, "init subgraph")]
-        default: return
-        }
-        guard let options = op.builtinOptions else {
+        guard builtin == .if || builtin == .while || builtin == .callOnce else { return }
+        guard op.builtinOptions != nil else {
             throw TFLiteSchemaError.invalidGraph(element: element, reason: "control-flow operator without options")
         }
-        for (field, name) in fields {
-            try check(Int(options.int32(field)), count: subgraphs.count, "\(element) \(name)")
+        let references: [(Int32, String)]
+        switch builtin {
+        case .if:
+            let o = try op.options(IfOptions.self, operator: builtin.description)
+            references = [(o.thenSubgraphIndex, "then subgraph"), (o.elseSubgraphIndex, "else subgraph")]
+        case .while:
+            let o = try op.options(WhileOptions.self, operator: builtin.description)
+            references = [(o.condSubgraphIndex, "cond subgraph"), (o.bodySubgraphIndex, "body subgraph")]
+        default:
+            references = [(try op.options(CallOnceOptions.self, operator: builtin.description).initSubgraphIndex, "init subgraph")]
+        }
+        for (index, name) in references {
+            try check(Int(index), count: subgraphs.count, "\(element) \(name)")
         }
     }
 

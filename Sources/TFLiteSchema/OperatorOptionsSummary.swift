@@ -1,78 +1,97 @@
 import FlatBufferReader
 
 /// Human-readable key options of an operator (strides, padding, activation, axis, ...), read
-/// from its builtin options table (field ids from `schema.fbs`) or, for custom operators,
-/// the scalars of its FlexBuffer options map. For reports such as `tflite-dump`.
+/// through the same typed options the interpreter uses (``Conv2DOptions``, ...) or, for
+/// custom operators, ``TransposeConvBiasOptions`` and the scalars of a FlexBuffer options
+/// map. For reports such as `tflite-dump`.
 public enum OperatorOptionsSummary {
-    /// `(name, value)` pairs for `op`, in display order; empty for operators without notable options.
+    /// `(name, value)` pairs for `op`, in display order; empty for operators without notable
+    /// options; one `("options_error", message)` pair when the options do not decode.
     public static func options(of op: OperatorDescription, code: OperatorCode) -> [(String, String)] {
-        if code.builtin == .custom { return customOptions(op.customOptions) }
-        guard let table = op.builtinOptions else { return [] }
-        switch code.builtin {
-        case .conv2D:
-            return [("stride", stride(table, 1, 2)), ("padding", padding(table.int8(0))),
-                    ("activation", activation(table.int8(3))),
-                    ("dilation", "\(table.int32(4, default: 1))x\(table.int32(5, default: 1))")]
-        case .depthwiseConv2D:
-            return [("stride", stride(table, 1, 2)), ("padding", padding(table.int8(0))),
-                    ("depth_multiplier", "\(table.int32(3))"), ("activation", activation(table.int8(4))),
-                    ("dilation", "\(table.int32(5, default: 1))x\(table.int32(6, default: 1))")]
-        case .transposeConv:
-            return [("stride", stride(table, 1, 2)), ("padding", padding(table.int8(0))),
-                    ("activation", activation(table.int8(3)))]
-        case .averagePool2D, .maxPool2D, .l2Pool2D:
-            return [("filter", "\(table.int32(3))x\(table.int32(4))"), ("stride", stride(table, 1, 2)),
-                    ("padding", padding(table.int8(0))), ("activation", activation(table.int8(5)))]
-        case .fullyConnected:
-            return [("activation", activation(table.int8(0))), ("keep_num_dims", "\(table.bool(2))")]
-        case .add, .sub, .mul, .div:
-            return [("activation", activation(table.int8(0)))]
-        case .concatenation:
-            return [("axis", "\(table.int32(0))"), ("activation", activation(table.int8(1)))]
-        case .softmax:
-            return [("beta", "\(table.float(0))")]
-        case .reshape:
-            let shape = table.int32Array(0)
-            return shape.isEmpty ? [] : [("new_shape", "\(shape)")]
-        case .resizeBilinear:
-            return [("align_corners", "\(table.bool(2))"), ("half_pixel_centers", "\(table.bool(3))")]
-        case .resizeNearestNeighbor:
-            return [("align_corners", "\(table.bool(0))"), ("half_pixel_centers", "\(table.bool(1))")]
-        case .stridedSlice:
-            return [("begin_mask", "\(table.int32(0))"), ("end_mask", "\(table.int32(1))"),
-                    ("shrink_axis_mask", "\(table.int32(4))")]
-        case .mean, .sum, .reduceMax, .reduceMin, .reduceProd, .reduceAny:
-            return [("keep_dims", "\(table.bool(0))")]
-        case .squeeze:
-            return [("squeeze_dims", "\(table.int32Array(0))")]
-        case .leakyRelu:
-            return [("alpha", "\(table.float(0))")]
-        case .gather:
-            return [("axis", "\(table.int32(0))"), ("batch_dims", "\(table.int32(1))")]
-        case .pack, .unpack:
-            return [("count", "\(table.int32(0))"), ("axis", "\(table.int32(1))")]
-        case .split:
-            return [("num_splits", "\(table.int32(0))")]
-        default:
-            return []
+        if code.builtin == .custom {
+            if code.customName == TransposeConvBiasOptions.operatorName {
+                do {
+                    let o = try TransposeConvBiasOptions(customOptions: op.customOptions)
+                    return [("stride", "\(o.strideW)x\(o.strideH)"), ("padding", "\(o.padding)")]
+                } catch {
+                    return [("options_error", "\(error)")]
+                }
+            }
+            return customOptions(op.customOptions)
+        }
+        guard op.builtinOptions != nil else { return [] }
+        do { return try builtinOptions(of: op, code.builtin) } catch {
+            return [("options_error", "\(error)")]
         }
     }
 
-    private static func stride(_ table: OptionsTable, _ w: Int, _ h: Int) -> String {
-        "\(table.int32(w))x\(table.int32(h))"
-    }
-
-    /// Name of a `Padding` code: SAME = 0, VALID = 1.
-    public static func padding(_ code: Int8) -> String {
-        switch code { case 0: return "SAME"; case 1: return "VALID"; default: return "padding(\(code))" }
-    }
-
-    /// Name of an `ActivationFunctionType` code.
-    public static func activation(_ code: Int8) -> String {
-        switch code {
-        case 0: return "NONE"; case 1: return "RELU"; case 2: return "RELU_N1_TO_1"; case 3: return "RELU6"
-        case 4: return "TANH"; case 5: return "SIGN_BIT"
-        default: return "activation(\(code))"
+    private static func builtinOptions(of op: OperatorDescription, _ builtin: BuiltinOperator) throws -> [(String, String)] {
+        func decode<Options: BuiltinOptionsDecodable>(_ type: Options.Type) throws -> Options {
+            try op.options(type, operator: builtin.description)
+        }
+        switch builtin {
+        case .conv2D:
+            let o = try decode(Conv2DOptions.self)
+            return [("stride", "\(o.strideW)x\(o.strideH)"), ("padding", "\(o.padding)"),
+                    ("activation", "\(o.fusedActivationFunction)"),
+                    ("dilation", "\(o.dilationWFactor)x\(o.dilationHFactor)")]
+        case .depthwiseConv2D:
+            let o = try decode(DepthwiseConv2DOptions.self)
+            return [("stride", "\(o.strideW)x\(o.strideH)"), ("padding", "\(o.padding)"),
+                    ("depth_multiplier", "\(o.depthMultiplier)"), ("activation", "\(o.fusedActivationFunction)"),
+                    ("dilation", "\(o.dilationWFactor)x\(o.dilationHFactor)")]
+        case .transposeConv:
+            let o = try decode(TransposeConvOptions.self)
+            return [("stride", "\(o.strideW)x\(o.strideH)"), ("padding", "\(o.padding)"),
+                    ("activation", "\(o.fusedActivationFunction)")]
+        case .averagePool2D, .maxPool2D, .l2Pool2D:
+            let o = try decode(Pool2DOptions.self)
+            return [("filter", "\(o.filterWidth)x\(o.filterHeight)"), ("stride", "\(o.strideW)x\(o.strideH)"),
+                    ("padding", "\(o.padding)"), ("activation", "\(o.fusedActivationFunction)")]
+        case .fullyConnected:
+            let o = try decode(FullyConnectedOptions.self)
+            return [("activation", "\(o.fusedActivationFunction)"), ("keep_num_dims", "\(o.keepNumDims)")]
+        case .add: return [("activation", "\(try decode(AddOptions.self).fusedActivationFunction)")]
+        case .sub: return [("activation", "\(try decode(SubOptions.self).fusedActivationFunction)")]
+        case .mul: return [("activation", "\(try decode(MulOptions.self).fusedActivationFunction)")]
+        case .div: return [("activation", "\(try decode(DivOptions.self).fusedActivationFunction)")]
+        case .concatenation:
+            let o = try decode(ConcatenationOptions.self)
+            return [("axis", "\(o.axis)"), ("activation", "\(o.fusedActivationFunction)")]
+        case .softmax:
+            return [("beta", "\(try decode(SoftmaxOptions.self).beta)")]
+        case .reshape:
+            let shape = try decode(ReshapeOptions.self).newShape
+            return shape.isEmpty ? [] : [("new_shape", "\(shape)")]
+        case .resizeBilinear:
+            let o = try decode(ResizeBilinearOptions.self)
+            return [("align_corners", "\(o.alignCorners)"), ("half_pixel_centers", "\(o.halfPixelCenters)")]
+        case .resizeNearestNeighbor:
+            let o = try decode(ResizeNearestNeighborOptions.self)
+            return [("align_corners", "\(o.alignCorners)"), ("half_pixel_centers", "\(o.halfPixelCenters)")]
+        case .stridedSlice:
+            let o = try decode(StridedSliceOptions.self)
+            return [("begin_mask", "\(o.beginMask)"), ("end_mask", "\(o.endMask)"),
+                    ("shrink_axis_mask", "\(o.shrinkAxisMask)")]
+        case .mean, .sum, .reduceMax, .reduceMin, .reduceProd, .reduceAny:
+            return [("keep_dims", "\(try decode(ReducerOptions.self).keepDims)")]
+        case .squeeze:
+            return [("squeeze_dims", "\(try decode(SqueezeOptions.self).squeezeDims)")]
+        case .leakyRelu:
+            return [("alpha", "\(try decode(LeakyReluOptions.self).alpha)")]
+        case .gather:
+            let o = try decode(GatherOptions.self)
+            return [("axis", "\(o.axis)"), ("batch_dims", "\(o.batchDims)")]
+        case .pack:
+            let o = try decode(PackOptions.self)
+            return [("count", "\(o.valuesCount)"), ("axis", "\(o.axis)")]
+        case .unpack:
+            let o = try decode(UnpackOptions.self)
+            return [("count", "\(o.num)"), ("axis", "\(o.axis)")]
+        case .split:
+            return [("num_splits", "\(try decode(SplitOptions.self).numSplits)")]
+        default:
+            return []
         }
     }
 

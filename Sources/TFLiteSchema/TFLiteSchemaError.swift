@@ -27,6 +27,14 @@ public enum TFLiteSchemaError: Error, Equatable, Sendable, CustomStringConvertib
     case invalidMetadata(String)
     /// The ZIP archive of associated files appended to the model is malformed.
     case invalidArchive(String)
+    /// An operator's `builtin_options` is another member of the `BuiltinOptions` union than
+    /// the one its operator reads, e.g. `CONV_2D` with `Pool2DOptions`.
+    case wrongOptionsType(operator: String, expected: String, found: String)
+    /// An options field holds a code its schema enum does not define, e.g. padding 7.
+    case unknownEnumValue(operator: String, field: String, enumeration: String, value: Int)
+    /// A custom operator's `custom_options` cannot be read (not the expected layout, or a
+    /// required key missing).
+    case invalidCustomOptions(operator: String, reason: String)
 
     /// A one-line explanation naming the offending element.
     public var description: String {
@@ -47,6 +55,11 @@ public enum TFLiteSchemaError: Error, Equatable, Sendable, CustomStringConvertib
         case let .invalidGraph(element, reason): return "\(element): \(reason)"
         case let .invalidMetadata(message): return "invalid metadata: \(message)"
         case let .invalidArchive(message): return "invalid associated-file archive: \(message)"
+        case let .wrongOptionsType(op, expected, found):
+            return "\(op): builtin options are \(found), expected \(expected)"
+        case let .unknownEnumValue(op, field, enumeration, value):
+            return "\(op): option \(field) has \(value), not a \(enumeration) value"
+        case let .invalidCustomOptions(op, reason): return "\(op): custom options: \(reason)"
         }
     }
 

@@ -3,7 +3,7 @@
 // sanitizer report is a bug, and the input that caused it becomes a regression test
 // (Tests/Fixtures/schema/crashes/, replayed by FuzzRegressionTests).
 import FlatBufferReader
-import TFLiteSchema
+@testable import TFLiteSchema
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzModelLoad(_ data: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {

@@ -1,5 +1,5 @@
 import Foundation
-import TFLiteSchema
+@testable import TFLiteSchema
 import XCTest
 
 /// Replays inputs the fuzzer (Scripts/fuzz.sh) found crashing, plus the fuzz seeds, through

@@ -72,6 +72,16 @@ struct NodeContext {
         try memory?.reserve(bytes, "\(code.displayName): scratch for \(what())")
     }
 
+    /// The node's builtin options as `type` (e.g. `try node.options(Conv2DOptions.self)`):
+    /// the union's type code checked, absent fields (or absent options) at the schema's defaults.
+    /// - Throws: ``InterpreterError/invalidModel(_:)`` carrying the ``TFLiteSchemaError``'s
+    ///   message (wrong union member, unknown enum code).
+    func options<Options: BuiltinOptionsDecodable>(_ type: Options.Type) throws -> Options {
+        do { return try Options(options, operator: code.displayName) } catch let error as TFLiteSchemaError {
+            throw InterpreterError.invalidModel(error.description)
+        }
+    }
+
     /// Input `i`, or `InterpreterError.invalidModel` when it is missing.
     func input(_ i: Int) throws -> RuntimeTensor {
         guard i < inputs.count, let t = inputs[i] else {

@@ -53,9 +53,4 @@ public enum Float16Conversion {
     public static func convertToFloat(_ input: UnsafePointer<UInt16>, _ output: UnsafeMutablePointer<Float>, count: Int) {
         for i in 0..<count { output[i] = float(fromBits: input[i]) }
     }
-
-    /// Converts `count` `Float` values to half precision.
-    public static func convertToHalf(_ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<UInt16>, count: Int) {
-        for i in 0..<count { output[i] = bits(from: input[i]) }
-    }
 }

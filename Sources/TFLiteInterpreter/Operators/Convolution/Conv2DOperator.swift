@@ -40,7 +40,8 @@ final class Conv2DOperator: OperatorKernel {
         try ConvSupport.requireRank(input, 4, "input", op: op)
         try ConvSupport.requireRank(filter, 4, "filter", op: op)
 
-        let activation = try ConvFusedActivation(code: node.options?.int8(3) ?? 0, op: op)
+        let options = try node.options(Conv2DOptions.self)
+        let activation = ConvFusedActivation(options.fusedActivationFunction)
 
         let (n, h, w, cin) = (input.shape[0], input.shape[1], input.shape[2], input.shape[3])
         let (cout, fh, fw, fcin) = (filter.shape[0], filter.shape[1], filter.shape[2], filter.shape[3])
@@ -49,7 +50,7 @@ final class Conv2DOperator: OperatorKernel {
         }
         geometry = try ConvSupport.windowGeometry(input: input, filterHeight: fh, filterWidth: fw,
                                                   filterInputDepth: fcin, outputDepth: cout,
-                                                  options: node.options, dilationFields: (4, 5), op: op)
+                                                  window: ConvWindowOptions(options), op: op)
 
         switch (input.type, filter.type) {
         case (.float32, .float32):

@@ -5,12 +5,16 @@ import TFLiteSchema
 enum ConvFusedActivation: Int8 {
     case none = 0, relu = 1, reluN1To1 = 2, relu6 = 3, tanh = 4, signBit = 5
 
-    /// Decodes a schema code; unknown codes are a malformed model.
-    init(code: Int8, op: String) throws {
-        guard let value = ConvFusedActivation(rawValue: code) else {
-            throw InterpreterError.invalidModel("\(op): unknown fused activation \(code)")
+    /// The schema's activation (unknown codes were rejected when the options were decoded).
+    init(_ activation: ActivationFunctionType) {
+        switch activation {
+        case .none: self = .none
+        case .relu: self = .relu
+        case .reluN1To1: self = .reluN1To1
+        case .relu6: self = .relu6
+        case .tanh: self = .tanh
+        case .signBit: self = .signBit
         }
-        self = value
     }
 
     /// The float clamp TFLite's `CalculateActivationRange` gives. TANH and SIGN_BIT clamp
@@ -41,6 +45,23 @@ enum ConvFusedActivation: Int8 {
     }
 }
 
+/// The sliding-window options CONV_2D and DEPTHWISE_CONV_2D share, taken from their typed options.
+struct ConvWindowOptions {
+    var padding: Padding
+    var strideW: Int32, strideH: Int32
+    var dilationW: Int32, dilationH: Int32
+
+    init(_ o: Conv2DOptions) {
+        padding = o.padding; strideW = o.strideW; strideH = o.strideH
+        dilationW = o.dilationWFactor; dilationH = o.dilationHFactor
+    }
+
+    init(_ o: DepthwiseConv2DOptions) {
+        padding = o.padding; strideW = o.strideW; strideH = o.strideH
+        dilationW = o.dilationWFactor; dilationH = o.dilationHFactor
+    }
+}
+
 /// Helpers shared by the convolution-family operators (options, validation, quantization).
 enum ConvSupport {
     /// The operator-fusion hook of the float convolutions (`FloatClampFusable`): a float layer
@@ -54,16 +75,15 @@ enum ConvSupport {
     }
 
     /// The geometry of a strided, dilated window over NHWC `input` (CONV_2D, DEPTHWISE_CONV_2D):
-    /// padding, stride_w and stride_h from option fields 0–2, dilations from `dilationFields`.
+    /// padding, strides and dilations from the operator's typed options (`window`).
     /// Throws when the filter does not fit the input or the output size overflows.
     static func windowGeometry(input: RuntimeTensor, filterHeight fh: Int, filterWidth fw: Int, filterInputDepth: Int,
-                               outputDepth cout: Int, options: OptionsTable?,
-                               dilationFields: (width: Int, height: Int), op: String) throws -> ConvolutionGeometry {
-        let padding = try ConvSupport.padding(options?.int8(0) ?? 0, op: op)
-        let strideW = try positive(options?.int32(1) ?? 0, "stride_w", op: op)
-        let strideH = try positive(options?.int32(2) ?? 0, "stride_h", op: op)
-        let dilationW = try positive(options?.int32(dilationFields.width, default: 1) ?? 1, "dilation_w_factor", op: op)
-        let dilationH = try positive(options?.int32(dilationFields.height, default: 1) ?? 1, "dilation_h_factor", op: op)
+                               outputDepth cout: Int, window: ConvWindowOptions, op: String) throws -> ConvolutionGeometry {
+        let padding = ConvSupport.padding(window.padding)
+        let strideW = try positive(window.strideW, "stride_w", op: op)
+        let strideH = try positive(window.strideH, "stride_h", op: op)
+        let dilationW = try positive(window.dilationW, "dilation_w_factor", op: op)
+        let dilationH = try positive(window.dilationH, "dilation_h_factor", op: op)
         let (n, h, w, cin) = (input.shape[0], input.shape[1], input.shape[2], input.shape[3])
         try checkWindowExtents(batches: n, height: h, width: w, channels: cin, filterHeight: fh, filterWidth: fw,
                                dilation: (dilationH, dilationW), stride: (strideH, strideW), op: op)
@@ -109,12 +129,11 @@ enum ConvSupport {
         }
     }
 
-    /// Decodes the schema's `Padding` (0 = SAME, 1 = VALID).
-    static func padding(_ code: Int8, op: String) throws -> ConvolutionPadding {
-        switch code {
-        case 0: return .same
-        case 1: return .valid
-        default: throw InterpreterError.invalidModel("\(op): unknown padding \(code)")
+    /// The kernels' padding for the schema's `Padding`.
+    static func padding(_ padding: Padding) -> ConvolutionPadding {
+        switch padding {
+        case .same: return .same
+        case .valid: return .valid
         }
     }
 

@@ -29,7 +29,8 @@ final class DepthwiseConv2DOperator: OperatorKernel {
         try ConvSupport.requireRank(input, 4, "input", op: op)
         try ConvSupport.requireRank(filter, 4, "filter", op: op)
 
-        let activation = try ConvFusedActivation(code: node.options?.int8(4) ?? 0, op: op)
+        let options = try node.options(DepthwiseConv2DOptions.self)
+        let activation = ConvFusedActivation(options.fusedActivationFunction)
 
         let (n, h, w, cin) = (input.shape[0], input.shape[1], input.shape[2], input.shape[3])
         let (fh, fw, cout) = (filter.shape[1], filter.shape[2], filter.shape[3])
@@ -38,7 +39,7 @@ final class DepthwiseConv2DOperator: OperatorKernel {
         }
         geometry = try ConvSupport.windowGeometry(input: input, filterHeight: fh, filterWidth: fw,
                                                   filterInputDepth: 1, outputDepth: cout,
-                                                  options: node.options, dilationFields: (5, 6), op: op)
+                                                  window: ConvWindowOptions(options), op: op)
 
         switch (input.type, filter.type) {
         case (.float32, .float32):

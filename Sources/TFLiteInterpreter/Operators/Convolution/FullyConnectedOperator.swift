@@ -33,14 +33,14 @@ final class FullyConnectedOperator: OperatorKernel {
         guard !input.shape.isEmpty, input.shape.allSatisfy({ $0 >= 0 }) else {
             throw InterpreterError.invalidShape("\(op): input shape \(input.shape) is not usable")
         }
-        let options = node.options
-        let activation = try ConvFusedActivation(code: options?.int8(0) ?? 0, op: op)
-        let format = options?.int8(1) ?? 0
-        guard format == 0 else {
-            throw InterpreterError.invalidModel("\(op): weights format \(format) (shuffled) is not supported")
+        let options = try node.options(FullyConnectedOptions.self)
+        let activation = ConvFusedActivation(options.fusedActivationFunction)
+        let format = options.weightsFormat
+        guard format == .default else {
+            throw InterpreterError.invalidModel("\(op): weights format \(format.rawValue) (shuffled) is not supported")
         }
-        let keepNumDims = options?.bool(2) ?? false
-        let asymmetric = options?.bool(3) ?? false
+        let keepNumDims = options.keepNumDims
+        let asymmetric = options.asymmetricQuantizeInputs
 
         let (units, inputSize) = (weights.shape[0], weights.shape[1])
         let total = try ConvSupport.product(input.shape, op: op)

@@ -2,8 +2,8 @@ import TFLiteKernels
 import TFLiteSchema
 
 /// The MediaPipe custom operator `Convolution2DTransposeBias`: inputs (input NHWC float,
-/// weights OHWI, bias), options a raw `TfLiteTransposeConvParams` struct in the custom
-/// options (int32 padding: 1 = SAME, 2 = VALID; int32 stride_w; int32 stride_h).
+/// weights OHWI, bias), options ``TransposeConvBiasOptions`` (a raw `TfLiteTransposeConvParams`
+/// in the custom options).
 /// Output size `stride · (in − 1) + filter − totalPadding`, no activation.
 final class TransposeConvBiasOperator: OperatorKernel {
     private let op = "Convolution2DTransposeBias"
@@ -11,28 +11,18 @@ final class TransposeConvBiasOperator: OperatorKernel {
                                                filterHeight: 0, filterWidth: 0, filterInputDepth: 0,
                                                outputHeight: 0, outputWidth: 0, outputDepth: 0)
 
-    /// Reads a little-endian int32 of the custom options.
-    private func field(_ bytes: [UInt8], _ index: Int) throws -> Int32 {
-        let start = index * 4
-        guard bytes.count >= start + 4 else {
-            throw InterpreterError.invalidModel("\(op): custom options too short (\(bytes.count) bytes)")
-        }
-        return Int32(bitPattern: UInt32(bytes[start]) | UInt32(bytes[start + 1]) << 8
-                     | UInt32(bytes[start + 2]) << 16 | UInt32(bytes[start + 3]) << 24)
-    }
-
     func prepare(_ node: NodeContext) throws {
         let input = try node.input(0), filter = try node.input(1), bias = try node.input(2)
         let output = try node.output(0)
         try ConvSupport.requireRank(input, 4, "input", op: op)
         try ConvSupport.requireRank(filter, 4, "weights", op: op)
         for t in [input, filter, bias] { try ConvSupport.requireType(t, [.float32], "tensor \(t.index)", op: op) }
-        let paddingCode = try field(node.customOptions, 0)
-        guard paddingCode == 1 || paddingCode == 2 else {
-            throw InterpreterError.invalidModel("\(op): unknown padding \(paddingCode)")
+        let options: TransposeConvBiasOptions
+        do { options = try TransposeConvBiasOptions(customOptions: node.customOptions) } catch let error as TFLiteSchemaError {
+            throw InterpreterError.invalidModel(error.description)
         }
-        let strideW = try ConvSupport.positive(try field(node.customOptions, 1), "stride_w", op: op)
-        let strideH = try ConvSupport.positive(try field(node.customOptions, 2), "stride_h", op: op)
+        let strideW = try ConvSupport.positive(options.strideW, "stride_w", op: op)
+        let strideH = try ConvSupport.positive(options.strideH, "stride_h", op: op)
         let (n, h, w, cin) = (input.shape[0], input.shape[1], input.shape[2], input.shape[3])
         let (cout, fh, fw, fcin) = (filter.shape[0], filter.shape[1], filter.shape[2], filter.shape[3])
         guard fcin == cin, h > 0, w > 0 else {
@@ -40,7 +30,7 @@ final class TransposeConvBiasOperator: OperatorKernel {
         }
         try ConvSupport.checkBias(bias, count: cout, type: .float32, op: op)
         var padH = 0, padW = 0
-        if paddingCode == 1 {
+        if options.padding == .same {
             padH = max(0, fh - (h - 1) % strideH - 1)
             padW = max(0, fw - (w - 1) % strideW - 1)
         }

@@ -28,11 +28,11 @@ final class TransposeConvOperator: OperatorKernel {
         guard outShape.allSatisfy({ $0 >= 0 }) else {
             throw InterpreterError.invalidShape("\(op): negative output_shape \(outShape)")
         }
-        let options = node.options
-        let padding = try ConvSupport.padding(options?.int8(0) ?? 0, op: op)
-        let strideW = try ConvSupport.positive(options?.int32(1) ?? 0, "stride_w", op: op)
-        let strideH = try ConvSupport.positive(options?.int32(2) ?? 0, "stride_h", op: op)
-        let activation = try ConvFusedActivation(code: options?.int8(3) ?? 0, op: op)
+        let options = try node.options(TransposeConvOptions.self)
+        let padding = ConvSupport.padding(options.padding)
+        let strideW = try ConvSupport.positive(options.strideW, "stride_w", op: op)
+        let strideH = try ConvSupport.positive(options.strideH, "stride_h", op: op)
+        let activation = ConvFusedActivation(options.fusedActivationFunction)
 
         let (n, h, w, cin) = (input.shape[0], input.shape[1], input.shape[2], input.shape[3])
         let (cout, fh, fw, fcin) = (filter.shape[0], filter.shape[1], filter.shape[2], filter.shape[3])

@@ -1,8 +1,8 @@
 import TFLiteKernels
 import TFLiteSchema
 
-/// CONCATENATION: joins the inputs along `axis` (ConcatenationOptions: axis = field 0;
-/// fused activation = field 1 must be NONE). uint8 inputs whose quantization differs from the output's are
+/// CONCATENATION: joins the inputs along `axis` (`ConcatenationOptions`: axis;
+/// the fused activation must be NONE). uint8 inputs whose quantization differs from the output's are
 /// requantized; int8/int16 inputs must share the output's parameters, as in the reference.
 final class ConcatenationOperator: OperatorKernel {
     private var outerCount = 0
@@ -19,7 +19,7 @@ final class ConcatenationOperator: OperatorKernel {
         let output = try node.output(0)
         let first = inputs[0]
         let rank = first.shape.count
-        let axis = try DataMovementSupport.normalizedAxis(Int(node.options?.int32(0) ?? 0), rank: rank, op)
+        let axis = try DataMovementSupport.normalizedAxis(Int(try node.options(ConcatenationOptions.self).axis), rank: rank, op)
         let elementSize = try DataMovementSupport.elementSize(first, op)
         var axisSum = 0
         for t in inputs {
@@ -57,8 +57,8 @@ final class ConcatenationOperator: OperatorKernel {
         }
 
         // The reference rejects fused activations on CONCATENATION.
-        let fused = node.options?.int8(1) ?? 0
-        guard fused == 0 else {
+        let fused = try node.options(ConcatenationOptions.self).fusedActivationFunction
+        guard fused == .none else {
             throw InterpreterError.invalidModel("\(op): fused activation \(fused) is not supported (as in the reference)")
         }
     }

@@ -1,7 +1,7 @@
 import TFLiteKernels
 import TFLiteSchema
 
-/// DEPTH_TO_SPACE and SPACE_TO_DEPTH on NHWC tensors (block_size = options field 0).
+/// DEPTH_TO_SPACE and SPACE_TO_DEPTH on NHWC tensors (`DepthToSpaceOptions` / `SpaceToDepthOptions`.blockSize).
 final class DepthToSpaceOperator: OperatorKernel {
     private let toSpace: Bool
     private var blockSize = 0
@@ -17,7 +17,8 @@ final class DepthToSpaceOperator: OperatorKernel {
         let input = try node.input(0)
         let output = try node.output(0)
         guard input.shape.count == 4 else { throw InterpreterError.invalidModel("\(op): input must be 4-D") }
-        let block = Int(node.options?.int32(0) ?? 0)
+        let block = Int(toSpace ? try node.options(DepthToSpaceOptions.self).blockSize
+                                : try node.options(SpaceToDepthOptions.self).blockSize)
         guard block > 0 else { throw InterpreterError.invalidModel("\(op): block_size must be positive") }
         let s = input.shape
         if toSpace {

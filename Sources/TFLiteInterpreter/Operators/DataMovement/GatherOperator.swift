@@ -2,7 +2,7 @@ import TFLiteKernels
 import TFLiteSchema
 
 /// GATHER: slices along `axis` picked by int32/int64 indices, with `batch_dims`
-/// (GatherOptions: axis = field 0, batch_dims = field 1). Out-of-range indices fail the invoke.
+/// (`GatherOptions`: axis, batch_dims). Out-of-range indices fail the invoke.
 final class GatherOperator: OperatorKernel {
     private var batchCount = 0, outerCount = 0, axisSize = 0, innerCount = 0, coordinateCount = 0
     private var elementSize = 0
@@ -15,8 +15,9 @@ final class GatherOperator: OperatorKernel {
             throw InterpreterError.invalidModel("\(op): indices must be int32 or int64")
         }
         let rank = params.shape.count
-        let axis = try DataMovementSupport.normalizedAxis(Int(node.options?.int32(0) ?? 0), rank: rank, op)
-        var batchDims = Int(node.options?.int32(1) ?? 0)
+        let options = try node.options(GatherOptions.self)
+        let axis = try DataMovementSupport.normalizedAxis(Int(options.axis), rank: rank, op)
+        var batchDims = Int(options.batchDims)
         if batchDims < 0 { batchDims += indices.shape.count }
         guard batchDims >= 0, batchDims <= axis, batchDims <= indices.shape.count else {
             throw InterpreterError.invalidModel("\(op): batch_dims \(batchDims) invalid for axis \(axis)")

@@ -1,7 +1,7 @@
 import TFLiteKernels
 import TFLiteSchema
 
-/// MIRROR_PAD (constant paddings, MirrorPadOptions.mode = field 0: 0 REFLECT, 1 SYMMETRIC),
+/// MIRROR_PAD (constant paddings, `MirrorPadOptions.mode`: REFLECT or SYMMETRIC),
 /// TILE (constant multiples) and BROADCAST_TO (constant shape): outputs whose every element
 /// is one input element.
 final class IndexedCopyOperator: OperatorKernel {
@@ -32,7 +32,7 @@ final class IndexedCopyOperator: OperatorKernel {
         switch kind {
         case .mirrorPad:
             guard values.count == 2 * rank else { throw InterpreterError.invalidModel("\(op): paddings must be [\(rank), 2]") }
-            let reflect = (node.options?.int8(0) ?? 0) == 0
+            let reflect = try node.options(MirrorPadOptions.self).mode == .reflect
             let before = (0..<rank).map { values[2 * $0] }, after = (0..<rank).map { values[2 * $0 + 1] }
             for d in 0..<rank {
                 let limit = reflect ? shape[d] - 1 : shape[d]

@@ -1,8 +1,7 @@
 import TFLiteKernels
 import TFLiteSchema
 
-/// PACK: stacks same-shaped inputs along a new axis (PackOptions: values_count = field 0,
-/// axis = field 1).
+/// PACK: stacks same-shaped inputs along a new axis (`PackOptions.axis`).
 final class PackOperator: OperatorKernel {
     private var outerCount = 0
     private var innerByteCounts: [Int] = []
@@ -14,7 +13,7 @@ final class PackOperator: OperatorKernel {
         guard let first = inputs.first else { throw InterpreterError.invalidModel("\(op): no inputs") }
         let output = try node.output(0)
         let rank = first.shape.count
-        var axis = Int(node.options?.int32(1) ?? 0)
+        var axis = Int(try node.options(PackOptions.self).axis)
         if axis < 0 { axis += rank + 1 }
         guard axis >= 0, axis <= rank else { throw InterpreterError.invalidModel("\(op): axis out of range") }
         for t in inputs where t.shape != first.shape || t.type != first.type {

@@ -2,7 +2,7 @@ import TFLiteKernels
 import TFLiteSchema
 
 /// RESHAPE: same elements, new shape — from the constant shape tensor (input 1), else from
-/// ReshapeOptions.new_shape (field 0), else (shape computed at run time) the model's declared
+/// `ReshapeOptions.newShape`, else (shape computed at run time) the model's declared
 /// output shape; one -1 is inferred.
 final class ReshapeOperator: OperatorKernel {
     func prepare(_ node: NodeContext) throws {
@@ -10,7 +10,7 @@ final class ReshapeOperator: OperatorKernel {
         let input = try node.input(0)
         let output = try node.output(0)
         var requested: [Int]
-        let newShapeOption = (node.options?.int32Array(0) ?? []).map { Int($0) }
+        let newShapeOption = try node.options(ReshapeOptions.self).newShape.map { Int($0) }
         let shapeTensor = node.inputs.count >= 2 ? node.inputs[1] : nil
         if let shapeTensor, shapeTensor.shape.count == 1, shapeTensor.isConstant {
             requested = try DataMovementSupport.constantIntegers(shapeTensor, op)

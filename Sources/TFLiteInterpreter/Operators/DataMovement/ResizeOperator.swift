@@ -3,7 +3,7 @@ import TFLiteSchema
 
 /// RESIZE_BILINEAR and RESIZE_NEAREST_NEIGHBOR on NHWC tensors with the constant int32
 /// `size` tensor (input 1, [new_height, new_width]).
-/// Options: bilinear align_corners = field 2, half_pixel_centers = 3; nearest 0 and 1.
+/// Options: `ResizeBilinearOptions` / `ResizeNearestNeighborOptions` (align_corners, half_pixel_centers).
 final class ResizeOperator: OperatorKernel {
     /// Sampling method.
     enum Method { case bilinear, nearestNeighbor }
@@ -30,15 +30,17 @@ final class ResizeOperator: OperatorKernel {
         let alignCorners: Bool, halfPixel: Bool
         switch method {
         case .bilinear:
-            alignCorners = node.options?.bool(2) ?? false
-            halfPixel = node.options?.bool(3) ?? false
+            let options = try node.options(ResizeBilinearOptions.self)
+            alignCorners = options.alignCorners
+            halfPixel = options.halfPixelCenters
             switch input.type {
             case .float32, .uint8, .int8, .int16: break
             default: throw InterpreterError.invalidModel("\(op): unsupported type \(input.type)")
             }
         case .nearestNeighbor:
-            alignCorners = node.options?.bool(0) ?? false
-            halfPixel = node.options?.bool(1) ?? false
+            let options = try node.options(ResizeNearestNeighborOptions.self)
+            alignCorners = options.alignCorners
+            halfPixel = options.halfPixelCenters
             elementSize = try DataMovementSupport.elementSize(input, op)
         }
         let s = input.shape

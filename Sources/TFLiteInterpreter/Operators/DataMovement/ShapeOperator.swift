@@ -1,12 +1,14 @@
 import TFLiteKernels
 import TFLiteSchema
 
-/// SHAPE: the input's shape as an int32 or int64 vector (ShapeOptions.out_type = field 0).
+/// SHAPE: the input's shape as an int32 or int64 vector (`ShapeOptions.outType`; absent, it
+/// means int32 — the schema default FLOAT32 is never a valid shape type).
 final class ShapeOperator: OperatorKernel {
     func prepare(_ node: NodeContext) throws {
         let input = try node.input(0)
         let output = try node.output(0)
-        let outType = TensorType(rawValue: node.options?.int8(0, default: 2) ?? 2) ?? .int32
+        let declared = try node.options(ShapeOptions.self).outType
+        let outType = declared == .float32 ? TensorType.int32 : declared
         guard outType == .int32 || outType == .int64, output.type == outType else {
             throw InterpreterError.invalidModel("SHAPE: output must be int32 or int64 matching out_type")
         }

@@ -1,7 +1,8 @@
 import TFLiteKernels
 import TFLiteSchema
 
-/// SPLIT (inputs: constant axis, tensor; SplitOptions.num_splits = field 0) and SPLIT_V
+/// SPLIT (inputs: constant axis, tensor; `SplitOptions.numSplits`, when present, must equal
+/// the output count) and SPLIT_V
 /// (inputs: tensor, constant size_splits with at most one -1, constant axis).
 final class SplitOperator: OperatorKernel {
     private let variableSizes: Bool
@@ -39,7 +40,7 @@ final class SplitOperator: OperatorKernel {
                 throw InterpreterError.invalidModel("\(op): size_splits \(sizes) do not sum to \(dim)")
             }
         } else {
-            let splits = Int(node.options?.int32(0) ?? Int32(count))
+            let splits = node.options == nil ? count : Int(try node.options(SplitOptions.self).numSplits)
             guard splits == count, dim % count == 0 else {
                 throw InterpreterError.invalidModel("\(op): dimension \(dim) does not split into \(count)")
             }

@@ -1,14 +1,14 @@
 import TFLiteKernels
 import TFLiteSchema
 
-/// SQUEEZE: removes size-1 dimensions (all, or those in SqueezeOptions.squeeze_dims, field 0).
+/// SQUEEZE: removes size-1 dimensions (all, or those in `SqueezeOptions.squeezeDims`).
 final class SqueezeOperator: OperatorKernel {
     func prepare(_ node: NodeContext) throws {
         let op = "SQUEEZE"
         let input = try node.input(0)
         let output = try node.output(0)
         let rank = input.shape.count
-        let dims = try (node.options?.int32Array(0) ?? []).map {
+        let dims = try node.options(SqueezeOptions.self).squeezeDims.map {
             try DataMovementSupport.normalizedAxis(Int($0), rank: rank, op)
         }
         var shape: [Int] = []

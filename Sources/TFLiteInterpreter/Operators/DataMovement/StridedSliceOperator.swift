@@ -1,8 +1,8 @@
 import TFLiteKernels
 import TFLiteSchema
 
-/// STRIDED_SLICE: constant begin/end/strides tensors (inputs 1–3) and StridedSliceOptions
-/// (begin_mask 0, end_mask 1, ellipsis_mask 2, new_axis_mask 3, shrink_axis_mask 4, offset 5).
+/// STRIDED_SLICE: constant begin/end/strides tensors (inputs 1–3) and `StridedSliceOptions`
+/// (the masks and `offset`).
 final class StridedSliceOperator: OperatorKernel {
     private var plan: StridedSlicePlan?
     private var elementSize = 0
@@ -14,12 +14,12 @@ final class StridedSliceOperator: OperatorKernel {
         let begin = try DataMovementSupport.constantIntegers(try node.input(1), op)
         let end = try DataMovementSupport.constantIntegers(try node.input(2), op)
         let strides = try DataMovementSupport.constantIntegers(try node.input(3), op)
-        let o = node.options
+        let o = try node.options(StridedSliceOptions.self)
         let parameters = StridedSliceParameters(
             begin: begin.map { Int32(clamping: $0) }, end: end.map { Int32(clamping: $0) },
             strides: strides.map { Int32(clamping: $0) },
-            beginMask: o?.int32(0) ?? 0, endMask: o?.int32(1) ?? 0, ellipsisMask: o?.int32(2) ?? 0,
-            newAxisMask: o?.int32(3) ?? 0, shrinkAxisMask: o?.int32(4) ?? 0, offset: o?.bool(5) ?? false)
+            beginMask: o.beginMask, endMask: o.endMask, ellipsisMask: o.ellipsisMask,
+            newAxisMask: o.newAxisMask, shrinkAxisMask: o.shrinkAxisMask, offset: o.offset)
         let plan: StridedSlicePlan
         do { plan = try StridedSlicePlan(inputShape: input.shape, parameters: parameters) } catch {
             throw InterpreterError.invalidModel(error.message)

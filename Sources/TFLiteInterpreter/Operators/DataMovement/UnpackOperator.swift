@@ -2,7 +2,7 @@ import TFLiteKernels
 import TFLiteSchema
 
 /// UNPACK: splits the input along an axis into `num` outputs without that axis
-/// (UnpackOptions: num = field 0, axis = field 1).
+/// (`UnpackOptions.axis`).
 final class UnpackOperator: OperatorKernel {
     private var outerCount = 0
     private var innerByteCounts: [Int] = []
@@ -12,7 +12,7 @@ final class UnpackOperator: OperatorKernel {
         let op = "UNPACK"
         let input = try node.input(0)
         let rank = input.shape.count
-        let axis = try DataMovementSupport.normalizedAxis(Int(node.options?.int32(1) ?? 0), rank: rank, op)
+        let axis = try DataMovementSupport.normalizedAxis(Int(try node.options(UnpackOptions.self).axis), rank: rank, op)
         let count = input.shape[axis]
         guard node.outputs.count == count else {
             throw InterpreterError.invalidModel("\(op): \(node.outputs.count) outputs for dimension \(count)")

@@ -1,4 +1,3 @@
-import FlatBufferReader
 import TFLiteKernels
 import TFLiteSchema
 
@@ -21,28 +20,18 @@ final class DetectionPostProcessOperator: OperatorKernel {
     private var encodingLength = 4
     private var columns = 0
 
-    /// Reads the operator's FlexBuffer options (keys as written by the TensorFlow converter).
+    /// The kernel parameters from the operator's typed options (``DetectionPostProcessOptions``),
+    /// range-checked.
     static func parameters(fromFlexBuffer bytes: [UInt8]) throws -> DetectionPostProcessParameters {
-        let map: FlexBufferMap
-        do { map = try FlexBufferMap(bytes: bytes) } catch {
-            throw InterpreterError.invalidModel("\(op): custom options are not a FlexBuffer map (\(error))")
+        let o: DetectionPostProcessOptions
+        do { o = try DetectionPostProcessOptions(customOptions: bytes) } catch let error as TFLiteSchemaError {
+            throw InterpreterError.invalidModel(error.description)
         }
-        func int(_ key: String) throws -> Int {
-            guard let v = map.int(key) else { throw InterpreterError.invalidModel("\(op): option '\(key)' is missing") }
-            return v
-        }
-        func float(_ key: String) throws -> Float {
-            guard let v = map.float(key) else { throw InterpreterError.invalidModel("\(op): option '\(key)' is missing") }
-            return v
-        }
-        let detectionsPerClass = (map["detections_per_class"].map { $0.isNull } ?? true) ? 100 : try int("detections_per_class")
-        let regular = (map["use_regular_nms"].map { $0.isNull } ?? true) ? false : (map.bool("use_regular_nms") ?? false)
         let p = DetectionPostProcessParameters(
-            maxDetections: try int("max_detections"), maxClassesPerDetection: try int("max_classes_per_detection"),
-            detectionsPerClass: detectionsPerClass, scoreThreshold: try float("nms_score_threshold"),
-            iouThreshold: try float("nms_iou_threshold"), numClasses: try int("num_classes"),
-            yScale: try float("y_scale"), xScale: try float("x_scale"), hScale: try float("h_scale"), wScale: try float("w_scale"),
-            useRegularNMS: regular)
+            maxDetections: o.maxDetections, maxClassesPerDetection: o.maxClassesPerDetection,
+            detectionsPerClass: o.detectionsPerClass, scoreThreshold: o.nmsScoreThreshold,
+            iouThreshold: o.nmsIouThreshold, numClasses: o.numClasses,
+            yScale: o.yScale, xScale: o.xScale, hScale: o.hScale, wScale: o.wScale, useRegularNMS: o.useRegularNMS)
         guard p.maxDetections >= 0, p.maxDetections <= 1 << 16, p.maxClassesPerDetection >= 0,
               p.maxClassesPerDetection <= 1 << 12, p.numClasses >= 0, p.numClasses <= 1 << 16,
               p.detectionsPerClass >= 0, p.detectionsPerClass <= 1 << 20 else {

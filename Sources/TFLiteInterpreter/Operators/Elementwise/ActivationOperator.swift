@@ -39,7 +39,8 @@ final class ActivationOperator: OperatorKernel, ByteMapKernel, FloatClampKernel 
     func prepare(_ node: NodeContext) throws {
         let x = try node.input(0), out = try node.output(0)
         count = try ElementwiseSupport.checkedCount(x.shape, name)
-        let alpha = node.options?.float(0, default: 0) ?? 0
+        let alpha: Float
+        if case .leakyRelu = kind { alpha = try node.options(LeakyReluOptions.self).alpha } else { alpha = 0 }
         if case .leakyRelu = kind { try ElementwiseSupport.checkFinite(alpha, "alpha", name) }
         switch x.type {
         case .float32:

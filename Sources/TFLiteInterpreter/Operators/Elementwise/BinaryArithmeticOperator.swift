@@ -6,8 +6,13 @@ import TFLiteKernels
 final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClampFusable {
     private let operation: BinaryArithmetic.Operation
     private let name: String
-    /// Options field of the fused activation, nil when the operator has none.
-    private let activationField: Int?
+    /// Whether the operator has a fused activation in its options (ADD, SUB, MUL, DIV).
+    private var hasFusedActivation: Bool {
+        switch operation {
+        case .add, .sub, .mul, .div: return true
+        default: return false
+        }
+    }
 
     private enum Plan {
         case float32(min: Float, max: Float)
@@ -28,8 +33,24 @@ final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClamp
     private var layout: BroadcastLayout?
     private var elementType: TensorType = .float32
 
-    init(_ operation: BinaryArithmetic.Operation, name: String, activationField: Int?) {
-        self.operation = operation; self.name = name; self.activationField = activationField
+    init(_ operation: BinaryArithmetic.Operation, name: String) {
+        self.operation = operation; self.name = name
+    }
+
+    /// The fused activation and ADD / SUB's `pot_scale_int16` from the operator's typed options
+    /// (NONE and true for operators without them).
+    private func typedOptions(_ node: NodeContext) throws -> (activation: ActivationFunctionType, potScaleInt16: Bool) {
+        switch operation {
+        case .add:
+            let o = try node.options(AddOptions.self)
+            return (o.fusedActivationFunction, o.potScaleInt16)
+        case .sub:
+            let o = try node.options(SubOptions.self)
+            return (o.fusedActivationFunction, o.potScaleInt16)
+        case .mul: return (try node.options(MulOptions.self).fusedActivationFunction, true)
+        case .div: return (try node.options(DivOptions.self).fusedActivationFunction, true)
+        default: return (.none, true)
+        }
     }
 
     /// For a prepared same-shape 8-bit MUL: its element function on a pair of codes (with the
@@ -42,7 +63,7 @@ final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClamp
 
     /// Adds a clamp to a float ADD / SUB / MUL / DIV without a fused activation (operator fusion).
     func fuseFloatClamp(min: Float, max: Float) -> Bool {
-        guard activationField != nil, case let .float32(lo, hi) = plan, lo == -.infinity, hi == .infinity else { return false }
+        guard hasFusedActivation, case let .float32(lo, hi) = plan, lo == -.infinity, hi == .infinity else { return false }
         plan = .float32(min: min, max: max)
         return true
     }
@@ -51,7 +72,8 @@ final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClamp
         let a = try node.input(0), b = try node.input(1), out = try node.output(0)
         try ElementwiseSupport.requireSameType([a, b], name)
         let layout = try ElementwiseSupport.broadcastLayout(a.shape, b.shape, name)
-        let activation = try activationField.map { try ElementwiseActivation.read(node.options, field: $0, name) } ?? .none
+        let options = try typedOptions(node)
+        let activation = try ElementwiseActivation(options.activation, name)
         let type = a.type
         switch type {
         case .float32:
@@ -71,7 +93,7 @@ final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClamp
             case .add, .sub:
                 if type == .int16 {
                     // The reference's power-of-two int16 path (pot_scale_int16, symmetric) is not implemented.
-                    let pot = node.options?.bool(1, default: true) ?? true
+                    let pot = options.potScaleInt16
                     let symmetric = qa.zeroPoint == 0 && qb.zeroPoint == 0 && qo.zeroPoint == 0
                     if pot && symmetric && [qa.scale, qb.scale, qo.scale].allSatisfy(Self.isPowerOfTwo) {
                         throw ElementwiseSupport.unsupported("\(name) (power-of-two int16 scales)", type)

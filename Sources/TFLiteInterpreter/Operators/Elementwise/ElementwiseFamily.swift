@@ -6,17 +6,17 @@ extension OperatorRegistry {
     /// reductions, comparisons, logic and selection.
     static let elementwiseFamily: [BuiltinOperator: OperatorFactory] = {
         var f: [BuiltinOperator: OperatorFactory] = [:]
-        // Two-input arithmetic; field 0 of Add/Sub/Mul/DivOptions is the fused activation.
-        f[.add] = { BinaryArithmeticOperator(.add, name: "ADD", activationField: 0) }
-        f[.sub] = { BinaryArithmeticOperator(.sub, name: "SUB", activationField: 0) }
-        f[.mul] = { BinaryArithmeticOperator(.mul, name: "MUL", activationField: 0) }
-        f[.div] = { BinaryArithmeticOperator(.div, name: "DIV", activationField: 0) }
-        f[.squaredDifference] = { BinaryArithmeticOperator(.squaredDifference, name: "SQUARED_DIFFERENCE", activationField: nil) }
-        f[.maximum] = { BinaryArithmeticOperator(.maximum, name: "MAXIMUM", activationField: nil) }
-        f[.minimum] = { BinaryArithmeticOperator(.minimum, name: "MINIMUM", activationField: nil) }
-        f[.pow] = { BinaryArithmeticOperator(.pow, name: "POW", activationField: nil) }
-        f[.floorDiv] = { BinaryArithmeticOperator(.floorDiv, name: "FLOOR_DIV", activationField: nil) }
-        f[.floorMod] = { BinaryArithmeticOperator(.floorMod, name: "FLOOR_MOD", activationField: nil) }
+        // Two-input arithmetic; ADD, SUB, MUL and DIV read a fused activation from their options.
+        f[.add] = { BinaryArithmeticOperator(.add, name: "ADD") }
+        f[.sub] = { BinaryArithmeticOperator(.sub, name: "SUB") }
+        f[.mul] = { BinaryArithmeticOperator(.mul, name: "MUL") }
+        f[.div] = { BinaryArithmeticOperator(.div, name: "DIV") }
+        f[.squaredDifference] = { BinaryArithmeticOperator(.squaredDifference, name: "SQUARED_DIFFERENCE") }
+        f[.maximum] = { BinaryArithmeticOperator(.maximum, name: "MAXIMUM") }
+        f[.minimum] = { BinaryArithmeticOperator(.minimum, name: "MINIMUM") }
+        f[.pow] = { BinaryArithmeticOperator(.pow, name: "POW") }
+        f[.floorDiv] = { BinaryArithmeticOperator(.floorDiv, name: "FLOOR_DIV") }
+        f[.floorMod] = { BinaryArithmeticOperator(.floorMod, name: "FLOOR_MOD") }
         // One-input math.
         let unary: [(BuiltinOperator, ElementwiseUnary.Operation, String)] = [
             (.abs, .abs, "ABS"), (.neg, .neg, "NEG"), (.exp, .exp, "EXP"), (.log, .log, "LOG"),

@@ -67,9 +67,6 @@ enum ElementwiseSupport {
         return Int32(x)
     }
 
-    /// True for the 8/16-bit types that carry affine quantization in this family.
-    static func isQuantized(_ type: TensorType) -> Bool { type == .int8 || type == .uint8 || type == .int16 }
-
     /// Throws unless every given tensor has `type`.
     static func requireSameType(_ tensors: [RuntimeTensor], _ op: String) throws {
         guard let first = tensors.first else { return }
@@ -122,13 +119,12 @@ enum ElementwiseSupport {
 enum ElementwiseActivation: Int8 {
     case none = 0, relu = 1, reluN1To1 = 2, relu6 = 3, tanh = 4, signBit = 5
 
-    /// Reads field `field` of the options table (absent → none).
-    static func read(_ options: OptionsTable?, field: Int, _ op: String) throws -> ElementwiseActivation {
-        let code = options?.int8(field, default: 0) ?? 0
-        guard let a = ElementwiseActivation(rawValue: code), a != .tanh, a != .signBit else {
-            throw InterpreterError.unsupportedOperator(name: "\(op) with fused activation code \(code)")
+    /// The schema's activation; TANH and SIGN_BIT are not supported as fused activations.
+    init(_ activation: ActivationFunctionType, _ op: String) throws {
+        guard let a = ElementwiseActivation(rawValue: activation.rawValue), a != .tanh, a != .signBit else {
+            throw InterpreterError.unsupportedOperator(name: "\(op) with fused activation code \(activation.rawValue)")
         }
-        return a
+        self = a
     }
 
     /// Float clamp bounds.

@@ -29,7 +29,7 @@ final class ReductionOperator: OperatorKernel {
     func prepare(_ node: NodeContext) throws {
         let x = try node.input(0), axisTensor = try node.input(1), out = try node.output(0)
         let axes = try ElementwiseSupport.constantIntegers(axisTensor, name)
-        let keepDims = node.options?.bool(0, default: false) ?? false
+        let keepDims = try node.options(ReducerOptions.self).keepDims
         _ = try ElementwiseSupport.checkedCount(x.shape, name)
         let plan: ReductionPlan
         do { plan = try ReductionPlan(inputShape: x.shape, axes: axes, keepDims: keepDims) } catch {

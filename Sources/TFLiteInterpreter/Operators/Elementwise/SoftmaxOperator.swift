@@ -21,7 +21,7 @@ final class SoftmaxOperator: OperatorKernel {
         let count = try ElementwiseSupport.checkedCount(x.shape, name)
         depth = x.shape[x.shape.count - 1]
         rows = depth == 0 ? 0 : count / depth
-        beta = isLog ? 1 : (node.options?.float(0, default: 0) ?? 0)
+        beta = isLog ? 1 : try node.options(SoftmaxOptions.self).beta
         try ElementwiseSupport.checkFinite(beta, "beta", name)
         switch x.type {
         case .float32:
