@@ -2,6 +2,9 @@
 multi_subgraph_model.py and run in the reference runtime (BUILTIN_REF kernels):
 
     if_then, if_else         IF(cond, x, y): then = x + y, else = x * y
+    if_shapes_then, if_shapes_else
+                             IF whose branches return different shapes: then = concat(x, y)
+                             [8], else = x * y [4]; then out + out in the main graph
     while_count              WHILE over (i, acc, grow): while i < 5 { i += 1; acc *= 1.5;
                              grow = concat(grow, grow * 2) } -- grow doubles each iteration
                              (a loop-carried tensor whose shape changes), then grow + grow in
@@ -54,6 +57,26 @@ def if_model():
         g.outputs = [binary(g, code, a, b, [4], np.float32, module)]
         branches.append(g)
     return build([main] + branches)
+
+
+def if_shapes_model():
+    main = Graph("main")
+    cond = main.input([1], np.bool_, "cond")
+    x = main.input([4], np.float32, "x")
+    y = main.input([4], np.float32, "y")
+    out = main.tensor([8], np.float32, name="out")
+    main.op(Op.IF, [cond, x, y], [out], *subgraph_options("IfOptions", ThenSubgraphIndex=1, ElseSubgraphIndex=2))
+    main.outputs = [out, binary(main, Op.ADD, out, out, [8], np.float32, "AddOptions")]
+    then = Graph("then_concat")
+    a, b = then.input([4], np.float32), then.input([4], np.float32)
+    joined = then.tensor([8], np.float32)
+    then.op(Op.CONCATENATION, [a, b], [joined], som.options_type("ConcatenationOptions"),
+            som.options("ConcatenationOptions", Axis=0, FusedActivationFunction=0))
+    then.outputs = [joined]
+    other = Graph("else_mul")
+    a, b = other.input([4], np.float32), other.input([4], np.float32)
+    other.outputs = [binary(other, Op.MUL, a, b, [4], np.float32, "MulOptions")]
+    return build([main, then, other])
 
 
 def while_model(body_increments=True, grows=True):
@@ -228,6 +251,12 @@ def main():
                      "WHERE(x == y) with ties in some positions, GATHER_ND of the hits")
     save_empty_case("where_all_false", model, [x, x + 1], "WHERE on all false: shape [0, 2]")
     common.save_case(FAMILY, "where_all_true", model, [x, x.copy()], "exact", "WHERE on all true: shape [6, 2]")
+    model = if_shapes_model()
+    x, y = f(4), f(4)
+    common.save_case(FAMILY, "if_shapes_then", model, [np.array([True]), x, y], "exact",
+                     "IF whose then branch gives [8] (concat)")
+    common.save_case(FAMILY, "if_shapes_else", model, [np.array([False]), x, y], "exact",
+                     "IF whose else branch gives [4] (mul): output shape known only at invoke")
     hostile()
 
 

@@ -25,7 +25,7 @@ final class ControlFlowTests: XCTestCase {
     /// Every case: each output bit-exact, with the reference's shape (e.g. WHERE's [0, 2]).
     func testGoldenCasesMatchTheReference() throws {
         let cases = try GoldenCase.cases(in: TestPaths.fixturesDirectory.appendingPathComponent("ops/control_flow"))
-        XCTAssertEqual(cases.count, 8, "run Scripts/generate-goldens.sh ops_control_flow")
+        XCTAssertEqual(cases.count, 10, "run Scripts/generate-goldens.sh ops_control_flow")
         for goldenCase in cases {
             for failure in goldenCase.failures() { XCTFail(failure) }
             let interpreter = try Interpreter(modelPath: goldenCase.directory.appendingPathComponent("model.tflite").path)
@@ -76,6 +76,36 @@ final class ControlFlowTests: XCTestCase {
                 XCTAssertEqual(pointer, previous.pointer, "the grown output was reallocated although its shape did not change")
             }
             previous = (start, pointer)
+        }
+    }
+
+    /// One interpreter alternating between IF branches of different output shapes ([8], [4]):
+    /// each invoke gives the reference's output for its branch.
+    func testIfBranchesOfDifferentShapesAlternate() throws {
+        let interpreter = try interpreter("if_shapes_then")
+        for name in ["if_shapes_then", "if_shapes_else", "if_shapes_else", "if_shapes_then", "if_shapes_else"] {
+            let outputs = try interpreter.run([try array(name, "input_0.npy"), try array(name, "input_1.npy"),
+                                               try array(name, "input_2.npy")])
+            for k in 0..<2 {
+                let expected = try array(name, "output_\(k).npy")
+                XCTAssertEqual(outputs[k].shape, expected.shape, "\(name) output \(k)")
+                XCTAssertEqual(outputs[k].data, expected.data, "\(name) output \(k)")
+            }
+        }
+    }
+
+    /// A loop-carried tensor that outgrows ResourceLimits.maximumTensorByteCount is a typed
+    /// error at invoke (it doubles each iteration: 32 floats after five).
+    func testGrowingLoopStateStopsAtTheTensorLimit() throws {
+        var limits = ResourceLimits.default
+        limits.maximumTensorByteCount = 64
+        let interpreter = try interpreter("while_count", limits: limits)
+        let inputs = try (0..<3).map { try array("while_count", "input_\($0).npy") }
+        XCTAssertThrowsError(try interpreter.run(inputs)) { error in
+            guard case .resourceLimitExceeded(let message)? = error as? InterpreterError else {
+                return XCTFail("\(error)")
+            }
+            XCTAssertTrue(message.contains("maximumTensorByteCount"), message)
         }
     }
 
