@@ -245,11 +245,16 @@ final class SubgraphExecutor {
             let node = nodes[k]
             let start = isProfiling ? DispatchTime.now().uptimeNanoseconds : 0
             if dynamicNodes[k] {
-                let shapes = node.context.inputs.map { $0?.shape ?? [] }
-                if preparedInputShapes[k] != shapes {
+                // Compared in place: an unchanged graph allocates nothing here.
+                let prepared = preparedInputShapes[k] ?? []
+                var changed = prepared.count != node.context.inputs.count
+                for (i, input) in node.context.inputs.enumerated() where !changed && (input?.shape ?? []) != prepared[i] {
+                    changed = true
+                }
+                if changed {
                     let name = node.context.code.displayName
                     try KernelErrors.preparing(name) { try node.kernel.prepare(node.context) }
-                    preparedInputShapes[k] = shapes
+                    preparedInputShapes[k] = node.context.inputs.map { $0?.shape ?? [] }
                     for output in node.context.outputs { try ensureMemory(output) }
                 }
             }

@@ -10,6 +10,8 @@ import TFLiteSchema
 final class IfOperator: HostedKernel {
     private weak var host: ExecutionHost?
     private var dynamic = false
+    /// Inputs 1... (the branch arguments), kept from prepare so invoke allocates nothing.
+    private var arguments: [RuntimeTensor] = []
 
     func attach(_ host: ExecutionHost) { self.host = host }
     func hasInvokeTimeShapes(_ node: NodeContext) -> Bool { dynamic }
@@ -26,7 +28,7 @@ final class IfOperator: HostedKernel {
             throw InterpreterError.invalidModel(
                 "IF: condition '\(condition.name)' must be one bool, it is \(condition.type) \(condition.shape)")
         }
-        let arguments = try (1..<node.inputs.count).map { try node.input($0) }
+        arguments = try (1..<node.inputs.count).map { try node.input($0) }
         let (thenBranch, elseBranch) = try branches(node)
         try SubgraphCall.shapeInputs(thenBranch, like: arguments, "IF then")
         try SubgraphCall.shapeInputs(elseBranch, like: arguments, "IF else")
@@ -51,7 +53,6 @@ final class IfOperator: HostedKernel {
     func invoke(_ node: NodeContext) throws {
         guard let host else { throw InterpreterError.invocationFailed("IF: no executor attached") }
         let branch = try SubgraphCall.condition(node.input(0), "IF") ? branches(node).then : branches(node).else
-        let arguments = try (1..<node.inputs.count).map { try node.input($0) }
         try SubgraphCall.feed(branch, from: arguments, "IF")
         try branch.invoke()
         try SubgraphCall.collect(branch, into: node.outputs, host: host, "IF")

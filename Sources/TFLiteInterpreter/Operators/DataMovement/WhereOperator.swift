@@ -10,6 +10,8 @@ import TFLiteSchema
 final class WhereOperator: HostedKernel {
     private weak var host: ExecutionHost?
     private var dynamic = false
+    /// Row-major strides of the input, from prepare.
+    private var strides: [Int] = []
 
     func attach(_ host: ExecutionHost) { self.host = host }
     func hasInvokeTimeShapes(_ node: NodeContext) -> Bool { dynamic }
@@ -22,6 +24,7 @@ final class WhereOperator: HostedKernel {
         guard output.type == .int64, let size = input.type.byteSize, ElementSize.isSupported(size) else {
             throw InterpreterError.invalidModel("\(op): unsupported types")
         }
+        strides = IndexedCopyPlan.strides(input.shape)
         if input.isConstant, input.elementCount == 0 || input.data != nil {
             dynamic = false
             output.shape = [nonZeroCount(input), input.shape.count]
@@ -53,7 +56,7 @@ final class WhereOperator: HostedKernel {
         let input = try node.input(0), output = try node.output(0)
         let rank = input.shape.count
         let count = nonZeroCount(input)
-        if output.shape != [count, rank] {
+        if output.shape.count != 2 || output.shape[0] != count || output.shape[1] != rank {
             guard let host else {
                 throw InterpreterError.invocationFailed("WHERE: output '\(output.name)' needs shape [\(count), \(rank)] at invoke")
             }
@@ -61,7 +64,6 @@ final class WhereOperator: HostedKernel {
         }
         guard count > 0, rank > 0, let data = input.data, let size = input.type.byteSize else { return }
         let dst = try DataMovementSupport.data(output, "WHERE").assumingMemoryBound(to: Int64.self)
-        let strides = IndexedCopyPlan.strides(input.shape)
         var row = 0
         for position in 0..<input.elementCount where isNonZero(input, data, size, position) {
             var rest = position
