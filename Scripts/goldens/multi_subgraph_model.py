@@ -69,8 +69,32 @@ def var_handle_options(shared_name, container=""):
     return som.options_type("VarHandleOptions"), fn
 
 
-def build(graphs, description="multi-subgraph golden"):
-    """The model bytes of `graphs` (subgraph 0 first)."""
+def _signature(b, key, subgraph_index, inputs, outputs):
+    SignatureDef, TensorMap = (importlib.import_module(f"tflite.{m}") for m in ["SignatureDef", "TensorMap"])
+
+    def maps(entries):
+        offsets = []
+        for name, index in entries:
+            n = b.CreateString(name)
+            TensorMap.TensorMapStart(b)
+            TensorMap.TensorMapAddName(b, n)
+            TensorMap.TensorMapAddTensorIndex(b, index)
+            offsets.append(TensorMap.TensorMapEnd(b))
+        return offsets
+    ins = som._offsets(b, SignatureDef.SignatureDefStartInputsVector, maps(inputs))
+    outs = som._offsets(b, SignatureDef.SignatureDefStartOutputsVector, maps(outputs))
+    k = b.CreateString(key)
+    SignatureDef.SignatureDefStart(b)
+    SignatureDef.SignatureDefAddInputs(b, ins)
+    SignatureDef.SignatureDefAddOutputs(b, outs)
+    SignatureDef.SignatureDefAddSignatureKey(b, k)
+    SignatureDef.SignatureDefAddSubgraphIndex(b, subgraph_index)
+    return SignatureDef.SignatureDefEnd(b)
+
+
+def build(graphs, description="multi-subgraph golden", signatures=()):
+    """The model bytes of `graphs` (subgraph 0 first). `signatures`: (key, subgraph index,
+    [(input name, tensor index)], [(output name, tensor index)])."""
     b = flatbuffers.Builder(4096)
     codes = sorted({op[0] for g in graphs for op in g.ops})
     code_index = {c: i for i, c in enumerate(codes)}
@@ -133,8 +157,12 @@ def build(graphs, description="multi-subgraph golden"):
     codes_vec = som._offsets(b, Model.ModelStartOperatorCodesVector, code_offsets)
     subgraphs_vec = som._offsets(b, Model.ModelStartSubgraphsVector, subgraph_offsets)
     buffers_vec = som._offsets(b, Model.ModelStartBuffersVector, buffer_offsets)
+    signature_offsets = [_signature(b, *sig) for sig in signatures]
+    signatures_vec = som._offsets(b, Model.ModelStartSignatureDefsVector, signature_offsets) if signatures else None
     desc = b.CreateString(description)
     Model.ModelStart(b)
+    if signatures_vec is not None:
+        Model.ModelAddSignatureDefs(b, signatures_vec)
     Model.ModelAddVersion(b, 3)
     Model.ModelAddOperatorCodes(b, codes_vec)
     Model.ModelAddSubgraphs(b, subgraphs_vec)

@@ -12,6 +12,9 @@ multi_subgraph_model.py and run in the reference runtime (BUILTIN_REF kernels):
     while_zero_iterations    the same model with i = 7: the loop state is returned unchanged
     call_once_variable       CALL_ONCE(init: v = c), then out = x + read(v), assign(v, out);
                              invoke2_output_0.npy holds a second invoke's output (v kept)
+    variable_signatures      signatures sharing one variable: "step" (subgraph 0: CALL_ONCE
+                             init, out = x + v, v = out) and "peek" (subgraph 2: v + 0);
+                             variable_signatures.json records the reference's results
     where_ties, where_all_false, where_all_true
                              WHERE(EQUAL(x, y)) on a computed input, and GATHER_ND(x, where)
 
@@ -131,6 +134,52 @@ def call_once_model():
     init.op(Op.VAR_HANDLE, [], [h], *var_handle_options("v"))
     init.op(Op.ASSIGN_VARIABLE, [h, init.const(np.array([10.0, -2.5, 0.25], np.float32))], [])
     return build([main, init])
+
+
+def variable_signatures_model():
+    main = Graph("step")
+    x = main.input([3], np.float32, "x")
+    handle = main.tensor([], RESOURCE, name="handle")
+    value = main.tensor([3], np.float32, name="value")
+    out = main.tensor([3], np.float32, name="out")
+    main.op(Op.CALL_ONCE, [], [], *subgraph_options("CallOnceOptions", InitSubgraphIndex=1))
+    main.op(Op.VAR_HANDLE, [], [handle], *var_handle_options("v"))
+    main.op(Op.READ_VARIABLE, [handle], [value])
+    main.op(Op.ADD, [x, value], [out], som.options_type("AddOptions"), som.options("AddOptions", FusedActivationFunction=0))
+    main.op(Op.ASSIGN_VARIABLE, [handle, out], [])
+    main.outputs = [out]
+    init = Graph("init")
+    h = init.tensor([], RESOURCE, name="init_handle")
+    init.op(Op.VAR_HANDLE, [], [h], *var_handle_options("v"))
+    init.op(Op.ASSIGN_VARIABLE, [h, init.const(np.array([10.0, -2.5, 0.25], np.float32))], [])
+    peek = Graph("peek")
+    dummy = peek.input([1], np.float32, "unused")
+    ph = peek.tensor([], RESOURCE, name="peek_handle")
+    pv = peek.tensor([3], np.float32, name="peek_value")
+    peek.op(Op.CALL_ONCE, [], [], *subgraph_options("CallOnceOptions", InitSubgraphIndex=1))
+    peek.op(Op.VAR_HANDLE, [], [ph], *var_handle_options("v"))
+    peek.op(Op.READ_VARIABLE, [ph], [pv])
+    peek.outputs = [pv]
+    return build([main, init, peek], signatures=[("step", 0, [("x", x)], [("out", out)]),
+                                                  ("peek", 2, [("unused", dummy)], [("value", pv)])])
+
+
+def variable_signatures_case():
+    """Runs step, peek, step, peek through signature runners of one reference interpreter."""
+    import json
+    model = variable_signatures_model()
+    interp = common.reference_interpreter(model)
+    step, peek = interp.get_signature_runner("step"), interp.get_signature_runner("peek")
+    x = np.array([1.0, 2.0, -4.0], np.float32)
+    results = []
+    for _ in range(2):
+        results.append(step(x=x)["out"].tolist())
+        results.append(peek(unused=np.zeros(1, np.float32))["value"].tolist())
+    d = os.path.join(common.ROOT, "Tests", "Fixtures", "control_flow")
+    with open(os.path.join(d, "variable_signatures.tflite"), "wb") as f:
+        f.write(model)
+    with open(os.path.join(d, "variable_signatures.json"), "w") as f:
+        json.dump({"x": x.tolist(), "sequence": ["step", "peek", "step", "peek"], "results": results}, f, indent=1)
 
 
 def where_model():
@@ -258,6 +307,7 @@ def main():
     common.save_case(FAMILY, "if_shapes_else", model, [np.array([False]), x, y], "exact",
                      "IF whose else branch gives [4] (mul): output shape known only at invoke")
     hostile()
+    variable_signatures_case()
 
 
 if __name__ == "__main__":

@@ -50,6 +50,29 @@ final class ControlFlowTests: XCTestCase {
         XCTAssertEqual(try self.interpreter("call_once_variable").run([input])[0].data, first.data)
     }
 
+    /// Signature runners of one interpreter share its variables and its CALL_ONCE record: "step"
+    /// initialises and updates `v`, "peek" (which has its own CALL_ONCE of the same init
+    /// subgraph) sees the updates, as in the reference (`control_flow/variable_signatures.json`).
+    func testSignatureRunnersShareVariablesAndInitialisation() throws {
+        let directory = TestPaths.fixturesDirectory.appendingPathComponent("control_flow")
+        let json = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: directory.appendingPathComponent("variable_signatures.json"))) as? [String: Any]
+        let x = try XCTUnwrap(json?["x"] as? [Double]).map(Float.init)
+        let sequence = try XCTUnwrap(json?["sequence"] as? [String])
+        let results = try XCTUnwrap(json?["results"] as? [[Double]]).map { $0.map(Float.init) }
+        let interpreter = try Interpreter(modelPath: directory.appendingPathComponent("variable_signatures.tflite").path)
+        for (key, expected) in zip(sequence, results) {
+            let runner = try interpreter.signatureRunner(with: key)
+            if key == "step" {
+                try runner.invoke(with: ["x": Data(bytes: x, count: 12)])
+                XCTAssertEqual(floats(try runner.output(named: "out").data), expected, key)
+            } else {
+                try runner.invoke(with: ["unused": Data(count: 4)])
+                XCTAssertEqual(floats(try runner.output(named: "value").data), expected, key)
+            }
+        }
+    }
+
     /// The loop-carried tensor that doubles each iteration: outputs for several trip counts from
     /// one interpreter (the body re-plans as shapes change), and a repeated invoke with the same
     /// inputs reuses the output memory of the last one.
