@@ -22,6 +22,7 @@
 /// | ``maximumArchiveByteCount`` | 256 MiB |
 /// | ``downloadDeadline`` | 600 s |
 /// | ``minimumTransferRate`` | 1,024 bytes/s, averaged over ``transferRateWindow`` (30 s) |
+/// | ``maximumWhileIterations`` | 1,000,000 body runs per invoke (all WHILE loops together) |
 public struct ResourceLimits: Hashable, Sendable {
     /// Largest single tensor (its bytes), checked at prepare before any kernel sizes memory from it.
     public var maximumTensorByteCount: Int
@@ -46,13 +47,18 @@ public struct ResourceLimits: Hashable, Sendable {
     public var minimumTransferRate: Double
     /// Seconds over which ``minimumTransferRate`` is averaged (a slow start is allowed this long).
     public var transferRateWindow: Double
+    /// Most WHILE body runs in one invoke of an interpreter or signature runner, counted over
+    /// every WHILE operator of every subgraph it calls (nested loops count each inner run), so a
+    /// loop whose condition never becomes false ends with a typed error instead of hanging.
+    public var maximumWhileIterations: Int
 
     /// The documented defaults (see the table above).
     public init(maximumTensorByteCount: Int = 1 << 30, maximumTotalByteCount: Int = 2 << 30,
                 maximumLabelCount: Int = 100_000, maximumLabelByteCount: Int = 16 << 20,
                 maximumImagePixelCount: Int = 1 << 28, maximumArchiveEntryByteCount: Int = 64 << 20,
                 maximumArchiveByteCount: Int = 256 << 20, downloadDeadline: Double = 600,
-                minimumTransferRate: Double = 1024, transferRateWindow: Double = 30) {
+                minimumTransferRate: Double = 1024, transferRateWindow: Double = 30,
+                maximumWhileIterations: Int = 1_000_000) {
         self.maximumTensorByteCount = maximumTensorByteCount
         self.maximumTotalByteCount = maximumTotalByteCount
         self.maximumLabelCount = maximumLabelCount
@@ -63,6 +69,7 @@ public struct ResourceLimits: Hashable, Sendable {
         self.downloadDeadline = downloadDeadline
         self.minimumTransferRate = minimumTransferRate
         self.transferRateWindow = transferRateWindow
+        self.maximumWhileIterations = maximumWhileIterations
     }
 
     /// The defaults.

@@ -26,6 +26,8 @@ public final class Interpreter: @unchecked Sendable {
     private let executor: SubgraphExecutor
     private let access = ExclusiveAccess()
     private var signatureRunners: [String: SignatureRunner] = [:]
+    /// Resource variables and CALL_ONCE state, shared with the signature runners.
+    private let variables: ResourceVariables
 
     /// Loads the model at `modelPath`.
     /// - Throws: ``InterpreterError/invalidModel(_:)`` or ``InterpreterError/unsupportedOperator(name:)``.
@@ -60,10 +62,14 @@ public final class Interpreter: @unchecked Sendable {
         self.model = model
         self.options = options
         threads = ThreadPool(threadCount: options.threadCount ?? ThreadPool.defaultThreadCount)
+        variables = ResourceVariables(limits: options.resourceLimits)
+        let fusesMultiplyAdd = options.floatArithmetic.fusesMultiplyAdd(for: model)
         executor = SubgraphExecutor(blueprint: model.subgraphs[0], threads: threads,
                                     budget: MemoryBudget(limits: options.resourceLimits,
                                                          alreadyUsed: model.derivedConstantByteCount),
-                                    fusesMultiplyAdd: options.floatArithmetic.fusesMultiplyAdd(for: model))
+                                    fusesMultiplyAdd: fusesMultiplyAdd,
+                                    calls: SubgraphCalls(model: model, threads: threads, variables: variables,
+                                                         fusesMultiplyAdd: fusesMultiplyAdd))
         executor.isProfiling = options.isProfilingEnabled
         let tensorCount = model.subgraphs[0].description.tensors.count
         if let bad = options.preservedTensorIndices.first(where: { !(0..<tensorCount).contains($0) }) {
@@ -247,7 +253,8 @@ public final class Interpreter: @unchecked Sendable {
                 throw InterpreterError.notFound("no signature '\(key)' (keys: \(signatureKeys.joined(separator: ", ")))")
             }
             let runner = try SignatureRunner(model: model, signature: signature, threads: threads,
-                                             fusesMultiplyAdd: options.floatArithmetic.fusesMultiplyAdd(for: model))
+                                             fusesMultiplyAdd: options.floatArithmetic.fusesMultiplyAdd(for: model),
+                                             variables: variables)
             signatureRunners[key] = runner
             return runner
         }

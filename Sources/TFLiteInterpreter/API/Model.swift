@@ -8,7 +8,9 @@ import TFLiteSchema
 ///
 /// A `Model` is immutable after `init` and `Sendable`: several interpreters (one per thread)
 /// can share it, and with it the memory of all constant tensors.
-/// Unsupported operators are reported here, at load time, by name.
+/// Unsupported operators are reported here, at load time, by name, and so are malformed calls
+/// between subgraphs (IF, WHILE, CALL_ONCE naming a missing subgraph, one with the wrong number
+/// of inputs or outputs, or recursion; see `ControlFlowGraph`).
 public final class Model: @unchecked Sendable {
     /// The parsed model file.
     public let file: TFLiteModelFile
@@ -63,6 +65,7 @@ public final class Model: @unchecked Sendable {
             throw InterpreterError.unsupportedOperator(name: unsupported.joined(separator: ", "))
         }
         guard !file.subgraphs.isEmpty else { throw InterpreterError.invalidModel("the model has no subgraph") }
+        try ControlFlowGraph.validate(file)
         let factories = file.operatorCodes.map { resolver($0) }
         var storage: [AlignedBuffer] = []
         var budget = MemoryBudget(limits: limits)

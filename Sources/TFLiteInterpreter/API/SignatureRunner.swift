@@ -17,7 +17,9 @@ public final class SignatureRunner: @unchecked Sendable {
     private let executor: SubgraphExecutor
     private let access = ExclusiveAccess()
 
-    init(model: Model, signature: SignatureDescription, threads: ThreadPool, fusesMultiplyAdd: Bool = false) throws {
+    /// `variables`: the interpreter's resource variables and CALL_ONCE state (a fresh set when nil).
+    init(model: Model, signature: SignatureDescription, threads: ThreadPool, fusesMultiplyAdd: Bool = false,
+         variables: ResourceVariables? = nil) throws {
         guard model.subgraphs.indices.contains(signature.subgraphIndex) else {
             throw InterpreterError.invalidModel(
                 "signature '\(signature.key)' refers to subgraph \(signature.subgraphIndex)")
@@ -36,7 +38,10 @@ public final class SignatureRunner: @unchecked Sendable {
         executor = SubgraphExecutor(blueprint: blueprint, threads: threads,
                                     budget: MemoryBudget(limits: model.resourceLimits,
                                                          alreadyUsed: model.derivedConstantByteCount),
-                                    fusesMultiplyAdd: fusesMultiplyAdd)
+                                    fusesMultiplyAdd: fusesMultiplyAdd,
+                                    calls: SubgraphCalls(model: model, threads: threads,
+                                                         variables: variables ?? ResourceVariables(limits: model.resourceLimits),
+                                                         fusesMultiplyAdd: fusesMultiplyAdd))
     }
 
     /// Number of inputs.

@@ -48,7 +48,8 @@ struct SubgraphBlueprint: @unchecked Sendable {
             let foldable = !inputs.isEmpty && inputs.allSatisfy { tensors[$0].isConstant }
                 && op.outputs.allSatisfy { !graphInputs.contains($0) && !tensors[$0].isConstant
                     && !subgraph.tensors[$0].isVariable }
-            guard foldable, let factory = factories[op.opcodeIndex] else { live.append(position); continue }
+            guard foldable, !Self.runsOnlyAtInvoke(file.operatorCodes[op.opcodeIndex].builtin),
+                  let factory = factories[op.opcodeIndex] else { live.append(position); continue }
             // The folding kernel's scratch lives only while it folds: checked on top of the budget, not kept in it.
             let context = Self.makeContext(op, codes: file.operatorCodes, tensors: tensors, threads: serial,
                                            memory: SharedMemoryBudget(budget))
@@ -124,6 +125,12 @@ struct SubgraphBlueprint: @unchecked Sendable {
             for input in op.intermediates where input >= 0 { needed[input] = true }
         }
         return used
+    }
+
+    /// Operators that are never evaluated ahead of time, even on constant inputs: they call other
+    /// subgraphs or touch the interpreter's resource variables (state that exists only at invoke).
+    static func runsOnlyAtInvoke(_ op: BuiltinOperator) -> Bool {
+        [.if, .while, .callOnce, .varHandle, .readVariable, .assignVariable].contains(op)
     }
 
     /// Fresh run-time tensors for one execution: constants point at their data.

@@ -10,6 +10,13 @@ import TFLiteSchema
 ///   valid between invokes.
 /// - `invoke()` calls every kernel's `invoke`; it allocates nothing. 8-bit `x · f(x)` pairs
 ///   (YOLO's SiLU: LOGISTIC then MUL) run as one byte table (`ByteMapFusion`), bit-exact.
+/// - Shapes known only at invoke: a node whose kernel reports invoke-time shapes
+///   (``HostedKernel/hasInvokeTimeShapes(_:)``: WHERE on a computed input, IF or WHILE over
+///   subgraphs whose shapes change) makes its outputs, and everything computed from them,
+///   "dynamic". Those nodes are never evaluated at prepare nor fused; at invoke each is
+///   re-prepared only when its input shapes differ from those it was last prepared with, and an
+///   output that outgrows its arena slot moves to a buffer of its own, kept and reused by later
+///   invokes. Graphs without such nodes invoke exactly as before and allocate nothing.
 /// Not thread-safe: the owner (``Interpreter`` or ``SignatureRunner``) serialises access.
 final class SubgraphExecutor {
     /// One node: its kernel and the tensors it sees.
@@ -72,12 +79,36 @@ final class SubgraphExecutor {
     /// The budget of the current prepare pass, shared with the nodes' kernels for their scratch.
     private let memory: SharedMemoryBudget
 
+    /// The called subgraphs and resource variables of the interpreter (nil: control flow unavailable).
+    let calls: SubgraphCalls?
+    /// Whether this executor runs a subgraph called by a control-flow operator (not the root).
+    let isCallee: Bool
+    /// Tensors whose shape may change at invoke (outputs of dynamic nodes), from the last `prepare()`.
+    private var dynamicTensors: Set<Int> = []
+    /// Per node: whether it is re-prepared and sized at invoke (it reads or writes a dynamic tensor).
+    private var dynamicNodes: [Bool] = []
+    /// Per dynamic node: the input shapes it was last prepared with.
+    private var preparedInputShapes: [Int: [[Int]]] = [:]
+    /// Bytes available at `data` for each dynamic tensor (its arena slot, or its own buffer).
+    private var capacity: [Int: Int] = [:]
+    /// Own buffers of dynamic tensors that outgrew their arena slot (kept across invokes).
+    private var ownBuffers: [Int: AlignedBuffer] = [:]
+    /// The budget as the last `prepare()` left it; each invoke of a dynamic graph starts from it.
+    private var preparedBudget: MemoryBudget
+    /// Whether some output of the graph may change shape at invoke (callers then size theirs at invoke).
+    var hasInvokeTimeShapes: Bool { outputIndices.contains { dynamicTensors.contains($0) } }
+
     /// Creates kernels for the live operators of `blueprint`, splitting work over `threads`,
     /// allocating within `budget`; float convolutions use fused multiply-adds when `fusesMultiplyAdd`.
+    /// `calls` gives control-flow operators the model's other subgraphs; `isCallee` marks an
+    /// executor created by ``SubgraphCalls`` for a called subgraph.
     init(blueprint: SubgraphBlueprint, threads: ThreadPool, budget: MemoryBudget = MemoryBudget(limits: .default),
-         fusesMultiplyAdd: Bool = false) {
+         fusesMultiplyAdd: Bool = false, calls: SubgraphCalls? = nil, isCallee: Bool = false) {
         self.blueprint = blueprint
         self.baseBudget = budget
+        self.preparedBudget = budget
+        self.calls = calls
+        self.isCallee = isCallee
         let memory = SharedMemoryBudget(budget)
         self.memory = memory
         let tensors = blueprint.makeRuntimeTensors()
@@ -93,6 +124,7 @@ final class SubgraphExecutor {
             return Node(position: position, kernel: factory(), context: context)
         }
         nodeNanoseconds = [UInt64](repeating: 0, count: nodes.count)
+        for node in nodes { (node.kernel as? HostedKernel)?.attach(self) }
     }
 
     /// Clears the accumulated profile.
@@ -128,6 +160,11 @@ final class SubgraphExecutor {
         preparedConstants = []
         preparedStorage = []
         var order: [Int] = []
+        dynamicTensors = []
+        dynamicNodes = [Bool](repeating: false, count: nodes.count)
+        preparedInputShapes = [:]
+        capacity = [:]
+        ownBuffers = [:]
         // Kernels reserve their scratch in `memory` during `prepare`; folded outputs and the arena follow.
         memory.budget = baseBudget
         let graphInputs = Set(inputIndices)
@@ -137,6 +174,16 @@ final class SubgraphExecutor {
             try KernelErrors.preparing(name) { try node.kernel.prepare(node.context) }
             for output in node.context.outputs { _ = try TensorLayout.checkedByteCount(output, name, budget: memory.budget) }
             let inputs = node.context.inputs.compactMap { $0 }
+            let hosted = node.kernel as? HostedKernel
+            if hosted?.hasInvokeTimeShapes(node.context) == true || inputs.contains(where: { dynamicTensors.contains($0.index) }) {
+                dynamicNodes[k] = true
+                preparedInputShapes[k] = node.context.inputs.map { $0?.shape ?? [] }
+                for output in node.context.outputs { dynamicTensors.insert(output.index) }
+                order.append(k)
+                continue
+            }
+            // Control flow and resource variables run at invoke, whatever their inputs.
+            guard !SubgraphBlueprint.runsOnlyAtInvoke(node.context.code.builtin) else { order.append(k); continue }
             let constantInputs = !inputs.isEmpty && inputs.allSatisfy(\.isConstant)
             let foldable = try constantInputs && SubgraphBlueprint.foldsWithoutAmplifying(node.context, budget: memory.budget)
             let evaluateNow = !inputs.isEmpty && (node.context.code.builtin == .shape || foldable)
@@ -156,6 +203,8 @@ final class SubgraphExecutor {
                 preparedConstants.append(output.index)
             }
         }
+        // Fusions assume fixed shapes and memory; a graph with invoke-time shapes runs unfused.
+        let fusesNodes = self.fusesNodes && dynamicTensors.isEmpty
         let fusion = fusesNodes ? ByteMapFusion.find(nodes, order: order, graphOutputs: keptIndices) : (fused: [:], skipped: [])
         fusedNodes = nodes.indices.map { fusion.fused[$0] }
         for k in fusion.skipped { for output in nodes[k].context.outputs { output.data = nil } }
@@ -165,12 +214,15 @@ final class SubgraphExecutor {
         clampAliases = clamps.aliases
         runOrder = unfused.filter { !clamps.skipped.contains($0) }
         try planMemory(budget: &memory.budget)
+        preparedBudget = memory.budget
         isPrepared = true
     }
 
     /// Runs every node once. Requires `prepare()`.
     func invoke() throws {
         guard isPrepared else { throw InterpreterError.allocateTensorsRequired }
+        if !isCallee { calls?.beginInvoke() }
+        if !dynamicTensors.isEmpty { return try invokeWithDynamicShapes() }
         if isProfiling {
             for k in runOrder {
                 let node = nodes[k]
@@ -182,6 +234,46 @@ final class SubgraphExecutor {
             return
         }
         for k in runOrder { try run(nodes[k], fused: fusedNodes[k]) }
+    }
+
+    /// `invoke()` for a graph with dynamic tensors: each dynamic node is re-prepared when its input
+    /// shapes changed since it was last prepared, and its outputs get memory for their new shapes.
+    private func invokeWithDynamicShapes() throws {
+        memory.budget = preparedBudget
+        for buffer in ownBuffers.values { try memory.reserve(buffer.byteCount, "tensors sized at invoke") }
+        for k in runOrder {
+            let node = nodes[k]
+            let start = isProfiling ? DispatchTime.now().uptimeNanoseconds : 0
+            if dynamicNodes[k] {
+                // Compared in place: an unchanged graph allocates nothing here.
+                let prepared = preparedInputShapes[k] ?? []
+                var changed = prepared.count != node.context.inputs.count
+                for (i, input) in node.context.inputs.enumerated() where !changed && (input?.shape ?? []) != prepared[i] {
+                    changed = true
+                }
+                if changed {
+                    let name = node.context.code.displayName
+                    try KernelErrors.preparing(name) { try node.kernel.prepare(node.context) }
+                    preparedInputShapes[k] = node.context.inputs.map { $0?.shape ?? [] }
+                    for output in node.context.outputs { try ensureMemory(output) }
+                }
+            }
+            try run(node, fused: nil)
+            if isProfiling { nodeNanoseconds[k] &+= DispatchTime.now().uptimeNanoseconds &- start }
+        }
+        if isProfiling { profiledInvocations += 1 }
+    }
+
+    /// Points dynamic tensor `tensor` at memory for its current shape: its slot while that is
+    /// large enough, else an own buffer (reused while large enough).
+    private func ensureMemory(_ tensor: RuntimeTensor) throws {
+        let bytes = try TensorLayout.checkedByteCount(tensor, "a tensor sized at invoke", budget: memory.budget)
+        if let available = capacity[tensor.index], available >= bytes, tensor.data != nil { return }
+        try memory.reserve(bytes, "tensor '\(tensor.name)' sized at invoke")
+        let buffer = try AlignedBuffer(byteCount: bytes)
+        ownBuffers[tensor.index] = buffer
+        capacity[tensor.index] = bytes
+        tensor.data = buffer.pointer
     }
 
     /// Runs one node: its kernel, or the fused table that replaces it.
@@ -278,7 +370,12 @@ final class SubgraphExecutor {
             arena = try AlignedBuffer(byteCount: plan.arenaByteCount)
         }
         let base = arena!.pointer
-        for (k, group) in groups.enumerated() { for index in group { tensors[index].data = base + plan.offsets[k] } }
+        for (k, group) in groups.enumerated() {
+            for index in group {
+                tensors[index].data = base + plan.offsets[k]
+                if dynamicTensors.contains(index) { capacity[index] = requests[k].byteCount }
+            }
+        }
         arenaByteCount = plan.arenaByteCount
         for (index, t) in blueprint.description.tensors.enumerated() where t.isVariable {
             let tensor = tensors[index]
@@ -288,5 +385,19 @@ final class SubgraphExecutor {
             if variableStorage[index]?.byteCount != bytes { variableStorage[index] = try AlignedBuffer(byteCount: bytes) }
             tensor.data = variableStorage[index]!.pointer
         }
+    }
+}
+
+extension SubgraphExecutor: ExecutionHost {
+    var subgraphCalls: SubgraphCalls? { calls }
+
+    func resizeOutput(_ tensor: RuntimeTensor, to shape: [Int]) throws {
+        guard tensor.shape != shape else { return }
+        guard dynamicTensors.contains(tensor.index) else {
+            throw InterpreterError.invocationFailed(
+                "tensor '\(tensor.name)' was planned as \(tensor.shape) and came out \(shape) at invoke")
+        }
+        tensor.shape = shape
+        try ensureMemory(tensor)
     }
 }

@@ -5,7 +5,8 @@ enum OperatorRegistry {
     /// Builtin operators by code.
     static let builtins: [BuiltinOperator: OperatorFactory] = {
         var all: [BuiltinOperator: OperatorFactory] = [:]
-        for family in [convolutionFamily, elementwiseFamily, dataMovementFamily, detectionBuiltinFamily] {
+        for family in [convolutionFamily, elementwiseFamily, dataMovementFamily, detectionBuiltinFamily,
+                       controlFlowFamily] {
             all.merge(family) { first, _ in first }
         }
         return all

@@ -46,6 +46,10 @@ public struct OptionsTable: Sendable {
     public func bool(_ field: Int, default value: Bool = false) -> Bool {
         (try? table.bool(field, default: value)) ?? value
     }
+    /// A `string` field; nil when absent or malformed (e.g. `VarHandleOptions.shared_name`).
+    public func string(_ field: Int) -> String? {
+        (try? table.string(field)) ?? nil
+    }
     /// A `[int]` field; empty when absent.
     public func int32Array(_ field: Int) -> [Int32] {
         (try? table.int32Array(field)) ?? []

@@ -1,54 +1,77 @@
 import TFLiteKernels
 import TFLiteSchema
 
-/// WHERE (one input): int64 coordinates `[count, rank]` of the true / non-zero elements.
-/// The output shape depends on the values, so the input must be constant (then the
-/// interpreter folds the operator at prepare).
-final class WhereOperator: OperatorKernel {
+/// WHERE (one input): int64 coordinates `[count, rank]` of the true / non-zero elements, in
+/// row-major order. The output shape depends on the values:
+/// - on a constant input it is exact at prepare (and the interpreter folds the operator at load);
+/// - on a computed input, prepare plans the largest possible output, `[elementCount, rank]`,
+///   and reports invoke-time shapes; invoke then counts, sets the real shape through the
+///   ``ExecutionHost`` (which never allocates, since it fits the plan) and writes the rows.
+final class WhereOperator: HostedKernel {
+    private weak var host: ExecutionHost?
+    private var dynamic = false
+    /// Row-major strides of the input, from prepare.
+    private var strides: [Int] = []
+
+    func attach(_ host: ExecutionHost) { self.host = host }
+    func hasInvokeTimeShapes(_ node: NodeContext) -> Bool { dynamic }
+
     func prepare(_ node: NodeContext) throws {
         let op = "WHERE"
         let input = try node.input(0)
         let output = try node.output(0)
         guard node.inputs.count == 1 else { throw InterpreterError.invalidModel("\(op): only the one-input form is supported") }
-        guard input.isConstant, input.elementCount == 0 || input.data != nil else {
-            throw InterpreterError.invalidModel("\(op): input '\(input.name)' must be constant (the output shape depends on its values)")
-        }
         guard output.type == .int64, let size = input.type.byteSize, ElementSize.isSupported(size) else {
             throw InterpreterError.invalidModel("\(op): unsupported types")
         }
-        output.shape = [nonZeroPositions(input).count, input.shape.count]
+        strides = IndexedCopyPlan.strides(input.shape)
+        if input.isConstant, input.elementCount == 0 || input.data != nil {
+            dynamic = false
+            output.shape = [nonZeroCount(input), input.shape.count]
+        } else {
+            dynamic = true
+            output.shape = [input.elementCount, input.shape.count]
+        }
     }
 
-    /// Flat positions of the elements with any non-zero byte (bool true, non-zero numbers;
-    /// -0.0 counts as non-zero only for its sign bit, so it is treated as zero below).
-    private func nonZeroPositions(_ input: RuntimeTensor) -> [Int] {
-        guard let data = input.data, let size = input.type.byteSize else { return [] }
-        var positions: [Int] = []
-        for i in 0..<input.elementCount {
-            let p = data + i * size
-            let nonZero: Bool
-            switch input.type {
-            case .float32: nonZero = p.load(as: Float.self) != 0
-            case .float64: nonZero = p.load(as: Double.self) != 0
-            default: nonZero = (0..<size).contains { p.load(fromByteOffset: $0, as: UInt8.self) != 0 }
-            }
-            if nonZero { positions.append(i) }
+    /// Whether element `i` of `input` is true / non-zero (-0.0 counts as zero).
+    @inline(__always)
+    private func isNonZero(_ input: RuntimeTensor, _ data: UnsafeMutableRawPointer, _ size: Int, _ i: Int) -> Bool {
+        let p = data + i * size
+        switch input.type {
+        case .float32: return p.load(as: Float.self) != 0
+        case .float64: return p.load(as: Double.self) != 0
+        default: return (0..<size).contains { p.load(fromByteOffset: $0, as: UInt8.self) != 0 }
         }
-        return positions
+    }
+
+    private func nonZeroCount(_ input: RuntimeTensor) -> Int {
+        guard let data = input.data, let size = input.type.byteSize else { return 0 }
+        var count = 0
+        for i in 0..<input.elementCount where isNonZero(input, data, size, i) { count += 1 }
+        return count
     }
 
     func invoke(_ node: NodeContext) throws {
         let input = try node.input(0), output = try node.output(0)
-        guard output.elementCount > 0 else { return }
-        let dst = try DataMovementSupport.data(output, "WHERE").assumingMemoryBound(to: Int64.self)
-        let strides = IndexedCopyPlan.strides(input.shape)
         let rank = input.shape.count
-        for (row, position) in nonZeroPositions(input).enumerated() {
+        let count = nonZeroCount(input)
+        if output.shape.count != 2 || output.shape[0] != count || output.shape[1] != rank {
+            guard let host else {
+                throw InterpreterError.invocationFailed("WHERE: output '\(output.name)' needs shape [\(count), \(rank)] at invoke")
+            }
+            try host.resizeOutput(output, to: [count, rank])
+        }
+        guard count > 0, rank > 0, let data = input.data, let size = input.type.byteSize else { return }
+        let dst = try DataMovementSupport.data(output, "WHERE").assumingMemoryBound(to: Int64.self)
+        var row = 0
+        for position in 0..<input.elementCount where isNonZero(input, data, size, position) {
             var rest = position
             for d in 0..<rank {
                 dst[row * rank + d] = Int64(rest / strides[d])
                 rest %= strides[d]
             }
+            row += 1
         }
     }
 }
