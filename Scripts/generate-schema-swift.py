@@ -41,7 +41,7 @@ OPTION_TABLES = [
     "GatherOptions", "PackOptions", "UnpackOptions", "SplitOptions", "SplitVOptions",
     "DepthToSpaceOptions", "SpaceToDepthOptions", "ShapeOptions", "CastOptions", "MirrorPadOptions",
     "ResizeBilinearOptions", "ResizeNearestNeighborOptions",
-    "IfOptions", "WhileOptions", "CallOnceOptions",
+    "IfOptions", "WhileOptions", "CallOnceOptions", "VarHandleOptions",
 ]
 
 # Schema scalar type -> (Swift type, OptionsTable accessor).
@@ -209,6 +209,10 @@ def swift_field(table, field, enums):
         else:
             value = str(int(default, 0)) if default is not None else "0"
         return swift, value, f"table.{accessor}({{id}}, default: {value})"
+    if type_name == "string":
+        if default is not None:
+            raise SchemaError(f"{table}.{name}: a string cannot have a default")
+        return "String", '""', 'table.string({id}) ?? ""'
     if type_name in VECTORS:
         swift, accessor = VECTORS[type_name]
         if default is not None:

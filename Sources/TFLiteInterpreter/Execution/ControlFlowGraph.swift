@@ -15,14 +15,22 @@ enum ControlFlowGraph {
 
     /// The subgraphs `op` calls, with the role of each, or nil for other operators (an absent
     /// field is 0, the schema's default).
-    static func callees(of op: OperatorDescription, code: OperatorCode) -> [(index: Int, role: String)]? {
-        let options = op.builtinOptions
-        func field(_ id: Int) -> Int { Int(options?.int32(id) ?? 0) }
-        switch code.builtin {
-        case .if: return [(field(0), "then"), (field(1), "else")]
-        case .while: return [(field(0), "cond"), (field(1), "body")]
-        case .callOnce: return [(field(0), "init")]
-        default: return nil
+    /// - Throws: ``InterpreterError/invalidModel(_:)`` when the options are another table's.
+    static func callees(of op: OperatorDescription, code: OperatorCode) throws -> [(index: Int, role: String)]? {
+        do {
+            switch code.builtin {
+            case .if:
+                let o = try op.options(IfOptions.self, operator: code.displayName)
+                return [(Int(o.thenSubgraphIndex), "then"), (Int(o.elseSubgraphIndex), "else")]
+            case .while:
+                let o = try op.options(WhileOptions.self, operator: code.displayName)
+                return [(Int(o.condSubgraphIndex), "cond"), (Int(o.bodySubgraphIndex), "body")]
+            case .callOnce:
+                return [(Int(try op.options(CallOnceOptions.self, operator: code.displayName).initSubgraphIndex), "init")]
+            default: return nil
+            }
+        } catch let error as TFLiteSchemaError {
+            throw InterpreterError.invalidModel(error.description)
         }
     }
 
@@ -34,7 +42,7 @@ enum ControlFlowGraph {
         for (caller, subgraph) in subgraphs.enumerated() {
             for (position, op) in subgraph.operators.enumerated() {
                 guard file.operatorCodes.indices.contains(op.opcodeIndex),
-                      let callees = callees(of: op, code: file.operatorCodes[op.opcodeIndex]) else { continue }
+                      let callees = try callees(of: op, code: file.operatorCodes[op.opcodeIndex]) else { continue }
                 let code = file.operatorCodes[op.opcodeIndex]
                 let name = "subgraph \(caller) operator \(position) (\(code.displayName))"
                 if code.builtin == .while, op.outputs.count != op.inputs.count {

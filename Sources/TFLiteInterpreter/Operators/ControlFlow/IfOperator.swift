@@ -1,7 +1,7 @@
 import TFLiteSchema
 
 /// IF: input 0 is a one-element bool condition; the other inputs are passed to the `then`
-/// subgraph (options field 0) when it is true, else to the `else` subgraph (field 1), and that
+/// subgraph (`IfOptions.thenSubgraphIndex`) when it is true, else to the `else` subgraph, and that
 /// subgraph's outputs become the operator's outputs.
 ///
 /// Prepare shapes both branches with the inputs; the outputs take the types of the `then`
@@ -17,9 +17,9 @@ final class IfOperator: HostedKernel {
     func hasInvokeTimeShapes(_ node: NodeContext) -> Bool { dynamic }
 
     private func branches(_ node: NodeContext) throws -> (then: SubgraphExecutor, else: SubgraphExecutor) {
-        let options = node.options
-        return (try SubgraphCall.callee(Int(options?.int32(0) ?? 0), host: host, "IF"),
-                try SubgraphCall.callee(Int(options?.int32(1) ?? 0), host: host, "IF"))
+        let options = try node.options(IfOptions.self)
+        return (try SubgraphCall.callee(Int(options.thenSubgraphIndex), host: host, "IF"),
+                try SubgraphCall.callee(Int(options.elseSubgraphIndex), host: host, "IF"))
     }
 
     func prepare(_ node: NodeContext) throws {

@@ -19,7 +19,8 @@ final class VarHandleOperator: HostedKernel {
     func prepare(_ node: NodeContext) throws {
         let variables = try VariableHandle.variables(host, "VAR_HANDLE")
         let output = try node.output(0)
-        handle = variables.handle(container: node.options?.string(0) ?? "", sharedName: node.options?.string(1) ?? "")
+        let options = try node.options(VarHandleOptions.self)
+        handle = variables.handle(container: options.container, sharedName: options.sharedName)
         output.type = .int32
         output.shape = []
     }

@@ -1,8 +1,8 @@
 import TFLiteSchema
 
-/// WHILE: the loop state starts as the operator's inputs; while the `cond` subgraph (options
-/// field 0) returns true on the state, the `body` subgraph (field 1) maps the state to the next
-/// state. The final state is the operator's outputs (the inputs themselves if `cond` is false
+/// WHILE: the loop state starts as the operator's inputs; while the `cond` subgraph
+/// (`WhileOptions.condSubgraphIndex`) returns true on the state, the `body` subgraph maps the
+/// state to the next state. The final state is the operator's outputs (the inputs themselves if `cond` is false
 /// at once). The state is kept in the operator's output tensors between iterations.
 ///
 /// The outputs have the inputs' types and shapes when the body, prepared on the input shapes,
@@ -17,9 +17,9 @@ final class WhileOperator: HostedKernel {
     func hasInvokeTimeShapes(_ node: NodeContext) -> Bool { dynamic }
 
     private func subgraphs(_ node: NodeContext) throws -> (cond: SubgraphExecutor, body: SubgraphExecutor) {
-        let options = node.options
-        return (try SubgraphCall.callee(Int(options?.int32(0) ?? 0), host: host, "WHILE"),
-                try SubgraphCall.callee(Int(options?.int32(1) ?? 0), host: host, "WHILE"))
+        let options = try node.options(WhileOptions.self)
+        return (try SubgraphCall.callee(Int(options.condSubgraphIndex), host: host, "WHILE"),
+                try SubgraphCall.callee(Int(options.bodySubgraphIndex), host: host, "WHILE"))
     }
 
     func prepare(_ node: NodeContext) throws {
