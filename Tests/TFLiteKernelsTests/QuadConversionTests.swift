@@ -1,0 +1,49 @@
+import TestSupport
+import XCTest
+@testable import TFLiteKernels
+
+/// The activation converters of the quad layouts against plain per-byte loops: depths around the
+/// 16- and 64-byte steps and past the 256-step flush of the 16-bit sums (4,100 channels), bytes
+/// random and all 255 (the largest sums), pad channels zero, nothing written past the layout.
+final class QuadConversionTests: XCTestCase {
+    private let depths = [1, 3, 4, 15, 16, 17, 63, 64, 65, 130, 4_100]
+
+    func testInt8ActivationsFlipTheirSignBits() {
+        var rng = SeededGenerator(seed: 91)
+        for depth in depths {
+            for fill in [nil, Int8(-1), Int8.min] as [Int8?] {
+                let pixels = rng.int(1...3)
+                let x = (0..<(pixels * depth)).map { _ in fill ?? Int8(truncatingIfNeeded: rng.next()) }
+                let stride = Int8QuadPacking.quadDepth(depth)
+                var out = [UInt8](repeating: 0xA5, count: pixels * stride + 7)
+                Int8QuadPacking.convert(x, pixels: pixels, depth: depth, into: &out)
+                var expected = [UInt8](repeating: 0xA5, count: out.count)
+                for p in 0..<pixels {
+                    for c in 0..<stride { expected[p * stride + c] = c < depth ? UInt8(bitPattern: x[p * depth + c]) ^ 0x80 : 0 }
+                }
+                XCTAssertEqual(out, expected, "depth \(depth)")
+            }
+        }
+    }
+
+    func testUInt8ActivationsFlipAndSum() {
+        var rng = SeededGenerator(seed: 92)
+        for depth in depths {
+            for fill in [nil, UInt8(255), UInt8(0)] as [UInt8?] {
+                let pixels = rng.int(1...3)
+                let x = (0..<(pixels * depth)).map { _ in fill ?? UInt8(truncatingIfNeeded: rng.next()) }
+                let stride = Int8QuadPacking.quadDepth(depth)
+                var out = [UInt8](repeating: 0xA5, count: pixels * stride + 7)
+                var sums = [Int32](repeating: 0, count: pixels)
+                Int8QuadPacking.convert(x, pixels: pixels, depth: depth, into: &out, sums: &sums)
+                var expected = [UInt8](repeating: 0xA5, count: out.count)
+                for p in 0..<pixels {
+                    for c in 0..<stride { expected[p * stride + c] = c < depth ? x[p * depth + c] ^ 0x80 : 0 }
+                    let sum = (0..<depth).reduce(Int32(0)) { $0 + Int32(x[p * depth + $1]) - 128 }
+                    XCTAssertEqual(sums[p], sum, "depth \(depth) pixel \(p)")
+                }
+                XCTAssertEqual(out, expected, "depth \(depth)")
+            }
+        }
+    }
+}
