@@ -1,0 +1,108 @@
+"""Golden cases for int16x8 quantized operators (int16 activations with zero point 0, int8
+per-channel weights, int64 bias: the converter's 16x8 mode), hand-built with the `tflite`
+package's FlatBuffers builders so scales, bias types and options are chosen exactly, with
+outputs from the reference runtime's reference kernels, on adversarial inputs: the full int16
+range (both extremes), a constant input, a one-sided (non-negative) input.
+Run: PYTHON=... Scripts/generate-goldens.sh ops_int16x8
+"""
+import numpy as np
+
+import common
+from single_op_model import T, build, options, options_type
+
+FAMILY = "int16x8"
+CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED = 3, 4, 9
+
+
+def adversarial_inputs(rng, shape):
+    """Full-range int16 with both extremes, a constant input, and a one-sided (non-negative) input."""
+    full = rng.integers(-32768, 32767, size=shape, endpoint=True).astype(np.int16)
+    flat = full.reshape(-1)
+    flat[0], flat[-1] = -32768, 32767
+    constant = np.full(shape, 12345, np.int16)
+    one_sided = rng.integers(0, 32767, size=shape, endpoint=True).astype(np.int16)
+    return [("full", full), ("constant", constant), ("nonnegative", one_sided)]
+
+
+def weights(rng, shape, axis):
+    """int8 weights with one scale per slice along `axis` (extremes included) and zero points 0."""
+    w = rng.integers(-127, 127, size=shape, endpoint=True).astype(np.int8)
+    w.reshape(-1)[:2] = [-127, 127]
+    channels = shape[axis]
+    scales = list(rng.uniform(0.002, 0.02, size=channels).astype(np.float32))
+    return w, scales, [0] * channels
+
+
+def bias(rng, n, input_scale, filter_scales, dtype=np.int64):
+    b = rng.integers(-40000, 40000, size=n).astype(dtype)
+    return T([n], dtype, quant=([input_scale * s for s in filter_scales], [0] * n, 0), data=b)
+
+
+def conv_case(rng, in_shape, cout, k, stride, padding, activation, in_scale, out_scale, bias_type=np.int64):
+    cin = in_shape[3]
+    w, ws, wz = weights(rng, [cout, k, k, cin], 0)
+    tensors = [T(in_shape, np.int16, quant=(in_scale, 0)),
+               T([cout, k, k, cin], np.int8, quant=(ws, wz, 0), data=w)]
+    if bias_type is not None:
+        tensors.append(bias(rng, cout, in_scale, ws, bias_type))
+    h = (in_shape[1] + stride - 1) // stride if padding == 0 else (in_shape[1] - k) // stride + 1
+    wd = (in_shape[2] + stride - 1) // stride if padding == 0 else (in_shape[2] - k) // stride + 1
+    out = [T([in_shape[0], h, wd, cout], np.int16, quant=(out_scale, 0))]
+    opts = options("Conv2DOptions", Padding=padding, StrideW=stride, StrideH=stride,
+                   FusedActivationFunction=activation, DilationWFactor=1, DilationHFactor=1)
+    return build(CONV_2D, tensors, out, options_type("Conv2DOptions"), opts, version=4)
+
+
+def depthwise_case(rng, in_shape, multiplier, k, stride, padding, activation, in_scale, out_scale):
+    cin = in_shape[3]
+    cout = cin * multiplier
+    w, ws, wz = weights(rng, [1, k, k, cout], 3)
+    tensors = [T(in_shape, np.int16, quant=(in_scale, 0)),
+               T([1, k, k, cout], np.int8, quant=(ws, wz, 3), data=w),
+               bias(rng, cout, in_scale, ws)]
+    h = (in_shape[1] + stride - 1) // stride if padding == 0 else (in_shape[1] - k) // stride + 1
+    wd = (in_shape[2] + stride - 1) // stride if padding == 0 else (in_shape[2] - k) // stride + 1
+    out = [T([in_shape[0], h, wd, cout], np.int16, quant=(out_scale, 0))]
+    opts = options("DepthwiseConv2DOptions", Padding=padding, StrideW=stride, StrideH=stride,
+                   DepthMultiplier=multiplier, FusedActivationFunction=activation,
+                   DilationWFactor=1, DilationHFactor=1)
+    return build(DEPTHWISE_CONV_2D, tensors, out, options_type("DepthwiseConv2DOptions"), opts, version=5)
+
+
+def fc_case(rng, batches, inputs, units, activation, in_scale, out_scale, per_channel):
+    w, ws, wz = weights(rng, [units, inputs], 0)
+    if not per_channel:
+        ws, wz = [ws[0]], [0]
+    tensors = [T([batches, inputs], np.int16, quant=(in_scale, 0)),
+               T([units, inputs], np.int8, quant=(ws, wz, 0), data=w),
+               bias(rng, units, in_scale, ws * (units if not per_channel else 1))]
+    out = [T([batches, units], np.int16, quant=(out_scale, 0))]
+    opts = options("FullyConnectedOptions", FusedActivationFunction=activation)
+    return build(FULLY_CONNECTED, tensors, out, options_type("FullyConnectedOptions"), opts, version=7)
+
+
+def models(rng):
+    return [
+        ("conv_3x3_same_relu", conv_case(rng, [1, 6, 7, 5], 7, 3, 1, 0, 1, 0.0005, 0.002), [1, 6, 7, 5]),
+        ("conv_3x3_stride2_valid", conv_case(rng, [2, 7, 8, 5], 6, 3, 2, 1, 0, 0.001, 0.004), [2, 7, 8, 5]),
+        ("conv_1x1_relu6_saturating", conv_case(rng, [1, 4, 4, 9], 4, 1, 1, 0, 3, 0.01, 0.0002), [1, 4, 4, 9]),
+        ("conv_valid_relu_n1_to_1", conv_case(rng, [1, 5, 5, 3], 4, 3, 1, 1, 2, 0.0005, 0.00003), [1, 5, 5, 3]),
+        ("depthwise_3x3_mult2_relu", depthwise_case(rng, [1, 6, 5, 5], 2, 3, 1, 0, 1, 0.0005, 0.001), [1, 6, 5, 5]),
+        ("depthwise_3x3_stride2_valid", depthwise_case(rng, [1, 7, 7, 4], 1, 3, 2, 1, 0, 0.002, 0.0005), [1, 7, 7, 4]),
+        ("fully_connected_per_tensor", fc_case(rng, 3, 20, 6, 0, 0.0005, 0.003, False), [3, 20]),
+        ("fully_connected_per_channel_relu", fc_case(rng, 2, 33, 5, 1, 0.001, 0.002, True), [2, 33]),
+    ]
+
+
+def main():
+    common.clear_family(FAMILY)
+    rng = np.random.default_rng(1608)
+    for name, model, shape in models(rng):
+        for kind, x in adversarial_inputs(rng, shape):
+            common.save_case(FAMILY, f"{name}_{kind}", model, [x], tolerance="exact",
+                             description=f"16x8 {name}, {kind} int16 input")
+            print("  ", f"{name}_{kind}")
+
+
+if __name__ == "__main__":
+    main()
