@@ -11,7 +11,7 @@ import common
 from single_op_model import T, build, options, options_type
 
 FAMILY = "int16x8"
-CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED = 3, 4, 9
+AVERAGE_POOL_2D, CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, MAX_POOL_2D = 1, 3, 4, 9, 17
 
 
 def adversarial_inputs(rng, shape):
@@ -81,14 +81,44 @@ def fc_case(rng, batches, inputs, units, activation, in_scale, out_scale, per_ch
     return build(FULLY_CONNECTED, tensors, out, options_type("FullyConnectedOptions"), opts, version=7)
 
 
+def pool_case(op, in_shape, k, stride, padding, activation, scale):
+    h = (in_shape[1] + stride - 1) // stride if padding == 0 else (in_shape[1] - k) // stride + 1
+    wd = (in_shape[2] + stride - 1) // stride if padding == 0 else (in_shape[2] - k) // stride + 1
+    opts = options("Pool2DOptions", Padding=padding, StrideW=stride, StrideH=stride, FilterWidth=k,
+                   FilterHeight=k, FusedActivationFunction=activation)
+    return build(op, [T(in_shape, np.int16, quant=(scale, 0))], [T([in_shape[0], h, wd, in_shape[3]], np.int16,
+                                                                  quant=(scale, 0))],
+                 options_type("Pool2DOptions"), opts, version=3)
+
+
+ADD = 0
+
+
+def add_pot_case(s1, s2, so, activation=0, pot=True):
+    """ADD on int16 with zero points 0 and the given scales (powers of two take the pot path)."""
+    opts = options("AddOptions", FusedActivationFunction=activation, PotScaleInt16=pot)
+    shape = [2, 3, 37]
+    return build(ADD, [T(shape, np.int16, quant=(s1, 0)), T(shape, np.int16, quant=(s2, 0))],
+                 [T(shape, np.int16, quant=(so, 0))], options_type("AddOptions"), opts, version=3)
+
+
 def models(rng):
     return [
+        ("add_pot_same_scale", add_pot_case(2 ** -12, 2 ** -12, 2 ** -12), None),
+        ("add_pot_input2_finer_relu", add_pot_case(2 ** -10, 2 ** -13, 2 ** -10, activation=1), None),
+        ("add_pot_input1_finer", add_pot_case(2 ** -15, 2 ** -8, 2 ** -8), None),
+        ("add_pot_shift_20", add_pot_case(2 ** -30, 2 ** -10, 2 ** -10), None),
+        ("add_pot_option_off", add_pot_case(2 ** -10, 2 ** -13, 2 ** -10, pot=False), None),
         ("conv_3x3_same_relu", conv_case(rng, [1, 6, 7, 5], 7, 3, 1, 0, 1, 0.0005, 0.002), [1, 6, 7, 5]),
         ("conv_3x3_stride2_valid", conv_case(rng, [2, 7, 8, 5], 6, 3, 2, 1, 0, 0.001, 0.004), [2, 7, 8, 5]),
         ("conv_1x1_relu6_saturating", conv_case(rng, [1, 4, 4, 9], 4, 1, 1, 0, 3, 0.01, 0.0002), [1, 4, 4, 9]),
         ("conv_valid_relu_n1_to_1", conv_case(rng, [1, 5, 5, 3], 4, 3, 1, 1, 2, 0.0005, 0.00003), [1, 5, 5, 3]),
         ("depthwise_3x3_mult2_relu", depthwise_case(rng, [1, 6, 5, 5], 2, 3, 1, 0, 1, 0.0005, 0.001), [1, 6, 5, 5]),
         ("depthwise_3x3_stride2_valid", depthwise_case(rng, [1, 7, 7, 4], 1, 3, 2, 1, 0, 0.002, 0.0005), [1, 7, 7, 4]),
+        ("average_pool_3x3_same", pool_case(AVERAGE_POOL_2D, [1, 7, 6, 3], 3, 2, 0, 0, 0.001), [1, 7, 6, 3]),
+        ("average_pool_2x2_valid_relu6", pool_case(AVERAGE_POOL_2D, [2, 6, 6, 4], 2, 2, 1, 3, 0.0002), [2, 6, 6, 4]),
+        ("max_pool_3x3_same", pool_case(MAX_POOL_2D, [1, 7, 6, 3], 3, 2, 0, 0, 0.001), [1, 7, 6, 3]),
+        ("max_pool_2x2_relu", pool_case(MAX_POOL_2D, [1, 6, 6, 4], 2, 1, 1, 1, 0.001), [1, 6, 6, 4]),
         ("fully_connected_per_tensor", fc_case(rng, 3, 20, 6, 0, 0.0005, 0.003, False), [3, 20]),
         ("fully_connected_per_channel_relu", fc_case(rng, 2, 33, 5, 1, 0.001, 0.002, True), [2, 33]),
     ]
@@ -98,6 +128,13 @@ def main():
     common.clear_family(FAMILY)
     rng = np.random.default_rng(1608)
     for name, model, shape in models(rng):
+        if shape is None:   # two-input ADD: full-range pairs, then one input constant
+            a = adversarial_inputs(rng, [2, 3, 37])
+            for kind, x, y in (("full", a[0][1], a[2][1]), ("constant", a[1][1], a[0][1])):
+                common.save_case(FAMILY, f"{name}_{kind}", model, [x, y], tolerance="exact",
+                                 description=f"16x8 {name}, {kind}")
+                print("  ", f"{name}_{kind}")
+            continue
         for kind, x in adversarial_inputs(rng, shape):
             common.save_case(FAMILY, f"{name}_{kind}", model, [x], tolerance="exact",
                              description=f"16x8 {name}, {kind} int16 input")

@@ -18,6 +18,7 @@ final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClamp
         case quantizedAdd(BinaryArithmetic.QuantizedAddParams, subtract: Bool)
         case quantizedMul(BinaryArithmetic.QuantizedMulParams)
         case quantizedDiv(BinaryArithmetic.QuantizedDivParams)
+        case int16PowerOfTwoAdd(BinaryArithmetic.Int16PowerOfTwoAddParams)
         case rawMaxMin(maximum: Bool)
         case quantizedSquaredDifference(BinaryArithmetic.QuantizedSquaredDifferenceParams)
     }
@@ -73,11 +74,25 @@ final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClamp
             switch operation {
             case .add, .sub:
                 if type == .int16 {
-                    // The reference's power-of-two int16 path (pot_scale_int16, symmetric) is not implemented.
+                    // The reference's power-of-two int16 path (pot_scale_int16, symmetric): ADD runs it, SUB's is not implemented.
                     let pot = node.options?.bool(1, default: true) ?? true
                     let symmetric = qa.zeroPoint == 0 && qb.zeroPoint == 0 && qo.zeroPoint == 0
-                    if pot && symmetric && [qa.scale, qb.scale, qo.scale].allSatisfy(Self.isPowerOfTwo) {
-                        throw ElementwiseSupport.unsupported("\(name) (power-of-two int16 scales)", type)
+                    let logs = [qa.scale, qb.scale, qo.scale].map(BinaryArithmetic.checkedLog2)
+                    if pot && symmetric && logs.allSatisfy(\.isPowerOfTwo) {
+                        guard operation == .add else {
+                            throw ElementwiseSupport.unsupported("\(name) (power-of-two int16 scales)", type)
+                        }
+                        let shift1 = logs[0].log2 - logs[2].log2, shift2 = logs[1].log2 - logs[2].log2
+                        guard shift1 == 0 || shift2 == 0, shift1 <= 0, shift2 <= 0 else {
+                            throw InterpreterError.invalidModel(
+                                "\(name): power-of-two int16 scales need one input on the output scale and the other finer")
+                        }
+                        guard layout.isElementwise else {
+                            throw ElementwiseSupport.unsupported("\(name) (power-of-two int16 scales, broadcast)", type)
+                        }
+                        plan = .int16PowerOfTwoAdd(.init(input1RightShift: -shift1, input2RightShift: -shift2,
+                                                         activationMin: lo, activationMax: hi))
+                        break
                     }
                 }
                 let twiceMax = 2 * Double(max(qa.scale, qb.scale))
@@ -217,10 +232,6 @@ final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClamp
         }
     }
 
-    private static func isPowerOfTwo(_ s: Float) -> Bool {
-        s > 0 && s.significand == 1
-    }
-
     func invoke(_ node: NodeContext) throws {
         guard let layout else { throw InterpreterError.allocateTensorsRequired }
         let a = try node.input(0), b = try node.input(1), out = try node.output(0)
@@ -300,6 +311,9 @@ final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClamp
                 BinaryArithmetic.quantizedMul(layout: layout, rows: rows, pa.assumingMemoryBound(to: Int16.self),
                                               pb.assumingMemoryBound(to: Int16.self), po.assumingMemoryBound(to: Int16.self), p)
             }
+        case let .int16PowerOfTwoAdd(p):
+            BinaryArithmetic.int16PowerOfTwoAdd(p, range: 0..<layout.elementCount, pa.assumingMemoryBound(to: Int16.self),
+                                                pb.assumingMemoryBound(to: Int16.self), po.assumingMemoryBound(to: Int16.self))
         case let .quantizedDiv(p):
             guard try !Self.holdsCode(-p.input2Offset, b, name) else {
                 throw InterpreterError.invocationFailed("\(name): the divisor '\(b.name)' holds a zero")

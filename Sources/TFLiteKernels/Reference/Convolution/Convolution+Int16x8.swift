@@ -2,8 +2,9 @@
 // int8 weights with zero point 0, int64 bias): the reference runtime's `reference_integer_ops`
 // per-channel kernels. Products are accumulated in 64 bits with the bias. CONV_2D and
 // DEPTHWISE_CONV_2D requantize with the reference's 64-bit `MultiplyByQuantizedMultiplier` (the
-// multiplier rounded to 16 bits, one rounding); FULLY_CONNECTED with the 32-bit one (double
-// rounding) on the accumulator truncated to 32 bits, which is what the reference's results show.
+// multiplier rounded to 16 bits, one rounding); FULLY_CONNECTED with the full Q31 multiplier and
+// one rounding in 64 bits, which is what the reference's results show (both the 16-bit-multiplier
+// form and the 32-bit double rounding differ from them by one on some sums).
 
 /// Output channel `channel` of a convolution: `sum + bias` requantized with the 64-bit
 /// multiplication, clamped to the activation range.
@@ -24,6 +25,15 @@ public func multiplyByQuantizedMultiplierWide(_ x: Int64, _ multiplier: Int32, _
     let totalShift = 15 - shift
     let round = Int64(1) << (totalShift - 1)
     return Int32(truncatingIfNeeded: (x &* reduced &+ round) >> Int64(totalShift))
+}
+
+/// `x × multiplier × 2^(shift − 31)` with one rounding (half up) in 64-bit arithmetic, the result
+/// truncated to 32 bits (wrapping like the reference's int64 arithmetic on huge sums).
+@inline(__always)
+public func multiplyByQuantizedMultiplierSingleRounding(_ x: Int64, _ multiplier: Int32, _ shift: Int) -> Int32 {
+    let totalShift = 31 - shift
+    let round = Int64(1) << (totalShift - 1)
+    return Int32(truncatingIfNeeded: (x &* Int64(multiplier) &+ round) >> Int64(totalShift))
 }
 
 extension Conv2DReference {
@@ -102,9 +112,9 @@ extension DepthwiseConv2DReference {
 
 extension FullyConnectedReference {
     /// int16x8 FULLY_CONNECTED (`reference_integer_ops::FullyConnected` / `FullyConnectedPerChannel`
-    /// on int16): `acc = Σ w·x + bias_u` per output unit in 64 bits, truncated to 32 bits and
-    /// requantized with the unit's multiplier (one repeated multiplier for per-tensor weights)
-    /// by the 32-bit double-rounding multiplication.
+    /// on int16): `acc = Σ w·x + bias_u` per output unit in 64 bits, requantized with the unit's
+    /// multiplier (one repeated multiplier for per-tensor weights) by
+    /// ``multiplyByQuantizedMultiplierSingleRounding(_:_:_:)``.
     public static func int16x8(_ g: FullyConnectedGeometry, _ q: QuantizedConvolutionParameters,
                                input: UnsafePointer<Int16>, weights: UnsafePointer<Int8>,
                                bias: UnsafePointer<Int64>?, output: UnsafeMutablePointer<Int16>) {
@@ -115,7 +125,7 @@ extension FullyConnectedReference {
                 var sum: Int64 = bias?[u] ?? 0
                 for i in 0..<g.inputSize { sum &+= Int64(Int32(w[i]) * Int32(row[i])) }
                 let m = q.outputMultipliers[u]
-                let scaled = multiplyByQuantizedMultiplier(Int32(truncatingIfNeeded: sum), m.multiplier, m.shift)
+                let scaled = multiplyByQuantizedMultiplierSingleRounding(sum, m.multiplier, m.shift)
                 output[b * g.outputSize + u] = Int16(truncatingIfNeeded: Swift.min(Swift.max(scaled, q.activationMin), q.activationMax))
             }
         }
