@@ -124,6 +124,45 @@ def models(rng):
     ]
 
 
+MUL, CONCATENATION, RESIZE_BILINEAR, RESIZE_NEAREST, QUANTIZE, DEQUANTIZE = 18, 2, 23, 97, 114, 6
+
+
+def explicit_cases(rng):
+    """int16 paths of operators with other activation types too: MUL, CONCATENATION, RESIZE,
+    QUANTIZE and DEQUANTIZE, as (name, model, inputs)."""
+    full = lambda shape: adversarial_inputs(rng, shape)[0][1]
+    cases = []
+    shape = [2, 3, 37]
+    for name, s1, s2, so, act in (("mul_general", 0.0003, 0.0007, 0.0001, 0), ("mul_relu_saturating", 0.001, 0.001, 1e-5, 1)):
+        model = build(MUL, [T(shape, np.int16, quant=(s1, 0)), T(shape, np.int16, quant=(s2, 0))],
+                      [T(shape, np.int16, quant=(so, 0))], options_type("MulOptions"),
+                      options("MulOptions", FusedActivationFunction=act), version=5)
+        cases.append((name, model, [full(shape), full(shape)]))
+    model = build(CONCATENATION, [T([1, 3, 4, 5], np.int16, quant=(0.001, 0)), T([1, 3, 4, 2], np.int16, quant=(0.001, 0))],
+                  [T([1, 3, 4, 7], np.int16, quant=(0.001, 0))], options_type("ConcatenationOptions"),
+                  options("ConcatenationOptions", Axis=3), version=3)
+    cases.append(("concatenation_axis3", model, [full([1, 3, 4, 5]), full([1, 3, 4, 2])]))
+    for name, op, opt, fields in (("resize_bilinear_half_pixel", RESIZE_BILINEAR, "ResizeBilinearOptions", {"HalfPixelCenters": True}),
+                                  ("resize_bilinear_align_corners", RESIZE_BILINEAR, "ResizeBilinearOptions", {"AlignCorners": True}),
+                                  ("resize_nearest", RESIZE_NEAREST, "ResizeNearestNeighborOptions", {})):
+        model = build(op, [T([1, 4, 5, 3], np.int16, quant=(0.001, 0)), T([2], np.int32, data=np.array([7, 9], np.int32))],
+                      [T([1, 7, 9, 3], np.int16, quant=(0.001, 0))], options_type(opt), options(opt, **fields), version=4)
+        cases.append((name, model, [full([1, 4, 5, 3])]))
+    # QUANTIZE float -> int16: exact ties (k + 0.5 steps), saturation, negative zero.
+    scale = 0.01
+    ties = (np.arange(-40, 40) + 0.5) * scale
+    x = np.concatenate([ties, [-1e6, 1e6, -0.0, 0.0, 327.67, 327.675, -327.68, -327.685]]).astype(np.float32).reshape(1, -1)
+    model = build(QUANTIZE, [T(list(x.shape), np.float32)], [T(list(x.shape), np.int16, quant=(scale, 0))], version=1)
+    cases.append(("quantize_float_ties_saturation", model, [x]))
+    for name, (si, zi), (so, zo), dt in (("requantize_int16_to_int16", (0.001, 0), (0.0003, 0), np.int16),
+                                         ("requantize_int16_to_int8", (0.001, 0), (0.05, -3), np.int8)):
+        model = build(QUANTIZE, [T(shape, np.int16, quant=(si, zi))], [T(shape, dt, quant=(so, zo))], version=3)
+        cases.append((name, model, [full(shape)]))
+    model = build(DEQUANTIZE, [T(shape, np.int16, quant=(0.00037, 0))], [T(shape, np.float32)], version=4)
+    cases.append(("dequantize_int16", model, [full(shape)]))
+    return cases
+
+
 def main():
     common.clear_family(FAMILY)
     rng = np.random.default_rng(1608)
@@ -139,6 +178,9 @@ def main():
             common.save_case(FAMILY, f"{name}_{kind}", model, [x], tolerance="exact",
                              description=f"16x8 {name}, {kind} int16 input")
             print("  ", f"{name}_{kind}")
+    for name, model, inputs in explicit_cases(rng):
+        common.save_case(FAMILY, name, model, inputs, tolerance="exact", description=f"int16 {name}")
+        print("  ", name)
 
 
 if __name__ == "__main__":
