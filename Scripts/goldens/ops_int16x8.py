@@ -91,15 +91,15 @@ def pool_case(op, in_shape, k, stride, padding, activation, scale):
                  options_type("Pool2DOptions"), opts, version=3)
 
 
-ADD = 0
+ADD, SUB = 0, 41
 
 
-def add_pot_case(s1, s2, so, activation=0, pot=True):
-    """ADD on int16 with zero points 0 and the given scales (powers of two take the pot path)."""
-    opts = options("AddOptions", FusedActivationFunction=activation, PotScaleInt16=pot)
+def add_pot_case(s1, s2, so, activation=0, pot=True, op="Add"):
+    """ADD (or SUB) on int16 with zero points 0 and the given scales (powers of two take the pot path)."""
+    opts = options(f"{op}Options", FusedActivationFunction=activation, PotScaleInt16=pot)
     shape = [2, 3, 37]
-    return build(ADD, [T(shape, np.int16, quant=(s1, 0)), T(shape, np.int16, quant=(s2, 0))],
-                 [T(shape, np.int16, quant=(so, 0))], options_type("AddOptions"), opts, version=3)
+    return build(ADD if op == "Add" else SUB, [T(shape, np.int16, quant=(s1, 0)), T(shape, np.int16, quant=(s2, 0))],
+                 [T(shape, np.int16, quant=(so, 0))], options_type(f"{op}Options"), opts, version=3)
 
 
 def models(rng):
@@ -109,6 +109,8 @@ def models(rng):
         ("add_pot_input1_finer", add_pot_case(2 ** -15, 2 ** -8, 2 ** -8), None),
         ("add_pot_shift_20", add_pot_case(2 ** -30, 2 ** -10, 2 ** -10), None),
         ("add_pot_option_off", add_pot_case(2 ** -10, 2 ** -13, 2 ** -10, pot=False), None),
+        ("sub_pot_input2_finer", add_pot_case(2 ** -10, 2 ** -13, 2 ** -10, op="Sub"), None),
+        ("sub_pot_input1_finer_relu", add_pot_case(2 ** -14, 2 ** -9, 2 ** -9, activation=1, op="Sub"), None),
         ("conv_3x3_same_relu", conv_case(rng, [1, 6, 7, 5], 7, 3, 1, 0, 1, 0.0005, 0.002), [1, 6, 7, 5]),
         ("conv_3x3_stride2_valid", conv_case(rng, [2, 7, 8, 5], 6, 3, 2, 1, 0, 0.001, 0.004), [2, 7, 8, 5]),
         ("conv_1x1_relu6_saturating", conv_case(rng, [1, 4, 4, 9], 4, 1, 1, 0, 3, 0.01, 0.0002), [1, 4, 4, 9]),

@@ -74,14 +74,11 @@ final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClamp
             switch operation {
             case .add, .sub:
                 if type == .int16 {
-                    // The reference's power-of-two int16 path (pot_scale_int16, symmetric): ADD runs it, SUB's is not implemented.
+                    // The reference's power-of-two int16 path (pot_scale_int16, symmetric).
                     let pot = node.options?.bool(1, default: true) ?? true
                     let symmetric = qa.zeroPoint == 0 && qb.zeroPoint == 0 && qo.zeroPoint == 0
                     let logs = [qa.scale, qb.scale, qo.scale].map(BinaryArithmetic.checkedLog2)
                     if pot && symmetric && logs.allSatisfy(\.isPowerOfTwo) {
-                        guard operation == .add else {
-                            throw ElementwiseSupport.unsupported("\(name) (power-of-two int16 scales)", type)
-                        }
                         let shift1 = logs[0].log2 - logs[2].log2, shift2 = logs[1].log2 - logs[2].log2
                         guard shift1 == 0 || shift2 == 0, shift1 <= 0, shift2 <= 0 else {
                             throw InterpreterError.invalidModel(
@@ -91,7 +88,7 @@ final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClamp
                             throw ElementwiseSupport.unsupported("\(name) (power-of-two int16 scales, broadcast)", type)
                         }
                         plan = .int16PowerOfTwoAdd(.init(input1RightShift: -shift1, input2RightShift: -shift2,
-                                                         activationMin: lo, activationMax: hi))
+                                                         activationMin: lo, activationMax: hi, subtract: operation == .sub))
                         break
                     }
                 }
