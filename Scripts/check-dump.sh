@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Checks tflite-dump on every model: `--json` succeeds and prints one JSON object with the
-# documented keys; truncated and corrupted copies exit 0 or 1 (typed error), never crash.
+# documented keys; truncated and corrupted copies exit 0 or 1 (typed error), never crash;
+# `--check` finds nothing unsupported in a real model (exit 0) and lists every operator of
+# Tests/Fixtures/unsupported/mixed.tflite that cannot run (exit 2).
 #
 #   Scripts/check-dump.sh [ROUNDS]   corrupted copies per model, default 6
 set -euo pipefail
@@ -30,6 +32,9 @@ for t in d["inputs"] + d["outputs"]:
     for key in ("name", "shape", "type", "quantization"):
         assert key in t, key
 PY
+    if ! "$dump" --check "$model" >"$work/check.txt" 2>&1; then
+        echo "FAIL $model: --check reports unsupported operators: $(cat "$work/check.txt")"; failures=$((failures + 1))
+    fi
     size=$(stat -c %s "$model")
     for round in $(seq 1 "$rounds"); do
         cp "$model" "$work/bad.tflite"
@@ -49,6 +54,15 @@ PY
         fi
     done
 done
+set +e; "$dump" --check --json Tests/Fixtures/unsupported/mixed.tflite >"$work/check.json"; status=$?; set -e
+if [ "$status" -ne 2 ]; then echo "FAIL --check on unsupported/mixed.tflite exited $status, not 2"; failures=$((failures + 1)); fi
+python3 - "$work/check.json" <<'PY' || { echo "FAIL --check --json on unsupported/mixed.tflite"; failures=$((failures + 1)); }
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["supported"] is False
+assert [(f["operatorIndex"], f["reason"]) for f in d["findings"]] == [
+    (1, "unknownOperator"), (2, "unsupportedOption"), (3, "unsupportedType"), (4, "unknownOperator"), (6, "invalidModel")], d
+PY
 # --engine reports runtime CPU dispatch; LITEVISION_JIT=0 must select the portable kernels.
 if ! "$dump" --engine | grep -q "kernel level:"; then echo "FAIL --engine prints no kernel level"; failures=$((failures + 1)); fi
 if ! LITEVISION_JIT=0 "$dump" --engine | grep -q "generated kernels: none"; then

@@ -3,7 +3,7 @@
 # runtime, hand-made models, schema and tracking fixtures).
 # Usage: Scripts/generate-goldens.sh [module ...]
 #   default: every generator module in Scripts/goldens (ops_*, models, interpreter_models,
-#   malformed_models, hostile_models, detector_families), then the schema fixture scripts and the tracking appearance fixture.
+#   malformed_models, hostile_models, detector_families, unsupported_models), then the schema fixture scripts and the tracking appearance fixture.
 #   cuts_convolution.py is a development tool (large, uncommitted output); run it by hand.
 # Needs Python with ai-edge-litert, tensorflow, numpy, tflite, flatbuffers and pillow; set PYTHON to choose the interpreter
 # (default: a venv at .venv-goldens created on first use).
@@ -23,7 +23,8 @@ everything=false
 if [ ${#modules[@]} -eq 0 ]; then
   everything=true
   for f in Scripts/goldens/ops_*.py Scripts/goldens/models.py Scripts/goldens/interpreter_models.py \
-           Scripts/goldens/malformed_models.py Scripts/goldens/hostile_models.py Scripts/goldens/detector_families.py; do
+           Scripts/goldens/malformed_models.py Scripts/goldens/hostile_models.py Scripts/goldens/detector_families.py \
+           Scripts/goldens/unsupported_models.py; do
     [ -f "$f" ] && modules+=("$(basename "$f" .py)")
   done
 fi

@@ -19,6 +19,12 @@ struct TFLiteDump: ParsableCommand {
     @Flag(name: .long, help: "Print one JSON object instead of text.")
     var json = false
 
+    @Flag(name: .long, help: """
+        List every operator the engine cannot run (unknown operator, unsupported types or options) \
+        instead of the summary; exits with status 2 when there is one.
+        """)
+    var check = false
+
     @Flag(name: .long, help: "Include the full tensor table.")
     var tensors = false
 
@@ -46,21 +52,32 @@ struct TFLiteDump: ParsableCommand {
             FileHandle.standardError.write(Data("tflite-dump: \(model): \(error)\n".utf8))
             throw ExitCode(1)
         }
+        if check {
+            let report = SupportCheckReport(path: model, file: file, limits: resourceLimits)
+            if json { try printJSON(report) } else { print(report.render()) }
+            if !report.supported { throw ExitCode(2) }
+            return
+        }
         let engine = EngineReport(model: file, estimateArena: !noArena, limits: resourceLimits)
         let summary = ModelSummary(model: file, path: model, includeTensors: tensors, engine: engine)
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            encoder.nonConformingFloatEncodingStrategy = .convertToString(
-                positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-            let data: Data
-            do { data = try encoder.encode(summary) } catch {
-                FileHandle.standardError.write(Data("tflite-dump: cannot encode JSON: \(error)\n".utf8))
-                throw ExitCode(1)
-            }
-            FileHandle.standardOutput.write(data + Data("\n".utf8))
+            try printJSON(summary)
         } else {
             print(TextReport(summary: summary, labelPreview: max(0, labels)).render())
         }
+    }
+
+    /// Writes `value` as one pretty-printed JSON object with sorted keys.
+    private func printJSON(_ value: some Encodable) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        let data: Data
+        do { data = try encoder.encode(value) } catch {
+            FileHandle.standardError.write(Data("tflite-dump: cannot encode JSON: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+        FileHandle.standardOutput.write(data + Data("\n".utf8))
     }
 }

@@ -32,6 +32,8 @@ final class Conv2DOperator: OperatorKernel {
     private var packedInteger: QuantizedGEMMOperands?
     /// Zeros read by the float kernel's taps outside the input.
     private var zeroRun: [Float] = []
+    /// int16 activations with int8 weights (16x8): the reference kernel's parameters.
+    private var int16x8: QuantizedConvolutionParameters?
 
     func prepare(_ node: NodeContext) throws {
         let input = try node.input(0), filter = try node.input(1)
@@ -42,6 +44,7 @@ final class Conv2DOperator: OperatorKernel {
 
         let options = try node.options(Conv2DOptions.self)
         let activation = ConvFusedActivation(options.fusedActivationFunction)
+        int16x8 = nil
 
         let (n, h, w, cin) = (input.shape[0], input.shape[1], input.shape[2], input.shape[3])
         let (cout, fh, fw, fcin) = (filter.shape[0], filter.shape[1], filter.shape[2], filter.shape[3])
@@ -75,6 +78,13 @@ final class Conv2DOperator: OperatorKernel {
                                                             channels: cout, activation: activation,
                                                             floatScaleProduct: input.type == .uint8, op: op)
             requantizer = ConvRequantizer(quantized!)
+        case (.int16, .int8):
+            int16x8 = try Int16x8Convolution.parameters(input: input, filter: filter, output: output, bias: bias,
+                                                        channels: cout, activation: activation,
+                                                        floatScaleProduct: false, biasRequired: true, op: op)
+            output.shape = [n, geometry.outputHeight, geometry.outputWidth, cout]
+            packedFloat = nil; packedInteger = nil
+            return
         default:
             throw InterpreterError.invalidModel("\(op): unsupported input/filter types \(input.type)/\(filter.type)")
         }
@@ -117,6 +127,11 @@ final class Conv2DOperator: OperatorKernel {
         guard g.outputCount > 0 else { return }
         let x = try ConvSupport.data(input, op: op), f = try ConvSupport.data(filter, op: op)
         let y = try ConvSupport.data(output, op: op)
+        if let p = int16x8 {
+            Conv2DReference.int16x8(g, p, input: x.assumingMemoryBound(to: Int16.self), filter: f.assumingMemoryBound(to: Int8.self),
+                                    bias: try Int16x8Convolution.bias(bias, op: op), output: y.assumingMemoryBound(to: Int16.self))
+            return
+        }
         let b = try bias.map { try ConvSupport.data($0, op: op) }
         if packedFloat != nil || packedInteger != nil {
             invokeOptimized(node, x, b, y)

@@ -21,6 +21,8 @@ final class DepthwiseConv2DOperator: OperatorKernel {
     /// How the optimized kernel blocks its rows over a window of padded input rows (quantized
     /// layers with the optimized kernel, float layers with a constant, finite filter; nil otherwise).
     private var windowPlan: DepthwiseConv2DOptimized.InputWindowPlan?
+    /// int16 activations with int8 weights (16x8): the reference kernel's parameters.
+    private var int16x8: QuantizedConvolutionParameters?
 
     func prepare(_ node: NodeContext) throws {
         let input = try node.input(0), filter = try node.input(1)
@@ -31,6 +33,7 @@ final class DepthwiseConv2DOperator: OperatorKernel {
 
         let options = try node.options(DepthwiseConv2DOptions.self)
         let activation = ConvFusedActivation(options.fusedActivationFunction)
+        int16x8 = nil
 
         let (n, h, w, cin) = (input.shape[0], input.shape[1], input.shape[2], input.shape[3])
         let (fh, fw, cout) = (filter.shape[1], filter.shape[2], filter.shape[3])
@@ -62,6 +65,14 @@ final class DepthwiseConv2DOperator: OperatorKernel {
                                                             channels: cout, activation: activation,
                                                             floatScaleProduct: input.type == .uint8, op: op)
             requantizer = ConvRequantizer(quantized!)
+        case (.int16, .int8):
+            int16x8 = try Int16x8Convolution.parameters(input: input, filter: filter, output: output, bias: bias,
+                                                        channels: cout, activation: activation,
+                                                        floatScaleProduct: false, biasRequired: true, op: op)
+            output.shape = [n, geometry.outputHeight, geometry.outputWidth, cout]
+            packedInteger = nil
+            paddedGeometry = nil
+            return
         default:
             throw InterpreterError.invalidModel("\(op): unsupported input/filter types \(input.type)/\(filter.type)")
         }
@@ -110,6 +121,13 @@ final class DepthwiseConv2DOperator: OperatorKernel {
         guard g.outputCount > 0 else { return }
         let x = try ConvSupport.data(input, op: op), f = try ConvSupport.data(filter, op: op)
         let y = try ConvSupport.data(output, op: op)
+        if let p = int16x8 {
+            DepthwiseConv2DReference.int16x8(g, p, input: x.assumingMemoryBound(to: Int16.self),
+                                             filter: f.assumingMemoryBound(to: Int8.self),
+                                             bias: try Int16x8Convolution.bias(bias, op: op),
+                                             output: y.assumingMemoryBound(to: Int16.self))
+            return
+        }
         let b = try bias.map { try ConvSupport.data($0, op: op) }
         if DepthwiseConv2DOptimized.supports(g), mode == .float || packedFilter != nil {
             invokeOptimized(node, x, f, b, y)

@@ -19,6 +19,8 @@ final class FullyConnectedOperator: OperatorKernel {
     /// Integer weights and activation buffer of the quantized GEMM (uint8, int8, hybrid).
     private var packedInteger: QuantizedGEMMOperands?
     private var zeroRun: [Float] = []
+    /// int16 activations with int8 weights (16x8): the reference kernel's parameters.
+    private var int16x8: QuantizedConvolutionParameters?
     private var asConvolution: ConvolutionGeometry {
         ConvolutionGeometry(batches: geometry.batches, inputHeight: 1, inputWidth: 1, inputDepth: geometry.inputSize,
                             filterHeight: 1, filterWidth: 1, filterInputDepth: geometry.inputSize,
@@ -40,6 +42,7 @@ final class FullyConnectedOperator: OperatorKernel {
             throw InterpreterError.invalidModel("\(op): weights format \(format.rawValue) (shuffled) is not supported")
         }
         let keepNumDims = options.keepNumDims
+        int16x8 = nil
         let asymmetric = options.asymmetricQuantizeInputs
 
         let (units, inputSize) = (weights.shape[0], weights.shape[1])
@@ -78,6 +81,14 @@ final class FullyConnectedOperator: OperatorKernel {
                                                             channels: units, activation: activation,
                                                             floatScaleProduct: (weights.quantization?.scales.count ?? 1) <= 1, op: op)
             requantizer = ConvRequantizer(quantized!)
+        case (.int16, .int8):
+            int16x8 = try Int16x8Convolution.parameters(input: input, filter: weights, output: output, bias: bias,
+                                                        channels: units, activation: activation,
+                                                        floatScaleProduct: (weights.quantization?.scales.count ?? 1) <= 1,
+                                                        biasRequired: false, op: op)
+            output.shape = outShape
+            packedFloat = nil; packedInteger = nil
+            return
         default:
             throw InterpreterError.invalidModel("\(op): unsupported input/weights types \(input.type)/\(weights.type)")
         }
@@ -114,6 +125,13 @@ final class FullyConnectedOperator: OperatorKernel {
         guard g.batches > 0, g.outputSize > 0 else { return }
         let x = try ConvSupport.data(input, op: op), w = try ConvSupport.data(weights, op: op)
         let y = try ConvSupport.data(output, op: op)
+        if let p = int16x8 {
+            FullyConnectedReference.int16x8(g, p, input: x.assumingMemoryBound(to: Int16.self),
+                                            weights: w.assumingMemoryBound(to: Int8.self),
+                                            bias: try Int16x8Convolution.bias(bias, op: op),
+                                            output: y.assumingMemoryBound(to: Int16.self))
+            return
+        }
         let b = try bias.map { try ConvSupport.data($0, op: op) }
         if packedFloat != nil || packedInteger != nil {
             invokeOptimized(node, x, b, y)

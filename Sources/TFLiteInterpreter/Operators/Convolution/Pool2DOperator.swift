@@ -2,8 +2,8 @@ import TFLiteKernels
 import TFLiteSchema
 
 /// AVERAGE_POOL_2D and MAX_POOL_2D: one NHWC input, `Pool2DOptions`
-/// (padding, strides, filter size, fused activation). Quantized pools keep the input's
-/// scale and zero point, as the reference kernels do.
+/// (padding, strides, filter size, fused activation). Quantized pools (uint8, int8, int16) keep
+/// the input's scale and zero point, as the reference kernels do; int16 runs the reference kernel.
 final class Pool2DOperator: OperatorKernel {
     /// Which reduction the window applies.
     enum Kind { case average, max }
@@ -22,7 +22,7 @@ final class Pool2DOperator: OperatorKernel {
     func prepare(_ node: NodeContext) throws {
         let input = try node.input(0), output = try node.output(0)
         try ConvSupport.requireRank(input, 4, "input", op: op)
-        try ConvSupport.requireType(input, [.float32, .uint8, .int8], "input", op: op)
+        try ConvSupport.requireType(input, [.float32, .uint8, .int8, .int16], "input", op: op)
         let options = try node.options(Pool2DOptions.self)
         let padding = ConvSupport.padding(options.padding)
         let strideW = try ConvSupport.positive(options.strideW, "stride_w", op: op)
@@ -96,6 +96,12 @@ final class Pool2DOperator: OperatorKernel {
             node.threads.parallelFor(rows, minChunk: minChunk) {
                 PoolingOptimized.maxInt8(g, activationMin: qmin, activationMax: qmax, input: src, output: dst, rows: $0)
             }
+        case (.int16, .average):
+            PoolingReference.averageQuantized(g, activationMin: qmin, activationMax: qmax,
+                                              input: x.assumingMemoryBound(to: Int16.self), output: y.assumingMemoryBound(to: Int16.self))
+        case (.int16, .max):
+            PoolingReference.maxQuantized(g, activationMin: qmin, activationMax: qmax,
+                                          input: x.assumingMemoryBound(to: Int16.self), output: y.assumingMemoryBound(to: Int16.self))
         default:
             throw InterpreterError.invocationFailed("\(op): unsupported type \(input.type)")
         }

@@ -2,7 +2,9 @@ import TFLiteSchema
 import TFLiteKernels
 
 /// ADD, SUB, MUL, DIV, SQUARED_DIFFERENCE, MAXIMUM, MINIMUM, POW, FLOOR_DIV, FLOOR_MOD:
-/// two broadcast inputs, optional fused activation (ADD, SUB, MUL, DIV).
+/// two broadcast inputs, optional fused activation (ADD, SUB, MUL, DIV). Quantized DIV
+/// (uint8, int8, int16) rejects a divisor code equal to the divisor's zero point (a real 0) as
+/// the reference does: at prepare when the divisor is constant, else at invoke.
 final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClampFusable {
     private let operation: BinaryArithmetic.Operation
     private let name: String
@@ -20,6 +22,8 @@ final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClamp
         case int64(min: Int64, max: Int64)
         case quantizedAdd(BinaryArithmetic.QuantizedAddParams, subtract: Bool)
         case quantizedMul(BinaryArithmetic.QuantizedMulParams)
+        case quantizedDiv(BinaryArithmetic.QuantizedDivParams)
+        case int16PowerOfTwoAdd(BinaryArithmetic.Int16PowerOfTwoAddParams)
         case rawMaxMin(maximum: Bool)
         case quantizedSquaredDifference(BinaryArithmetic.QuantizedSquaredDifferenceParams)
     }
@@ -92,11 +96,22 @@ final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClamp
             switch operation {
             case .add, .sub:
                 if type == .int16 {
-                    // The reference's power-of-two int16 path (pot_scale_int16, symmetric) is not implemented.
+                    // The reference's power-of-two int16 path (pot_scale_int16, symmetric).
                     let pot = options.potScaleInt16
                     let symmetric = qa.zeroPoint == 0 && qb.zeroPoint == 0 && qo.zeroPoint == 0
-                    if pot && symmetric && [qa.scale, qb.scale, qo.scale].allSatisfy(Self.isPowerOfTwo) {
-                        throw ElementwiseSupport.unsupported("\(name) (power-of-two int16 scales)", type)
+                    let logs = [qa.scale, qb.scale, qo.scale].map(BinaryArithmetic.checkedLog2)
+                    if pot && symmetric && logs.allSatisfy(\.isPowerOfTwo) {
+                        let shift1 = logs[0].log2 - logs[2].log2, shift2 = logs[1].log2 - logs[2].log2
+                        guard shift1 == 0 || shift2 == 0, shift1 <= 0, shift2 <= 0 else {
+                            throw InterpreterError.invalidModel(
+                                "\(name): power-of-two int16 scales need one input on the output scale and the other finer")
+                        }
+                        guard layout.isElementwise else {
+                            throw ElementwiseSupport.unsupported("\(name) (power-of-two int16 scales, broadcast)", type)
+                        }
+                        plan = .int16PowerOfTwoAdd(.init(input1RightShift: -shift1, input2RightShift: -shift2,
+                                                         activationMin: lo, activationMax: hi, subtract: operation == .sub))
+                        break
                     }
                 }
                 let twiceMax = 2 * Double(max(qa.scale, qb.scale))
@@ -113,6 +128,16 @@ final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClamp
                     input1Scale: qa.scale, input1ZeroPoint: qa.zeroPoint, input2Scale: qb.scale,
                     input2ZeroPoint: qb.zeroPoint, outputScale: qo.scale, outputZeroPoint: qo.zeroPoint,
                     activationMin: lo, activationMax: hi))
+            case .div:
+                try ElementwiseSupport.checkMultiplier(Double(qa.scale / (qb.scale * qo.scale)),
+                                                       "output multiplier (dividend scale / (divisor scale × output scale))", name)
+                plan = .quantizedDiv(BinaryArithmetic.QuantizedDivParams(
+                    input1Scale: qa.scale, input1ZeroPoint: qa.zeroPoint, input2Scale: qb.scale,
+                    input2ZeroPoint: qb.zeroPoint, outputScale: qo.scale, outputZeroPoint: qo.zeroPoint,
+                    activationMin: lo, activationMax: hi))
+                if b.isConstant, b.data != nil, try Self.holdsCode(qb.zeroPoint, b, name) {
+                    throw InterpreterError.invalidModel("\(name): the constant divisor '\(b.name)' holds a zero")
+                }
             case .maximum, .minimum:
                 plan = .rawMaxMin(maximum: operation == .maximum)
             case .squaredDifference where type == .int8:
@@ -214,8 +239,16 @@ final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClamp
         layout.isElementwise || layout.innerCount >= 16
     }
 
-    private static func isPowerOfTwo(_ s: Float) -> Bool {
-        s > 0 && s.significand == 1
+    /// Whether an 8- or 16-bit tensor holds the code `code` (the reference's divisor check
+    /// compares every divisor code with the divisor's zero point).
+    private static func holdsCode(_ code: Int32, _ t: RuntimeTensor, _ name: String) throws -> Bool {
+        let data = try ElementwiseSupport.data(t, name)
+        let n = t.elementCount
+        switch t.type {
+        case .int16: return UnsafeBufferPointer(start: data.assumingMemoryBound(to: Int16.self), count: n).contains { Int32($0) == code }
+        case .int8: return UnsafeBufferPointer(start: data.assumingMemoryBound(to: Int8.self), count: n).contains { Int32($0) == code }
+        default: return UnsafeBufferPointer(start: data.assumingMemoryBound(to: UInt8.self), count: n).contains { Int32($0) == code }
+        }
     }
 
     func invoke(_ node: NodeContext) throws {
@@ -295,6 +328,24 @@ final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClamp
                                               pb.assumingMemoryBound(to: UInt8.self), po.assumingMemoryBound(to: UInt8.self), p)
             default:
                 BinaryArithmetic.quantizedMul(layout: layout, rows: rows, pa.assumingMemoryBound(to: Int16.self),
+                                              pb.assumingMemoryBound(to: Int16.self), po.assumingMemoryBound(to: Int16.self), p)
+            }
+        case let .int16PowerOfTwoAdd(p):
+            BinaryArithmetic.int16PowerOfTwoAdd(p, range: 0..<layout.elementCount, pa.assumingMemoryBound(to: Int16.self),
+                                                pb.assumingMemoryBound(to: Int16.self), po.assumingMemoryBound(to: Int16.self))
+        case let .quantizedDiv(p):
+            guard try !Self.holdsCode(-p.input2Offset, b, name) else {
+                throw InterpreterError.invocationFailed("\(name): the divisor '\(b.name)' holds a zero")
+            }
+            switch elementType {
+            case .int8:
+                BinaryArithmetic.quantizedDiv(layout: layout, rows: rows, pa.assumingMemoryBound(to: Int8.self),
+                                              pb.assumingMemoryBound(to: Int8.self), po.assumingMemoryBound(to: Int8.self), p)
+            case .uint8:
+                BinaryArithmetic.quantizedDiv(layout: layout, rows: rows, pa.assumingMemoryBound(to: UInt8.self),
+                                              pb.assumingMemoryBound(to: UInt8.self), po.assumingMemoryBound(to: UInt8.self), p)
+            default:
+                BinaryArithmetic.quantizedDiv(layout: layout, rows: rows, pa.assumingMemoryBound(to: Int16.self),
                                               pb.assumingMemoryBound(to: Int16.self), po.assumingMemoryBound(to: Int16.self), p)
             }
         case let .quantizedSquaredDifference(p):

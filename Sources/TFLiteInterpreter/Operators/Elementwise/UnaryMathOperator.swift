@@ -3,12 +3,15 @@ import TFLiteKernels
 
 /// ABS, NEG, EXP, LOG, SQRT, RSQRT, SQUARE, FLOOR, CEIL, ROUND, SIN, COS, SIGN: one input,
 /// same shape out. Float32 for all; int32 / int64 for ABS, NEG, SQUARE, SIGN; int8 for EXP
-/// and ABS through 256-entry tables of the reference's quantized results.
+/// and ABS through 256-entry tables of the reference's quantized results; int8 RSQRT the same
+/// way, rejecting at invoke (as the reference does) a code below the input zero point.
 final class UnaryMathOperator: OperatorKernel {
     private let operation: ElementwiseUnary.Operation
     private let name: String
     private var count = 0
     private var table: ActivationKernels.LookupTable8?
+    /// int8 RSQRT: the smallest valid input code (the input zero point); nil for other operators.
+    private var minimumCode: Int8?
 
     init(_ operation: ElementwiseUnary.Operation, name: String) {
         self.operation = operation; self.name = name
@@ -17,6 +20,7 @@ final class UnaryMathOperator: OperatorKernel {
     func prepare(_ node: NodeContext) throws {
         let x = try node.input(0), out = try node.output(0)
         table = nil
+        minimumCode = nil
         switch x.type {
         case .float32: break
         case .int8 where operation == .exp || operation == .abs:
@@ -25,6 +29,20 @@ final class UnaryMathOperator: OperatorKernel {
             table = operation == .exp
                 ? .exp(signed: signed, inputScale: qi.scale, inputZeroPoint: qi.zeroPoint, outputScale: qo.scale, outputZeroPoint: qo.zeroPoint)
                 : .abs(signed: signed, inputScale: qi.scale, inputZeroPoint: qi.zeroPoint, outputScale: qo.scale, outputZeroPoint: qo.zeroPoint)
+        case .int8 where operation == .rsqrt:
+            let qi = try ElementwiseSupport.perTensor(x, name), qo = try ElementwiseSupport.perTensor(out, name)
+            try ElementwiseSupport.checkMultiplier(1 / Double(qi.scale.squareRoot() * qo.scale),
+                                                   "output multiplier (1 / (sqrt(input scale) × output scale))", name)
+            guard (-128...127).contains(qi.zeroPoint), (-128...127).contains(qo.zeroPoint) else {
+                throw InterpreterError.invalidModel("\(name): int8 zero points must lie in -128...127")
+            }
+            let multiplier = ElementwiseUnary.quantizedRsqrtMultiplier(inputScale: qi.scale, outputScale: qo.scale)
+            table = ActivationKernels.LookupTable8(signed: true) { q in
+                // Codes below the zero point never reach the table (invoke rejects them).
+                q < qi.zeroPoint ? 0 : ElementwiseUnary.quantizedRsqrtElement(
+                    q, inputZeroPoint: qi.zeroPoint, outputZeroPoint: qo.zeroPoint, multiplier)
+            }
+            minimumCode = Int8(qi.zeroPoint)
         case .int32 where ElementwiseUnary.supportsIntegers(operation): break
         case .int64 where ElementwiseUnary.supportsIntegers(operation): break
         default: throw ElementwiseSupport.unsupported(name, x.type)
@@ -45,6 +63,10 @@ final class UnaryMathOperator: OperatorKernel {
             }
         case .int8:
             guard let t = table else { throw InterpreterError.allocateTensorsRequired }
+            if let minimumCode, UnsafeBufferPointer(start: px.assumingMemoryBound(to: Int8.self), count: n)
+                .contains(where: { $0 < minimumCode }) {
+                throw InterpreterError.invocationFailed("\(name): an input is negative; RSQRT is defined for values ≥ 0 only")
+            }
             ElementwiseParallel.flat(n, node.threads) { r in
                 t.apply(range: r, px.assumingMemoryBound(to: UInt8.self), po.assumingMemoryBound(to: UInt8.self))
             }

@@ -1,0 +1,63 @@
+// The reference runtime's int16 ADD and SUB for power-of-two scales and zero points 0 (the
+// `pot_scale_int16` path, LSTM-style fixed-point tensors): the input with the smaller scale is
+// shifted right with rounding onto the output scale, then added to (or subtracted from) the
+// other with int16 saturation.
+
+import Foundation
+
+extension BinaryArithmetic {
+    /// Parameters of the power-of-two int16 ADD and SUB, from the reference `Prepare`.
+    public struct Int16PowerOfTwoAddParams: Sendable, Equatable {
+        /// Right shift of input 1 onto the output scale (0 or more).
+        public var input1RightShift: Int
+        /// Right shift of input 2 onto the output scale (0 or more; one of the two shifts is 0).
+        public var input2RightShift: Int
+        /// Fused activation clamp.
+        public var activationMin: Int32
+        /// Fused activation clamp.
+        public var activationMax: Int32
+        /// SUB (input 1 − input 2) instead of ADD.
+        public var subtract: Bool
+
+        /// Creates parameters from the two right shifts and the clamp.
+        public init(input1RightShift: Int, input2RightShift: Int, activationMin: Int32, activationMax: Int32,
+                    subtract: Bool = false) {
+            self.input1RightShift = input1RightShift; self.input2RightShift = input2RightShift
+            self.activationMin = activationMin; self.activationMax = activationMax
+            self.subtract = subtract
+        }
+    }
+
+    /// The reference's `CheckedLog2`: `log2(scale)` rounded to the nearest integer, and whether
+    /// the scale is within 1e-3 (in log2) of that power of two, computed in single precision.
+    public static func checkedLog2(_ scale: Float) -> (log2: Int, isPowerOfTwo: Bool) {
+        let x = logf(scale) * (1 / logf(2))
+        let rounded = x.rounded(.toNearestOrAwayFromZero)
+        return (Int(rounded), Swift.abs(x - rounded) < 1e-3)
+    }
+
+    /// gemmlowp's `RoundingDivideByPOT` on an int16 value: the mask is computed in 16 bits.
+    @inline(__always)
+    static func roundingDivideByPOT16(_ x: Int16, _ exponent: Int) -> Int32 {
+        guard exponent > 0 else { return Int32(x) }
+        let mask = Int32(Int16(truncatingIfNeeded: exponent < 64 ? (Int64(1) << exponent) &- 1 : -1))
+        let value = Int32(x)
+        let remainder = value & mask
+        let threshold = (mask >> 1) + (value < 0 ? 1 : 0)
+        return (value >> Int32(Swift.min(exponent, 31))) + (remainder > threshold ? 1 : 0)
+    }
+
+    /// Power-of-two int16 ADD (or SUB) of the same-shape elements in `range`.
+    public static func int16PowerOfTwoAdd(_ p: Int16PowerOfTwoAddParams, range: Range<Int>, _ a: UnsafePointer<Int16>,
+                                          _ b: UnsafePointer<Int16>, _ out: UnsafeMutablePointer<Int16>) {
+        for i in range {
+            let x = roundingDivideByPOT16(a[i], p.input1RightShift)
+            let y = roundingDivideByPOT16(b[i], p.input2RightShift)
+            // The shifted value is reinterpreted as an int16 fixed-point number, then added with saturation.
+            let x16 = Int32(Int16(truncatingIfNeeded: x)), y16 = Int32(Int16(truncatingIfNeeded: y))
+            let sum = p.subtract ? x16 - y16 : x16 + y16
+            let saturated = Swift.min(Swift.max(sum, -32768), 32767)
+            out[i] = Int16(truncatingIfNeeded: Swift.min(p.activationMax, Swift.max(p.activationMin, saturated)))
+        }
+    }
+}
