@@ -70,8 +70,8 @@ final class DepthwiseConv2DOperator: OperatorKernel {
                                                         channels: cout, activation: activation,
                                                         floatScaleProduct: false, biasRequired: true, op: op)
             output.shape = [n, geometry.outputHeight, geometry.outputWidth, cout]
-            packedInteger = nil
-            paddedGeometry = nil
+            packedFilter = nil
+            windowPlan = nil
             return
         default:
             throw InterpreterError.invalidModel("\(op): unsupported input/filter types \(input.type)/\(filter.type)")

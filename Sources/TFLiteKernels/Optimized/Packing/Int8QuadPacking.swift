@@ -83,15 +83,16 @@ public enum Int8QuadPacking {
         }
     }
 
-    /// `out[i] = x[i] ^ 0x80` for `i < count`, 64 bytes per step (the regions must not overlap).
+    /// `out[i] = x[i] ^ 0x80` for `i < count`, 16 bytes per step (the regions must not overlap).
+    /// SIMD16: one register in the default build (SSE2); a SIMD64 there was measured 20× slower.
     @inline(__always)
     static func flipSignBits(_ x: UnsafePointer<UInt8>, count: Int, into out: UnsafeMutablePointer<UInt8>) {
-        let flip = SIMD64<UInt8>(repeating: 0x80)
+        let flip = SIMD16<UInt8>(repeating: 0x80)
         var i = 0
-        while i + 64 <= count {
-            let v = UnsafeRawPointer(x + i).loadUnaligned(as: SIMD64<UInt8>.self)
-            UnsafeMutableRawPointer(out + i).storeBytes(of: v ^ flip, as: SIMD64<UInt8>.self)
-            i += 64
+        while i + 16 <= count {
+            let v = UnsafeRawPointer(x + i).loadUnaligned(as: SIMD16<UInt8>.self)
+            UnsafeMutableRawPointer(out + i).storeBytes(of: v ^ flip, as: SIMD16<UInt8>.self)
+            i += 16
         }
         while i < count { out[i] = x[i] ^ 0x80; i += 1 }
     }
