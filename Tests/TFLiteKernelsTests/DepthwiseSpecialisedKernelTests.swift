@@ -98,6 +98,15 @@ final class DepthwiseSpecialisedKernelTests: XCTestCase {
                                                        bias: bias, output: &windowedFused, rows: part, plan: plan, fusedMultiplyAdd: true)
                     }
                     XCTAssertEqual(windowed.map(\.bitPattern), actual.map(\.bitPattern), "window of \(plan.windowRows) rows, \(g)")
+                    var inPlaceNoBias = [Float](repeating: .nan, count: g.outputCount)
+                    var windowedNoBias = [Float](repeating: .nan, count: g.outputCount)
+                    for part in rng.chunks(DepthwiseConv2DOptimized.rowCount(g)) {
+                        DepthwiseConv2DOptimized.float(g, activationMin: lo, activationMax: hi, input: input, filter: filterValues,
+                                                       bias: nil, output: &inPlaceNoBias, rows: part)
+                        DepthwiseConv2DOptimized.float(g, activationMin: lo, activationMax: hi, input: input, filter: filterValues,
+                                                       bias: nil, output: &windowedNoBias, rows: part, plan: plan, fusedMultiplyAdd: false)
+                    }
+                    XCTAssertEqual(windowedNoBias.map(\.bitPattern), inPlaceNoBias.map(\.bitPattern), "no bias, \(g)")
                     for i in 0..<g.outputCount {
                         XCTAssertEqual(windowedFused[i], expected[i], accuracy: 1e-5 * max(1, abs(expected[i])), "windowed fused \(g) at \(i)")
                     }

@@ -29,7 +29,8 @@ final class GeneratedKernelTests: XCTestCase {
         let fields: [(PartialKeyPath<A>, Int32)] = [
             (\A.input, F.input), (\A.filter, F.filter), (\A.sums, F.sums), (\A.pixels, F.pixels), (\A.kh, F.kh),
             (\A.kw, F.kw), (\A.rowStrideBytes, F.rowStrideBytes), (\A.tapStepBytes, F.tapStepBytes),
-            (\A.pixelStepBytes, F.pixelStepBytes), (\A.channelBytes, F.channelBytes), (\A.laneMask, F.laneMask)]
+            (\A.pixelStepBytes, F.pixelStepBytes), (\A.channelBytes, F.channelBytes), (\A.laneMask, F.laneMask),
+            (\A.bias, F.bias), (\A.activationMin, F.activationMin), (\A.activationMax, F.activationMax)]
         for (path, offset) in fields { XCTAssertEqual(MemoryLayout<A>.offset(of: path), Int(offset), "\(path)") }
     }
 
@@ -166,6 +167,8 @@ final class GeneratedKernelTests: XCTestCase {
         XCTAssertNil(try GeneratedKernels(level: .avx512).vnniGEMM)
         XCTAssertNil(try GeneratedKernels(level: .avx2).vnniGEMM)
         XCTAssertNotNil(kernels.depthwiseRequantize512)
+        XCTAssertNotNil(kernels.depthwiseFinishingTiles16)
+        XCTAssertNil(try GeneratedKernels(level: .avx2).depthwiseFinishingTiles16)
         XCTAssertNil(try GeneratedKernels(level: .avx2).depthwiseRequantize512)
         guard CodeGenerationPolicy.current.generatesCode, CodeGenerationPolicy.current.level >= .avx512vnni else {
             XCTAssertFalse(QuantizedGEMM.prefersInt8Quads && GeneratedKernels.current?.vnniGEMM == nil)

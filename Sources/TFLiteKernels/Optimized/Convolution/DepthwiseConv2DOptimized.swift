@@ -57,7 +57,7 @@ public enum DepthwiseConv2DOptimized {
                 let sums = epilogue.sums(for: outRow, scratch: scratch.baseAddress!)
                 DepthwiseRowSums.compute(g, input: input, filter: filter, batch: row / g.outputHeight,
                                          oy: row % g.outputHeight, into: sums,
-                                         fusedMultiplyAdd: E.sumsAreExactIntegers || fusedMultiplyAdd)
+                                         options: DepthwiseRowOptions(fusedMultiplyAdd: E.sumsAreExactIntegers || fusedMultiplyAdd))
                 epilogue.finish(sums, pixels: g.outputWidth, channels: g.outputDepth, to: outRow)
             }
         }

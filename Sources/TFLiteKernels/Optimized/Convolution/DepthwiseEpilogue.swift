@@ -14,6 +14,9 @@ protocol DepthwiseEpilogue {
     func sums(for row: UnsafeMutablePointer<Output>, scratch: UnsafeMutablePointer<Float>) -> UnsafeMutablePointer<Float>
     /// Finishes `pixels` output pixels of `channels` channels.
     func finish(_ sums: UnsafeMutablePointer<Float>, pixels: Int, channels: Int, to dst: UnsafeMutablePointer<Output>)
+    /// The same finish as bias and clamp bounds for the generated tiles to apply in registers
+    /// (`DepthwiseRowOptions.finish`), or nil when it is not of that form.
+    var tileFinish: (bias: UnsafePointer<Float>?, min: Float, max: Float)? { get }
 }
 
 /// Float output: `clamp(sum + bias)`, in place.
@@ -24,6 +27,7 @@ struct DepthwiseFloatEpilogue: DepthwiseEpilogue {
 
     static var finishesInPlace: Bool { true }
     static var sumsAreExactIntegers: Bool { false }
+    var tileFinish: (bias: UnsafePointer<Float>?, min: Float, max: Float)? { (bias, activationMin, activationMax) }
 
     func sums(for row: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>) -> UnsafeMutablePointer<Float> { row }
 
@@ -100,6 +104,7 @@ struct DepthwiseRequantizeEpilogue: DepthwiseEpilogue {
 
     static var finishesInPlace: Bool { false }
     static var sumsAreExactIntegers: Bool { true }
+    var tileFinish: (bias: UnsafePointer<Float>?, min: Float, max: Float)? { nil }
 
     func sums(for row: UnsafeMutablePointer<UInt8>, scratch: UnsafeMutablePointer<Float>) -> UnsafeMutablePointer<Float> { scratch }
 

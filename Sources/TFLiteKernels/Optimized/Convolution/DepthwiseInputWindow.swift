@@ -98,6 +98,9 @@ extension DepthwiseConv2DOptimized {
         let rowLength = plan.rowLength
         let span = (g.filterHeight - 1) * g.dilationHeight + 1
         let outRowLength = g.outputWidth * g.outputDepth
+        // Every pixel of the window is interior, so float rows can be finished in the tiles.
+        let options = DepthwiseRowOptions(fusedMultiplyAdd: E.sumsAreExactIntegers || fusedMultiplyAdd,
+                                          finish: DepthwiseRowOptions.finishingTiles ? epilogue.tileFinish : nil)
         // Cache-line aligned, so the vector loads of channel blocks (16 floats, 64 bytes, apart
         // whenever the channel count is a multiple of 16) never straddle two lines.
         let sumsStart = (plan.floatCount + 15) / 16 * 16
@@ -128,8 +131,10 @@ extension DepthwiseConv2DOptimized {
                     let outRow = output + r * outRowLength
                     let rowSums = epilogue.sums(for: outRow, scratch: sums)
                     DepthwiseRowSums.compute(view, input: window, filter: filter, batch: 0, oy: r - row, into: rowSums,
-                                             fusedMultiplyAdd: E.sumsAreExactIntegers || fusedMultiplyAdd)
-                    epilogue.finish(rowSums, pixels: g.outputWidth, channels: g.outputDepth, to: outRow)
+                                             options: options)
+                    if options.finish == nil {
+                        epilogue.finish(rowSums, pixels: g.outputWidth, channels: g.outputDepth, to: outRow)
+                    }
                 }
                 row = blockEnd
             }

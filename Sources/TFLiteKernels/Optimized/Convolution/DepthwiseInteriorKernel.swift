@@ -32,10 +32,12 @@ enum DepthwiseInteriorKernel {
     @inline(__always)
     static func rowSums(_ g: ConvolutionGeometry, kh: Int, kw: Int, sx: Int, dx: Int, batch b: Int, oy: Int,
                         input: UnsafePointer<Float>, filter: UnsafePointer<Float>, sums: UnsafeMutablePointer<Float>,
-                        fusedMultiplyAdd: Bool) {
+                        options: DepthwiseRowOptions) {
         let c = g.inputDepth
         let blocks = c / 16
         let columns = interiorColumns(g)
+        precondition(options.finish == nil || (isInteriorRow(g, oy) && columns == 0..<g.outputWidth),
+                     "rows finished in the tiles are wholly interior")
         guard isInteriorRow(g, oy), !columns.isEmpty else {
             DepthwiseBorderKernel.pixels(g, batch: b, oy: oy, columns: 0..<g.outputWidth, input: input,
                                          filter: filter, sums: sums)
@@ -51,8 +53,11 @@ enum DepthwiseInteriorKernel {
         let inRow = (b * g.inputHeight + y0) * g.inputWidth * c - g.padLeft * c
         var vectorChannels = blocks * 16
         #if !LITEVISION_AVX512
+        let finish = options.finish
         if let kernels = GeneratedKernels.current,
-           let generated = fusedMultiplyAdd ? kernels.depthwiseExactTiles16 : kernels.depthwiseTiles16 {
+           let generated = finish == nil
+            ? (options.fusedMultiplyAdd ? kernels.depthwiseExactTiles16 : kernels.depthwiseTiles16)
+            : (options.fusedMultiplyAdd ? kernels.depthwiseFinishingExactTiles16 : kernels.depthwiseFinishingTiles16) {
             // The generated kernel sweeps the whole interior run per 16-channel block; its
             // AVX-512 form also takes the last, partial block (lanes masked).
             if kernels.depthwiseTilesMaskChannels { vectorChannels = c }
@@ -61,7 +66,9 @@ enum DepthwiseInteriorKernel {
                     input: UnsafeRawPointer(input + (inRow + columns.lowerBound * pixelStep + ch)),
                     filter: UnsafeRawPointer(filter + ch), sums: UnsafeMutableRawPointer(sums + (columns.lowerBound * c + ch)),
                     pixels: columns.count, kh: kh, kw: kw, rowStrideBytes: rowStride * 4, tapStepBytes: tapStep * 4,
-                    pixelStepBytes: pixelStep * 4, channelBytes: c * 4, laneMask: (1 << min(16, c - ch)) - 1)
+                    pixelStepBytes: pixelStep * 4, channelBytes: c * 4, laneMask: (1 << min(16, c - ch)) - 1,
+                    bias: finish?.bias.map { UnsafeRawPointer($0 + ch) }, activationMin: finish?.min ?? -.infinity,
+                    activationMax: finish?.max ?? .infinity)
                 withUnsafePointer(to: &arguments) { generated(UnsafeRawPointer($0)) }
             }
         } else {

@@ -4,68 +4,85 @@
 /// neighbouring pixels share column addresses.
 enum DepthwiseRowSums {
     /// Writes the sums of output row (`batch`, `oy`) into `sums` with the kernel specialised
-    /// for the geometry's filter size and horizontal stride. `fusedMultiplyAdd`: the generated
-    /// kernel may add each product with one rounding — where every partial sum is an exact
-    /// integer (quantized layers) the sums are the same, and float layers may allow it
-    /// (`DepthwiseConv2DOptimized.float`).
+    /// for the geometry's filter size and horizontal stride (see `DepthwiseRowOptions`).
     @inline(__always)
     static func compute(_ g: ConvolutionGeometry, input: UnsafePointer<Float>, filter: UnsafePointer<Float>,
-                        batch: Int, oy: Int, into sums: UnsafeMutablePointer<Float>, fusedMultiplyAdd: Bool) {
+                        batch: Int, oy: Int, into sums: UnsafeMutablePointer<Float>, options: DepthwiseRowOptions) {
         switch (g.filterHeight, g.filterWidth, g.strideWidth, g.dilationWidth) {
-        case (3, 3, 1, 1): sums3x3Stride1(g, input: input, filter: filter, batch: batch, oy: oy, into: sums, fusedMultiplyAdd: fusedMultiplyAdd)
-        case (3, 3, 2, 1): sums3x3Stride2(g, input: input, filter: filter, batch: batch, oy: oy, into: sums, fusedMultiplyAdd: fusedMultiplyAdd)
-        case (5, 5, 1, 1): sums5x5Stride1(g, input: input, filter: filter, batch: batch, oy: oy, into: sums, fusedMultiplyAdd: fusedMultiplyAdd)
-        case (5, 5, 2, 1): sums5x5Stride2(g, input: input, filter: filter, batch: batch, oy: oy, into: sums, fusedMultiplyAdd: fusedMultiplyAdd)
-        case (3, 3, 1, _): sums3x3Stride1Dilated(g, input: input, filter: filter, batch: batch, oy: oy, into: sums, fusedMultiplyAdd: fusedMultiplyAdd)
-        default: sumsAnyShape(g, input: input, filter: filter, batch: batch, oy: oy, into: sums, fusedMultiplyAdd: fusedMultiplyAdd)
+        case (3, 3, 1, 1): sums3x3Stride1(g, input: input, filter: filter, batch: batch, oy: oy, into: sums, options: options)
+        case (3, 3, 2, 1): sums3x3Stride2(g, input: input, filter: filter, batch: batch, oy: oy, into: sums, options: options)
+        case (5, 5, 1, 1): sums5x5Stride1(g, input: input, filter: filter, batch: batch, oy: oy, into: sums, options: options)
+        case (5, 5, 2, 1): sums5x5Stride2(g, input: input, filter: filter, batch: batch, oy: oy, into: sums, options: options)
+        case (3, 3, 1, _): sums3x3Stride1Dilated(g, input: input, filter: filter, batch: batch, oy: oy, into: sums, options: options)
+        default: sumsAnyShape(g, input: input, filter: filter, batch: batch, oy: oy, into: sums, options: options)
         }
     }
 
     /// 3×3, stride 1, no dilation.
     @inline(never)
     static func sums3x3Stride1(_ g: ConvolutionGeometry, input: UnsafePointer<Float>, filter: UnsafePointer<Float>,
-                     batch: Int, oy: Int, into sums: UnsafeMutablePointer<Float>, fusedMultiplyAdd: Bool) {
+                     batch: Int, oy: Int, into sums: UnsafeMutablePointer<Float>, options: DepthwiseRowOptions) {
         DepthwiseInteriorKernel.rowSums(g, kh: 3, kw: 3, sx: 1, dx: 1, batch: batch, oy: oy,
-                                        input: input, filter: filter, sums: sums, fusedMultiplyAdd: fusedMultiplyAdd)
+                                        input: input, filter: filter, sums: sums, options: options)
     }
 
     /// 3×3, stride 2, no dilation.
     @inline(never)
     static func sums3x3Stride2(_ g: ConvolutionGeometry, input: UnsafePointer<Float>, filter: UnsafePointer<Float>,
-                     batch: Int, oy: Int, into sums: UnsafeMutablePointer<Float>, fusedMultiplyAdd: Bool) {
+                     batch: Int, oy: Int, into sums: UnsafeMutablePointer<Float>, options: DepthwiseRowOptions) {
         DepthwiseInteriorKernel.rowSums(g, kh: 3, kw: 3, sx: 2, dx: 1, batch: batch, oy: oy,
-                                        input: input, filter: filter, sums: sums, fusedMultiplyAdd: fusedMultiplyAdd)
+                                        input: input, filter: filter, sums: sums, options: options)
     }
 
     /// 5×5, stride 1, no dilation.
     @inline(never)
     static func sums5x5Stride1(_ g: ConvolutionGeometry, input: UnsafePointer<Float>, filter: UnsafePointer<Float>,
-                     batch: Int, oy: Int, into sums: UnsafeMutablePointer<Float>, fusedMultiplyAdd: Bool) {
+                     batch: Int, oy: Int, into sums: UnsafeMutablePointer<Float>, options: DepthwiseRowOptions) {
         DepthwiseInteriorKernel.rowSums(g, kh: 5, kw: 5, sx: 1, dx: 1, batch: batch, oy: oy,
-                                        input: input, filter: filter, sums: sums, fusedMultiplyAdd: fusedMultiplyAdd)
+                                        input: input, filter: filter, sums: sums, options: options)
     }
 
     /// 5×5, stride 2, no dilation.
     @inline(never)
     static func sums5x5Stride2(_ g: ConvolutionGeometry, input: UnsafePointer<Float>, filter: UnsafePointer<Float>,
-                     batch: Int, oy: Int, into sums: UnsafeMutablePointer<Float>, fusedMultiplyAdd: Bool) {
+                     batch: Int, oy: Int, into sums: UnsafeMutablePointer<Float>, options: DepthwiseRowOptions) {
         DepthwiseInteriorKernel.rowSums(g, kh: 5, kw: 5, sx: 2, dx: 1, batch: batch, oy: oy,
-                                        input: input, filter: filter, sums: sums, fusedMultiplyAdd: fusedMultiplyAdd)
+                                        input: input, filter: filter, sums: sums, options: options)
     }
 
     /// 3×3, stride 1, dilated (atrous convolution, as in DeepLab).
     @inline(never)
     static func sums3x3Stride1Dilated(_ g: ConvolutionGeometry, input: UnsafePointer<Float>, filter: UnsafePointer<Float>,
-                                      batch: Int, oy: Int, into sums: UnsafeMutablePointer<Float>, fusedMultiplyAdd: Bool) {
+                                      batch: Int, oy: Int, into sums: UnsafeMutablePointer<Float>, options: DepthwiseRowOptions) {
         DepthwiseInteriorKernel.rowSums(g, kh: 3, kw: 3, sx: 1, dx: g.dilationWidth, batch: batch, oy: oy,
-                                        input: input, filter: filter, sums: sums, fusedMultiplyAdd: fusedMultiplyAdd)
+                                        input: input, filter: filter, sums: sums, options: options)
     }
 
     /// Any other filter size and stride (runtime loop bounds).
     @inline(never)
     static func sumsAnyShape(_ g: ConvolutionGeometry, input: UnsafePointer<Float>, filter: UnsafePointer<Float>,
-                     batch: Int, oy: Int, into sums: UnsafeMutablePointer<Float>, fusedMultiplyAdd: Bool) {
+                     batch: Int, oy: Int, into sums: UnsafeMutablePointer<Float>, options: DepthwiseRowOptions) {
         DepthwiseInteriorKernel.rowSums(g, kh: g.filterHeight, kw: g.filterWidth, sx: g.strideWidth, dx: g.dilationWidth, batch: batch, oy: oy,
-                                        input: input, filter: filter, sums: sums, fusedMultiplyAdd: fusedMultiplyAdd)
+                                        input: input, filter: filter, sums: sums, options: options)
+    }
+}
+
+/// How `DepthwiseRowSums` computes a row.
+struct DepthwiseRowOptions {
+    /// The generated kernel may add each product with one rounding: where every partial sum is
+    /// an exact integer (quantized layers) the sums are the same, and float layers may allow it
+    /// (`DepthwiseConv2DOptimized.float`).
+    var fusedMultiplyAdd: Bool
+    /// Float rows finished in the generated tiles (`+ bias`, clamp) instead of by a second pass.
+    /// Only for rows whose every pixel is interior, where `finishingTiles` exist.
+    var finish: (bias: UnsafePointer<Float>?, min: Float, max: Float)? = nil
+
+    /// True when this process has the finishing tiles (AVX-512, every channel in the tiles).
+    static var finishingTiles: Bool {
+        #if LITEVISION_AVX512
+        false
+        #else
+        GeneratedKernels.current?.depthwiseFinishingTiles16 != nil
+        #endif
     }
 }

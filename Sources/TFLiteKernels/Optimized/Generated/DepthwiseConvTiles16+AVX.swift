@@ -20,8 +20,12 @@ enum DepthwiseConvTiles16AVX {
     typealias Function = @convention(c) (UnsafeRawPointer) -> Void
 
     /// Emits the kernel on `width` registers: two ymm per pixel (AVX), or one zmm (AVX-512);
-    /// with `exactSums`, products are accumulated by fused multiply-adds.
-    static func emit(width: VectorRegister.Width = .ymm, exactSums: Bool = false, into a: inout Assembler) {
+    /// with `exactSums`, products are accumulated by fused multiply-adds. With `finish`, each
+    /// pixel's sums are finished as `DepthwiseFloatEpilogue` finishes them (`+ bias` when
+    /// `bias` is not nil, then the clamp to `activationMin…activationMax`, the same instructions
+    /// as `DepthwiseFloatFinish16AVX`) before they are stored: float rows need no second pass.
+    static func emit(width: VectorRegister.Width = .ymm, exactSums: Bool = false, finish: Bool = false,
+                     into a: inout Assembler) {
         precondition(width != .xmm, "ymm or zmm")
         let halves = width == .zmm ? 1 : 2
         /// Vector register `n` of the kernel's width.
@@ -52,9 +56,13 @@ enum DepthwiseConvTiles16AVX {
                 a.mov(row, .mem(args, disp: Field.laneMask))
                 a.kmovw(k(1), row)
             }
-            // kh, kw and the filter pointer live on the stack ([rsp + 16], [rsp + 8], [rsp]), so
-            // their registers serve as pixel bases.
-            for field in [Field.kh, Field.kw, Field.filter] {
+            if finish {
+                a.vbroadcastss(v(14), .mem(args, disp: Field.activationMin))
+                a.vbroadcastss(v(15), .mem(args, disp: Field.activationMax))
+            }
+            // The bias, kh, kw and the filter pointer live on the stack ([rsp + 24], [rsp + 16],
+            // [rsp + 8], [rsp]), so their registers serve as pixel bases.
+            for field in [Field.bias, Field.kh, Field.kw, Field.filter] {
                 a.mov(row, .mem(args, disp: field))
                 a.push(row)
             }
@@ -107,6 +115,19 @@ enum DepthwiseConvTiles16AVX {
                 a.add(row, rowStride)
                 a.dec(rowsLeft)
                 a.j(.notEqual, fyLoop)
+                if finish {
+                    let clamp = a.newLabel()
+                    a.mov(row, .mem(.rsp, disp: 24))
+                    a.test(row, row)
+                    a.j(.equal, clamp)
+                    for h in 0..<halves { a.vmovups(v(11 + h), .mem(row, disp: Int32(32 * h)), mask: laneMask, zeroing: masked) }
+                    for n in 0..<(halves * count) { a.vaddps(v(n), v(n), v(11 + n % halves)) }
+                    a.bind(clamp)
+                    for n in 0..<(halves * count) {
+                        a.vmaxps(v(n), v(14), v(n))               // x < min ? min : x
+                        a.vminps(v(n), v(15), v(n))               // x > max ? max : x
+                    }
+                }
                 // Pixel p's sums go to sums + p · channelBytes.
                 setBases(count, first: sums, step: channelBytes)
                 for p in 0..<count {
@@ -138,7 +159,7 @@ enum DepthwiseConvTiles16AVX {
                 a.bind(next)
             }
             a.bind(end)
-            for register in [filter, far6, far4] { a.pop(register) }
+            for register in [filter, far6, far4, row] { a.pop(register) }
         }
     }
 }
@@ -158,11 +179,16 @@ struct GeneratedDepthwiseArguments {
     var channelBytes: Int
     /// The channels of the block to compute (bit i: channel i), read by the AVX-512 form only.
     var laneMask: Int = 0xFFFF
+    /// The finishing forms' bias at the block's first channel (nil: none) and clamp bounds.
+    var bias: UnsafeRawPointer? = nil
+    var activationMin: Float = -.infinity
+    var activationMax: Float = .infinity
 
     /// Byte offsets of the fields (checked against `MemoryLayout` by the kernel tests).
     enum Field {
         static let input: Int32 = 0, filter: Int32 = 8, sums: Int32 = 16, pixels: Int32 = 24, kh: Int32 = 32
         static let kw: Int32 = 40, rowStrideBytes: Int32 = 48, tapStepBytes: Int32 = 56, pixelStepBytes: Int32 = 64
-        static let channelBytes: Int32 = 72, laneMask: Int32 = 80
+        static let channelBytes: Int32 = 72, laneMask: Int32 = 80, bias: Int32 = 88, activationMin: Int32 = 96
+        static let activationMax: Int32 = 100
     }
 }
