@@ -13,10 +13,10 @@
 #                                       .build-asan) and replays, under ASan, every fuzz seed and every
 #                                       saved crash input of both corpora (FuzzRegressionTests and the
 #                                       *FuzzTests with FUZZ_SECONDS=SECONDS, default 0: replay only; give
-#                                       SECONDS to mutate under ASan too). The first build takes several
-#                                       minutes on two cores (the whole test bundle is instrumented), so
-#                                       CI does not run this mode; run it after a fuzzing session or
-#                                       before a release.
+#                                       SECONDS to mutate under ASan too). The first build takes about
+#                                       5 minutes on two shared cores (the whole test bundle is
+#                                       instrumented; the replay itself takes seconds), so CI does not
+#                                       run this mode; run it after a fuzzing session or before a release.
 #
 # CI runs the first two briefly; run them longer locally. SCRATCH=DIR builds the formats and
 # replay-asan modes in DIR.
