@@ -135,5 +135,13 @@ expect "tflite-dump --max-archive-size below the archive" "the model's ZIP archi
 expect "models download --max-memory 0 (the limits a downloaded model is checked under)" \
     "--max-memory must be a size in MiB from 1 to" \
     "$bin/litevision" models download face --host http://127.0.0.1:9 --cache "$work/cache" --max-memory 0
+expect "models download --min-rate-window 0" "--min-rate-window must be a positive number of seconds, got 0.0" \
+    "$bin/litevision" models download face --host http://127.0.0.1:9 --cache "$work/cache" --min-rate-window 0
+expect "models download --min-rate-window -5 (a value, not a flag)" "--min-rate-window must be a positive number of seconds, got -5.0" \
+    "$bin/litevision" models download face --host http://127.0.0.1:9 --cache "$work/cache" --min-rate-window -5
+expect "models download --min-rate-window nan" "--min-rate-window must be a positive number of seconds, got nan" \
+    "$bin/litevision" models download face --host http://127.0.0.1:9 --cache "$work/cache" --min-rate-window nan
+expect "models download --min-rate-window longer than --deadline" "longer than the download deadline of 10.0 s" \
+    "$bin/litevision" models download face --host http://127.0.0.1:9 --cache "$work/cache" --deadline 10 --min-rate-window 20
 
 [ "$failures" -eq 0 ] && echo "hostile-cli: all cases handled" || { echo "hostile-cli: $failures failing"; exit 1; }

@@ -23,6 +23,7 @@ public final class FrameSource {
     private let input: Input
     private let orientation: ImageOrientation
     private let limits: ImageLimits
+    private let minimumShortSide: Int?
     private var nextIndex = 0
 
     /// Frames per second when the input states it (YUV4MPEG2 `F` parameter).
@@ -41,11 +42,19 @@ public final class FrameSource {
     /// JPEG files (recognised from their first bytes, whatever their names) in name order,
     /// any other path is read as a YUV4MPEG2 file. Frames keep their EXIF orientation unless
     /// `orientation` is other than `.up`.
+    ///
+    /// `minimumShortSide` (`ObjectDetector.preferredMinimumShortSide`) lets JPEG frames of a
+    /// folder decode at a reduced scale (1/2, 1/4, 1/8) that keeps their shorter side at least
+    /// this long, as `detect` does for photos: the frame's ``VisionImage/reducedScaleSource``
+    /// records the full size, so `ObjectDetector` still reports boxes in full-frame pixels.
+    /// PNG and YUV4MPEG2 frames always come at full size. nil (default) decodes at full size.
     /// - Throws: ``ImageCodecError`` when the input cannot be opened, a folder has no PNG
     ///   or JPEG files, or the stream header is invalid.
-    public init(path: String, orientation: ImageOrientation = .up, limits: ImageLimits = .default) throws {
+    public init(path: String, orientation: ImageOrientation = .up, limits: ImageLimits = .default,
+                minimumShortSide: Int? = nil) throws {
         self.orientation = orientation
         self.limits = limits
+        self.minimumShortSide = minimumShortSide
         if path == "-" {
             input = .y4m(try Y4MReader(fileHandle: .standardInput, orientation: orientation, limits: limits))
             return
@@ -89,7 +98,8 @@ public final class FrameSource {
             let path = URL(fileURLWithPath: folder).appendingPathComponent(name).path
             let image: VisionImage
             do {
-                image = try VisionImage(contentsOf: path, orientation: orientation == .up ? nil : orientation, limits: limits)
+                image = try VisionImage(contentsOf: path, orientation: orientation == .up ? nil : orientation, limits: limits,
+                                        minimumShortSide: minimumShortSide)
             } catch let error as ImageCodecError {
                 guard case .fileAccess = error else {
                     throw ImageCodecError.fileAccess(path: path, reason: "frame \(nextIndex): \(error)")
@@ -114,18 +124,22 @@ public struct FrameSequence: AsyncSequence, Sendable {
     /// The element type.
     public typealias Element = FrameSource.Frame
 
-    /// Input path (see ``FrameSource/init(path:orientation:limits:)``).
+    /// Input path (see ``FrameSource/init(path:orientation:limits:minimumShortSide:)``).
     public let path: String
     /// Orientation given to every frame.
     public let orientation: ImageOrientation
     /// Size limits.
     public let limits: ImageLimits
+    /// Reduced-scale decoding of JPEG frames (see ``FrameSource/init(path:orientation:limits:minimumShortSide:)``).
+    public let minimumShortSide: Int?
 
     /// Describes the frames of `path`; the input is opened when iteration starts.
-    public init(path: String, orientation: ImageOrientation = .up, limits: ImageLimits = .default) {
+    public init(path: String, orientation: ImageOrientation = .up, limits: ImageLimits = .default,
+                minimumShortSide: Int? = nil) {
         self.path = path
         self.orientation = orientation
         self.limits = limits
+        self.minimumShortSide = minimumShortSide
     }
 
     /// Opens the input on the first call to `next()`.
@@ -139,7 +153,8 @@ public struct FrameSequence: AsyncSequence, Sendable {
             guard !finished else { return nil }
             do {
                 if source == nil {
-                    source = try FrameSource(path: sequence.path, orientation: sequence.orientation, limits: sequence.limits)
+                    source = try FrameSource(path: sequence.path, orientation: sequence.orientation, limits: sequence.limits,
+                                             minimumShortSide: sequence.minimumShortSide)
                 }
                 guard let frame = try source?.nextFrame() else {
                     finished = true

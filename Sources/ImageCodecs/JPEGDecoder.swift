@@ -12,7 +12,8 @@ import ObjectDetection
 ///
 /// Hostile input: the header's size is checked against ``ImageLimits`` before any pixel
 /// memory is allocated (also at full size, since progressive decoding buffers the whole
-/// image's coefficients), and so is the end-of-image marker (a file cut short is refused
+/// image's coefficients), and so is the decode's peak memory (``ImageLimits/maxDecodeByteCount``:
+/// samples, CMYK conversion, buffered coefficients) and the end-of-image marker (a file cut short is refused
 /// before it is decoded); progressive files are limited to 500 scans; fatal library errors
 /// throw typed errors. EXIF offsets and counts are bounds-checked (``JPEGMarkers``). Recoverable
 /// corruption warnings in complete files (extraneous bytes before a marker, say) are
@@ -98,6 +99,15 @@ public enum JPEGDecoder {
             guard pitch <= Int(Int32.max) else {
                 throw ImageCodecError.invalidJPEG("rows of \(outWidth) pixels are too long for libjpeg-turbo")
             }
+            // The decode's peak memory, from the header, before anything is allocated.
+            let (bytes, reason) = decodeByteCount(width: fullWidth, height: fullHeight, outWidth: outWidth,
+                                                  outHeight: outHeight, decodedChannels: decodedChannels,
+                                                  convertsCMYK: cmyk, markers: markers)
+            do throws(ImageError) {
+                try limits.validateDecode(width: fullWidth, height: fullHeight, bytes: bytes, reason: reason)
+            } catch {
+                throw ImageCodecError.image(error)
+            }
             var pixels = [UInt8](repeating: 0, count: pitch * outHeight)
             let flags = Int32(TJFLAG_LIMITSCANS) | Int32(TJFLAG_ACCURATEDCT)
             let status = pixels.withUnsafeMutableBufferPointer { out in
@@ -118,6 +128,42 @@ public enum JPEGDecoder {
     public static func decode(contentsOf path: String, limits: ImageLimits = .default,
                               minimumShortSide: Int? = nil) throws -> DecodedImage {
         try decode(PNGDecoder.readFile(path), limits: limits, minimumShortSide: minimumShortSide)
+    }
+
+    /// The peak bytes a decode takes and what they are: the decoded samples, plus the larger of
+    /// the RGB copy a CMYK file is converted into (made after libjpeg has freed its memory) and,
+    /// for progressive and multi-scan files, the whole image's DCT coefficients that libjpeg
+    /// buffers at full scale whatever the output scale (64 two-byte coefficients per 8×8 block
+    /// of each component, blocks rounded up to whole MCUs). Saturates at `Int.max`.
+    static func decodeByteCount(width: Int, height: Int, outWidth: Int, outHeight: Int, decodedChannels: Int,
+                                convertsCMYK: Bool, markers: JPEGMarkers) -> (bytes: Int, reason: String) {
+        func product(_ values: Int...) -> Int {
+            values.reduce(1) { a, b in
+                let (r, o) = a.multipliedReportingOverflow(by: max(0, b))
+                return o ? Int.max : r
+            }
+        }
+        func sum(_ values: Int...) -> Int {
+            values.reduce(0) { a, b in
+                let (r, o) = a.addingReportingOverflow(b)
+                return o ? Int.max : r
+            }
+        }
+        let samples = product(outWidth, outHeight, decodedChannels)
+        let rgb = convertsCMYK ? product(outWidth, outHeight, 3) : 0
+        var coefficients = 0
+        if markers.buffersCoefficients, !markers.componentSampling.isEmpty {
+            let hMax = markers.componentSampling.map(\.horizontal).max()!
+            let vMax = markers.componentSampling.map(\.vertical).max()!
+            let mcuColumns = (width + 8 * hMax - 1) / (8 * hMax), mcuRows = (height + 8 * vMax - 1) / (8 * vMax)
+            for component in markers.componentSampling {
+                coefficients = sum(coefficients, product(mcuColumns, component.horizontal, mcuRows, component.vertical, 128))
+            }
+        }
+        var parts = ["\(decodedChannels)-channel samples"]
+        if convertsCMYK { parts.append("their RGB conversion") }
+        if coefficients > 0 { parts.append("\(markers.isProgressive ? "progressive" : "multi-scan") coefficients of \(markers.componentSampling.count) components") }
+        return (sum(samples, max(rgb, coefficients)), parts.joined(separator: ", "))
     }
 
     /// The largest of 8, 4, 2 that keeps the shorter side at `minimumShortSide` or more; 1 otherwise.

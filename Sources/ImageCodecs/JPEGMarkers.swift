@@ -15,6 +15,24 @@ struct JPEGMarkers: Equatable {
     var hasAdobeSegment = false
     /// An end-of-image marker (FFD9) follows the first start-of-scan marker.
     var hasEndOfImage = false
+    /// The frame header is progressive (SOF2, SOF6, SOF10 or SOF14).
+    var isProgressive = false
+    /// Sampling factors of one frame component.
+    struct Sampling: Equatable {
+        var horizontal: Int
+        var vertical: Int
+    }
+    /// Sampling factors of each frame component (from the SOF segment).
+    var componentSampling: [Sampling] = []
+    /// Components in the first scan; fewer than the frame's means a multi-scan file, which the
+    /// decoder buffers whole as a progressive one.
+    var firstScanComponentCount = 0
+
+    /// True when libjpeg must buffer the whole image's DCT coefficients (progressive or
+    /// multi-scan files): 128 bytes per 8×8 block of every component.
+    var buffersCoefficients: Bool {
+        isProgressive || (firstScanComponentCount > 0 && firstScanComponentCount < componentSampling.count)
+    }
 
     /// The two-byte start-of-image marker every JPEG begins with.
     static let startOfImage: [UInt8] = [0xFF, 0xD8]
@@ -43,7 +61,18 @@ struct JPEGMarkers: Equatable {
                 orientation = Self.exifOrientation(data, payload)
             case 0xEE:
                 hasAdobeSegment = hasAdobeSegment || Self.startsWith(data, payload, Array("Adobe".utf8))
+            case 0xC0...0xCF where marker != 0xC4 && marker != 0xC8 && marker != 0xCC && componentSampling.isEmpty:
+                // SOFn: precision, height, width, component count, then (id, sampling, table) each.
+                isProgressive = [0xC2, 0xC6, 0xCA, 0xCE].contains(marker)
+                if payload.count >= 6 {
+                    let count = Int(data[payload.lowerBound + 5])
+                    for k in 0..<count where payload.lowerBound + 6 + 3 * k + 2 < payload.upperBound {
+                        let factors = data[payload.lowerBound + 6 + 3 * k + 1]
+                        componentSampling.append(Sampling(horizontal: max(1, Int(factors >> 4)), vertical: max(1, Int(factors & 15))))
+                    }
+                }
             case 0xDA:
+                if !payload.isEmpty { firstScanComponentCount = Int(data[payload.lowerBound]) }
                 hasEndOfImage = Self.containsEndOfImage(data, from: position + length)
                 return
             default:

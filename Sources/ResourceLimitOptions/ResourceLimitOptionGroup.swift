@@ -10,7 +10,8 @@ import TFLiteSchema
 /// (``ResourceLimits/maximumArchiveEntryByteCount``) and `--max-archive-size`
 /// (``ResourceLimits/maximumArchiveByteCount``) in MiB, and `--max-label-count`
 /// (``ResourceLimits/maximumLabelCount``). The download limits are options of
-/// `litevision models download` (`--deadline`, `--min-rate`); the image size is `detect` and
+/// `litevision models download` (``DownloadLimitOptionGroup``: `--deadline`, `--min-rate`,
+/// `--min-rate-window`); the image size is `detect` and
 /// `track`'s `--max-image-pixels`.
 ///
 /// Contract: `validate()` rejects zero, negative and too large values with a message naming

@@ -9,7 +9,7 @@
 /// line (`litevision run`, `detect`, `track`, `models download`, `tflite-dump`), `--max-memory MiB`,
 /// `--max-tensor-size MiB`, `--max-label-count N`, `--max-label-size MiB`,
 /// `--max-archive-entry-size MiB` and `--max-archive-size MiB`; `detect` and `track` take
-/// `--max-image-pixels N`, `litevision models download` `--deadline S` and `--min-rate B`.
+/// `--max-image-pixels N`, `litevision models download` `--deadline S`, `--min-rate B` and `--min-rate-window S`.
 ///
 /// | limit | default |
 /// |---|---|
@@ -28,7 +28,9 @@ public struct ResourceLimits: Hashable, Sendable {
     public var maximumTensorByteCount: Int
     /// Largest sum of everything an interpreter allocates for a model: derived constants
     /// (realigned copies, folded outputs), outputs evaluated at prepare, kernel scratch (packed
-    /// weights, padded or quantized copies of inputs), the arena and variable tensors.
+    /// weights, padded or quantized copies of inputs), the arena and variable tensors; a
+    /// tensor copied out (`Interpreter.output(at:)`) is checked against it on top of those. The
+    /// command line also bounds one image decode by it (`ImageLimits.maxDecodeByteCount`).
     public var maximumTotalByteCount: Int
     /// Most labels one label list may hold.
     public var maximumLabelCount: Int

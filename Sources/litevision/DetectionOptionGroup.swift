@@ -63,8 +63,12 @@ struct DetectionOptionGroup: ParsableArguments {
         return resourceLimits
     }
 
-    /// The limits the image and frame readers apply.
-    var imageLimits: ImageLimits { ImageLimits(maxPixelCount: resourceLimits().maximumImagePixelCount) }
+    /// The limits the image and frame readers apply: `--max-image-pixels`, and `--max-memory`
+    /// as the most one decode may take.
+    var imageLimits: ImageLimits {
+        let limits = resourceLimits()
+        return ImageLimits(maxPixelCount: limits.maximumImagePixelCount, maxDecodeByteCount: limits.maximumTotalByteCount)
+    }
 
     func validate() throws {
         if let threshold {

@@ -33,13 +33,11 @@ struct ModelCacheOptions: ParsableArguments {
     }
 
     func manager(validator: ModelValidator = .standard, idleTimeout: Double = 30,
-                 deadline: Double? = nil, minimumRate: Double? = nil, limits: ResourceLimits = .default) -> ModelManager {
+                 limits: ResourceLimits = .default) -> ModelManager {
         let directory = cache.map { URL(fileURLWithPath: $0, isDirectory: true) }
             ?? ModelManager.Configuration.defaultCacheDirectory
-        var configuration = ModelManager.Configuration(cacheDirectory: directory, idleTimeout: idleTimeout, validator: validator,
+        let configuration = ModelManager.Configuration(cacheDirectory: directory, idleTimeout: idleTimeout, validator: validator,
                                                        resourceLimits: limits)
-        if let deadline { configuration.resourceLimits.downloadDeadline = deadline }
-        if let minimumRate { configuration.resourceLimits.minimumTransferRate = minimumRate }
         return ModelManager(configuration: configuration)
     }
 }
@@ -83,12 +81,8 @@ struct ModelsDownloadCommand: AsyncParsableCommand {
     @Option(name: .long, parsing: .unconditional, help: "Seconds without data before a request fails.")
     var timeout: Double = 30
 
-    @Option(name: .long, parsing: .unconditional, help: "Seconds the whole download may take (default 600).")
-    var deadline: Double?
-
-    @Option(name: .customLong("min-rate"), parsing: .unconditional,
-            help: "Slowest acceptable transfer in bytes per second, averaged over 30 s (default 1024).")
-    var minimumRate: Double?
+    /// `--deadline`, `--min-rate` and `--min-rate-window`.
+    @OptionGroup(title: "Download limits") var downloadLimits: DownloadLimitOptionGroup
 
     @OptionGroup var cacheOptions: ModelCacheOptions
 
@@ -98,12 +92,6 @@ struct ModelsDownloadCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard timeout.isFinite, timeout > 0 else { throw ValidationError("--timeout must be a positive number of seconds, got \(timeout)") }
-        if let deadline, !(deadline.isFinite && deadline > 0) {
-            throw ValidationError("--deadline must be a positive number of seconds, got \(deadline)")
-        }
-        if let minimumRate, !(minimumRate.isFinite && minimumRate >= 0) {
-            throw ValidationError("--min-rate must be a number of bytes per second (0 or more), got \(minimumRate)")
-        }
     }
 
     func run() async throws {
@@ -111,9 +99,9 @@ struct ModelsDownloadCommand: AsyncParsableCommand {
               scheme == "http" || scheme == "https" else {
             throw ValidationError("--host must be an http or https URL, got '\(host)'")
         }
-        let resourceLimits = limits.resourceLimits()
+        let resourceLimits = downloadLimits.resourceLimits(base: limits.resourceLimits())
         let manager = cacheOptions.manager(validator: check.validator(limits: resourceLimits), idleTimeout: timeout,
-                                           deadline: deadline, minimumRate: minimumRate, limits: resourceLimits)
+                                           limits: resourceLimits)
         let model = RemoteModel(name: name, host: hostURL)
         let download = manager.download(model)
         let reporter = ProgressReporter(interactive: isatty(STDOUT_FILENO) == 1, name: name)

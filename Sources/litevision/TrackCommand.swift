@@ -35,7 +35,10 @@ struct TrackCommand: AsyncParsableCommand {
         guard fps > 0 else { throw ValidationError("--fps must be positive") }
         let detector = try detection.makeDetector(tracking: tracking)
         let orientation = try detection.imageOrientation()
-        let frames = try FrameSource(path: input, orientation: orientation, limits: detection.imageLimits)
+        // JPEG frames much larger than the models need decode at a reduced scale (as `detect`
+        // does); the detector still reports boxes in full-frame pixels.
+        let frames = try FrameSource(path: input, orientation: orientation, limits: detection.imageLimits,
+                                     minimumShortSide: detector.preferredMinimumShortSide)
         let framesPerSecond = frames.framesPerSecond ?? fps
         if let annotate { try FileManager.default.createDirectory(atPath: annotate, withIntermediateDirectories: true) }
         while let frame = try frames.nextFrame() {
@@ -48,7 +51,13 @@ struct TrackCommand: AsyncParsableCommand {
                 objects.forEach { print(describe($0)) }
             }
             if let annotate {
-                try annotatedImage(image, objects)
+                // Boxes are in full-frame pixels: draw them on the full-size decode.
+                var full = image
+                if image.reducedScaleSource != nil, let name = frame.name {
+                    full = try VisionImage(contentsOf: (input as NSString).appendingPathComponent(name),
+                                           orientation: orientation == .up ? nil : orientation, limits: detection.imageLimits)
+                }
+                try annotatedImage(full, objects)
                     .writePNG(to: (annotate as NSString).appendingPathComponent(String(format: "frame-%05d.png", n)))
             }
         }

@@ -130,17 +130,6 @@ final class JPEGDecoderTests: XCTestCase {
     }
 
     func testTruncatedFileClaimingAHugeSizeIsRefusedBeforeAllocation() throws {
-        /// Peak resident memory of the process so far, in bytes.
-        func peakResidentBytes() -> Int {
-            var usage = rusage()
-            #if os(Linux)
-            _ = getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
-            return Int(usage.ru_maxrss) * 1024  // kilobytes on Linux
-            #else
-            _ = getrusage(RUSAGE_SELF, &usage)
-            return Int(usage.ru_maxrss)  // bytes on Darwin
-            #endif
-        }
         let small = try JPEGEncoder.encode(pixels: [UInt8](repeating: 128, count: 16 * 16 * 3), width: 16, height: 16,
                                            channels: 3, options: .init(quality: 90))
         // 16000×16000 is within the default cap (2^28 pixels) and would take 768 MB of RGB.
@@ -148,11 +137,11 @@ final class JPEGDecoderTests: XCTestCase {
         let sof = try XCTUnwrap((2..<huge.count - 8).first { huge[$0] == 0xFF && huge[$0 + 1] == 0xC0 })
         for k in [5, 7] { huge[sof + k] = 0x3E; huge[sof + k + 1] = 0x80 }
         let cut = Array(huge.dropLast(4))
-        let before = peakResidentBytes()
+        let before = PeakMemory.residentBytes
         XCTAssertThrowsError(try JPEGDecoder.decode(cut)) { error in
             XCTAssertEqual(error as? ImageCodecError, .truncatedJPEG(bytes: cut.count))
         }
-        XCTAssertLessThan(peakResidentBytes() - before, 256 << 20, "the pixels of a truncated file must not be allocated")
+        XCTAssertLessThan(PeakMemory.residentBytes - before, 256 << 20, "the pixels of a truncated file must not be allocated")
     }
 
     func testEXIFOrientationIsReadFromBothByteOrdersAndMalformedBlocksAreIgnored() throws {

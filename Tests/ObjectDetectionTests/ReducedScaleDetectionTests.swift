@@ -93,6 +93,54 @@ final class ReducedScaleDetectionTests: XCTestCase {
         }
     }
 
+    /// `litevision track` on a folder of large JPEG frames: `FrameSource` with the detector's
+    /// `preferredMinimumShortSide` decodes each frame at a reduced scale, and the stream-mode
+    /// detector reports boxes in full-frame pixels, the same as on full-size frames.
+    func testTrackedJPEGFramesDecodeReducedAndGiveFullFrameBoxes() throws {
+        var options = ObjectDetectorOptions()
+        options.detectorMode = .stream
+        let reducedDetector = try ObjectDetector.objectDetector(options: options, modelDirectory: modelDirectory)
+        let fullDetector = try ObjectDetector.objectDetector(options: options, modelDirectory: modelDirectory)
+        let side = reducedDetector.preferredMinimumShortSide
+        XCTAssertGreaterThan(side, 0)
+
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("litevision-track-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Three 3608×2400 frames (chelsea.png enlarged 8×, plus noise), named out of order.
+        let bytes = try JPEGDetectionTests.exifJPEG(try enlarged(try ImageTestFixtures.photo("chelsea.png"), by: 8),
+                                                    orientation: .up, bigEndian: false)
+        for name in ["frame-2.jpg", "frame-0.jpg", "frame-1.jpg"] {
+            try Data(bytes).write(to: folder.appendingPathComponent(name))
+        }
+
+        let reduced = try FrameSource(path: folder.path, minimumShortSide: side)
+        let full = try FrameSource(path: folder.path)
+        var last: (reduced: [DetectedObject], full: [DetectedObject]) = ([], [])
+        while let frame = try reduced.nextFrame() {
+            let fullFrame = try XCTUnwrap(try full.nextFrame())
+            XCTAssertNil(fullFrame.image.reducedScaleSource)
+            // 2400 / 4 = 600 ≥ 514 > 2400 / 8: decoded at 1/4, the full size recorded.
+            XCTAssertEqual(frame.image.reducedScaleSource?.scale, 4, "frame \(frame.index)")
+            XCTAssertEqual([frame.image.uprightWidth, frame.image.uprightHeight], [902, 600])
+            XCTAssertEqual([frame.image.sourceUprightWidth, frame.image.sourceUprightHeight], [3608, 2400])
+            let timestamp = Double(frame.index) / 30
+            last = (try reducedDetector.results(in: frame.image, timestamp: timestamp),
+                    try fullDetector.results(in: fullFrame.image, timestamp: timestamp))
+        }
+        XCTAssertEqual(reduced.frameCount, 3)
+        XCTAssertEqual(last.reduced.count, 1, "\(last.reduced)")
+        XCTAssertEqual(last.full.count, 1, "\(last.full)")
+        let a = try XCTUnwrap(last.full.first?.frame), b = try XCTUnwrap(last.reduced.first?.frame)
+        XCTAssertGreaterThan(iou(a, b), 0.97, "full \(a) vs reduced \(b)")
+        XCTAssertNotNil(last.reduced.first?.trackingID, "stream mode: a tracked object")
+        // In full-frame pixels: 8× the golden box of the small PNG (within 2 %).
+        let golden = DetectorFlowTests.prominentObjectGoldens["chelsea"]!
+        for (value, expected) in zip([b.minX, b.minY, b.width, b.height], [golden.0, golden.1, golden.2, golden.3]) {
+            XCTAssertEqual(Double(value), 8 * expected, accuracy: 0.02 * 3608, "\(b)")
+        }
+    }
+
     func testSourceRectScalesAndClipsToTheUprightSource() {
         let source = ReducedScaleSource(width: 1001, height: 603, scale: 8)   // decoded 126×76
         let up = source.sourceRect(ImageRect(x: 120, y: 70, width: 6, height: 6), orientation: .up)

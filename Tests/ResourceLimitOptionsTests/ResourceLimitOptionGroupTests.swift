@@ -89,3 +89,44 @@ final class ResourceLimitOptionGroupTests: XCTestCase {
         return local + central + end
     }
 }
+
+/// `models download`'s `--deadline`, `--min-rate` and `--min-rate-window`: each sets its own
+/// ``ResourceLimits`` field, bad values are usage errors naming the option and the value.
+final class DownloadLimitOptionGroupTests: XCTestCase {
+    func testEachOptionSetsItsField() throws {
+        XCTAssertEqual(try DownloadLimitOptionGroup.parse([]).resourceLimits(), .default)
+        var expected = ResourceLimits.default
+        expected.downloadDeadline = 90
+        expected.minimumTransferRate = 4096
+        expected.transferRateWindow = 12.5
+        XCTAssertEqual(try DownloadLimitOptionGroup.parse(["--deadline", "90", "--min-rate", "4096",
+                                                           "--min-rate-window", "12.5"]).resourceLimits(), expected)
+        var base = ResourceLimits.default
+        base.maximumLabelCount = 3
+        let windowOnly = try DownloadLimitOptionGroup.parse(["--min-rate-window", "5"]).resourceLimits(base: base)
+        XCTAssertEqual(windowOnly.transferRateWindow, 5)
+        XCTAssertEqual(windowOnly.maximumLabelCount, 3, "other fields keep the base's values")
+        XCTAssertEqual(windowOnly.downloadDeadline, ResourceLimits.default.downloadDeadline)
+    }
+
+    func testBadValuesAreUsageErrorsNamingTheOption() {
+        let cases: [([String], String)] = [
+            (["--min-rate-window", "0"], "--min-rate-window must be a positive number of seconds, got 0.0"),
+            (["--min-rate-window", "-5"], "--min-rate-window must be a positive number of seconds, got -5.0"),
+            (["--min-rate-window", "inf"], "--min-rate-window must be a positive number of seconds, got inf"),
+            (["--min-rate-window", "nan"], "--min-rate-window must be a positive number of seconds, got nan"),
+            (["--deadline", "10", "--min-rate-window", "20"], "--min-rate-window 20.0 is longer than the download deadline of 10.0 s"),
+            (["--min-rate-window", "601"], "longer than the download deadline of 600.0 s"),
+            (["--deadline", "0"], "--deadline must be a positive number of seconds, got 0.0"),
+            (["--min-rate", "-1"], "--min-rate must be a number of bytes per second (0 or more), got -1.0"),
+        ]
+        for (arguments, needle) in cases {
+            XCTAssertThrowsError(try DownloadLimitOptionGroup.parse(arguments), "\(arguments)") { error in
+                let message = DownloadLimitOptionGroup.message(for: error)
+                XCTAssertTrue(message.contains(needle), "\(arguments): \(message)")
+                XCTAssertEqual(DownloadLimitOptionGroup.exitCode(for: error), .validationFailure, "\(arguments)")
+            }
+        }
+        XCTAssertNoThrow(try DownloadLimitOptionGroup.parse(["--deadline", "20", "--min-rate-window", "20"]))
+    }
+}

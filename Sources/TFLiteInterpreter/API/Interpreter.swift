@@ -183,13 +183,14 @@ public final class Interpreter: @unchecked Sendable {
     }
 
     /// Copies `data` into input `index`. The byte count must equal the tensor's.
-    /// Returns the input tensor, as TensorFlowLiteSwift does.
+    /// Returns the input tensor, as TensorFlowLiteSwift does; its `data` shares `data`'s
+    /// storage (no second copy).
     @discardableResult
     public func copy(_ data: Data, toInputAt index: Int) throws -> Tensor {
         try access.run {
             let tensorIndex = try inputTensorIndex(index)
             try executor.copy(data, into: tensorIndex)
-            return try executor.snapshot(of: tensorIndex)
+            return try executor.snapshot(of: tensorIndex, holding: data)
         }
     }
 

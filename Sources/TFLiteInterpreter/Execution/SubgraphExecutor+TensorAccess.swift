@@ -3,16 +3,35 @@ import Foundation
 /// Checked access to graph tensors, shared by ``Interpreter`` and ``SignatureRunner``.
 extension SubgraphExecutor {
     /// A snapshot of tensor `index`. Requires a prepared graph.
-    /// - Throws: ``InterpreterError/resourceLimitExceeded(_:)`` when the system cannot provide
-    ///   memory for the copy (use the zero-copy `withBytes` access for huge tensors).
+    /// - Throws: ``InterpreterError/resourceLimitExceeded(_:)`` when the copy would take the
+    ///   interpreter's memory past ``ResourceLimits/maximumTotalByteCount`` (see
+    ///   ``checkCopyOut(_:_:)``) or the system cannot provide it (use the zero-copy `withBytes`
+    ///   access for huge tensors).
     func snapshot(of index: Int) throws -> Tensor {
         let tensor = try allocatedTensor(index)
+        let dataType = try Self.dataType(of: tensor)
+        try checkCopyOut(tensor.byteCount, "a copy of tensor '\(tensor.name)' (read it in place with withUnsafeOutputBytes)")
+        return Self.snapshot(tensor, dataType, data: try Self.copy(tensor.data!, count: tensor.byteCount, name: tensor.name))
+    }
+
+    /// Tensor `index` described with `data`, which must hold exactly its bytes (the data just
+    /// copied into it): no copy is made, so nothing is allocated or counted.
+    func snapshot(of index: Int, holding data: Data) throws -> Tensor {
+        let tensor = try allocatedTensor(index)
+        precondition(data.count == tensor.byteCount, "the data must be the tensor's bytes")
+        return Self.snapshot(tensor, try Self.dataType(of: tensor), data: data)
+    }
+
+    private static func dataType(of tensor: RuntimeTensor) throws -> Tensor.DataType {
         guard let dataType = Tensor.DataType(tensor.type) else {
             throw InterpreterError.invalidTensorDataType(expected: "a numeric or bool type", got: "\(tensor.type)")
         }
-        return Tensor(name: tensor.name, dataType: dataType, shape: Tensor.Shape(tensor.shape),
-                      data: try Self.copy(tensor.data!, count: tensor.byteCount, name: tensor.name),
-                      quantizationParameters: QuantizationParameters(tensor.quantization))
+        return dataType
+    }
+
+    private static func snapshot(_ tensor: RuntimeTensor, _ dataType: Tensor.DataType, data: Data) -> Tensor {
+        Tensor(name: tensor.name, dataType: dataType, shape: Tensor.Shape(tensor.shape), data: data,
+               quantizationParameters: QuantizationParameters(tensor.quantization))
     }
 
     /// A `Data` copy of `count` bytes that throws instead of trapping when memory runs out.

@@ -127,6 +127,15 @@ final class SubgraphExecutor {
         for node in nodes { (node.kernel as? HostedKernel)?.attach(self) }
     }
 
+    /// Throws when a copy of `bytes` handed out to the caller (a tensor snapshot) would take
+    /// the interpreter's memory — constants, scratch and arena as reserved by the last
+    /// `prepare()` — past ``ResourceLimits/maximumTotalByteCount``. The copy is the caller's and
+    /// is not reserved: each copy is checked on its own against what the interpreter holds.
+    func checkCopyOut(_ bytes: Int, _ subject: @autoclosure () -> String) throws {
+        var budget = memory.budget
+        try budget.reserve(bytes, subject())
+    }
+
     /// Clears the accumulated profile.
     func resetProfile() {
         for i in nodeNanoseconds.indices { nodeNanoseconds[i] = 0 }

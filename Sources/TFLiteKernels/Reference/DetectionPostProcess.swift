@@ -80,6 +80,31 @@ public struct DetectionPostProcessWorkspace: Sendable {
     var sortedClassIndices: [Int]
     var rowOrder: [Int]
 
+    /// The bytes ``init(boxCount:encodingLength:classesWithBackground:parameters:)`` allocates
+    /// for the same arguments (element storage, not the arrays' headers), saturating at
+    /// `Int.max` instead of overflowing: callers count it against their memory policy first.
+    public static func byteCount(boxCount: Int, encodingLength: Int, classesWithBackground: Int,
+                                 parameters p: DetectionPostProcessParameters) -> Int {
+        let n = max(0, boxCount), k = max(0, classesWithBackground), maxDet = max(0, p.maxDetections)
+        let float = MemoryLayout<Float>.stride, int = MemoryLayout<Int>.stride, bool = MemoryLayout<Bool>.stride
+        // (element count, element size) of every array the initializer sizes.
+        let parts: [(Int, Int, Int)] = [
+            (n, 4, float), (n, k, float), (n, max(4, encodingLength), float), (n, 4, float), (n, 1, float),
+            (n, 1, float), (n, 1, int), (n, 1, int), (n, 1, bool), (n, 1, int),
+            (maxDet, 1, int), (maxDet, 1, float), (maxDet, 2, int), (maxDet, 2, float), (n, 1, float),
+            (n, max(0, p.numClasses), int), (max(0, p.numClasses), 1, int),
+        ]
+        var total = 0
+        for (a, b, size) in parts {
+            let (count, o1) = a.multipliedReportingOverflow(by: b)
+            let (bytes, o2) = count.multipliedReportingOverflow(by: size)
+            let (sum, o3) = total.addingReportingOverflow(bytes)
+            guard !o1, !o2, !o3 else { return Int.max }
+            total = sum
+        }
+        return total
+    }
+
     /// Scratch for `boxCount` anchors with `encodingLength` values each and `classesWithBackground` scores.
     public init(boxCount: Int, encodingLength: Int, classesWithBackground: Int, parameters p: DetectionPostProcessParameters) {
         let n = max(0, boxCount), k = max(0, classesWithBackground), maxDet = max(0, p.maxDetections)

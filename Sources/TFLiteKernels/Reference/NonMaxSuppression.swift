@@ -27,6 +27,11 @@ public enum NonMaxSuppressionReference {
         var suppressBeginIndex: Int
     }
 
+    /// Bytes ``run(boxes:scores:boxCount:maxOutputSize:iouThreshold:scoreThreshold:softNMSSigma:selectedIndices:selectedScores:)``
+    /// allocates for its candidate queue, at most, per box: callers count `boxCount` times this
+    /// against their memory policy before invoking.
+    public static var scratchBytesPerBox: Int { MemoryLayout<Candidate>.stride }
+
     /// IoU of boxes `i` and `j` of `boxes` (4 floats each), in float, reference operation order.
     static func intersectionOverUnion(_ boxes: UnsafeBufferPointer<Float>, _ i: Int, _ j: Int) -> Float {
         let a = i * 4, b = j * 4

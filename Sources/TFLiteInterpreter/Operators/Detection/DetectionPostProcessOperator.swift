@@ -88,6 +88,9 @@ final class DetectionPostProcessOperator: OperatorKernel {
             output.type = .float32
             output.shape = shape
         }
+        try node.reserveScratch(DetectionPostProcessWorkspace.byteCount(boxCount: boxCount, encodingLength: encodingLength,
+                                                                        classesWithBackground: columns, parameters: parameters),
+                                "the workspace (\(boxCount) boxes x \(columns) classes)")
         workspace = DetectionPostProcessWorkspace(boxCount: boxCount, encodingLength: encodingLength,
                                                   classesWithBackground: columns, parameters: parameters)
     }

@@ -41,6 +41,9 @@ final class NonMaxSuppressionOperator: OperatorKernel {
             throw InterpreterError.invalidModel("\(op): max_output_size \(size) is out of range")
         }
         maxOutputSize = size
+        // The candidate queue is allocated while invoking; it counts against the memory policy here.
+        try node.reserveScratch(SharedMemoryBudget.bytes(boxes.shape[0], NonMaxSuppressionReference.scratchBytesPerBox),
+                                "the candidate queue (\(boxes.shape[0]) boxes)")
         for k in 3..<expectedInputs {
             let t = try node.input(k)
             try DetectionTensorAccess.requireType(t, [.float32], "threshold input \(k)", op: op)
