@@ -49,7 +49,7 @@ public struct QuantizedSoftmaxTable: Sendable {
 
     /// The same-type 8-bit rows with the row maximum, the exponentials' rescaled sum and the
     /// output scaling in 16-lane vectors (the exponentials are read from the table into a row
-    /// buffer). Rows go in groups of 16, whose sums' reciprocals are taken together in 16 lanes.
+    /// buffer; the reciprocal stays scalar, once per row).
     @inline(__always)
     func runVector<T: QuantizedByteLane>(depth: Int, rows: Range<Int>, _ x: UnsafePointer<T>,
                                          _ out: UnsafeMutablePointer<T>) {
@@ -59,51 +59,41 @@ public struct QuantizedSoftmaxTable: Sendable {
         let blocks = depth / 16 * 16
         exps.withUnsafeBufferPointer { table in
             let t = table.baseAddress!
-            withUnsafeTemporaryAllocation(of: Int32.self, capacity: 16 * depth) { buffer in
-                var group = rows.lowerBound
-                while group < rows.upperBound {
-                    let count = min(16, rows.upperBound - group)
-                    var sums = SIMD16<Int32>(repeating: 1)    // lanes past `count`: any positive sum
-                    for k in 0..<count {
-                        let xi = x + (group + k) * depth, e = buffer.baseAddress! + k * depth
-                        var vmax = SIMD16<Int32>(repeating: outMin)
-                        var c = 0
-                        while c < blocks { vmax = pointwiseMax(vmax, T.widened(xi + c)); c += 16 }
-                        var m = vmax.max()
-                        while c < depth { m = Swift.max(m, Int32(xi[c])); c += 1 }
-                        for i in 0..<depth { e[i] = t[Int(m &- Int32(xi[i]))] }
-                        var vsum = SIMD16<Int32>()
-                        c = 0
-                        while c < blocks {
-                            let v = UnsafeRawPointer(e + c).loadUnaligned(as: SIMD16<Int32>.self)
-                            vsum &+= QuantizedBinarySIMD.roundingDivideByPOT(v, Int32(accumBits))
-                            c += 16
-                        }
-                        var sum = vsum.wrappedSum()
-                        while c < depth { sum = sum &+ GemmlowpFixedPoint.rescale(e[c], from: 0, to: accumBits); c += 1 }
-                        sums[k] = sum
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: depth) { buffer in
+                let e = buffer.baseAddress!
+                for r in rows {
+                    let xi = x + r * depth, oi = out + r * depth
+                    var vmax = SIMD16<Int32>(repeating: outMin)
+                    var c = 0
+                    while c < blocks { vmax = pointwiseMax(vmax, T.widened(xi + c)); c += 16 }
+                    var m = vmax.max()
+                    while c < depth { m = Swift.max(m, Int32(xi[c])); c += 1 }
+                    for k in 0..<depth { e[k] = t[Int(m &- Int32(xi[k]))] }
+                    var vsum = SIMD16<Int32>()
+                    c = 0
+                    while c < blocks {
+                        let v = UnsafeRawPointer(e + c).loadUnaligned(as: SIMD16<Int32>.self)
+                        vsum &+= QuantizedBinarySIMD.roundingDivideByPOT(v, Int32(accumBits))
+                        c += 16
                     }
-                    let (scales, bitsOverUnit) = GemmlowpFixedPoint.reciprocal(sums, integerDigits: accumBits)
-                    for k in 0..<count {
-                        let oi = out + (group + k) * depth, e = buffer.baseAddress! + k * depth
-                        let scale = scales[k]
-                        let exponent = Swift.max(0, Swift.min(31, Int(bitsOverUnit[k]) + 31 - T.bitWidth))
-                        let vscale = SIMD16<Int32>(repeating: scale)
-                        var c = 0
-                        while c < blocks {
-                            let v = UnsafeRawPointer(e + c).loadUnaligned(as: SIMD16<Int32>.self)
-                            let h = QuantizedBinarySIMD.roundingDivideByPOT(ConvRequantizer.roundingDoublingHighMul(vscale, v),
-                                                                            Int32(exponent))
-                            T.storeNarrowed(QuantizedBinarySIMD.clamp(h &+ SIMD16<Int32>(repeating: outMin), outMin, outMax), oi + c)
-                            c += 16
-                        }
-                        while c < depth {
-                            let unsat = roundingDivideByPOT(saturatingRoundingDoublingHighMul(scale, e[c]), exponent)
-                            oi[c] = T(truncatingIfNeeded: Swift.max(Swift.min(unsat &+ outMin, outMax), outMin))
-                            c += 1
-                        }
+                    var sum = vsum.wrappedSum()
+                    while c < depth { sum = sum &+ GemmlowpFixedPoint.rescale(e[c], from: 0, to: accumBits); c += 1 }
+                    let (scale, bitsOverUnit) = GemmlowpFixedPoint.reciprocal(sum, integerDigits: accumBits)
+                    let exponent = Swift.max(0, Swift.min(31, bitsOverUnit + 31 - T.bitWidth))
+                    let vscale = SIMD16<Int32>(repeating: scale)
+                    c = 0
+                    while c < blocks {
+                        let v = UnsafeRawPointer(e + c).loadUnaligned(as: SIMD16<Int32>.self)
+                        let h = QuantizedBinarySIMD.roundingDivideByPOT(ConvRequantizer.roundingDoublingHighMul(vscale, v),
+                                                                        Int32(exponent))
+                        T.storeNarrowed(QuantizedBinarySIMD.clamp(h &+ SIMD16<Int32>(repeating: outMin), outMin, outMax), oi + c)
+                        c += 16
                     }
-                    group += count
+                    while c < depth {
+                        let unsat = roundingDivideByPOT(saturatingRoundingDoublingHighMul(scale, e[c]), exponent)
+                        oi[c] = T(truncatingIfNeeded: Swift.max(Swift.min(unsat &+ outMin, outMax), outMin))
+                        c += 1
+                    }
                 }
             }
         }
