@@ -13,10 +13,7 @@ enum DepthwiseRequantize16AVX2 {
 
     static func emit(signed: Bool, into a: inout Assembler) {
         typealias Field = GeneratedDepthwiseRequantizeArguments.Field
-        let fields = RequantizationFields(
-            bias: Field.bias, multipliers: Field.multipliers, rightShifts: Field.rightShifts,
-            remainderMasks: Field.remainderMasks, nudge: Field.nudge, outputOffset: Field.outputOffset,
-            activationMin: Field.activationMin, activationMax: Field.activationMax)
+        let fields = GeneratedDepthwiseRequantizeArguments.requantizationFields
         let args = GeneralRegister.rdi
         let sums = GeneralRegister.rsi, output = GeneralRegister.rdx, pixels = GeneralRegister.rcx
         let channel = GeneralRegister.r11, byte = GeneralRegister.rbx, blocksLeft = GeneralRegister.r12
@@ -67,6 +64,12 @@ struct GeneratedDepthwiseRequantizeArguments {
     var activationMax: Int32
     /// The lanes of the last 16-channel block (`DepthwiseRequantize16AVX512` only).
     var lastLaneMask: UInt32 = 0xFFFF
+
+    /// Where the requantization steps find their tables and scalars in this block.
+    static let requantizationFields = RequantizationFields(
+        bias: Field.bias, multipliers: Field.multipliers, rightShifts: Field.rightShifts,
+        remainderMasks: Field.remainderMasks, nudge: Field.nudge, outputOffset: Field.outputOffset,
+        activationMin: Field.activationMin, activationMax: Field.activationMax)
 
     /// Byte offsets of the fields (checked against `MemoryLayout` by the kernel tests).
     enum Field {

@@ -17,10 +17,7 @@ enum DepthwiseRequantize16AVX512 {
     static func emit(into a: inout Assembler) {
         typealias Field = GeneratedDepthwiseRequantizeArguments.Field
         typealias R = Requantization16AVX512
-        let fields = RequantizationFields(
-            bias: Field.bias, multipliers: Field.multipliers, rightShifts: Field.rightShifts,
-            remainderMasks: Field.remainderMasks, nudge: Field.nudge, outputOffset: Field.outputOffset,
-            activationMin: Field.activationMin, activationMax: Field.activationMax)
+        let fields = GeneratedDepthwiseRequantizeArguments.requantizationFields
         let args = GeneralRegister.rdi
         let sums = GeneralRegister.rsi, output = GeneralRegister.r8, pixelsLeft = GeneralRegister.rcx
         let channelBytes = GeneralRegister.r11, blocksLeft = GeneralRegister.r9

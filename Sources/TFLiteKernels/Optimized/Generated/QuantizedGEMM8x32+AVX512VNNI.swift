@@ -89,10 +89,7 @@ enum QuantizedGEMM8x32AVX512VNNI {
                                            _ a: inout Assembler) {
         typealias Field = GeneratedIntegerTileArguments.Field
         typealias R = Requantization16AVX512
-        let fields = RequantizationFields(
-            bias: Field.bias, multipliers: Field.multipliers, rightShifts: Field.rightShifts,
-            remainderMasks: Field.remainderMasks, nudge: Field.nudge, outputOffset: Field.outputOffset,
-            activationMin: Field.activationMin, activationMax: Field.activationMax)
+        let fields = GeneratedIntegerTileArguments.requantizationFields
         let args = GeneralRegister.rdi
         let rows = GeneralRegister.rbp, stride = GeneralRegister.rcx, destination = GeneralRegister.r8
         a.mov(rows, .mem(args, disp: Field.rows))

@@ -25,10 +25,7 @@ enum QuantizedPairGEMM8x16AVX2 {
 
     static func emit(_ output: Output, into a: inout Assembler) {
         typealias Field = GeneratedIntegerTileArguments.Field
-        let fields = RequantizationFields(
-            bias: Field.bias, multipliers: Field.multipliers, rightShifts: Field.rightShifts,
-            remainderMasks: Field.remainderMasks, nudge: Field.nudge, outputOffset: Field.outputOffset,
-            activationMin: Field.activationMin, activationMax: Field.activationMax)
+        let fields = GeneratedIntegerTileArguments.requantizationFields
         let args = GeneralRegister.rdi
         let table = GeneralRegister.rsi, taps = GeneralRegister.r9, end = GeneralRegister.rdx
         let weights = GeneralRegister.rcx, destination = GeneralRegister.r8, rows = GeneralRegister.rbp
@@ -123,6 +120,12 @@ struct GeneratedIntegerTileArguments {
         self.table = table; self.taps = taps; self.words = words; self.weights = weights; self.rows = rows
         outputStride = 0
     }
+
+    /// Where the requantization steps find their tables and scalars in this block.
+    static let requantizationFields = RequantizationFields(
+        bias: Field.bias, multipliers: Field.multipliers, rightShifts: Field.rightShifts,
+        remainderMasks: Field.remainderMasks, nudge: Field.nudge, outputOffset: Field.outputOffset,
+        activationMin: Field.activationMin, activationMax: Field.activationMax)
 
     /// Byte offsets of the fields (checked against `MemoryLayout` by the kernel tests).
     enum Field {
