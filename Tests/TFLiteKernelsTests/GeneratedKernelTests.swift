@@ -30,7 +30,10 @@ final class GeneratedKernelTests: XCTestCase {
             (\A.input, F.input), (\A.filter, F.filter), (\A.sums, F.sums), (\A.pixels, F.pixels), (\A.kh, F.kh),
             (\A.kw, F.kw), (\A.rowStrideBytes, F.rowStrideBytes), (\A.tapStepBytes, F.tapStepBytes),
             (\A.pixelStepBytes, F.pixelStepBytes), (\A.channelBytes, F.channelBytes), (\A.laneMask, F.laneMask),
-            (\A.bias, F.bias), (\A.activationMin, F.activationMin), (\A.activationMax, F.activationMax)]
+            (\A.bias, F.bias), (\A.activationMin, F.activationMin), (\A.activationMax, F.activationMax),
+            (\A.outputPixelBytes, F.outputPixelBytes), (\A.multipliers, F.multipliers), (\A.rightShifts, F.rightShifts),
+            (\A.remainderMasks, F.remainderMasks), (\A.nudge, F.nudge), (\A.outputOffset, F.outputOffset),
+            (\A.outputMin, F.outputMin), (\A.outputMax, F.outputMax)]
         for (path, offset) in fields { XCTAssertEqual(MemoryLayout<A>.offset(of: path), Int(offset), "\(path)") }
     }
 
@@ -168,6 +171,7 @@ final class GeneratedKernelTests: XCTestCase {
         XCTAssertNil(try GeneratedKernels(level: .avx2).vnniGEMM)
         XCTAssertNotNil(kernels.depthwiseRequantize512)
         XCTAssertNotNil(kernels.depthwiseFinishingTiles16)
+        XCTAssertNotNil(kernels.depthwiseRequantizingTiles16)
         XCTAssertNil(try GeneratedKernels(level: .avx2).depthwiseFinishingTiles16)
         XCTAssertNil(try GeneratedKernels(level: .avx2).depthwiseRequantize512)
         guard CodeGenerationPolicy.current.generatesCode, CodeGenerationPolicy.current.level >= .avx512vnni else {

@@ -17,6 +17,10 @@ protocol DepthwiseEpilogue {
     /// The same finish as bias and clamp bounds for the generated tiles to apply in registers
     /// (`DepthwiseRowOptions.finish`), or nil when it is not of that form.
     var tileFinish: (bias: UnsafePointer<Float>?, min: Float, max: Float)? { get }
+    /// The same finish as a requantization for the generated tiles to apply in registers,
+    /// storing bytes at `row` (`DepthwiseRowOptions.requantize`), or nil when not of that form.
+    func tileRequantization(_ row: UnsafeMutablePointer<Output>)
+        -> (output: UnsafeMutablePointer<UInt8>, requantizer: ConvRequantizer, bias: UnsafePointer<Int32>)?
 }
 
 /// Float output: `clamp(sum + bias)`, in place.
@@ -28,6 +32,8 @@ struct DepthwiseFloatEpilogue: DepthwiseEpilogue {
     static var finishesInPlace: Bool { true }
     static var sumsAreExactIntegers: Bool { false }
     var tileFinish: (bias: UnsafePointer<Float>?, min: Float, max: Float)? { (bias, activationMin, activationMax) }
+    func tileRequantization(_ row: UnsafeMutablePointer<Float>)
+        -> (output: UnsafeMutablePointer<UInt8>, requantizer: ConvRequantizer, bias: UnsafePointer<Int32>)? { nil }
 
     func sums(for row: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>) -> UnsafeMutablePointer<Float> { row }
 
@@ -105,6 +111,13 @@ struct DepthwiseRequantizeEpilogue: DepthwiseEpilogue {
     static var finishesInPlace: Bool { false }
     static var sumsAreExactIntegers: Bool { true }
     var tileFinish: (bias: UnsafePointer<Float>?, min: Float, max: Float)? { nil }
+    /// Where the AVX-512 row end applies (`generatedKernel512`: a bias, no left shift), so do
+    /// the requantizing tiles.
+    func tileRequantization(_ row: UnsafeMutablePointer<UInt8>)
+        -> (output: UnsafeMutablePointer<UInt8>, requantizer: ConvRequantizer, bias: UnsafePointer<Int32>)? {
+        guard let bias, generatedKernel512 != nil else { return nil }
+        return (row, requantizer, bias)
+    }
 
     func sums(for row: UnsafeMutablePointer<UInt8>, scratch: UnsafeMutablePointer<Float>) -> UnsafeMutablePointer<Float> { scratch }
 

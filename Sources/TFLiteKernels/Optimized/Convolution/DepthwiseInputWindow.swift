@@ -98,7 +98,8 @@ extension DepthwiseConv2DOptimized {
         let rowLength = plan.rowLength
         let span = (g.filterHeight - 1) * g.dilationHeight + 1
         let outRowLength = g.outputWidth * g.outputDepth
-        // Every pixel of the window is interior, so float rows can be finished in the tiles.
+        // Every pixel of the window is interior, so float rows can be finished, and 8-bit rows
+        // requantized, in the tiles.
         let options = DepthwiseRowOptions(fusedMultiplyAdd: E.sumsAreExactIntegers || fusedMultiplyAdd,
                                           finish: DepthwiseRowOptions.finishingTiles ? epilogue.tileFinish : nil)
         // Cache-line aligned, so the vector loads of channel blocks (16 floats, 64 bytes, apart
@@ -130,9 +131,11 @@ extension DepthwiseConv2DOptimized {
                 for r in row..<blockEnd {
                     let outRow = output + r * outRowLength
                     let rowSums = epilogue.sums(for: outRow, scratch: sums)
+                    var rowOptions = options
+                    if DepthwiseRowOptions.finishingTiles { rowOptions.requantize = epilogue.tileRequantization(outRow) }
                     DepthwiseRowSums.compute(view, input: window, filter: filter, batch: 0, oy: r - row, into: rowSums,
-                                             options: options)
-                    if options.finish == nil {
+                                             options: rowOptions)
+                    if rowOptions.finish == nil, rowOptions.requantize == nil {
                         epilogue.finish(rowSums, pixels: g.outputWidth, channels: g.outputDepth, to: outRow)
                     }
                 }

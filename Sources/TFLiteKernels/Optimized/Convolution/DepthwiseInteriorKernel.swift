@@ -36,7 +36,8 @@ enum DepthwiseInteriorKernel {
         let c = g.inputDepth
         let blocks = c / 16
         let columns = interiorColumns(g)
-        precondition(options.finish == nil || (isInteriorRow(g, oy) && columns == 0..<g.outputWidth),
+        precondition((options.finish == nil && options.requantize == nil)
+                     || (isInteriorRow(g, oy) && columns == 0..<g.outputWidth),
                      "rows finished in the tiles are wholly interior")
         guard isInteriorRow(g, oy), !columns.isEmpty else {
             DepthwiseBorderKernel.pixels(g, batch: b, oy: oy, columns: 0..<g.outputWidth, input: input,
@@ -53,9 +54,9 @@ enum DepthwiseInteriorKernel {
         let inRow = (b * g.inputHeight + y0) * g.inputWidth * c - g.padLeft * c
         var vectorChannels = blocks * 16
         #if !LITEVISION_AVX512
-        let finish = options.finish
+        let finish = options.finish, requantize = options.requantize
         if let kernels = GeneratedKernels.current,
-           let generated = finish == nil
+           let generated = requantize != nil ? kernels.depthwiseRequantizingTiles16 : finish == nil
             ? (options.fusedMultiplyAdd ? kernels.depthwiseExactTiles16 : kernels.depthwiseTiles16)
             : (options.fusedMultiplyAdd ? kernels.depthwiseFinishingExactTiles16 : kernels.depthwiseFinishingTiles16) {
             // The generated kernel sweeps the whole interior run per 16-channel block; its
@@ -69,6 +70,16 @@ enum DepthwiseInteriorKernel {
                     pixelStepBytes: pixelStep * 4, channelBytes: c * 4, laneMask: (1 << min(16, c - ch)) - 1,
                     bias: finish?.bias.map { UnsafeRawPointer($0 + ch) }, activationMin: finish?.min ?? -.infinity,
                     activationMax: finish?.max ?? .infinity)
+                if let requantize {
+                    let q = requantize.requantizer, p = q.parameters
+                    arguments.sums = UnsafeMutableRawPointer(requantize.output + (columns.lowerBound * c + ch))
+                    arguments.outputPixelBytes = c
+                    arguments.bias = UnsafeRawPointer(requantize.bias + ch)
+                    arguments.multipliers = UnsafeRawPointer(q.multipliers + ch)
+                    arguments.rightShifts = UnsafeRawPointer(q.rightShifts + ch)
+                    arguments.remainderMasks = UnsafeRawPointer(q.remainderMasks + ch)
+                    (arguments.outputOffset, arguments.outputMin, arguments.outputMax) = (p.outputOffset, p.activationMin, p.activationMax)
+                }
                 withUnsafePointer(to: &arguments) { generated(UnsafeRawPointer($0)) }
             }
         } else {

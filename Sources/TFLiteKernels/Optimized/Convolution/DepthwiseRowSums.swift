@@ -76,6 +76,11 @@ struct DepthwiseRowOptions {
     /// Float rows finished in the generated tiles (`+ bias`, clamp) instead of by a second pass.
     /// Only for rows whose every pixel is interior, where `finishingTiles` exist.
     var finish: (bias: UnsafePointer<Float>?, min: Float, max: Float)? = nil
+    /// 8-bit rows requantized in the generated tiles and stored as bytes at `output` (the row's
+    /// first pixel) instead of as float sums. Only for wholly interior rows, where
+    /// `finishingTiles` exist, with a bias and a requantizer the AVX-512 row end takes
+    /// (`DepthwiseRequantizeEpilogue.generatedKernel512`).
+    var requantize: (output: UnsafeMutablePointer<UInt8>, requantizer: ConvRequantizer, bias: UnsafePointer<Int32>)? = nil
 
     /// True when this process has the finishing tiles (AVX-512, every channel in the tiles).
     static var finishingTiles: Bool {

@@ -24,8 +24,14 @@ enum DepthwiseConvTiles16AVX {
     /// pixel's sums are finished as `DepthwiseFloatEpilogue` finishes them (`+ bias` when
     /// `bias` is not nil, then the clamp to `activationMin…activationMax`, the same instructions
     /// as `DepthwiseFloatFinish16AVX`) before they are stored: float rows need no second pass.
+    ///
+    /// With `requantize` (AVX-512, exact sums only), each pixel's exact integer sums are
+    /// converted, the Int32 bias added and requantized (`Requantization16AVX512`, the
+    /// `DepthwiseRequantize16AVX512` steps, tables in zmm16–27) and stored as bytes,
+    /// `outputPixelBytes` apart: 8-bit rows need no float sums row and no second pass.
     static func emit(width: VectorRegister.Width = .ymm, exactSums: Bool = false, finish: Bool = false,
-                     into a: inout Assembler) {
+                     requantize: Bool = false, into a: inout Assembler) {
+        precondition(!requantize || (width == .zmm && exactSums && !finish), "requantizing tiles are zmm exact-sum tiles")
         precondition(width != .xmm, "ymm or zmm")
         let halves = width == .zmm ? 1 : 2
         /// Vector register `n` of the kernel's width.
@@ -60,9 +66,15 @@ enum DepthwiseConvTiles16AVX {
                 a.vbroadcastss(v(14), .mem(args, disp: Field.activationMin))
                 a.vbroadcastss(v(15), .mem(args, disp: Field.activationMax))
             }
-            // The bias, kh, kw and the filter pointer live on the stack ([rsp + 24], [rsp + 16],
-            // [rsp + 8], [rsp]), so their registers serve as pixel bases.
-            for field in [Field.bias, Field.kh, Field.kw, Field.filter] {
+            if requantize {
+                Requantization16AVX512.loadConstants(GeneratedDepthwiseArguments.requantizationFields, &a)
+                Requantization16AVX512.loadTables(GeneratedDepthwiseArguments.requantizationFields, channelBytes: nil,
+                                                  disp: 0, mask: k(1), &a)
+            }
+            // The output pixel step, the bias, kh, kw and the filter pointer live on the stack
+            // ([rsp + 32], [rsp + 24], [rsp + 16], [rsp + 8], [rsp]), so their registers serve as
+            // pixel bases.
+            for field in [Field.outputPixelBytes, Field.bias, Field.kh, Field.kw, Field.filter] {
                 a.mov(row, .mem(args, disp: field))
                 a.push(row)
             }
@@ -128,6 +140,19 @@ enum DepthwiseConvTiles16AVX {
                         a.vminps(v(n), v(15), v(n))               // x > max ? max : x
                     }
                 }
+                if requantize {
+                    typealias R = Requantization16AVX512
+                    // Pixel p's bytes go to sums + p · outputPixelBytes.
+                    a.mov(tapPointer, .mem(.rsp, disp: 32))
+                    setBases(count, first: sums, step: tapPointer)
+                    for p in 0..<count {
+                        a.vcvttps2dq(v(p), .register(v(p)))
+                        a.vpaddd(v(p), v(p), .register(R.bias))
+                        R.requantize(v(p), &a)
+                        a.vpmovdb(pixelOperand(p, half: 0, first: sums, step: tapPointer), v(p), mask: k(1))
+                    }
+                    return
+                }
                 // Pixel p's sums go to sums + p · channelBytes.
                 setBases(count, first: sums, step: channelBytes)
                 for p in 0..<count {
@@ -145,7 +170,7 @@ enum DepthwiseConvTiles16AVX {
             windowPass(count: widest)
             for _ in 0..<widest {
                 a.add(input, pixelStep)
-                a.add(sums, channelBytes)
+                if requantize { a.add(sums, .mem(.rsp, disp: 32)) } else { a.add(sums, channelBytes) }
             }
             a.sub(pixels, Int32(widest))
             a.jmp(loop)
@@ -159,7 +184,7 @@ enum DepthwiseConvTiles16AVX {
                 a.bind(next)
             }
             a.bind(end)
-            for register in [filter, far6, far4, row] { a.pop(register) }
+            for register in [filter, far6, far4, row, row] { a.pop(register) }
         }
     }
 }
@@ -179,16 +204,35 @@ struct GeneratedDepthwiseArguments {
     var channelBytes: Int
     /// The channels of the block to compute (bit i: channel i), read by the AVX-512 form only.
     var laneMask: Int = 0xFFFF
-    /// The finishing forms' bias at the block's first channel (nil: none) and clamp bounds.
+    /// The finishing forms' bias at the block's first channel (nil: none) and clamp bounds; the
+    /// requantizing form's Int32 bias (required) at the block's first channel.
     var bias: UnsafeRawPointer? = nil
     var activationMin: Float = -.infinity
     var activationMax: Float = .infinity
+    /// The requantizing form: output bytes between pixels, the requantizer's tables at the
+    /// block's first channel, its scalars (output offset, clamp bounds).
+    var outputPixelBytes: Int = 0
+    var multipliers: UnsafeRawPointer? = nil
+    var rightShifts: UnsafeRawPointer? = nil
+    var remainderMasks: UnsafeRawPointer? = nil
+    var nudge: UInt64 = 1 << 30
+    var outputOffset: Int32 = 0
+    var outputMin: Int32 = 0
+    var outputMax: Int32 = 0
+
+    /// Where the requantizing form finds its tables and scalars.
+    static let requantizationFields = RequantizationFields(
+        bias: Field.bias, multipliers: Field.multipliers, rightShifts: Field.rightShifts,
+        remainderMasks: Field.remainderMasks, nudge: Field.nudge, outputOffset: Field.outputOffset,
+        activationMin: Field.outputMin, activationMax: Field.outputMax)
 
     /// Byte offsets of the fields (checked against `MemoryLayout` by the kernel tests).
     enum Field {
         static let input: Int32 = 0, filter: Int32 = 8, sums: Int32 = 16, pixels: Int32 = 24, kh: Int32 = 32
         static let kw: Int32 = 40, rowStrideBytes: Int32 = 48, tapStepBytes: Int32 = 56, pixelStepBytes: Int32 = 64
         static let channelBytes: Int32 = 72, laneMask: Int32 = 80, bias: Int32 = 88, activationMin: Int32 = 96
-        static let activationMax: Int32 = 100
+        static let activationMax: Int32 = 100, outputPixelBytes: Int32 = 104, multipliers: Int32 = 112
+        static let rightShifts: Int32 = 120, remainderMasks: Int32 = 128, nudge: Int32 = 136, outputOffset: Int32 = 144
+        static let outputMin: Int32 = 148, outputMax: Int32 = 152
     }
 }

@@ -32,6 +32,8 @@ public final class GeneratedKernels: Sendable {
     /// roundings / fused multiply-adds (at `.avx512` and up, where every channel runs in them).
     let depthwiseFinishingTiles16: DepthwiseConvTiles16AVX.Function?
     let depthwiseFinishingExactTiles16: DepthwiseConvTiles16AVX.Function?
+    /// `DepthwiseConvTiles16AVX` requantizing 8-bit rows in registers (at `.avx512` and up).
+    let depthwiseRequantizingTiles16: DepthwiseConvTiles16AVX.Function?
     /// True when `depthwiseTiles16` and `depthwiseExactTiles16` honour their `laneMask` (the AVX-512 form), so a last block
     /// of fewer than 16 channels runs in it too.
     var depthwiseTilesMaskChannels: Bool { level >= .avx512 }
@@ -62,7 +64,7 @@ public final class GeneratedKernels: Sendable {
                 = (nil, nil, nil, nil, nil, nil)
             (vnniGEMM, floatConv8x32, offsetUInt8ToFloat, offsetInt8ToFloat, byteTableLookup64) = (nil, nil, nil, nil, nil)
             (floatConv6x16Fused, floatConv8x32Fused, depthwiseFloatFinish, depthwiseRequantize512) = (nil, nil, nil, nil)
-            (depthwiseFinishingTiles16, depthwiseFinishingExactTiles16) = (nil, nil)
+            (depthwiseFinishingTiles16, depthwiseFinishingExactTiles16, depthwiseRequantizingTiles16) = (nil, nil, nil)
             return
         }
         var a = Assembler()
@@ -85,6 +87,8 @@ public final class GeneratedKernels: Sendable {
         if level >= .avx512 { DepthwiseConvTiles16AVX.emit(width: vectorWidth, finish: true, into: &a) }
         let finishingExactTilesEntry = a.count
         if level >= .avx512 { DepthwiseConvTiles16AVX.emit(width: vectorWidth, exactSums: true, finish: true, into: &a) }
+        let requantizingTilesEntry = a.count
+        if level >= .avx512 { DepthwiseConvTiles16AVX.emit(width: vectorWidth, exactSums: true, requantize: true, into: &a) }
         let finishEntry = a.count
         DepthwiseFloatFinish16AVX.emit(width: vectorWidth, into: &a)
         let requantizeUInt8Entry = a.count
@@ -112,7 +116,8 @@ public final class GeneratedKernels: Sendable {
              ("QuantizedPairGEMM8x16+AVX2.int8", pairInt8Entry), ("FloatConv6x16+AVX", floatEntry), ("FloatConv6x16+AVX.fused", floatFusedEntry),
              ("DepthwiseConvTiles16.float", depthwiseEntry), ("DepthwiseConvTiles16.exactSums", depthwiseExactEntry),
              ("DepthwiseConvTiles16.float.finishing", finishingTilesEntry),
-             ("DepthwiseConvTiles16.exactSums.finishing", finishingExactTilesEntry), ("DepthwiseFloatFinish16", finishEntry),
+             ("DepthwiseConvTiles16.exactSums.finishing", finishingExactTilesEntry),
+             ("DepthwiseConvTiles16.requantizing", requantizingTilesEntry), ("DepthwiseFloatFinish16", finishEntry),
              ("DepthwiseRequantize16+AVX2.uint8", requantizeUInt8Entry), ("DepthwiseRequantize16+AVX2.int8", requantizeInt8Entry),
              ("DepthwiseRequantize16+AVX512", requantize512Entry),
              ("OffsetBytesToFloat.uint8", offsetUInt8Entry), ("OffsetBytesToFloat.int8", offsetInt8Entry),
@@ -130,6 +135,8 @@ public final class GeneratedKernels: Sendable {
             ? unsafeBitCast(code.address(at: finishingTilesEntry), to: DepthwiseConvTiles16AVX.Function.self) : nil
         depthwiseFinishingExactTiles16 = level >= .avx512
             ? unsafeBitCast(code.address(at: finishingExactTilesEntry), to: DepthwiseConvTiles16AVX.Function.self) : nil
+        depthwiseRequantizingTiles16 = level >= .avx512
+            ? unsafeBitCast(code.address(at: requantizingTilesEntry), to: DepthwiseConvTiles16AVX.Function.self) : nil
         depthwiseFloatFinish = (unsafeBitCast(code.address(at: finishEntry), to: DepthwiseFloatFinish16AVX.Function.self),
                                 vectorWidth == .zmm)
         depthwiseRequantizeUInt8 = unsafeBitCast(code.address(at: requantizeUInt8Entry), to: DepthwiseRequantize16AVX2.Function.self)
