@@ -160,13 +160,15 @@ final class DepthwiseSpecialisedKernelTests: XCTestCase {
                 XCTAssertEqual(actual, expected, "\(g)")
                 let p = paddedLayout(g)
                 var padded = [Float](repeating: .nan, count: p.inputCount)
-                if let u = input as? [UInt8] {
-                    for part in rng.chunks(DepthwiseConv2DOptimized.paddedRowCount(g)) {
-                        DepthwiseConv2DOptimized.padInput(u, offset: q.inputOffset, g, rows: part, into: &padded)
-                    }
-                } else if let s = input as? [Int8] {
-                    for part in rng.chunks(DepthwiseConv2DOptimized.paddedRowCount(g)) {
-                        DepthwiseConv2DOptimized.padInput(s, offset: q.inputOffset, g, rows: part, into: &padded)
+                let paddedRowLength = p.inputWidth * channels
+                for part in rng.chunks(p.batches * p.inputHeight) {
+                    padded.withUnsafeMutableBufferPointer { buffer in
+                        let rows = buffer.baseAddress! + part.lowerBound * paddedRowLength
+                        if let u = input as? [UInt8] {
+                            DepthwiseConv2DOptimized.padInput(u, offset: q.inputOffset, g, rows: part, startingAt: rows)
+                        } else if let s = input as? [Int8] {
+                            DepthwiseConv2DOptimized.padInput(s, offset: q.inputOffset, g, rows: part, startingAt: rows)
+                        }
                     }
                 }
                 var viaPadding = [T](repeating: 0, count: g.outputCount)

@@ -86,27 +86,28 @@ final class DepthwiseConv2DOperator: OperatorKernel {
             packedFilter = try AlignedArray(mode == .uint8
                 ? ConvFilterPacking.packDepthwiseInteger(raw.assumingMemoryBound(to: UInt8.self), offset: offset, count: filter.elementCount)
                 : ConvFilterPacking.packDepthwiseInteger(raw.assumingMemoryBound(to: Int8.self), offset: offset, count: filter.elementCount))
-            windowPlan = try reserveWindows(node, rowOfSums: true)
+            windowPlan = try reserveWindows(node, DepthwiseConv2DOptimized.inputWindowPlan(geometry), rowOfSums: true)
         }
         // Float layers read their input in place unless a window pays: its block converts at
         // least as many rows as it moves (not so for deeplabv3's 33-pixel rows of 960 channels
         // at dilation 4, where the memmove took 15% of the model's time), and its padding taps
         // add `0 · w`, which only a finite weight leaves at 0.
+        let plan = DepthwiseConv2DOptimized.inputWindowPlan(geometry)
         if mode == .float, DepthwiseConv2DOptimized.supports(geometry), filter.isConstant, let raw = filter.data,
-           DepthwiseConv2DOptimized.inputWindowPlan(geometry).convertsMoreThanItMoves(geometry),
-           UnsafeBufferPointer(start: raw.assumingMemoryBound(to: Float.self), count: filter.elementCount).allSatisfy(\.isFinite) {
-            try node.reserveScratch(SharedMemoryBudget.bytes(filter.elementCount, MemoryLayout<Float>.size), "the aligned filter")
-            packedFilter = try AlignedArray(Array(UnsafeBufferPointer(start: raw.assumingMemoryBound(to: Float.self),
-                                                                      count: filter.elementCount)))
-            windowPlan = try reserveWindows(node, rowOfSums: false)
+           plan.convertsMoreThanItMoves(geometry) {
+            let weights = UnsafeBufferPointer(start: raw.assumingMemoryBound(to: Float.self), count: filter.elementCount)
+            if weights.allSatisfy(\.isFinite) {
+                try node.reserveScratch(SharedMemoryBudget.bytes(filter.elementCount, MemoryLayout<Float>.size), "the aligned filter")
+                packedFilter = try AlignedArray(copying: weights)
+                windowPlan = try reserveWindows(node, plan, rowOfSums: false)
+            }
         }
     }
 
-    /// The window plan of the geometry, with each thread's window (and row of sums, for
-    /// epilogues that do not finish in place) reserved against the memory budget; the kernel
-    /// allocates them while it runs.
-    private func reserveWindows(_ node: NodeContext, rowOfSums: Bool) throws -> DepthwiseConv2DOptimized.InputWindowPlan {
-        let plan = DepthwiseConv2DOptimized.inputWindowPlan(geometry)
+    /// `plan`, with each thread's window (and row of sums, for epilogues that do not finish in
+    /// place) reserved against the memory budget; the kernel allocates them while it runs.
+    private func reserveWindows(_ node: NodeContext, _ plan: DepthwiseConv2DOptimized.InputWindowPlan,
+                                rowOfSums: Bool) throws -> DepthwiseConv2DOptimized.InputWindowPlan {
         let perThread = plan.floatCount + (rowOfSums ? geometry.outputWidth * geometry.outputDepth : 0)
         try node.reserveScratch(SharedMemoryBudget.bytes(node.threads.threadCount * perThread, MemoryLayout<Float>.size),
                                 "the input windows (\(plan.windowRows) rows of \(plan.rowLength) values per thread)")

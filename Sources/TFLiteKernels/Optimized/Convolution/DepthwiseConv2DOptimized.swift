@@ -62,18 +62,4 @@ public enum DepthwiseConv2DOptimized {
             }
         }
     }
-
-    /// uint8 depthwise rows (see `quantized`).
-    public static func uint8(_ g: ConvolutionGeometry, _ q: ConvRequantizer, offsetInput: UnsafePointer<Float>,
-                             packedFilter: UnsafePointer<Float>, bias: UnsafePointer<Int32>?,
-                             output: UnsafeMutablePointer<UInt8>, rows: Range<Int>) {
-        quantized(g, q, offsetInput: offsetInput, packedFilter: packedFilter, bias: bias, output: output, rows: rows)
-    }
-
-    /// int8 depthwise rows (see `quantized`).
-    public static func int8(_ g: ConvolutionGeometry, _ q: ConvRequantizer, offsetInput: UnsafePointer<Float>,
-                            packedFilter: UnsafePointer<Float>, bias: UnsafePointer<Int32>?,
-                            output: UnsafeMutablePointer<Int8>, rows: Range<Int>) {
-        quantized(g, q, offsetInput: offsetInput, packedFilter: packedFilter, bias: bias, output: output, rows: rows)
-    }
 }

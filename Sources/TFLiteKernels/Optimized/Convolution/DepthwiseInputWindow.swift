@@ -62,7 +62,7 @@ extension DepthwiseConv2DOptimized {
     }
 
     /// uint8 depthwise rows `rows` (of `rowCount(g)`) read from the input itself through the
-    /// window (bit-exact with the reference, like `uint8(_:_:offsetInput:...)`).
+    /// window, bit-exact with the reference.
     public static func uint8(_ g: ConvolutionGeometry, _ q: ConvRequantizer, input: UnsafePointer<UInt8>,
                              packedFilter: UnsafePointer<Float>, bias: UnsafePointer<Int32>?,
                              output: UnsafeMutablePointer<UInt8>, rows: Range<Int>, plan: InputWindowPlan) {

@@ -1,7 +1,7 @@
-/// The quantized input of a depthwise convolution copied into a buffer that already contains
-/// its zero padding, as exact floats `x + inputOffset` (whose padding value is 0, matching the
-/// reference, which skips those taps), so every output pixel is an interior pixel
-/// (`DepthwiseInteriorKernel`, no border path). Float layers read their input in place.
+/// Rows of a depthwise convolution's input copied with their zero padding (`DepthwiseInputWindow`):
+/// 8-bit input as exact floats `x + inputOffset` (whose padding value is 0, matching the
+/// reference, which skips those taps), float input as is, so every output pixel is an interior
+/// pixel (`DepthwiseInteriorKernel`, no border path).
 extension DepthwiseConv2DOptimized {
     /// The geometry over the padded input: each window starts inside it (padding 0) and the
     /// last one ends inside it. Output size, filter, strides and dilation are unchanged.
@@ -14,23 +14,11 @@ extension DepthwiseConv2DOptimized {
         return p
     }
 
-    /// Number of rows (`batches · paddedHeight`) of the padded buffer: the unit `padInput`'s
-    /// `rows` counts, to split the copy across threads.
-    public static func paddedRowCount(_ g: ConvolutionGeometry) -> Int {
-        g.batches * paddedGeometry(g).inputHeight
-    }
-
-    /// Converts uint8 input to exact floats `x + offset` in the padded layout of `paddedGeometry(g)`.
-    public static func padInput(_ x: UnsafePointer<UInt8>, offset: Int32, _ g: ConvolutionGeometry,
-                                rows: Range<Int>? = nil, into out: UnsafeMutablePointer<Float>) {
-        pad(g, rows: rows, into: out) { from, count, to in Conv2DOptimized.offsetInput(x + from, count: count, offset: offset, into: to) }
-    }
-
-    /// Converts padded rows `rows` of uint8 input (as `padInput(_:offset:_:rows:into:)`) to
-    /// consecutive rows from `out`, whose first row is `rows.lowerBound`.
+    /// Converts padded rows `rows` (of `batches · paddedGeometry(g).inputHeight`) of uint8 input
+    /// to exact floats `x + offset`, in consecutive rows from `out`, whose first row is `rows.lowerBound`.
     public static func padInput(_ x: UnsafePointer<UInt8>, offset: Int32, _ g: ConvolutionGeometry,
                                 rows: Range<Int>, startingAt out: UnsafeMutablePointer<Float>) {
-        pad(g, rows: rows, into: out, firstRow: rows.lowerBound) { from, count, to in
+        pad(g, rows: rows, into: out) { from, count, to in
             Conv2DOptimized.offsetInput(x + from, count: count, offset: offset, into: to)
         }
     }
@@ -38,7 +26,7 @@ extension DepthwiseConv2DOptimized {
     /// Converts padded rows `rows` of int8 input to consecutive rows from `out` (see the uint8 form).
     public static func padInput(_ x: UnsafePointer<Int8>, offset: Int32, _ g: ConvolutionGeometry,
                                 rows: Range<Int>, startingAt out: UnsafeMutablePointer<Float>) {
-        pad(g, rows: rows, into: out, firstRow: rows.lowerBound) { from, count, to in
+        pad(g, rows: rows, into: out) { from, count, to in
             Conv2DOptimized.offsetInput(x + from, count: count, offset: offset, into: to)
         }
     }
@@ -47,30 +35,24 @@ extension DepthwiseConv2DOptimized {
     /// from `out`, whose first row is `rows.lowerBound`.
     public static func padInput(_ x: UnsafePointer<Float>, _ g: ConvolutionGeometry,
                                 rows: Range<Int>, startingAt out: UnsafeMutablePointer<Float>) {
-        pad(g, rows: rows, into: out, firstRow: rows.lowerBound) { from, count, to in to.update(from: x + from, count: count) }
+        pad(g, rows: rows, into: out) { from, count, to in to.update(from: x + from, count: count) }
     }
 
-    /// Converts int8 input to exact floats `x + offset` in the padded layout of `paddedGeometry(g)`.
-    public static func padInput(_ x: UnsafePointer<Int8>, offset: Int32, _ g: ConvolutionGeometry,
-                                rows: Range<Int>? = nil, into out: UnsafeMutablePointer<Float>) {
-        pad(g, rows: rows, into: out) { from, count, to in Conv2DOptimized.offsetInput(x + from, count: count, offset: offset, into: to) }
-    }
-
-    /// Fills padded rows `rows` (all when nil) of the buffer, padded row `r` at row `r − firstRow`
-    /// of `out`: zeros outside the input, `copy(from, count, to)` for each row's `count` input
-    /// elements starting at element `from`.
+    /// Fills padded rows `rows`, padded row `r` at row `r − rows.lowerBound` of `out`: zeros
+    /// outside the input, `copy(from, count, to)` for each row's `count` input elements
+    /// starting at element `from`.
     @inline(__always)
-    private static func pad(_ g: ConvolutionGeometry, rows: Range<Int>?, into out: UnsafeMutablePointer<Float>,
-                            firstRow: Int = 0, copy: (Int, Int, UnsafeMutablePointer<Float>) -> Void) {
+    private static func pad(_ g: ConvolutionGeometry, rows: Range<Int>, into out: UnsafeMutablePointer<Float>,
+                            copy: (Int, Int, UnsafeMutablePointer<Float>) -> Void) {
         let p = paddedGeometry(g)
         let c = g.inputDepth
         let rowLength = p.inputWidth * c
         // Columns of a padded row: `left` zeros, `middle` input columns, then zeros.
         let left = min(g.padLeft, p.inputWidth)
         let middle = max(0, min(g.inputWidth, p.inputWidth - g.padLeft))
-        for row in rows ?? 0..<(g.batches * p.inputHeight) {
+        for row in rows {
             let b = row / p.inputHeight, iy = row % p.inputHeight - g.padTop
-            let dst = out + (row - firstRow) * rowLength
+            let dst = out + (row - rows.lowerBound) * rowLength
             if iy < 0 || iy >= g.inputHeight || middle == 0 {
                 dst.update(repeating: 0, count: rowLength)
             } else {

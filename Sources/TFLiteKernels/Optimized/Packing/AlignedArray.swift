@@ -44,9 +44,18 @@ public final class AlignedArray<Element: BitwiseCopyable>: @unchecked Sendable {
     /// A copy of `elements`. - Throws: `AlignedArrayAllocationError`.
     public convenience init(_ elements: [Element]) throws {
         try self.init(allocating: elements.count)
-        elements.withUnsafeBufferPointer { source in
-            if let base = source.baseAddress { pointer.initialize(from: base, count: source.count) }
-        }
+        elements.withUnsafeBufferPointer { initialize(from: $0) }
+    }
+
+    /// A copy of the elements at `source`. - Throws: `AlignedArrayAllocationError`.
+    public convenience init(copying source: UnsafeBufferPointer<Element>) throws {
+        try self.init(allocating: source.count)
+        initialize(from: source)
+    }
+
+    /// Initialises the elements from `source`, which holds `count` of them.
+    private func initialize(from source: UnsafeBufferPointer<Element>) {
+        if let base = source.baseAddress { pointer.initialize(from: base, count: count) }
     }
 
     deinit { free(pointer) }
