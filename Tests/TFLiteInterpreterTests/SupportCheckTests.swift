@@ -64,6 +64,17 @@ final class SupportCheckTests: XCTestCase {
         }
     }
 
+    /// Control-flow models report nothing, in any subgraph: IF, WHILE (growing state), CALL_ONCE
+    /// with variables, and handles passed into IF branches and a WHILE body (resource tensors as
+    /// subgraph inputs and outputs). The check prepares them against the model's subgraphs.
+    func testControlFlowAndResourceHandlesReportNothing() throws {
+        for name in ["if_then", "if_shapes_then", "while_count", "call_once_variable", "where_ties",
+                     "resource_if_then", "resource_while"] {
+            let report = Model.checkSupport(try file("ops/control_flow/\(name)/model.tflite"))
+            XCTAssertEqual(report.findings, [], name)
+        }
+    }
+
     func testSupportedFixtureReportsNothing() throws {
         let report = Model.checkSupport(try file("ops/quantized/div_int8_broadcast/model.tflite"))
         XCTAssertEqual(report.findings, [])
