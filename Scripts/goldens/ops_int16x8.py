@@ -266,6 +266,13 @@ def sub_broadcast_cases(rng):
     return cases
 
 
+def large_scale_cases(rng):
+    """LOGISTIC / TANH at input scales whose table multiplier stays above 32767 (no doubling,
+    shift 0): products of nearly 2^31."""
+    return [(name, unary_model(op, [64, 64], scale, 1 / 32768), [sampled(rng)])
+            for name, op, scale in (("logistic_scale_5", LOGISTIC, 5.0), ("tanh_scale_3", TANH, 3.0))]
+
+
 def main():
     common.clear_family(FAMILY)
     rng = np.random.default_rng(1608)
@@ -284,7 +291,7 @@ def main():
     for name, model, inputs in explicit_cases(rng):
         common.save_case(FAMILY, name, model, inputs, tolerance="exact", description=f"int16 {name}")
         print("  ", name)
-    for name, model, inputs in activation_cases(rng) + sub_broadcast_cases(rng):
+    for name, model, inputs in activation_cases(rng) + sub_broadcast_cases(rng) + large_scale_cases(rng):
         common.save_case(FAMILY, name, model, inputs, tolerance="exact", resolver="BUILTIN",
                          description=f"int16 {name} (reference runtime, default kernels)")
         print("  ", name)

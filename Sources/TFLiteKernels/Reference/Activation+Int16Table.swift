@@ -23,9 +23,11 @@ extension ActivationKernels {
         }
 
         /// The reference's parameters for a general input scale: `scale × 4096 × 3`, doubled
-        /// (and the right shift increased) while at most 32767 / 2, truncated to an integer.
-        /// Returns nil when the multiplier does not fit in 15 bits (a scale above about 2.67,
-        /// whose products the reference would overflow).
+        /// (and the right shift increased) while at most 32767 / 2 and the shift at most 30,
+        /// truncated to an integer. Returns nil when the multiplier is above 65536 (a scale
+        /// above about 5.3, whose products overflow 32 bits in the reference) or truncates to 0
+        /// (a scale below about 3.8e-14, which the reference would send down its power-of-two
+        /// path with a shift it cannot apply).
         public static func general(inputScale: Float) -> Int16SigmoidTableParams? {
             var multiplier = Double(inputScale) * 4096.0 * 3.0
             var shift = 0
@@ -33,7 +35,7 @@ extension ActivationKernels {
                 shift += 1
                 multiplier *= 2
             }
-            guard multiplier.isFinite, multiplier < 32768 else { return nil }
+            guard multiplier.isFinite, multiplier >= 1, multiplier < 65537 else { return nil }
             return .init(multiplier: Int32(multiplier), rightShift: shift)
         }
 

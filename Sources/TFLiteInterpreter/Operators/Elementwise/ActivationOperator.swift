@@ -122,7 +122,8 @@ final class ActivationOperator: OperatorKernel, ByteMapKernel, FloatClampKernel 
             return .int16FixedPoint(tanh: isTanh, leftShift: shift)
         }
         guard let p = ActivationKernels.Int16SigmoidTableParams.general(inputScale: qi.scale) else {
-            throw InterpreterError.invalidModel("\(name): int16 input scale \(qi.scale) is too large")
+            throw InterpreterError.invalidModel(
+                "\(name): int16 input scale \(qi.scale) is outside what the reference's table rescaling handles (about 3.8e-14 to 5.3)")
         }
         return .int16Table(p, tanh: isTanh)
     }
