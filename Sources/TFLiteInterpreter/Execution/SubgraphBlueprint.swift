@@ -145,12 +145,16 @@ struct SubgraphBlueprint: @unchecked Sendable {
                     options: op.builtinOptions, customOptions: op.customOptions, threads: threads, memory: memory)
     }
 
+    /// Tensors declared `resource` (VAR_HANDLE outputs, and the subgraph inputs and outputs that
+    /// carry a handle into IF / WHILE bodies) are one int32 handle in this engine (see
+    /// `VarHandleOperator`), so a called subgraph's handle input takes the caller's handle as is.
     private static func makeRuntimeTensors(_ subgraph: SubgraphDescription,
                                            _ constants: [ConstantTensor?]) -> [RuntimeTensor] {
         subgraph.tensors.enumerated().map { index, t in
             let constant = constants[index]
-            let tensor = RuntimeTensor(index: index, name: t.name, type: constant?.type ?? t.type,
-                                       shape: constant?.shape ?? t.shape,
+            let isHandle = constant == nil && t.type == .resource
+            let tensor = RuntimeTensor(index: index, name: t.name, type: constant?.type ?? (isHandle ? .int32 : t.type),
+                                       shape: constant?.shape ?? (isHandle ? [] : t.shape),
                                        quantization: constant?.quantization ?? t.quantization,
                                        sparsity: t.sparsity, isConstant: constant != nil)
             tensor.data = constant?.data
