@@ -24,7 +24,8 @@ struct BenchmarkRow: Codable, Sendable {
     var gmacPerSecond: Double?
     /// Bytes of the interpreter's activation arena.
     var arenaBytes: Int?
-    /// Most activation bytes alive at once (a lower bound for the arena; see ``LiveTensorBound``).
+    /// Most arena bytes alive at one step of the interpreter's run order, the lower bound its
+    /// arena plan is measured against (`Interpreter.arenaUsage`).
     var peakLiveBytes: Int?
     /// Peak resident set size, bytes.
     var peakRSSBytes: Int?

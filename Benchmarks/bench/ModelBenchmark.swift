@@ -28,11 +28,9 @@ struct ModelBenchmark {
             return threadCounts.map { BenchmarkRow(model: name, path: path, threads: $0, error: "load failed: \(error)") }
         }
         let macs = MACCounter.macs(of: model.file)
-        let peakLiveBytes = LiveTensorBound.peakLiveBytes(of: model.file)
         return threadCounts.map { threads in
             var row = BenchmarkRow(model: name, path: path, threads: threads)
             row.macs = macs
-            row.peakLiveBytes = peakLiveBytes
             do {
                 row.coldStartMilliseconds = try coldStart(threads: threads)
                 PeakMemory.reset()
@@ -43,7 +41,9 @@ struct ModelBenchmark {
                 try interpreter.allocateTensors()
                 var inputs = RandomInputs()
                 try inputs.fill(interpreter)
-                row.arenaBytes = interpreter.arenaByteCount
+                let arena = interpreter.arenaUsage
+                row.arenaBytes = arena.arenaByteCount
+                row.peakLiveBytes = arena.peakLiveByteCount
                 try policy.warmUp { try interpreter.invoke() }
                 if profiling { try interpreter.resetOperatorProfile() }  // profile the measured runs only
                 let samples = try policy.measuredRuns { try interpreter.invoke() }

@@ -48,6 +48,8 @@ final class SubgraphExecutor {
     private(set) var isPrepared = false
     /// Bytes of the arena the last plan needs.
     private(set) var arenaByteCount = 0
+    /// Most arena bytes live at one step of the last plan (`ArenaPlanner.peakLiveByteCount`).
+    private(set) var peakLiveByteCount = 0
     /// The arena (grows, never shrinks).
     private var arena: AlignedBuffer?
     /// Persistent storage of variable tensors, by tensor index.
@@ -386,6 +388,7 @@ final class SubgraphExecutor {
             }
         }
         arenaByteCount = plan.arenaByteCount
+        peakLiveByteCount = ArenaPlanner.peakLiveByteCount(requests)
         for (index, t) in blueprint.description.tensors.enumerated() where t.isVariable {
             let tensor = tensors[index]
             guard let bytes = TensorLayout.byteCount(tensor.shape, tensor.type) else {
