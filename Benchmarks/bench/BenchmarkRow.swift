@@ -18,7 +18,7 @@ struct BenchmarkRow: Codable, Sendable {
     var coldStartMilliseconds: Double?
     /// Images (invokes) per second at the median latency.
     var imagesPerSecond: Double?
-    /// Estimated multiply-accumulates per invoke.
+    /// Estimated multiply-accumulates per invoke (`TFLiteModelFile.estimatedMACs()`).
     var macs: Int?
     /// Effective GMAC/s at the median latency.
     var gmacPerSecond: Double?

@@ -1,4 +1,5 @@
 import Foundation
+import TFLiteSchema
 import TFLiteInterpreter
 
 /// Benchmarks one model file at several thread counts: loads it once, then per thread count
@@ -27,7 +28,7 @@ struct ModelBenchmark {
         } catch {
             return threadCounts.map { BenchmarkRow(model: name, path: path, threads: $0, error: "load failed: \(error)") }
         }
-        let macs = MACCounter.macs(of: model.file)
+        let macs = model.file.estimatedMACs()
         return threadCounts.map { threads in
             var row = BenchmarkRow(model: name, path: path, threads: threads)
             row.macs = macs
