@@ -85,22 +85,11 @@ enum SupportCheck {
                 try KernelErrors.preparing(name) { try kernel.prepare(context) }
                 for output in context.outputs { _ = try TensorLayout.checkedByteCount(output, name, budget: budget) }
                 // Values that depend only on constants and shapes are computed now, as `prepare()` does.
-                let inputs = context.inputs.compactMap { $0 }
-                let foldable = try !inputs.isEmpty && inputs.allSatisfy(\.isConstant)
-                    && SubgraphBlueprint.foldsWithoutAmplifying(context, budget: budget)
-                let evaluateNow = !inputs.isEmpty && (context.code.builtin == .shape || foldable)
-                    && context.outputs.allSatisfy { !graphInputs.contains($0.index)
-                        && !blueprint.description.tensors[$0.index].isVariable }
-                guard evaluateNow else { continue }
-                for output in context.outputs {
-                    let bytes = try TensorLayout.checkedByteCount(output, name, budget: budget)
-                    try budget.reserve(bytes, "\(name) (operator \(position)): output '\(output.name)' computed at prepare")
-                    let buffer = try AlignedBuffer(byteCount: bytes)
-                    evaluated.append(buffer)
-                    output.data = buffer.pointer
-                }
-                try KernelErrors.preparing(name) { try kernel.invoke(context) }
-                for output in context.outputs { output.isConstant = true }
+                guard try AheadOfTimeEvaluation.evaluatesNow(context, graphInputs: graphInputs,
+                                                             subgraph: blueprint.description,
+                                                             phase: .prepare, budget: budget) else { continue }
+                evaluated += try AheadOfTimeEvaluation.evaluate(kernel, context, position: position, budget: budget,
+                                                                phase: .prepare) { try budget.reserve($0, $1) }
             } catch {
                 let (reason, message) = classify(error)
                 findings.append(.init(subgraph: subgraphIndex, operatorIndex: position, operatorName: name,
