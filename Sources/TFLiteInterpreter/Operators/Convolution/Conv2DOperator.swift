@@ -2,9 +2,9 @@ import TFLiteKernels
 import TFLiteSchema
 
 /// CONV_2D: inputs (input NHWC, filter OHWI, bias?), `Conv2DOptions`.
-final class Conv2DOperator: OperatorKernel {
-    private let op = "CONV_2D"
-    private var plan = ConvolutionPlan.unprepared
+final class Conv2DOperator: PlannedConvolutionOperator {
+    let op = "CONV_2D"
+    var plan = ConvolutionPlan.unprepared
 
     func prepare(_ node: NodeContext) throws {
         plan = .unprepared
@@ -28,17 +28,6 @@ final class Conv2DOperator: OperatorKernel {
                 .map { .packedGEMM($0) }
         }
     }
-
-    func invoke(_ node: NodeContext) throws {
-        try plan.run(node, op: op)
-    }
 }
 
-extension Conv2DOperator: FloatClampFusable {
-    /// Takes a following RELU's clamp into the epilogue (see `ConvolutionPlan.fusingFloatClamp`).
-    func fuseFloatClamp(min: Float, max: Float) -> Bool {
-        guard let fused = plan.fusingFloatClamp((min, max)) else { return false }
-        plan = fused
-        return true
-    }
-}
+extension Conv2DOperator: FloatClampFusable {}

@@ -48,3 +48,28 @@ enum ConvolutionPlan {
         }
     }
 }
+
+/// A convolution-family operator that decides a ``ConvolutionPlan`` at prepare: invoke runs it,
+/// and a float plan takes a following RELU's clamp (when the operator is `FloatClampFusable`).
+protocol PlannedConvolutionOperator: OperatorKernel {
+    /// The operator's name in messages.
+    var op: String { get }
+    /// The plan the last prepare decided (`.unprepared` before one succeeds).
+    var plan: ConvolutionPlan { get set }
+}
+
+extension PlannedConvolutionOperator {
+    /// Runs the plan. - Throws: see ``ConvolutionPlan/run(_:op:)``.
+    func invoke(_ node: NodeContext) throws {
+        try plan.run(node, op: op)
+    }
+}
+
+extension PlannedConvolutionOperator where Self: FloatClampFusable {
+    /// Takes a following RELU's clamp into the epilogue (see ``ConvolutionPlan/fusingFloatClamp(_:)``).
+    func fuseFloatClamp(min: Float, max: Float) -> Bool {
+        guard let fused = plan.fusingFloatClamp((min, max)) else { return false }
+        plan = fused
+        return true
+    }
+}

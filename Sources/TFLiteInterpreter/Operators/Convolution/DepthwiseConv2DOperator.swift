@@ -3,9 +3,9 @@ import TFLiteSchema
 
 /// DEPTHWISE_CONV_2D: inputs (input NHWC, filter `[1, fh, fw, cin·multiplier]`, bias?),
 /// `DepthwiseConv2DOptions`. The depth multiplier is taken from the shapes (the option is redundant).
-final class DepthwiseConv2DOperator: OperatorKernel {
-    private let op = "DEPTHWISE_CONV_2D"
-    private var plan = ConvolutionPlan.unprepared
+final class DepthwiseConv2DOperator: PlannedConvolutionOperator {
+    let op = "DEPTHWISE_CONV_2D"
+    var plan = ConvolutionPlan.unprepared
 
     func prepare(_ node: NodeContext) throws {
         plan = .unprepared
@@ -22,9 +22,5 @@ final class DepthwiseConv2DOperator: OperatorKernel {
         plan = try ConvolutionLayer.plan(outputCount: g.outputCount, arithmetic: arithmetic, kernels: .depthwiseConv2D(g)) {
             try DepthwisePlan.make(arithmetic, geometry: g, filter: layer.filter, node: node).map { .depthwise($0) }
         }
-    }
-
-    func invoke(_ node: NodeContext) throws {
-        try plan.run(node, op: op)
     }
 }

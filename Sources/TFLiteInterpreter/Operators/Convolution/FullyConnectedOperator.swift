@@ -4,9 +4,9 @@ import TFLiteSchema
 /// FULLY_CONNECTED: inputs (input, weights `[units, inputSize]`, bias?), `FullyConnectedOptions`
 /// (fused activation, weights format DEFAULT only, keep_num_dims, asymmetric_quantize_inputs).
 /// The optimized kernels run it as a 1×1 convolution over its `batches` rows.
-final class FullyConnectedOperator: OperatorKernel {
-    private let op = "FULLY_CONNECTED"
-    private var plan = ConvolutionPlan.unprepared
+final class FullyConnectedOperator: PlannedConvolutionOperator {
+    let op = "FULLY_CONNECTED"
+    var plan = ConvolutionPlan.unprepared
 
     func prepare(_ node: NodeContext) throws {
         plan = .unprepared
@@ -50,17 +50,6 @@ final class FullyConnectedOperator: OperatorKernel {
                 .map { .packedGEMM($0) }
         }
     }
-
-    func invoke(_ node: NodeContext) throws {
-        try plan.run(node, op: op)
-    }
 }
 
-extension FullyConnectedOperator: FloatClampFusable {
-    /// Takes a following RELU's clamp into the epilogue (see `ConvolutionPlan.fusingFloatClamp`).
-    func fuseFloatClamp(min: Float, max: Float) -> Bool {
-        guard let fused = plan.fusingFloatClamp((min, max)) else { return false }
-        plan = fused
-        return true
-    }
-}
+extension FullyConnectedOperator: FloatClampFusable {}
