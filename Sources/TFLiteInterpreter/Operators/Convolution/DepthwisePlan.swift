@@ -69,18 +69,23 @@ enum DepthwisePlan {
             let weights = UnsafeBufferPointer(start: raw.assumingMemoryBound(to: Float.self), count: filter.elementCount)
             guard weights.allSatisfy(\.isFinite) else { return .floatInPlace(layer) }
             try node.reserveScratch(SharedMemoryBudget.bytes(filter.elementCount, MemoryLayout<Float>.size), "the aligned filter")
-            let aligned = try AlignedArray(copying: weights)
+            let aligned = try node.packedWeights(of: filter, key: "depthwise float \(weights.count)") {
+                try AlignedArray(copying: weights)
+            }
             return .floatWindowed(layer, try DepthwiseWindows(filter: aligned, plan: plan, geometry: g, rowOfSums: false,
                                                               node: node))
         case .uint8(let q), .int8(let q):
             guard filter.isConstant, let raw = filter.data else { return nil }
             try node.reserveScratch(SharedMemoryBudget.bytes(filter.elementCount, MemoryLayout<Float>.size), "the packed filter")
             let unsigned = filter.type == .uint8
-            let packed = try AlignedArray(unsigned
-                ? ConvFilterPacking.packDepthwiseInteger(raw.assumingMemoryBound(to: UInt8.self), offset: q.filterOffset,
-                                                         count: filter.elementCount)
-                : ConvFilterPacking.packDepthwiseInteger(raw.assumingMemoryBound(to: Int8.self), offset: q.filterOffset,
-                                                         count: filter.elementCount))
+            let key = "depthwise \(filter.type) \(filter.elementCount) filter offset \(q.filterOffset)"
+            let packed = try node.packedWeights(of: filter, key: key) {
+                try AlignedArray(unsigned
+                    ? ConvFilterPacking.packDepthwiseInteger(raw.assumingMemoryBound(to: UInt8.self), offset: q.filterOffset,
+                                                             count: filter.elementCount)
+                    : ConvFilterPacking.packDepthwiseInteger(raw.assumingMemoryBound(to: Int8.self), offset: q.filterOffset,
+                                                             count: filter.elementCount))
+            }
             let windows = try DepthwiseWindows(filter: packed, plan: DepthwiseConv2DOptimized.inputWindowPlan(g), geometry: g,
                                                rowOfSums: true, node: node)
             let layer = DepthwiseQuantized(geometry: g, requantizer: ConvRequantizer(q))

@@ -48,15 +48,17 @@ enum PackedGEMMPlan {
         case .float(let clamp):
             try node.reserveScratch(ConvFilterPacking.packedFloatByteCount(outputDepth: g.outputDepth, depth: depth),
                                     "the packed \(what)")
-            let weights = try AlignedArray(ConvFilterPacking.packFloat(raw.assumingMemoryBound(to: Float.self),
-                                                                       outputDepth: g.outputDepth, depth: depth))
+            let weights = try node.packedWeights(of: filter, key: "float panels \(g.outputDepth)x\(depth)") {
+                try AlignedArray(ConvFilterPacking.packFloat(raw.assumingMemoryBound(to: Float.self),
+                                                             outputDepth: g.outputDepth, depth: depth))
+            }
             return .float(PackedFloatGEMM(geometry: g, clamp: clamp, weights: weights,
                                           zeros: Array(repeating: 0, count: g.inputDepth),
                                           fusedMultiplyAdd: node.fusesMultiplyAdd))
         case .uint8, .int8, .hybrid:
             try node.reserveScratch(QuantizedGEMMPacking.byteCount(arithmetic, geometry: g),
                                     "the integer GEMM's packed \(what) and activation buffer")
-            return try QuantizedGEMMPacking.plan(arithmetic, geometry: g, filter: raw)
+            return try QuantizedGEMMPacking.plan(arithmetic, geometry: g, weights: filter, filter: raw, node: node)
         case .int16x8:
             return nil
         }

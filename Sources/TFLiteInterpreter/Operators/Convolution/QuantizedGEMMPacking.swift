@@ -52,10 +52,12 @@ enum QuantizedGEMMPacking {
     }
 
     /// The integer GEMM plan of layer `g` (groups == 1) for `arithmetic` (uint8, int8 or hybrid),
-    /// `filter` (`[outputDepth, taps, filterInputDepth]`) packed for it; nil for float and int16x8.
+    /// the constant `weights` (`[outputDepth, taps, filterInputDepth]`, data at `filter`) packed
+    /// for it, or taken from the model's cache when another interpreter packed them
+    /// (``NodeContext/packedWeights(of:key:_:)``); nil for float and int16x8.
     /// - Throws: `AlignedArrayAllocationError` when the system cannot provide the packed weights.
-    static func plan(_ arithmetic: ConvolutionArithmetic, geometry layer: ConvolutionGeometry,
-                     filter: UnsafeRawPointer) throws -> PackedGEMMPlan? {
+    static func plan(_ arithmetic: ConvolutionArithmetic, geometry layer: ConvolutionGeometry, weights tensor: RuntimeTensor,
+                     filter: UnsafeRawPointer, node: NodeContext) throws -> PackedGEMMPlan? {
         let layout = GEMMLayout(layer)
         let g = layout.geometry
         let taps = g.filterHeight * g.filterWidth
@@ -65,56 +67,75 @@ enum QuantizedGEMMPacking {
             let w = filter.assumingMemoryBound(to: Int8.self)
             var input = [UInt8](repeating: 0, count: Int8QuadPacking.activationCount(pixels: pixels, depth: g.inputDepth))
             Int8QuadPacking.fillPaddingPixel(&input, pixels: pixels, depth: g.inputDepth, inputOffset: q.inputOffset)
-            let weights = try AlignedArray(Int8QuadPacking.pack(w, outputDepth: g.outputDepth, taps: taps,
-                                                                inputDepth: g.inputDepth).map { UInt8(bitPattern: $0) })
-            let correction = Int8QuadPacking.biasCorrection(w, outputDepth: g.outputDepth, depth: taps * g.inputDepth,
-                                                            inputOffset: q.inputOffset)
-            return .int8Quads(Int8QuadGEMM(layer: layer, layout: layout, requantizer: ConvRequantizer(q), weights: weights,
-                                           correction: correction, activations: InvokeBuffer(input),
+            let packed = try node.packedWeights(of: tensor, key: "int8 quads \(g) input offset \(q.inputOffset)") {
+                QuadWeights(weights: try AlignedArray(Int8QuadPacking.pack(w, outputDepth: g.outputDepth, taps: taps,
+                                                                           inputDepth: g.inputDepth).map { UInt8(bitPattern: $0) }),
+                            correction: Int8QuadPacking.biasCorrection(w, outputDepth: g.outputDepth,
+                                                                       depth: taps * g.inputDepth, inputOffset: q.inputOffset))
+            }
+            return .int8Quads(Int8QuadGEMM(layer: layer, layout: layout, requantizer: ConvRequantizer(q),
+                                           weights: packed.weights, correction: packed.correction,
+                                           activations: InvokeBuffer(input),
                                            combinedBias: InvokeBuffer(Array(repeating: 0, count: g.outputDepth))))
         case .uint8(let q) where usesQuads(arithmetic):
             let w = filter.assumingMemoryBound(to: UInt8.self)
             var input = [UInt8](repeating: 0, count: Int8QuadPacking.activationCount(pixels: pixels, depth: g.inputDepth))
             Int8QuadPacking.fillPaddingPixel(&input, pixels: pixels, depth: g.inputDepth,
                                              value: Int8QuadPacking.unsignedWeightPaddingByte(inputOffset: q.inputOffset))
-            let weights = try AlignedArray(Int8QuadPacking.pack(w, outputDepth: g.outputDepth, taps: taps,
-                                                                inputDepth: g.inputDepth))
-            let correction = Int8QuadPacking.unsignedWeightBiasCorrection(
-                w, outputDepth: g.outputDepth, depth: taps * g.inputDepth,
-                inputOffset: q.inputOffset, filterOffset: q.filterOffset)
-            return .uint8Quads(UInt8QuadGEMM(layer: layer, layout: layout, requantizer: ConvRequantizer(q), weights: weights,
-                                             correction: correction, filterOffset: q.filterOffset,
+            let key = "uint8 quads \(g) input offset \(q.inputOffset) filter offset \(q.filterOffset)"
+            let packed = try node.packedWeights(of: tensor, key: key) {
+                QuadWeights(weights: try AlignedArray(Int8QuadPacking.pack(w, outputDepth: g.outputDepth, taps: taps,
+                                                                           inputDepth: g.inputDepth)),
+                            correction: Int8QuadPacking.unsignedWeightBiasCorrection(
+                                w, outputDepth: g.outputDepth, depth: taps * g.inputDepth,
+                                inputOffset: q.inputOffset, filterOffset: q.filterOffset))
+            }
+            return .uint8Quads(UInt8QuadGEMM(layer: layer, layout: layout, requantizer: ConvRequantizer(q),
+                                             weights: packed.weights, correction: packed.correction,
+                                             filterOffset: q.filterOffset,
                                              activations: InvokeBuffer(input),
                                              combinedBias: InvokeBuffer(Array(repeating: 0, count: g.outputDepth)),
                                              pixelSums: InvokeBuffer(Array(repeating: 0, count: pixels))))
         case .uint8(let q):
-            let weights = Int16PairPacking.pack(filter.assumingMemoryBound(to: UInt8.self), offset: q.filterOffset,
-                                                outputDepth: g.outputDepth, taps: taps, inputDepth: g.inputDepth)
-            return .uint8Pairs(try pairs(layer, layout, ConvRequantizer(q), weights))
+            let weights = try node.packedWeights(of: tensor, key: "uint8 pairs \(g) filter offset \(q.filterOffset)") {
+                try AlignedArray(Int16PairPacking.pack(filter.assumingMemoryBound(to: UInt8.self), offset: q.filterOffset,
+                                                       outputDepth: g.outputDepth, taps: taps, inputDepth: g.inputDepth))
+            }
+            return .uint8Pairs(Int16PairGEMM(layer: layer, layout: layout, requantizer: ConvRequantizer(q), weights: weights,
+                                             activations: pairedActivations(layout)))
         case .int8(let q):
-            let weights = Int16PairPacking.pack(filter.assumingMemoryBound(to: Int8.self), offset: q.filterOffset,
-                                                outputDepth: g.outputDepth, taps: taps, inputDepth: g.inputDepth)
-            return .int8Pairs(try pairs(layer, layout, ConvRequantizer(q), weights))
+            let weights = try node.packedWeights(of: tensor, key: "int8 pairs \(g) filter offset \(q.filterOffset)") {
+                try AlignedArray(Int16PairPacking.pack(filter.assumingMemoryBound(to: Int8.self), offset: q.filterOffset,
+                                                       outputDepth: g.outputDepth, taps: taps, inputDepth: g.inputDepth))
+            }
+            return .int8Pairs(Int16PairGEMM(layer: layer, layout: layout, requantizer: ConvRequantizer(q), weights: weights,
+                                            activations: pairedActivations(layout)))
         case .hybrid(let p, let scratch):
-            let weights = Int16PairPacking.pack(filter.assumingMemoryBound(to: Int8.self), offset: 0,
-                                                outputDepth: g.outputDepth, taps: taps, inputDepth: g.inputDepth)
+            let weights = try node.packedWeights(of: tensor, key: "int8 pairs \(g) filter offset 0") {
+                try AlignedArray(Int16PairPacking.pack(filter.assumingMemoryBound(to: Int8.self), offset: 0,
+                                                       outputDepth: g.outputDepth, taps: taps, inputDepth: g.inputDepth))
+            }
             return .hybridPairs(HybridPairGEMM(layer: layer, layout: layout, parameters: p, scratch: scratch,
-                                               weights: try AlignedArray(weights),
-                                               activations: pairedActivations(layout)))
+                                               weights: weights, activations: pairedActivations(layout)))
         case .float, .int16x8:
             return nil
         }
-    }
-
-    private static func pairs(_ layer: ConvolutionGeometry, _ layout: GEMMLayout, _ q: ConvRequantizer,
-                              _ weights: [Int16]) throws -> Int16PairGEMM {
-        Int16PairGEMM(layer: layer, layout: layout, requantizer: q, weights: try AlignedArray(weights),
-                      activations: pairedActivations(layout))
     }
 
     /// The int16-pair activation buffer of `layout`, with its trailing zero pixel.
     private static func pairedActivations(_ layout: GEMMLayout) -> InvokeBuffer<Int16> {
         InvokeBuffer(Array(repeating: 0, count: Int16PairPacking.activationCount(pixels: layout.pixels,
                                                                                  depth: layout.geometry.inputDepth)))
+    }
+}
+
+/// The packed weights of a quad GEMM and the per-channel zero-point constant its bias takes:
+/// computed together at prepare, shared through the model's cache.
+final class QuadWeights {
+    let weights: AlignedArray<UInt8>
+    let correction: [Int32]
+
+    init(weights: AlignedArray<UInt8>, correction: [Int32]) {
+        self.weights = weights; self.correction = correction
     }
 }
