@@ -73,10 +73,9 @@ enum QuantizedGEMMPacking {
                             correction: Int8QuadPacking.biasCorrection(w, outputDepth: g.outputDepth,
                                                                        depth: taps * g.inputDepth, inputOffset: q.inputOffset))
             }
-            return .int8Quads(Int8QuadGEMM(layer: layer, layout: layout, requantizer: ConvRequantizer(q),
-                                           weights: packed.weights, correction: packed.correction,
-                                           activations: InvokeBuffer(input),
-                                           combinedBias: InvokeBuffer(Array(repeating: 0, count: g.outputDepth))))
+            return .int8Quads(Int8QuadGEMM(operands: QuadOperands(
+                layer: layer, layout: layout, requantizer: ConvRequantizer(q), weights: packed,
+                activations: InvokeBuffer(input), combinedBias: InvokeBuffer(Array(repeating: 0, count: g.outputDepth)))))
         case .uint8(let q) where usesQuads(arithmetic):
             let w = filter.assumingMemoryBound(to: UInt8.self)
             var input = [UInt8](repeating: 0, count: Int8QuadPacking.activationCount(pixels: pixels, depth: g.inputDepth))
@@ -90,12 +89,11 @@ enum QuantizedGEMMPacking {
                                 w, outputDepth: g.outputDepth, depth: taps * g.inputDepth,
                                 inputOffset: q.inputOffset, filterOffset: q.filterOffset))
             }
-            return .uint8Quads(UInt8QuadGEMM(layer: layer, layout: layout, requantizer: ConvRequantizer(q),
-                                             weights: packed.weights, correction: packed.correction,
-                                             filterOffset: q.filterOffset,
-                                             activations: InvokeBuffer(input),
-                                             combinedBias: InvokeBuffer(Array(repeating: 0, count: g.outputDepth)),
-                                             pixelSums: InvokeBuffer(Array(repeating: 0, count: pixels))))
+            return .uint8Quads(UInt8QuadGEMM(
+                operands: QuadOperands(layer: layer, layout: layout, requantizer: ConvRequantizer(q), weights: packed,
+                                       activations: InvokeBuffer(input),
+                                       combinedBias: InvokeBuffer(Array(repeating: 0, count: g.outputDepth))),
+                filterOffset: q.filterOffset, pixelSums: InvokeBuffer(Array(repeating: 0, count: pixels))))
         case .uint8(let q):
             let weights = try node.packedWeights(of: tensor, key: "uint8 pairs \(g) filter offset \(q.filterOffset)") {
                 try AlignedArray(Int16PairPacking.pack(filter.assumingMemoryBound(to: UInt8.self), offset: q.filterOffset,
