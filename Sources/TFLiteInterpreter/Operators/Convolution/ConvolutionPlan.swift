@@ -38,8 +38,9 @@ enum ConvolutionPlan {
     func fusingFloatClamp(_ clamp: FloatClamp) -> ConvolutionPlan? {
         switch self {
         case .reference(var plan):
-            guard let fused = plan.arithmetic.fusingFloatClamp(clamp) else { return nil }
-            plan.arithmetic = fused
+            guard case .float(let own) = plan.arithmetic,
+                  let fused = ConvolutionArithmetic.fusedClamp(own: own, with: clamp) else { return nil }
+            plan.arithmetic = .float(fused)
             return .reference(plan)
         case .packedGEMM(let plan):
             return plan.fusingFloatClamp(clamp).map { .packedGEMM($0) }

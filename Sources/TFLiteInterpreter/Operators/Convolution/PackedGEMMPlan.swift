@@ -65,10 +65,10 @@ enum PackedGEMMPlan {
     }
 
     /// This plan with `clamp` as the fused activation of a float GEMM (see
-    /// ``ConvolutionArithmetic/fusingFloatClamp(_:)``); nil for the others.
+    /// ``ConvolutionArithmetic/fusedClamp(own:with:)``); nil for the others.
     func fusingFloatClamp(_ clamp: FloatClamp) -> PackedGEMMPlan? {
-        guard case .float(var gemm) = self, let arithmetic = ConvolutionArithmetic.float(gemm.clamp).fusingFloatClamp(clamp),
-              let fused = arithmetic.floatClamp else { return nil }
+        guard case .float(var gemm) = self, let fused = ConvolutionArithmetic.fusedClamp(own: gemm.clamp, with: clamp)
+        else { return nil }
         gemm.clamp = fused
         return .float(gemm)
     }
