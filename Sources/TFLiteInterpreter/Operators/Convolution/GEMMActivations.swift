@@ -14,6 +14,12 @@ struct GEMMLayout {
         geometry = patches ? QuantizedConvPatches.patchGeometry(g) : g
     }
 
+    /// What the weight packings read of the geometry, for the packed-weight cache's keys:
+    /// output depth × taps × input depth of the GEMM.
+    var packedShape: String {
+        "\(geometry.outputDepth)x\(geometry.filterHeight * geometry.filterWidth)x\(geometry.inputDepth)"
+    }
+
     /// Pixels of the GEMM's input (all batches, patch rows in patch form).
     var pixels: Int { geometry.batches * geometry.inputHeight * geometry.inputWidth }
 }

@@ -67,7 +67,8 @@ enum QuantizedGEMMPacking {
             let w = filter.assumingMemoryBound(to: Int8.self)
             var input = [UInt8](repeating: 0, count: Int8QuadPacking.activationCount(pixels: pixels, depth: g.inputDepth))
             Int8QuadPacking.fillPaddingPixel(&input, pixels: pixels, depth: g.inputDepth, inputOffset: q.inputOffset)
-            let packed = try node.packedWeights(of: tensor, key: "int8 quads \(g) input offset \(q.inputOffset)") {
+            let key = "int8 quads \(layout.packedShape) input offset \(q.inputOffset)"
+            let packed = try node.packedWeights(of: tensor, key: key) {
                 QuadWeights(weights: try AlignedArray(Int8QuadPacking.pack(w, outputDepth: g.outputDepth, taps: taps,
                                                                            inputDepth: g.inputDepth).map { UInt8(bitPattern: $0) }),
                             correction: Int8QuadPacking.biasCorrection(w, outputDepth: g.outputDepth,
@@ -81,7 +82,7 @@ enum QuantizedGEMMPacking {
             var input = [UInt8](repeating: 0, count: Int8QuadPacking.activationCount(pixels: pixels, depth: g.inputDepth))
             Int8QuadPacking.fillPaddingPixel(&input, pixels: pixels, depth: g.inputDepth,
                                              value: Int8QuadPacking.unsignedWeightPaddingByte(inputOffset: q.inputOffset))
-            let key = "uint8 quads \(g) input offset \(q.inputOffset) filter offset \(q.filterOffset)"
+            let key = "uint8 quads \(layout.packedShape) input offset \(q.inputOffset) filter offset \(q.filterOffset)"
             let packed = try node.packedWeights(of: tensor, key: key) {
                 QuadWeights(weights: try AlignedArray(Int8QuadPacking.pack(w, outputDepth: g.outputDepth, taps: taps,
                                                                            inputDepth: g.inputDepth)),
@@ -95,21 +96,23 @@ enum QuantizedGEMMPacking {
                                        combinedBias: InvokeBuffer(Array(repeating: 0, count: g.outputDepth))),
                 filterOffset: q.filterOffset, pixelSums: InvokeBuffer(Array(repeating: 0, count: pixels))))
         case .uint8(let q):
-            let weights = try node.packedWeights(of: tensor, key: "uint8 pairs \(g) filter offset \(q.filterOffset)") {
+            let key = "uint8 pairs \(layout.packedShape) filter offset \(q.filterOffset)"
+            let weights = try node.packedWeights(of: tensor, key: key) {
                 try AlignedArray(Int16PairPacking.pack(filter.assumingMemoryBound(to: UInt8.self), offset: q.filterOffset,
                                                        outputDepth: g.outputDepth, taps: taps, inputDepth: g.inputDepth))
             }
             return .uint8Pairs(Int16PairGEMM(layer: layer, layout: layout, requantizer: ConvRequantizer(q), weights: weights,
                                              activations: pairedActivations(layout)))
         case .int8(let q):
-            let weights = try node.packedWeights(of: tensor, key: "int8 pairs \(g) filter offset \(q.filterOffset)") {
+            let key = "int8 pairs \(layout.packedShape) filter offset \(q.filterOffset)"
+            let weights = try node.packedWeights(of: tensor, key: key) {
                 try AlignedArray(Int16PairPacking.pack(filter.assumingMemoryBound(to: Int8.self), offset: q.filterOffset,
                                                        outputDepth: g.outputDepth, taps: taps, inputDepth: g.inputDepth))
             }
             return .int8Pairs(Int16PairGEMM(layer: layer, layout: layout, requantizer: ConvRequantizer(q), weights: weights,
                                             activations: pairedActivations(layout)))
         case .hybrid(let p, let scratch):
-            let weights = try node.packedWeights(of: tensor, key: "int8 pairs \(g) filter offset 0") {
+            let weights = try node.packedWeights(of: tensor, key: "int8 pairs \(layout.packedShape) filter offset 0") {
                 try AlignedArray(Int16PairPacking.pack(filter.assumingMemoryBound(to: Int8.self), offset: 0,
                                                        outputDepth: g.outputDepth, taps: taps, inputDepth: g.inputDepth))
             }
