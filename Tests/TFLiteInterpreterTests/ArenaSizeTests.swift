@@ -4,21 +4,24 @@ import TFLiteSchema
 import TestSupport
 import XCTest
 
-/// The arena of real models must not grow: each model's plan (from the shapes its file
-/// declares) is checked against the size recorded when the planner was written.
-/// Lower the recorded values when the planner improves; never raise them silently.
+/// The arena of real models must not grow: each model's plan is checked against the size
+/// measured when it was last changed, from the shapes its file declares (`arenaBytes`) and with
+/// the engine's real kernels (`realArenaBytes`: their prepared shapes, and the float
+/// ADD + RELU pairs that share one buffer under `ClampFusion`).
+/// The ceilings are the measured sizes, with no slack (the plans are deterministic): lower them
+/// when the planner improves; never raise them silently.
 final class ArenaSizeTests: XCTestCase {
-    /// Recorded arena bytes per model (greedy-by-size plan, 64-byte alignment).
-    static let recorded: [(model: String, shared: Bool, arenaBytes: Int)] = [
-        ("deeplabv3.tflite", false, 6_432_320),
-        // Raised from 1,572,864 when float ADD + RELU pairs began to share one buffer
-        // (`ClampFusion`): the merged lifetimes make the greedy placement of this model 1,769,472.
-        ("face_detection_short_range.tflite", false, 1_769_472),
-        ("face_detection_full_range.tflite", false, 3_981_312),
-        ("face_detection_back.tflite", false, 5_505_024),
-        ("efficientnet_lite0.tflite", false, 1_655_808),
-        ("ssd_fish_uint8.tflite", true, 2_970_048),
-        ("yolov8n_int8_640.tflite", true, 6_144_000),
+    /// Measured arena bytes per model (greedy-by-size plan, 64-byte alignment), 2026-11-26.
+    static let recorded: [(model: String, shared: Bool, arenaBytes: Int, realArenaBytes: Int)] = [
+        ("deeplabv3.tflite", false, 6_432_320, 6_432_320),
+        // The real kernels' plan is larger: merged ADD + RELU lifetimes (`ClampFusion`) place worse here.
+        ("face_detection_short_range.tflite", false, 1_572_864, 1_769_472),
+        ("face_detection_full_range.tflite", false, 3_981_312, 3_981_312),
+        ("face_detection_back.tflite", false, 5_505_024, 5_505_024),
+        ("efficientnet_lite0.tflite", false, 1_655_808, 1_655_808),
+        ("ssd_fish_uint8.tflite", true, 2_970_048, 2_970_048),
+        // The real kernels' prepared shapes plan smaller than the shapes the file declares.
+        ("yolov8n_int8_640.tflite", true, 6_144_000, 4_526_144),
     ]
 
     /// The plan of `path` using declared shapes, and the largest set of simultaneously live bytes.
@@ -32,7 +35,7 @@ final class ArenaSizeTests: XCTestCase {
     /// The path of a recorded model, or nil (with the reason in `skipped`) when it is absent
     /// and may be. Where it may not — a shared model when `../shared/models` exists, any model
     /// under CI — `TestPaths` throws ``MissingPrerequisite`` and the test fails.
-    static func path(of entry: (model: String, shared: Bool, arenaBytes: Int), skipped: inout [String]) throws -> String? {
+    static func path(of entry: (model: String, shared: Bool, arenaBytes: Int, realArenaBytes: Int), skipped: inout [String]) throws -> String? {
         do {
             return entry.shared ? try TestPaths.sharedModel(entry.model) : try TestPaths.model(entry.model)
         } catch let skip as XCTSkip {
@@ -67,7 +70,8 @@ final class ArenaSizeTests: XCTestCase {
             guard missing.isEmpty else { unsupported.append("\(entry.model) (\(missing.joined(separator: ", ")))"); continue }
             let interpreter = try Interpreter(model: Model(file: file), options: .init(threadCount: 1))
             try interpreter.allocateTensors()
-            XCTAssertLessThanOrEqual(interpreter.arenaByteCount, entry.arenaBytes, "\(entry.model): arena grew")
+            print("real-kernel arena \(entry.model): \(interpreter.arenaByteCount) bytes (recorded \(entry.realArenaBytes))")
+            XCTAssertLessThanOrEqual(interpreter.arenaByteCount, entry.realArenaBytes, "\(entry.model): arena grew")
             checked.append(entry.model)
         }
         let notRun = unsupported.map { "\($0): operators the engine cannot run" } + skipped

@@ -20,6 +20,22 @@ final class ConvolutionOperatorValidationTests: XCTestCase {
         }
     }
 
+    /// Invoke runs the plan the last prepare decided: before a successful prepare (or after a
+    /// failed one) there is none, and invoke throws instead of running stale state.
+    func testInvokeWithoutASuccessfulPrepareThrows() throws {
+        let input = tensor(0, .float32, [2, 3]), weights = tensor(1, .float32, [4, 3]), output = tensor(2, .float32, [])
+        let n = node(.fullyConnected, [input, weights, nil], output)
+        for kernel in [Conv2DOperator(), DepthwiseConv2DOperator(), FullyConnectedOperator()] as [any OperatorKernel] {
+            XCTAssertThrowsError(try kernel.invoke(n)) { XCTAssertTrue($0 is InterpreterError, "\($0)") }
+        }
+        let fullyConnected = FullyConnectedOperator()
+        try fullyConnected.prepare(n)
+        XCTAssertEqual(output.shape, [2, 4])
+        input.shape = [2, 5]   // 10 elements: not rows of 3
+        XCTAssertThrowsError(try fullyConnected.prepare(n))
+        XCTAssertThrowsError(try fullyConnected.invoke(n), "no stale plan runs") { XCTAssertTrue($0 is InterpreterError, "\($0)") }
+    }
+
     func testConvWithoutStridesIsRejected() {
         // Options absent: strides default to 0, which the schema allows but no kernel can run.
         let n = node(.conv2D, [tensor(0, .float32, [1, 4, 4, 2]), tensor(1, .float32, [3, 3, 3, 2]), nil],

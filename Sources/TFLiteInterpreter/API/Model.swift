@@ -7,7 +7,9 @@ import TFLiteSchema
 /// weights, evaluated once here).
 ///
 /// A `Model` is immutable after `init` and `Sendable`: several interpreters (one per thread)
-/// can share it, and with it the memory of all constant tensors.
+/// can share it, and with it the memory of all constant tensors and of the weights the
+/// optimized kernels pack at prepare (packed by the first interpreter, reused by the others;
+/// see `PackedWeightCache`).
 /// Unsupported operators are reported here, at load time, by name, and so are malformed calls
 /// between subgraphs (IF, WHILE, CALL_ONCE naming a missing subgraph, one with the wrong number
 /// of inputs or outputs, or recursion; see `ControlFlowGraph`).

@@ -12,6 +12,8 @@ struct SubgraphBlueprint: @unchecked Sendable {
     let constants: [ConstantTensor?]
     /// Indices (into `description.operators`) of the operators that run at invoke, in order.
     let liveOperators: [Int]
+    /// Weights packed by the optimized kernels, shared by every interpreter of the model.
+    let packedWeights: PackedWeightCache
     /// Kernel factory per operator-code index (nil for codes the graph does not use).
     let factories: [OperatorFactory?]
     /// The model's operator-code table.
@@ -65,6 +67,7 @@ struct SubgraphBlueprint: @unchecked Sendable {
             }
         }
         self.constants = constants
+        self.packedWeights = PackedWeightCache(constants: constants)
         self.liveOperators = live
     }
 

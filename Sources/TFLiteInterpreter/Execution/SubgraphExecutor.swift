@@ -123,6 +123,7 @@ final class SubgraphExecutor {
             var context = SubgraphBlueprint.makeContext(op, codes: blueprint.codes, tensors: tensors,
                                                         threads: threads, memory: memory)
             context.fusesMultiplyAdd = fusesMultiplyAdd
+            context.packedWeights = PackedWeightSlot(cache: blueprint.packedWeights, position: position)
             return Node(position: position, kernel: factory(), context: context)
         }
         nodeNanoseconds = [UInt64](repeating: 0, count: nodes.count)

@@ -64,6 +64,9 @@ struct NodeContext {
     /// Whether float convolution kernels may round each multiply-add once (see `FloatArithmetic`);
     /// false: the reference's separate roundings.
     var fusesMultiplyAdd = false
+    /// Where packed weights are shared with the other interpreters of the model (nil: not shared,
+    /// for kernels run outside an interpreter or at load).
+    var packedWeights: PackedWeightSlot? = nil
 
     /// Reserves `bytes` of scratch that this node's kernel is about to allocate, against the
     /// interpreter's total budget; call it before allocating, on every `prepare`.

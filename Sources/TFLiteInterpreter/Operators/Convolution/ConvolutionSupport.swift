@@ -1,6 +1,16 @@
 import TFLiteKernels
 import TFLiteSchema
 
+/// The element types TRANSPOSE_CONV computes in, decided at prepare from the tensor types.
+enum ConvComputeMode: Equatable {
+    /// float32 activations and weights.
+    case float
+    /// uint8 activations and weights, per-tensor quantization.
+    case uint8
+    /// int8 activations, int8 (per-channel) weights.
+    case int8
+}
+
 /// `ActivationFunctionType` codes of the schema, as fused into convolution-family operators.
 enum ConvFusedActivation: Int8 {
     case none = 0, relu = 1, reluN1To1 = 2, relu6 = 3, tanh = 4, signBit = 5
@@ -64,22 +74,6 @@ struct ConvWindowOptions {
 
 /// Helpers shared by the convolution-family operators (options, validation, quantization).
 enum ConvSupport {
-    /// The operator-fusion hook of the float convolutions (`FloatClampFusable`): a float layer
-    /// without a fused activation takes the clamp `min...max` of the RELU that follows it. Its
-    /// own clamp is TFLite's for no activation, `±greatestFiniteMagnitude` (an infinite sum
-    /// becomes the largest float), so the epilogue clamps to the intersection of both ranges,
-    /// which is what the two clamps give one after the other (a RELU of an infinite sum gives
-    /// the largest float, as unfused). Returns false (and changes nothing) for other modes or an
-    /// existing activation.
-    static func fuseFloatClamp(mode: ConvComputeMode, range: inout (min: Float, max: Float), min: Float, max: Float) -> Bool {
-        let unbounded = ConvFusedActivation.none.floatRange
-        guard mode == .float, range == unbounded || range == (-.infinity, .infinity) else { return false }
-        let lo = Swift.max(range.min, min), hi = Swift.min(range.max, max)
-        guard lo <= hi else { return false }
-        range = (lo, hi)
-        return true
-    }
-
     /// The geometry of a strided, dilated window over NHWC `input` (CONV_2D, DEPTHWISE_CONV_2D):
     /// padding, strides and dilations from the operator's typed options (`window`).
     /// Throws when the filter does not fit the input or the output size overflows.
@@ -270,43 +264,5 @@ enum ConvSupport {
             n = r
         }
         return n
-    }
-}
-
-/// Scratch space of a hybrid operator: the on-the-fly quantized input and its per-batch
-/// scale and zero point, sized at prepare.
-struct HybridScratch {
-    var quantizedInput: [Int8] = []
-    var scales: [Float] = []
-    var offsets: [Int32] = []
-
-    /// Resizes for `batches` rows of `rowSize` elements, reserving the bytes in `node`'s budget first.
-    mutating func resize(batches: Int, rowSize: Int, node: NodeContext) throws {
-        try node.reserveScratch(SharedMemoryBudget.bytes(batches, rowSize + 8), "the quantized input")
-        if quantizedInput.count != batches * rowSize { quantizedInput = Array(repeating: 0, count: batches * rowSize) }
-        if scales.count != batches { scales = Array(repeating: 1, count: batches); offsets = Array(repeating: 0, count: batches) }
-    }
-
-    /// Quantizes `batches` rows of `input` (asymmetric or symmetric, as the reference does) and
-    /// hands the quantized data, scales and offsets to `body`.
-    mutating func quantize<R>(_ input: UnsafePointer<Float>, batches: Int, rowSize: Int, asymmetric: Bool,
-                              _ body: (UnsafePointer<Int8>, UnsafePointer<Float>, UnsafePointer<Int32>) -> R) -> R {
-        quantizedInput.withUnsafeMutableBufferPointer { q in
-            scales.withUnsafeMutableBufferPointer { s in
-                offsets.withUnsafeMutableBufferPointer { o in
-                    for b in 0..<batches {
-                        let row = input + b * rowSize
-                        let out = q.baseAddress! + b * rowSize
-                        if asymmetric {
-                            let r = HybridInputQuantizer.asymmetric(row, count: rowSize, into: out)
-                            s[b] = r.scale; o[b] = r.offset
-                        } else {
-                            s[b] = HybridInputQuantizer.symmetric(row, count: rowSize, into: out); o[b] = 0
-                        }
-                    }
-                    return body(UnsafePointer(q.baseAddress!), UnsafePointer(s.baseAddress!), UnsafePointer(o.baseAddress!))
-                }
-            }
-        }
     }
 }

@@ -63,7 +63,7 @@ final class Pool2DOperator: OperatorKernel {
         guard g.outputCount > 0 else { return }
         let x = try ConvSupport.data(input, op: op), y = try ConvSupport.data(output, op: op)
         let rows = PoolingOptimized.rowCount(g)
-        let minChunk = max(1, 20_000 / max(1, g.outputWidth * g.outputDepth * g.filterHeight * g.filterWidth))
+        let minChunk = WorkSplitPolicy.poolingMinChunk(g)
         let (fmin, fmax) = floatRange, (qmin, qmax) = quantizedRange
         switch (input.type, kind) {
         case (.float32, .average):

@@ -99,8 +99,6 @@ final class TransposeConvOperator: OperatorKernel {
                                             bias: b.map { UnsafePointer($0.assumingMemoryBound(to: Int32.self)) },
                                             scratch: acc.baseAddress!, output: y.assumingMemoryBound(to: Int8.self))
             }
-        case .hybrid:
-            throw InterpreterError.invocationFailed("\(op): hybrid weights are not supported")
         }
     }
 }

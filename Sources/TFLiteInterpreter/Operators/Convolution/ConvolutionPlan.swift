@@ -1,0 +1,76 @@
+/// How a convolution-family node (CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED) runs, decided
+/// once at prepare from its types, shapes, quantization and weights (tflite-micro's
+/// `OpData`): invoke is `plan.run(node)`, with no optionals to unwrap and nothing left to
+/// choose. Each case carries exactly what its kernels need.
+enum ConvolutionPlan {
+    /// The node was not prepared (or its last prepare failed): invoke throws.
+    case unprepared
+    /// The output has no elements: invoke does nothing.
+    case emptyOutput
+    /// The reference kernels.
+    case reference(ReferenceConvolution)
+    /// The packed-weight GEMM (CONV_2D, FULLY_CONNECTED).
+    case packedGEMM(PackedGEMMPlan)
+    /// The channel-vectorized depthwise kernels.
+    case depthwise(DepthwisePlan)
+
+    /// Runs the plan on `node`'s tensors.
+    /// - Throws: ``InterpreterError/invocationFailed(_:)`` when unprepared or a tensor has no data.
+    func run(_ node: NodeContext, op: String) throws {
+        switch self {
+        case .unprepared:
+            throw InterpreterError.invocationFailed("\(op): invoked before a successful prepare")
+        case .emptyOutput:
+            return
+        case .reference(let plan):
+            plan.run(try ConvolutionOperands(node, op: op))
+        case .packedGEMM(let plan):
+            plan.run(try ConvolutionOperands(node, op: op), threads: node.threads)
+        case .depthwise(let plan):
+            plan.run(try ConvolutionOperands(node, op: op), threads: node.threads)
+        }
+    }
+
+    /// The operator-fusion hook of the float convolutions (`FloatClampFusable`): a float layer
+    /// without a fused activation (its clamp unbounded) takes the clamp of the RELU that follows
+    /// it, applied by its epilogue as `min(max(x, lo), hi)`, the RELU's own formula. Returns the
+    /// fused plan, or nil (nothing changes) for other plans or an existing activation.
+    func fusingFloatClamp(_ clamp: FloatClamp) -> ConvolutionPlan? {
+        switch self {
+        case .reference(var plan):
+            guard case .float(let own) = plan.arithmetic,
+                  let fused = ConvolutionArithmetic.fusedClamp(own: own, with: clamp) else { return nil }
+            plan.arithmetic = .float(fused)
+            return .reference(plan)
+        case .packedGEMM(let plan):
+            return plan.fusingFloatClamp(clamp).map { .packedGEMM($0) }
+        case .unprepared, .emptyOutput, .depthwise:
+            return nil
+        }
+    }
+}
+
+/// A convolution-family operator that decides a ``ConvolutionPlan`` at prepare: invoke runs it,
+/// and a float plan takes a following RELU's clamp (when the operator is `FloatClampFusable`).
+protocol PlannedConvolutionOperator: OperatorKernel {
+    /// The operator's name in messages.
+    var op: String { get }
+    /// The plan the last prepare decided (`.unprepared` before one succeeds).
+    var plan: ConvolutionPlan { get set }
+}
+
+extension PlannedConvolutionOperator {
+    /// Runs the plan. - Throws: see ``ConvolutionPlan/run(_:op:)``.
+    func invoke(_ node: NodeContext) throws {
+        try plan.run(node, op: op)
+    }
+}
+
+extension PlannedConvolutionOperator where Self: FloatClampFusable {
+    /// Takes a following RELU's clamp into the epilogue (see ``ConvolutionPlan/fusingFloatClamp(_:)``).
+    func fuseFloatClamp(min: Float, max: Float) -> Bool {
+        guard let fused = plan.fusingFloatClamp((min, max)) else { return false }
+        plan = fused
+        return true
+    }
+}

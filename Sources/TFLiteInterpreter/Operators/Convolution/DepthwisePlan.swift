@@ -1,0 +1,128 @@
+import TFLiteKernels
+
+/// The channel-vectorized DEPTHWISE_CONV_2D kernels, chosen at prepare and split over output
+/// rows across the thread pool (`WorkSplitPolicy.depthwiseMinChunk`). Each case carries
+/// exactly what it runs with.
+enum DepthwisePlan {
+    /// Float, reading the input in place, border taps through the border kernel (a filter that
+    /// is not constant and finite, or a layer whose windows would move more than they convert).
+    case floatInPlace(DepthwiseFloat)
+    /// Float through per-thread windows of padded input rows, on an aligned copy of the filter.
+    case floatWindowed(DepthwiseFloat, DepthwiseWindows)
+    /// uint8 through windows of padded rows with the input offset added, on `w + filterOffset`.
+    case uint8Windowed(DepthwiseQuantized, DepthwiseWindows)
+    /// int8, as uint8.
+    case int8Windowed(DepthwiseQuantized, DepthwiseWindows)
+
+    /// Runs the layer on `o` across `threads`.
+    func run(_ o: ConvolutionOperands, threads: ThreadPool) {
+        switch self {
+        case .floatInPlace(let layer):
+            let (g, c, fma) = (layer.geometry, layer.clamp, layer.fusedMultiplyAdd)
+            let (x, f, b, y) = (o.input(Float.self), o.filter(Float.self), o.bias(Float.self), o.output(Float.self))
+            threads.parallelFor(DepthwiseConv2DOptimized.rowCount(g), minChunk: WorkSplitPolicy.depthwiseMinChunk(g)) { part in
+                DepthwiseConv2DOptimized.float(g, activationMin: c.min, activationMax: c.max, input: x, filter: f, bias: b,
+                                               output: y, rows: part, fusedMultiplyAdd: fma)
+            }
+        case .floatWindowed(let layer, let windows):
+            let (g, c, fma) = (layer.geometry, layer.clamp, layer.fusedMultiplyAdd)
+            let (x, b, y) = (o.input(Float.self), o.bias(Float.self), o.output(Float.self))
+            let (filter, plan) = (UnsafePointer(windows.filter.pointer), windows.plan)
+            threads.parallelFor(DepthwiseConv2DOptimized.rowCount(g), minChunk: WorkSplitPolicy.depthwiseMinChunk(g)) { part in
+                DepthwiseConv2DOptimized.float(g, activationMin: c.min, activationMax: c.max, input: x, filter: filter,
+                                               bias: b, output: y, rows: part, plan: plan, fusedMultiplyAdd: fma)
+            }
+        case .uint8Windowed(let layer, let windows):
+            let (g, q) = (layer.geometry, layer.requantizer)
+            let (x, b, y) = (o.input(UInt8.self), o.bias(Int32.self), o.output(UInt8.self))
+            let (filter, plan) = (UnsafePointer(windows.filter.pointer), windows.plan)
+            threads.parallelFor(DepthwiseConv2DOptimized.rowCount(g), minChunk: WorkSplitPolicy.depthwiseMinChunk(g)) { part in
+                DepthwiseConv2DOptimized.uint8(g, q, input: x, packedFilter: filter, bias: b, output: y, rows: part,
+                                               plan: plan)
+            }
+        case .int8Windowed(let layer, let windows):
+            let (g, q) = (layer.geometry, layer.requantizer)
+            let (x, b, y) = (o.input(Int8.self), o.bias(Int32.self), o.output(Int8.self))
+            let (filter, plan) = (UnsafePointer(windows.filter.pointer), windows.plan)
+            threads.parallelFor(DepthwiseConv2DOptimized.rowCount(g), minChunk: WorkSplitPolicy.depthwiseMinChunk(g)) { part in
+                DepthwiseConv2DOptimized.int8(g, q, input: x, packedFilter: filter, bias: b, output: y, rows: part,
+                                              plan: plan)
+            }
+        }
+    }
+
+    /// The optimized plan of a depthwise layer `g` in `arithmetic`, with its filter packed and
+    /// its windows reserved in `node`'s budget; nil when the reference kernels run (int16x8,
+    /// hybrid, geometries the kernels do not take, quantized layers with a non-constant filter).
+    static func make(_ arithmetic: ConvolutionArithmetic, geometry g: ConvolutionGeometry, filter: RuntimeTensor,
+                     node: NodeContext) throws -> DepthwisePlan? {
+        guard DepthwiseConv2DOptimized.supports(g) else { return nil }
+        switch arithmetic {
+        case .float(let clamp):
+            let layer = DepthwiseFloat(geometry: g, clamp: clamp, fusedMultiplyAdd: node.fusesMultiplyAdd)
+            // The input is read in place unless a window pays: its block converts at least as
+            // many rows as it moves (not so for deeplabv3's 33-pixel rows of 960 channels at
+            // dilation 4, where the memmove took 15% of the model's time), and its padding taps
+            // add `0 · w`, which only a finite weight leaves at 0.
+            let plan = DepthwiseConv2DOptimized.inputWindowPlan(g)
+            guard filter.isConstant, let raw = filter.data, plan.convertsMoreThanItMoves(g) else { return .floatInPlace(layer) }
+            let weights = UnsafeBufferPointer(start: raw.assumingMemoryBound(to: Float.self), count: filter.elementCount)
+            guard weights.allSatisfy(\.isFinite) else { return .floatInPlace(layer) }
+            try node.reserveScratch(SharedMemoryBudget.bytes(filter.elementCount, MemoryLayout<Float>.size), "the aligned filter")
+            let aligned = try node.packedWeights(of: filter, key: "depthwise float \(weights.count)") {
+                try AlignedArray(copying: weights)
+            }
+            return .floatWindowed(layer, try DepthwiseWindows(filter: aligned, plan: plan, geometry: g, rowOfSums: false,
+                                                              node: node))
+        case .uint8(let q), .int8(let q):
+            guard filter.isConstant, let raw = filter.data else { return nil }
+            try node.reserveScratch(SharedMemoryBudget.bytes(filter.elementCount, MemoryLayout<Float>.size), "the packed filter")
+            let unsigned = filter.type == .uint8
+            let key = "depthwise \(filter.type) \(filter.elementCount) filter offset \(q.filterOffset)"
+            let packed = try node.packedWeights(of: filter, key: key) {
+                try AlignedArray(unsigned
+                    ? ConvFilterPacking.packDepthwiseInteger(raw.assumingMemoryBound(to: UInt8.self), offset: q.filterOffset,
+                                                             count: filter.elementCount)
+                    : ConvFilterPacking.packDepthwiseInteger(raw.assumingMemoryBound(to: Int8.self), offset: q.filterOffset,
+                                                             count: filter.elementCount))
+            }
+            let windows = try DepthwiseWindows(filter: packed, plan: DepthwiseConv2DOptimized.inputWindowPlan(g), geometry: g,
+                                               rowOfSums: true, node: node)
+            let layer = DepthwiseQuantized(geometry: g, requantizer: ConvRequantizer(q))
+            return unsigned ? .uint8Windowed(layer, windows) : .int8Windowed(layer, windows)
+        case .hybrid, .int16x8:
+            return nil
+        }
+    }
+}
+
+/// A float depthwise layer: geometry, fused activation, rounding.
+struct DepthwiseFloat {
+    let geometry: ConvolutionGeometry
+    let clamp: FloatClamp
+    /// Whether each multiply-add rounds once (see `FloatArithmetic`).
+    let fusedMultiplyAdd: Bool
+}
+
+/// A quantized depthwise layer: geometry and vector requantization.
+struct DepthwiseQuantized {
+    let geometry: ConvolutionGeometry
+    let requantizer: ConvRequantizer
+}
+
+/// The filter the windowed kernels read (cache-line aligned) and how they block rows.
+struct DepthwiseWindows {
+    /// `w + filterOffset` (exact in Float) for quantized layers, a copy of the weights for float ones.
+    let filter: AlignedArray<Float>
+    let plan: DepthwiseConv2DOptimized.InputWindowPlan
+
+    /// Windows of `plan`, with each thread's window (and row of sums, for epilogues that do not
+    /// finish in place) reserved against `node`'s budget; the kernel allocates them while it runs.
+    init(filter: AlignedArray<Float>, plan: DepthwiseConv2DOptimized.InputWindowPlan, geometry g: ConvolutionGeometry,
+         rowOfSums: Bool, node: NodeContext) throws {
+        let perThread = plan.floatCount + (rowOfSums ? g.outputWidth * g.outputDepth : 0)
+        try node.reserveScratch(SharedMemoryBudget.bytes(node.threads.threadCount * perThread, MemoryLayout<Float>.size),
+                                "the input windows (\(plan.windowRows) rows of \(plan.rowLength) values per thread)")
+        self.filter = filter; self.plan = plan
+    }
+}

@@ -1,0 +1,193 @@
+import TFLiteKernels
+
+/// The packed-weight GEMM that CONV_2D and FULLY_CONNECTED (a 1×1 convolution over its batch
+/// rows) share, chosen at prepare: the float kernel, or the integer GEMM in the operand layout
+/// the build's kernels want (`QuantizedGEMMPacking`). Each case carries exactly what it runs
+/// with; `run` splits the work over the thread pool (`WorkSplitPolicy`).
+enum PackedGEMMPlan {
+    /// float32: `Conv2DOptimized.float` on weights packed in panels.
+    case float(PackedFloatGEMM)
+    /// uint8 activations and weights as int16 pairs.
+    case uint8Pairs(Int16PairGEMM)
+    /// int8 activations and weights as int16 pairs.
+    case int8Pairs(Int16PairGEMM)
+    /// int8 weights (symmetric) against unsigned activation quads `x + 128`.
+    case int8Quads(Int8QuadGEMM)
+    /// uint8 weights against signed activation quads `x − 128`, with window sums.
+    case uint8Quads(UInt8QuadGEMM)
+    /// Float activations quantized per row, int8 weights, as int16 pairs.
+    case hybridPairs(HybridPairGEMM)
+
+    /// Runs the layer on `o` across `threads`.
+    func run(_ o: ConvolutionOperands, threads: ThreadPool) {
+        switch self {
+        case .float(let gemm): gemm.run(o, threads: threads)
+        case .uint8Pairs(let gemm):
+            gemm.run(o, threads: threads, source: UInt8.self, conversion: .init(gather: QuantizedConvPatches.gatherPairs,
+                                                                                convert: Int16PairPacking.convert),
+                     kernel: QuantizedGEMM.uint8)
+        case .int8Pairs(let gemm):
+            gemm.run(o, threads: threads, source: Int8.self, conversion: .init(gather: QuantizedConvPatches.gatherPairs,
+                                                                               convert: Int16PairPacking.convert),
+                     kernel: QuantizedGEMM.int8)
+        case .int8Quads(let gemm): gemm.run(o, threads: threads)
+        case .uint8Quads(let gemm): gemm.run(o, threads: threads)
+        case .hybridPairs(let gemm): gemm.run(o, threads: threads)
+        }
+    }
+
+    /// The packed plan of ungrouped layer `g` (FULLY_CONNECTED: its 1×1 convolution form) in
+    /// `arithmetic`, its constant `filter` packed once here, the bytes reserved in `node`'s budget
+    /// before they are allocated (`what` names the filter in messages: "filter", "weights");
+    /// nil when the reference kernels run (a non-constant filter, int16x8).
+    static func make(_ arithmetic: ConvolutionArithmetic, geometry g: ConvolutionGeometry, filter: RuntimeTensor,
+                     node: NodeContext, what: String) throws -> PackedGEMMPlan? {
+        guard filter.isConstant, let raw = filter.data else { return nil }
+        let depth = g.filterHeight * g.filterWidth * g.filterInputDepth
+        switch arithmetic {
+        case .float(let clamp):
+            try node.reserveScratch(ConvFilterPacking.packedFloatByteCount(outputDepth: g.outputDepth, depth: depth),
+                                    "the packed \(what)")
+            let weights = try node.packedWeights(of: filter, key: "float panels \(g.outputDepth)x\(depth)") {
+                try AlignedArray(ConvFilterPacking.packFloat(raw.assumingMemoryBound(to: Float.self),
+                                                             outputDepth: g.outputDepth, depth: depth))
+            }
+            return .float(PackedFloatGEMM(geometry: g, clamp: clamp, weights: weights,
+                                          zeros: Array(repeating: 0, count: g.inputDepth),
+                                          fusedMultiplyAdd: node.fusesMultiplyAdd))
+        case .uint8, .int8, .hybrid:
+            try node.reserveScratch(QuantizedGEMMPacking.byteCount(arithmetic, geometry: g),
+                                    "the integer GEMM's packed \(what) and activation buffer")
+            return try QuantizedGEMMPacking.plan(arithmetic, geometry: g, weights: filter, filter: raw, node: node)
+        case .int16x8:
+            return nil
+        }
+    }
+
+    /// This plan with `clamp` as the fused activation of a float GEMM (see
+    /// ``ConvolutionArithmetic/fusedClamp(own:with:)``); nil for the others.
+    func fusingFloatClamp(_ clamp: FloatClamp) -> PackedGEMMPlan? {
+        guard case .float(var gemm) = self, let fused = ConvolutionArithmetic.fusedClamp(own: gemm.clamp, with: clamp)
+        else { return nil }
+        gemm.clamp = fused
+        return .float(gemm)
+    }
+}
+
+/// The float GEMM over weights packed at prepare, split over pixel tiles.
+struct PackedFloatGEMM {
+    let geometry: ConvolutionGeometry
+    var clamp: FloatClamp
+    /// Weights in the kernel's panels (`ConvFilterPacking.packFloat`).
+    let weights: AlignedArray<Float>
+    /// Zeros read by the taps outside the input (one pixel's depth).
+    let zeros: [Float]
+    /// Whether each multiply-add rounds once (see `FloatArithmetic`).
+    let fusedMultiplyAdd: Bool
+
+    func run(_ o: ConvolutionOperands, threads: ThreadPool) {
+        let (g, clamp, fma) = (geometry, clamp, fusedMultiplyAdd)
+        let (x, b, y) = (o.input(Float.self), o.bias(Float.self), o.output(Float.self))
+        let tiles = Conv2DOptimized.floatTileCount(g)
+        zeros.withUnsafeBufferPointer { z in
+            threads.parallelFor(tiles, minChunk: WorkSplitPolicy.floatGEMMMinChunk(g)) { part in
+                Conv2DOptimized.float(g, activationMin: clamp.min, activationMax: clamp.max, input: x,
+                                      packedFilter: weights.pointer, bias: b, zeros: z.baseAddress!, output: y,
+                                      tiles: part, fusedMultiplyAdd: fma)
+            }
+        }
+    }
+}
+
+/// The integer GEMM on int16 pairs (`Int16PairPacking`) for uint8 or int8 layers.
+struct Int16PairGEMM {
+    /// The layer's geometry.
+    let layer: ConvolutionGeometry
+    let layout: GEMMLayout
+    let requantizer: ConvRequantizer
+    let weights: AlignedArray<Int16>
+    /// Activations in pairs; the trailing zero pixel stays zero.
+    let activations: InvokeBuffer<Int16>
+
+    /// Converts the input (`Source` elements) into pairs with the input offset added, then runs
+    /// `kernel` over the GEMM's tiles.
+    func run<Source>(_ o: ConvolutionOperands, threads: ThreadPool, source: Source.Type,
+                     conversion: PairedActivations<Source>, kernel: (ConvolutionGeometry, ConvRequantizer, UnsafePointer<Int16>, UnsafePointer<Int16>,
+                              UnsafePointer<Int32>?, UnsafeMutablePointer<Source>, Range<Int>) -> Void) {
+        let (g, gemm, q) = (layer, layout.geometry, requantizer)
+        let (x, bias, y) = (o.input(Source.self), o.bias(Int32.self), o.output(Source.self))
+        let offset = q.parameters.inputOffset
+        activations.withUnsafeMutableBufferPointer { paired in
+            let xp = paired.baseAddress!
+            for batch in 0..<g.batches {
+                conversion.fill(g, layout: layout, batch: batch, threads: threads, into: xp,
+                                source: x + batch * g.inputHeight * g.inputWidth * g.inputDepth, offset: offset)
+            }
+            let xin = UnsafePointer(xp)
+            let w = UnsafePointer(weights.pointer)
+            threads.parallelFor(QuantizedGEMM.tileCount(gemm), minChunk: WorkSplitPolicy.integerGEMMMinChunk(gemm)) { part in
+                kernel(gemm, q, xin, w, bias, y, part)
+            }
+        }
+    }
+}
+
+/// The hybrid GEMM: the float input quantized per batch row (`scratch`), then as int16 pairs
+/// with each row's zero point taken out, against int8 weights.
+struct HybridPairGEMM {
+    let layer: ConvolutionGeometry
+    let layout: GEMMLayout
+    let parameters: HybridConvolutionParameters
+    let scratch: HybridInputScratch
+    let weights: AlignedArray<Int16>
+    let activations: InvokeBuffer<Int16>
+
+    func run(_ o: ConvolutionOperands, threads: ThreadPool) {
+        let (g, gemm, p) = (layer, layout.geometry, parameters)
+        let (b, y) = (o.bias(Float.self), o.output(Float.self))
+        let rowSize = g.inputHeight * g.inputWidth * g.inputDepth
+        let w = UnsafePointer(weights.pointer)
+        let conversion = PairedActivations<Int8>(gather: QuantizedConvPatches.gatherPairs, convert: Int16PairPacking.convert)
+        scratch.quantize(o.input(Float.self)) { q, scales, offsets in
+            activations.withUnsafeMutableBufferPointer { paired in
+                let xp = paired.baseAddress!
+                for batch in 0..<g.batches {
+                    conversion.fill(g, layout: layout, batch: batch, threads: threads, into: xp,
+                                    source: q + batch * rowSize, offset: -offsets[batch])
+                }
+                let xin = UnsafePointer(xp)
+                threads.parallelFor(QuantizedGEMM.tileCount(gemm), minChunk: WorkSplitPolicy.integerGEMMMinChunk(gemm)) { part in
+                    QuantizedGEMM.hybrid(gemm, p, input: xin, inputScales: scales, packedFilter: w, bias: b, output: y,
+                                         tiles: part)
+                }
+            }
+        }
+    }
+}
+
+/// How `Source` activations enter the int16-pair GEMM input: gathered into patch rows, or
+/// converted pixel by pixel (the packing entry points for that element type).
+struct PairedActivations<Source> {
+    let gather: (UnsafePointer<Source>, ConvolutionGeometry, Range<Int>, Int32, UnsafeMutablePointer<Int16>) -> Void
+    let convert: (UnsafePointer<Source>, Int, Int, Int32, UnsafeMutablePointer<Int16>) -> Void
+
+    /// Fills batch `batch`'s rows of the int16-pair GEMM input from that batch's image `source`,
+    /// split across the pool: patch rows (over output pixels) in patch form, else the input
+    /// pixels in the paired layout, both with `offset` added.
+    func fill(_ g: ConvolutionGeometry, layout: GEMMLayout, batch: Int, threads: ThreadPool,
+              into base: UnsafeMutablePointer<Int16>, source: UnsafePointer<Source>, offset: Int32) {
+        let gemm = layout.geometry
+        let rows = gemm.inputHeight * gemm.inputWidth
+        let stride = Int16PairPacking.pairedDepth(gemm.inputDepth)
+        let image = base + batch * rows * stride
+        let patches = layout.patches
+        threads.parallelFor(rows, minChunk: WorkSplitPolicy.activationPackingMinChunk(depth: gemm.inputDepth)) { pixels in
+            if patches {
+                gather(source, g, pixels, offset, image)
+            } else {
+                convert(source + pixels.lowerBound * g.inputDepth, pixels.count, g.inputDepth, offset,
+                        image + pixels.lowerBound * stride)
+            }
+        }
+    }
+}

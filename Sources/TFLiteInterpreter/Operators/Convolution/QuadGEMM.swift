@@ -1,0 +1,113 @@
+import TFLiteKernels
+
+/// What the two quad GEMMs share: the layer, its GEMM layout and requantization, the packed
+/// weights with their zero-point correction, and the buffers each invoke refills.
+struct QuadOperands {
+    let layer: ConvolutionGeometry
+    let layout: GEMMLayout
+    let requantizer: ConvRequantizer
+    /// Packed weight bytes and the per-channel constant of the zero points (shared by the model's interpreters).
+    let weights: QuadWeights
+    /// Activations; the trailing padding pixel holds the padding taps' value.
+    let activations: InvokeBuffer<UInt8>
+    /// Bias plus correction, refreshed per invoke (the bias need not be constant).
+    let combinedBias: InvokeBuffer<Int32>
+
+    /// Refreshes the combined bias from `bias`, fills every batch's rows of the activation
+    /// buffer with `convert(batch, pixels, rows)` split across the pool, then runs `gemm` on the
+    /// filled buffer and the combined bias.
+    func run(bias: UnsafePointer<Int32>?, threads: ThreadPool,
+             convert: (_ batch: Int, _ pixels: Range<Int>, _ rows: UnsafeMutablePointer<UInt8>) -> Void,
+             gemm: (_ input: UnsafePointer<UInt8>, _ bias: UnsafePointer<Int32>) -> Void) {
+        let correction = weights.correction
+        for c in 0..<layer.outputDepth { combinedBias.elements[c] = (bias?[c] ?? 0) &+ correction[c] }
+        let g = layout.geometry
+        let rows = g.inputHeight * g.inputWidth
+        let stride = Int8QuadPacking.quadDepth(g.inputDepth)
+        activations.withUnsafeMutableBufferPointer { bytes in
+            let xp = bytes.baseAddress!
+            for batch in 0..<layer.batches {
+                let image = xp + batch * rows * stride
+                threads.parallelFor(rows, minChunk: WorkSplitPolicy.activationPackingMinChunk(depth: g.inputDepth)) { part in
+                    convert(batch, part, image)
+                }
+            }
+            combinedBias.withUnsafeMutableBufferPointer { bb in gemm(UnsafePointer(xp), UnsafePointer(bb.baseAddress!)) }
+        }
+    }
+}
+
+/// The int8 GEMM on byte quads (`Int8QuadPacking`, the build's native dot-product kernels):
+/// symmetric int8 weights against the activations as unsigned bytes `x + 128` (or patches of
+/// them), with the zero-point correction folded into the bias.
+struct Int8QuadGEMM {
+    let operands: QuadOperands
+
+    func run(_ o: ConvolutionOperands, threads: ThreadPool) {
+        let (g, gemm, q) = (operands.layer, operands.layout.geometry, operands.requantizer)
+        let (x, y) = (o.input(Int8.self), o.output(Int8.self))
+        let inputOffset = q.parameters.inputOffset
+        let stride = Int8QuadPacking.quadDepth(gemm.inputDepth)
+        let imageSize = g.inputHeight * g.inputWidth * g.inputDepth
+        let patches = operands.layout.patches
+        let w = UnsafeRawPointer(operands.weights.weights.pointer).assumingMemoryBound(to: Int8.self)
+        operands.run(bias: o.bias(Int32.self), threads: threads) { batch, part, image in
+            let source = x + batch * imageSize
+            if patches {
+                QuantizedConvPatches.gatherQuads(source, g, pixels: part, inputOffset: inputOffset, into: image)
+            } else {
+                Int8QuadPacking.convert(source + part.lowerBound * g.inputDepth, pixels: part.count,
+                                        depth: g.inputDepth, into: image + part.lowerBound * stride)
+            }
+        } gemm: { xin, bias in
+            threads.parallelFor(QuantizedGEMM.tileCount(gemm), minChunk: WorkSplitPolicy.integerGEMMMinChunk(gemm)) { part in
+                QuantizedGEMM.int8Quads(gemm, q, input: xin, packedFilter: w, bias: bias, output: y, tiles: part)
+            }
+        }
+    }
+}
+
+/// The uint8 GEMM on byte quads: uint8 weights against the activations as signed bytes
+/// `x − 128` (or patches of them), with per-pixel sums for the window-sum correction and the
+/// zero-point constant folded into the bias.
+struct UInt8QuadGEMM {
+    let operands: QuadOperands
+    /// The negated weight zero point.
+    let filterOffset: Int32
+    /// Per-pixel `Σ (x − 128)`, refreshed per invoke.
+    let pixelSums: InvokeBuffer<Int32>
+
+    func run(_ o: ConvolutionOperands, threads: ThreadPool) {
+        let (g, gemm, q) = (operands.layer, operands.layout.geometry, operands.requantizer)
+        let (x, y) = (o.input(UInt8.self), o.output(UInt8.self))
+        let inputOffset = q.parameters.inputOffset
+        let rows = gemm.inputHeight * gemm.inputWidth
+        let stride = Int8QuadPacking.quadDepth(gemm.inputDepth)
+        let imageSize = g.inputHeight * g.inputWidth * g.inputDepth
+        let patches = operands.layout.patches
+        let w = UnsafePointer(operands.weights.weights.pointer)
+        let padding = Int32(g.inputDepth) &* (0 &- inputOffset &- 128)
+        let filterOffset = filterOffset
+        pixelSums.withUnsafeMutableBufferPointer { sumsBuffer in
+            let sums = sumsBuffer.baseAddress!
+            operands.run(bias: o.bias(Int32.self), threads: threads) { batch, part, image in
+                let source = x + batch * imageSize
+                let imageSums = sums + batch * rows
+                if patches {
+                    QuantizedConvPatches.gatherSignedQuads(source, g, pixels: part, inputOffset: inputOffset,
+                                                           into: image, sums: imageSums)
+                } else {
+                    Int8QuadPacking.convert(source + part.lowerBound * g.inputDepth, pixels: part.count,
+                                            depth: g.inputDepth, into: image + part.lowerBound * stride,
+                                            sums: imageSums + part.lowerBound)
+                }
+            } gemm: { xin, bias in
+                let windowSums = QuantizedGEMMWindowSums(pixelSums: UnsafePointer(sums), padding: padding, scale: filterOffset)
+                threads.parallelFor(QuantizedGEMM.tileCount(gemm), minChunk: WorkSplitPolicy.integerGEMMMinChunk(gemm)) { part in
+                    QuantizedGEMM.uint8Quads(gemm, q, input: xin, packedFilter: w, bias: bias, windowSums: windowSums,
+                                             output: y, tiles: part)
+                }
+            }
+        }
+    }
+}

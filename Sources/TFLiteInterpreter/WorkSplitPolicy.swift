@@ -1,0 +1,58 @@
+import TFLiteKernels
+
+/// How operators split their work over the ``ThreadPool``: the least work one chunk of a
+/// `parallelFor` carries, so that small layers stay on one thread (a chunk handed to a worker
+/// costs a wake-up and some cache misses, which only pays above these sizes). Operators take
+/// their chunk sizes from here, never from literals of their own; the pool then splits a job
+/// into at most ``ThreadPool/chunksPerThread`` chunks per thread.
+///
+/// The amounts were tuned on the benchmark models (two cores) and are stated in the unit the
+/// kernels' inner loops count: multiply-adds for convolutions, window taps for pooling,
+/// elements for layout conversions.
+enum WorkSplitPolicy {
+    /// Multiply-adds per chunk of the float GEMM's pixel tiles (CONV_2D, FULLY_CONNECTED).
+    static let floatGEMMMultiplyAdds = 100_000
+    /// Multiply-adds per chunk of the integer GEMM's pixel tiles (uint8, int8, hybrid).
+    static let integerGEMMMultiplyAdds = 200_000
+    /// Input elements per chunk when activations are converted into a GEMM's operand layout.
+    static let activationPackingElements = 65_536
+    /// Multiply-adds per chunk of the depthwise kernels' output rows.
+    static let depthwiseMultiplyAdds = 50_000
+    /// Window taps per chunk of the pooling kernels' output rows.
+    static let poolingTaps = 20_000
+
+    /// The least units per chunk when each unit costs `workPerUnit` and a chunk should carry
+    /// `work`: at least 1.
+    static func minChunk(work: Int, workPerUnit: Int) -> Int {
+        max(1, work / max(1, workPerUnit))
+    }
+
+    /// Pixel tiles per chunk of `Conv2DOptimized.float` on `g`.
+    static func floatGEMMMinChunk(_ g: ConvolutionGeometry) -> Int {
+        let rows = Conv2DOptimized.floatTileRows(g)
+        return minChunk(work: floatGEMMMultiplyAdds,
+                        workPerUnit: rows * g.outputDepth * g.filterHeight * g.filterWidth * g.inputDepth)
+    }
+
+    /// Tiles per chunk of `QuantizedGEMM` on `gemm` (the GEMM's own geometry, patch form included).
+    static func integerGEMMMinChunk(_ gemm: ConvolutionGeometry) -> Int {
+        minChunk(work: integerGEMMMultiplyAdds,
+                 workPerUnit: QuantizedGEMM.tilePixels * gemm.outputDepth * gemm.filterHeight * gemm.filterWidth
+                     * gemm.inputDepth)
+    }
+
+    /// Pixels per chunk when pixels of `depth` elements are converted into a GEMM operand layout.
+    static func activationPackingMinChunk(depth: Int) -> Int {
+        minChunk(work: activationPackingElements, workPerUnit: depth)
+    }
+
+    /// Output rows per chunk of the depthwise kernels on `g`.
+    static func depthwiseMinChunk(_ g: ConvolutionGeometry) -> Int {
+        minChunk(work: depthwiseMultiplyAdds, workPerUnit: g.outputWidth * g.outputDepth * g.filterHeight * g.filterWidth)
+    }
+
+    /// Output rows per chunk of the pooling kernels on `g`.
+    static func poolingMinChunk(_ g: ConvolutionGeometry) -> Int {
+        minChunk(work: poolingTaps, workPerUnit: g.outputWidth * g.outputDepth * g.filterHeight * g.filterWidth)
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+@testable import TFLiteInterpreter
+import TFLiteSchema
+import TestSupport
+import XCTest
+
+/// Weights packed at prepare live with the model: the first interpreter packs them, every other
+/// interpreter of the same model (on any thread) reuses them and computes the same outputs.
+final class PackedWeightCacheTests: XCTestCase {
+    func testInterpretersOfOneModelShareThePackedWeights() throws {
+        for name in ["efficientnet_lite0.tflite", "deeplabv3.tflite"] {
+            let model = try Model(path: try TestPaths.model(name))
+            let cache = model.subgraphs[0].packedWeights
+            let first = try Interpreter(model: model, options: .init(threadCount: 1))
+            try first.allocateTensors()
+            let (nodes, packings) = (cache.count, cache.packingCount)
+            XCTAssertGreaterThan(nodes, 10, "\(name): the convolutions' packed weights are in the model's cache")
+            XCTAssertEqual(packings, nodes, "\(name): one packing per node")
+
+            let second = try Interpreter(model: model, options: .init(threadCount: 2))
+            try second.allocateTensors()
+            XCTAssertEqual(cache.packingCount, packings, "\(name): the second interpreter packs nothing again")
+
+            let input = try first.input(at: 0)
+            var rng = SeededGenerator(seed: 12)
+            let values = (0..<input.shape.dimensions.reduce(1, *)).map { _ in rng.float() }
+            let bytes = Self.inputBytes(values, type: input.dataType)
+            for interpreter in [first, second] {
+                _ = try interpreter.copy(bytes, toInputAt: 0)
+                try interpreter.invoke()
+            }
+            XCTAssertEqual(try first.output(at: 0).data, try second.output(at: 0).data, "\(name): same outputs")
+        }
+    }
+
+    func testConcurrentPreparesPackEachNodeOnce() throws {
+        let model = try Model(path: try TestPaths.model("efficientnet_lite0.tflite"))
+        let errors = ErrorBox()
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            do {
+                let interpreter = try Interpreter(model: model, options: .init(threadCount: 1))
+                try interpreter.allocateTensors()
+            } catch { errors.append(error) }
+        }
+        XCTAssertTrue(errors.isEmpty, "\(errors.all)")
+        let cache = model.subgraphs[0].packedWeights
+        XCTAssertGreaterThan(cache.count, 0)
+        XCTAssertEqual(cache.packingCount, cache.count, "each node packed once, whichever interpreter came first")
+    }
+
+    func testAFormPackedUnderAnotherKeyIsReplaced() {
+        let cache = PackedWeightCache(constants: [])
+        let a = cache.packed(position: 3, key: "a") { Box(1) }
+        XCTAssertTrue(cache.packed(position: 3, key: "a") { Box(2) } === a, "same key: the cached form")
+        let b = cache.packed(position: 3, key: "b") { Box(3) }
+        XCTAssertEqual(b.value, 3, "another key: packed again")
+        XCTAssertEqual(cache.count, 1, "one form per node")
+        XCTAssertEqual(cache.packingCount, 2)
+    }
+
+    func testOnlyTheModelsOwnConstantsAreShared() {
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: 16, alignment: 16)
+        defer { buffer.deallocate() }
+        let constant = ConstantTensor(data: buffer, type: .float32, shape: [4], quantization: nil, byteCount: 16)
+        let cache = PackedWeightCache(constants: [nil, constant])
+        let tensor = RuntimeTensor(index: 1, name: "w", type: .float32, shape: [4], quantization: nil, sparsity: nil,
+                                   isConstant: true)
+        tensor.data = buffer
+        XCTAssertTrue(cache.isModelConstant(tensor))
+        let derived = RuntimeTensor(index: 1, name: "w", type: .float32, shape: [4], quantization: nil, sparsity: nil,
+                                    isConstant: true)
+        derived.data = buffer + 4
+        XCTAssertFalse(cache.isModelConstant(derived), "data an interpreter derived is not shared")
+        let activation = RuntimeTensor(index: 0, name: "x", type: .float32, shape: [4], quantization: nil, sparsity: nil,
+                                       isConstant: false)
+        activation.data = buffer
+        XCTAssertFalse(cache.isModelConstant(activation))
+    }
+
+    /// `values` as the input bytes of `type` (float32, or uint8/int8 spread over the range).
+    private static func inputBytes(_ values: [Float], type: Tensor.DataType) -> Data {
+        switch type {
+        case .float32: return values.withUnsafeBufferPointer { Data(buffer: $0) }
+        case .int8: return Data(values.map { UInt8(bitPattern: Int8(clamping: Int($0 * 255) - 128)) })
+        default: return Data(values.map { UInt8(clamping: Int($0 * 255)) })
+        }
+    }
+
+    private final class Box {
+        let value: Int
+        init(_ value: Int) { self.value = value }
+    }
+
+    private final class ErrorBox: @unchecked Sendable {
+        private let lock = NSLock()
+        private var errors: [Error] = []
+        func append(_ error: Error) { lock.lock(); errors.append(error); lock.unlock() }
+        var isEmpty: Bool { lock.lock(); defer { lock.unlock() }; return errors.isEmpty }
+        var all: [Error] { lock.lock(); defer { lock.unlock() }; return errors }
+    }
+}
