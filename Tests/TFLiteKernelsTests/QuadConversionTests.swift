@@ -1,4 +1,5 @@
 import TestSupport
+import MachineCode
 import XCTest
 @testable import TFLiteKernels
 
@@ -22,6 +23,35 @@ final class QuadConversionTests: XCTestCase {
                     for c in 0..<stride { expected[p * stride + c] = c < depth ? UInt8(bitPattern: x[p * depth + c]) ^ 0x80 : 0 }
                 }
                 XCTAssertEqual(out, expected, "depth \(depth)")
+            }
+        }
+    }
+
+    /// The generated flip at every width the CPU has: it converts whole steps only, leaving the
+    /// rest (and the bytes past `count`) untouched, at counts around the step sizes.
+    func testGeneratedSignFlipAtEveryWidth() throws {
+        guard let features = CPUFeatures.current, features.supportedLevel >= .avx2 else {
+            throw XCTSkip("this CPU has no AVX2: no generated flip to test")
+        }
+        let levels: [InstructionSetLevel] = features.supportedLevel >= .avx512 ? [.avx2, .avx512] : [.avx2]
+        var rng = SeededGenerator(seed: 93)
+        for level in levels {
+            let kernels = try GeneratedKernels(level: level)
+            let flip = try XCTUnwrap(kernels.flipSignBits)
+            XCTAssertEqual(flip.bytesPerStep, level >= .avx512 ? 256 : 128)
+            for count in [0, 1, flip.bytesPerStep - 1, flip.bytesPerStep, flip.bytesPerStep + 1, 3 * flip.bytesPerStep + 77] {
+                let x = (0..<count).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+                var out = [UInt8](repeating: 0xA5, count: count + 64)
+                let done = x.withUnsafeBufferPointer { xs in
+                    out.withUnsafeMutableBufferPointer { o in
+                        Int8QuadPacking.flipSignBitsGenerated(flip.function, bytesPerStep: flip.bytesPerStep,
+                                                              xs.baseAddress ?? UnsafePointer(o.baseAddress!), count: count,
+                                                              into: o.baseAddress!)
+                    }
+                }
+                XCTAssertEqual(done, count / flip.bytesPerStep * flip.bytesPerStep, "\(level) count \(count)")
+                let expected = (0..<out.count).map { $0 < done ? x[$0] ^ 0x80 : 0xA5 }
+                XCTAssertEqual(out, expected, "\(level) count \(count)")
             }
         }
     }

@@ -46,6 +46,8 @@ public final class GeneratedKernels: Sendable {
     /// `OffsetBytesToFloatAVX` for uint8 / int8 inputs, with the values converted per step.
     let offsetUInt8ToFloat: (function: OffsetBytesToFloatAVX.Function, lanes: Int)?
     let offsetInt8ToFloat: (function: OffsetBytesToFloatAVX.Function, lanes: Int)?
+    /// `FlipSignBitsAVX` (ymm at AVX2, zmm at `.avx512` and up) and the bytes it converts per step.
+    let flipSignBits: (function: FlipSignBitsAVX.Function, bytesPerStep: Int)?
     /// `ByteTableLookup64AVX512VBMI` (at `.avx512` and up, on CPUs with AVX512-VBMI).
     let byteTableLookup64: ByteTableLookup64AVX512VBMI.Function?
     /// `QuantizedGEMM8x32AVX512VNNI` (every layout; at `.avx512vnni`).
@@ -57,7 +59,7 @@ public final class GeneratedKernels: Sendable {
     public init(level: InstructionSetLevel) throws {
         self.level = level
         guard level >= .avx2 else {
-            (kernelNames, gemm8x16) = ([], nil)
+            (kernelNames, gemm8x16, flipSignBits) = ([], nil, nil)
             (floatConv6x16, depthwiseTiles16, depthwiseExactTiles16, depthwiseRequantizeUInt8, depthwiseRequantizeInt8, code)
                 = (nil, nil, nil, nil, nil, nil)
             (vnniGEMM, floatConv8x32, offsetUInt8ToFloat, offsetInt8ToFloat, byteTableLookup64) = (nil, nil, nil, nil, nil)
@@ -95,6 +97,8 @@ public final class GeneratedKernels: Sendable {
         OffsetBytesToFloatAVX.emit(signed: false, width: vectorWidth, into: &a)
         let offsetInt8Entry = a.count
         OffsetBytesToFloatAVX.emit(signed: true, width: vectorWidth, into: &a)
+        let flipEntry = a.count
+        FlipSignBitsAVX.emit(width: vectorWidth, into: &a)
         let byteTable = level >= .avx512 && CPUFeatures.current?.avx512vbmi == true
         let byteTableEntry = a.count
         if byteTable { ByteTableLookup64AVX512VBMI.emit(into: &a) }
@@ -115,7 +119,7 @@ public final class GeneratedKernels: Sendable {
              ("DepthwiseRequantize16+AVX2.uint8", requantizeUInt8Entry), ("DepthwiseRequantize16+AVX2.int8", requantizeInt8Entry),
              ("DepthwiseRequantize16+AVX512", requantize512Entry),
              ("OffsetBytesToFloat.uint8", offsetUInt8Entry), ("OffsetBytesToFloat.int8", offsetInt8Entry),
-             ("ByteTableLookup64+AVX512VBMI", byteTableEntry)]
+             ("FlipSignBits+\(vectorWidth == .zmm ? "AVX512" : "AVX2")", flipEntry), ("ByteTableLookup64+AVX512VBMI", byteTableEntry)]
             + (vnniEntries ?? []).enumerated().map { ("QuantizedGEMM8x32+AVX512VNNI.\($0.offset)", $0.element) }
             + [("FloatConv8x32+AVX512", float512Entry), ("FloatConv8x32+AVX512.fused", float512FusedEntry)])
         gemm8x16 = GEMM8x16Kernels(code: code, entries: gemm8x16Entries.map(\.offset), avxVNNI: avxVNNI)
@@ -138,6 +142,8 @@ public final class GeneratedKernels: Sendable {
         let lanes = OffsetBytesToFloatAVX.lanes(vectorWidth)
         offsetUInt8ToFloat = (unsafeBitCast(code.address(at: offsetUInt8Entry), to: OffsetBytesToFloatAVX.Function.self), lanes)
         offsetInt8ToFloat = (unsafeBitCast(code.address(at: offsetInt8Entry), to: OffsetBytesToFloatAVX.Function.self), lanes)
+        flipSignBits = (unsafeBitCast(code.address(at: flipEntry), to: FlipSignBitsAVX.Function.self),
+                        FlipSignBitsAVX.bytesPerStep(vectorWidth))
         byteTableLookup64 = byteTable
             ? unsafeBitCast(code.address(at: byteTableEntry), to: ByteTableLookup64AVX512VBMI.Function.self) : nil
         vnniGEMM = vnniEntries.map { VNNIQuantizedGEMMKernels(code: code, entries: $0) }
@@ -152,7 +158,8 @@ public final class GeneratedKernels: Sendable {
                        : "QuantizedGEMM8x16+AVX2 (pairs; sums, uint8, int8 requantizing)", "FloatConv6x16+AVX (separate roundings, fused multiply-add)",
                "DepthwiseConvTiles16+\(vectorWidth == .zmm ? "AVX512" : "AVX") (float; exact sums, FMA)",
                "DepthwiseFloatFinish16+\(vectorWidth == .zmm ? "AVX512" : "AVX")",
-               depthwiseRequantize512 == nil ? "DepthwiseRequantize16+AVX2 (uint8, int8)" : "DepthwiseRequantize16+AVX512", "OffsetBytesToFloat+\(vectorWidth == .zmm ? "AVX512" : "AVX2")"]
+               depthwiseRequantize512 == nil ? "DepthwiseRequantize16+AVX2 (uint8, int8)" : "DepthwiseRequantize16+AVX512", "OffsetBytesToFloat+\(vectorWidth == .zmm ? "AVX512" : "AVX2")",
+               "FlipSignBits+\(vectorWidth == .zmm ? "AVX512" : "AVX2")"]
     }
 
     /// The kernels for this process's policy, or nil when it generates none (portable kernels).

@@ -83,18 +83,37 @@ public enum Int8QuadPacking {
         }
     }
 
-    /// `out[i] = x[i] ^ 0x80` for `i < count`, 16 bytes per step (the regions must not overlap).
-    /// SIMD16: one register in the default build (SSE2); a SIMD64 there was measured 20× slower.
+    /// `out[i] = x[i] ^ 0x80` for `i < count` (the regions must not overlap): the generated
+    /// `FlipSignBitsAVX` where there is one, for all but the last partial step, then 16 bytes per
+    /// step. SIMD16: one register in the default build (SSE2); a SIMD64 there was measured 20×
+    /// slower.
     @inline(__always)
     static func flipSignBits(_ x: UnsafePointer<UInt8>, count: Int, into out: UnsafeMutablePointer<UInt8>) {
         let flip = SIMD16<UInt8>(repeating: 0x80)
         var i = 0
+        if let generated = GeneratedKernels.current?.flipSignBits, count >= generated.bytesPerStep {
+            i = flipSignBitsGenerated(generated.function, bytesPerStep: generated.bytesPerStep, x, count: count, into: out)
+        }
         while i + 16 <= count {
             let v = UnsafeRawPointer(x + i).loadUnaligned(as: SIMD16<UInt8>.self)
             UnsafeMutableRawPointer(out + i).storeBytes(of: v ^ flip, as: SIMD16<UInt8>.self)
             i += 16
         }
         while i < count { out[i] = x[i] ^ 0x80; i += 1 }
+    }
+
+    /// Runs `kernel` on `x[0..<count]`; returns the bytes it converted (whole steps of
+    /// `bytesPerStep`).
+    @inline(never)
+    static func flipSignBitsGenerated(_ kernel: FlipSignBitsAVX.Function, bytesPerStep: Int, _ x: UnsafePointer<UInt8>,
+                                      count: Int, into out: UnsafeMutablePointer<UInt8>) -> Int {
+        var pattern: UInt32 = 0x8080_8080
+        return withUnsafePointer(to: &pattern) { p in
+            var arguments = GeneratedByteTableArguments(source: UnsafeRawPointer(x), destination: UnsafeMutableRawPointer(out),
+                                                        count: count, table: UnsafeRawPointer(p))
+            withUnsafePointer(to: &arguments) { kernel(UnsafeRawPointer($0)) }
+            return count - count % bytesPerStep
+        }
     }
 
     // MARK: uint8 weights (uint8 CONV_2D / FULLY_CONNECTED)
