@@ -48,8 +48,11 @@ extension BinaryArithmetic {
     }
 
     /// Power-of-two int16 ADD (or SUB) of the same-shape elements in `range`.
+    /// - Precondition: `range.lowerBound ≥ 0`; every pointer holds at least `range.upperBound` elements.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func int16PowerOfTwoAdd(_ p: Int16PowerOfTwoAddParams, range: Range<Int>, _ a: UnsafePointer<Int16>,
                                           _ b: UnsafePointer<Int16>, _ out: UnsafeMutablePointer<Int16>) {
+        KernelPrecondition.validRange(range)
         for i in range {
             let x = roundingDivideByPOT16(a[i], p.input1RightShift)
             let y = roundingDivideByPOT16(b[i], p.input2RightShift)
