@@ -40,8 +40,8 @@ final class RuntimeTensor {
     /// `LITEVISION_INTERNAL_CHECKS`. Prefer ``view(as:_:)``, which throws for a missing allocation.
     func pointer<T>(as: T.Type) -> UnsafeMutablePointer<T> {
         #if LITEVISION_INTERNAL_CHECKS
-        guard let data else { preconditionFailure("tensor '\(name)' has no data") }
-        if let problem = TensorViewCheck.violation(self, data, as: T.self) { preconditionFailure(problem) }
+        guard let checked = data else { preconditionFailure("tensor '\(name)' has no data") }
+        if let problem = TensorViewCheck.violation(self, checked, as: T.self) { preconditionFailure(problem) }
         #endif
         return data!.assumingMemoryBound(to: T.self)
     }

@@ -90,7 +90,7 @@ extension RuntimeTensor {
     /// - Throws: ``InterpreterError/invocationFailed(_:)`` naming `op` when the tensor has no memory.
     @inline(__always)
     func mutableView<Element>(as _: Element.Type, _ op: @autoclosure () -> String) throws -> MutableTensorView<Element> {
-        guard let data else { throw InterpreterError.invocationFailed("\(op()): tensor '\(name)' has no data") }
+        guard let data else { throw missingData(op()) }
         #if LITEVISION_INTERNAL_CHECKS
         if let problem = TensorViewCheck.violation(self, data, as: Element.self) { preconditionFailure("\(op()): \(problem)") }
         #endif
@@ -110,10 +110,16 @@ extension RuntimeTensor {
     /// - Throws: ``InterpreterError/invocationFailed(_:)`` naming `op` when the tensor has no memory.
     @inline(__always)
     func mutableByteView(_ op: @autoclosure () -> String) throws -> MutableTensorView<UInt8> {
-        guard let data else { throw InterpreterError.invocationFailed("\(op()): tensor '\(name)' has no data") }
+        guard let data else { throw missingData(op()) }
         #if LITEVISION_INTERNAL_CHECKS
         if let problem = TensorViewCheck.byteViolation(self, data) { preconditionFailure("\(op()): \(problem)") }
         #endif
         return MutableTensorView(base: data.assumingMemoryBound(to: UInt8.self), count: elementCount)
+    }
+
+    /// The error of a view of a tensor without memory (out of line: views inline only the check).
+    @inline(never)
+    private func missingData(_ op: String) -> InterpreterError {
+        .invocationFailed("\(op): tensor '\(name)' has no data")
     }
 }
