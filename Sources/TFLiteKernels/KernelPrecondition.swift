@@ -9,11 +9,13 @@
 @usableFromInline
 enum KernelPrecondition {
     /// Traps with `message` when `condition` is false, in builds with internal checks only.
+    /// (`fatalError`, not `precondition`: a tuned build compiles the kernels with `-Ounchecked`,
+    /// which drops preconditions, and asking for internal checks there must still check.)
     @inlinable @inline(__always)
     static func check(_ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String,
                       file: StaticString = #fileID, line: UInt = #line) {
         #if LITEVISION_INTERNAL_CHECKS
-        precondition(condition(), message(), file: file, line: line)
+        if !condition() { fatalError(message(), file: file, line: line) }
         #endif
     }
 
