@@ -18,13 +18,14 @@ struct BenchmarkRow: Codable, Sendable {
     var coldStartMilliseconds: Double?
     /// Images (invokes) per second at the median latency.
     var imagesPerSecond: Double?
-    /// Estimated multiply-accumulates per invoke.
+    /// Estimated multiply-accumulates per invoke (`TFLiteModelFile.estimatedMACs()`).
     var macs: Int?
     /// Effective GMAC/s at the median latency.
     var gmacPerSecond: Double?
     /// Bytes of the interpreter's activation arena.
     var arenaBytes: Int?
-    /// Most activation bytes alive at once (a lower bound for the arena; see ``LiveTensorBound``).
+    /// Most arena bytes alive at one step of the interpreter's run order, the lower bound its
+    /// arena plan is measured against (`Interpreter.arenaUsage`).
     var peakLiveBytes: Int?
     /// Peak resident set size, bytes.
     var peakRSSBytes: Int?

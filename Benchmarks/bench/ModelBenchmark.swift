@@ -1,4 +1,5 @@
 import Foundation
+import TFLiteSchema
 import TFLiteInterpreter
 
 /// Benchmarks one model file at several thread counts: loads it once, then per thread count
@@ -27,12 +28,10 @@ struct ModelBenchmark {
         } catch {
             return threadCounts.map { BenchmarkRow(model: name, path: path, threads: $0, error: "load failed: \(error)") }
         }
-        let macs = MACCounter.macs(of: model.file)
-        let peakLiveBytes = LiveTensorBound.peakLiveBytes(of: model.file)
+        let macs = model.file.estimatedMACs()
         return threadCounts.map { threads in
             var row = BenchmarkRow(model: name, path: path, threads: threads)
             row.macs = macs
-            row.peakLiveBytes = peakLiveBytes
             do {
                 row.coldStartMilliseconds = try coldStart(threads: threads)
                 PeakMemory.reset()
@@ -43,7 +42,9 @@ struct ModelBenchmark {
                 try interpreter.allocateTensors()
                 var inputs = RandomInputs()
                 try inputs.fill(interpreter)
-                row.arenaBytes = interpreter.arenaByteCount
+                let arena = interpreter.arenaUsage
+                row.arenaBytes = arena.arenaByteCount
+                row.peakLiveBytes = arena.peakLiveByteCount
                 try policy.warmUp { try interpreter.invoke() }
                 if profiling { try interpreter.resetOperatorProfile() }  // profile the measured runs only
                 let samples = try policy.measuredRuns { try interpreter.invoke() }

@@ -25,18 +25,20 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 OPS_DIR = os.path.join(ROOT, "Tests", "Fixtures", "ops")
 
 
-def reference_interpreter(model_bytes, num_threads=1):
-    """An ai-edge-litert interpreter that uses the reference kernels only."""
+def reference_interpreter(model_bytes, num_threads=1, resolver="BUILTIN_REF"):
+    """An ai-edge-litert interpreter that uses the reference kernels only (or, with
+    resolver="BUILTIN", the default kernels: the oracle where the two disagree, e.g. int16
+    LOGISTIC / TANH at power-of-two input scales)."""
     from ai_edge_litert import interpreter as litert
     interp = litert.Interpreter(model_content=model_bytes, num_threads=num_threads,
-                                experimental_op_resolver_type=litert.OpResolverType.BUILTIN_REF)
+                                experimental_op_resolver_type=getattr(litert.OpResolverType, resolver))
     interp.allocate_tensors()
     return interp
 
 
-def run_reference(model_bytes, inputs):
+def run_reference(model_bytes, inputs, resolver="BUILTIN_REF"):
     """Runs the model on `inputs` (list of arrays, model input order) and returns the outputs."""
-    interp = reference_interpreter(model_bytes)
+    interp = reference_interpreter(model_bytes, resolver=resolver)
     details = interp.get_input_details()
     assert len(details) == len(inputs), f"model has {len(details)} inputs, got {len(inputs)}"
     for d, x in zip(details, inputs):
@@ -69,9 +71,10 @@ def inputs_for(model_bytes, rng, low=-1.0, high=1.0):
             for d in interp.get_input_details()]
 
 
-def save_case(family, name, model_bytes, inputs, tolerance="float", description=""):
-    """Runs the reference on `inputs` and writes the case directory. Returns the outputs."""
-    outputs = run_reference(model_bytes, inputs)
+def save_case(family, name, model_bytes, inputs, tolerance="float", description="", resolver="BUILTIN_REF"):
+    """Runs the reference on `inputs` and writes the case directory. Returns the outputs.
+    `resolver`: the reference runtime's op resolver ("BUILTIN_REF" or "BUILTIN")."""
+    outputs = run_reference(model_bytes, inputs, resolver=resolver)
     d = os.path.join(OPS_DIR, family, name)
     shutil.rmtree(d, ignore_errors=True)
     os.makedirs(d)

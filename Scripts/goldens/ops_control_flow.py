@@ -15,6 +15,14 @@ multi_subgraph_model.py and run in the reference runtime (BUILTIN_REF kernels):
     variable_signatures      signatures sharing one variable: "step" (subgraph 0: CALL_ONCE
                              init, out = x + v, v = out) and "peek" (subgraph 2: v + 0);
                              variable_signatures.json records the reference's results
+    resource_if_then, resource_if_else
+                             a VAR_HANDLE handle passed into IF's branches (resource tensor as
+                             a subgraph input): then: v = x + v, out = v; else: v = x * v,
+                             out = read(v) + 1; CALL_ONCE initialises v; invoke2_output_0.npy
+                             holds a second invoke's output (v changed by the first)
+    resource_while           the handle carried through WHILE's state (body input and output):
+                             while i < 4 { v = v + x; x = x * 0.5; i += 1 }, then read(v) in
+                             the main graph after the loop
     where_ties, where_all_false, where_all_true
                              WHERE(EQUAL(x, y)) on a computed input, and GATHER_ND(x, where)
 
@@ -136,6 +144,91 @@ def call_once_model():
     return build([main, init])
 
 
+def variable_init(name="init", values=(1.0, 2.0, -3.0)):
+    """A CALL_ONCE subgraph assigning `values` to variable "v"."""
+    init = Graph(name)
+    h = init.tensor([], RESOURCE, name="init_handle")
+    init.op(Op.VAR_HANDLE, [], [h], *var_handle_options("v"))
+    init.op(Op.ASSIGN_VARIABLE, [h, init.const(np.array(values, np.float32))], [])
+    return init
+
+
+def resource_if_model():
+    """IF(cond, handle, x) whose branches read and assign the variable through the handle input."""
+    main = Graph("main")
+    cond = main.input([1], np.bool_, "cond")
+    x = main.input([3], np.float32, "x")
+    handle = main.tensor([], RESOURCE, name="handle")
+    out = main.tensor([3], np.float32, name="out")
+    main.op(Op.CALL_ONCE, [], [], *subgraph_options("CallOnceOptions", InitSubgraphIndex=3))
+    main.op(Op.VAR_HANDLE, [], [handle], *var_handle_options("v"))
+    main.op(Op.IF, [cond, handle, x], [out], *subgraph_options("IfOptions", ThenSubgraphIndex=1, ElseSubgraphIndex=2))
+    main.outputs = [out]
+
+    then = Graph("then_accumulate")
+    th, tx = then.input([], RESOURCE, "then_handle"), then.input([3], np.float32, "then_x")
+    tv = then.tensor([3], np.float32, name="then_value")
+    then.op(Op.READ_VARIABLE, [th], [tv])
+    total = binary(then, Op.ADD, tx, tv, [3], np.float32, "AddOptions")
+    then.op(Op.ASSIGN_VARIABLE, [th, total], [])
+    then.outputs = [total]
+
+    other = Graph("else_scale")
+    eh, ex = other.input([], RESOURCE, "else_handle"), other.input([3], np.float32, "else_x")
+    ev = other.tensor([3], np.float32, name="else_value")
+    other.op(Op.READ_VARIABLE, [eh], [ev])
+    other.op(Op.ASSIGN_VARIABLE, [eh, binary(other, Op.MUL, ex, ev, [3], np.float32, "MulOptions")], [])
+    reread = other.tensor([3], np.float32, name="else_reread")
+    other.op(Op.READ_VARIABLE, [eh], [reread])
+    other.outputs = [binary(other, Op.ADD, reread, other.const(np.ones(3, np.float32)), [3], np.float32, "AddOptions")]
+    return build([main, then, other, variable_init()])
+
+
+def resource_while_model():
+    """WHILE over (i, handle, x): the body reads and assigns the variable through the handle
+    it receives and passes the handle on; the main graph reads the variable after the loop."""
+    main = Graph("main")
+    i = main.input([1], np.int32, "i")
+    x = main.input([3], np.float32, "x")
+    handle = main.tensor([], RESOURCE, name="handle")
+    outs = [main.tensor([1], np.int32, name="i_out"), main.tensor([], RESOURCE, name="handle_out"),
+            main.tensor([3], np.float32, name="x_out")]
+    final = main.tensor([3], np.float32, name="final_v")
+    main.op(Op.CALL_ONCE, [], [], *subgraph_options("CallOnceOptions", InitSubgraphIndex=3))
+    main.op(Op.VAR_HANDLE, [], [handle], *var_handle_options("v"))
+    main.op(Op.WHILE, [i, handle, x], outs, *subgraph_options("WhileOptions", CondSubgraphIndex=1, BodySubgraphIndex=2))
+    main.op(Op.READ_VARIABLE, [handle], [final])
+    main.outputs = [outs[0], outs[2], final]
+
+    cond = Graph("cond")
+    ci = cond.input([1], np.int32)
+    cond.input([], RESOURCE)
+    cond.input([3], np.float32)
+    cond.outputs = [binary(cond, Op.LESS, ci, cond.const(np.array([4], np.int32)), [1], np.bool_)]
+
+    body = Graph("body")
+    bi, bh, bx = body.input([1], np.int32), body.input([], RESOURCE, "body_handle"), body.input([3], np.float32)
+    bv = body.tensor([3], np.float32, name="body_value")
+    body.op(Op.READ_VARIABLE, [bh], [bv])
+    body.op(Op.ASSIGN_VARIABLE, [bh, binary(body, Op.ADD, bv, bx, [3], np.float32, "AddOptions")], [])
+    ni = binary(body, Op.ADD, bi, body.const(np.array([1], np.int32)), [1], np.int32, "AddOptions")
+    nx = binary(body, Op.MUL, bx, body.const(np.full(3, 0.5, np.float32)), [3], np.float32, "MulOptions")
+    body.outputs = [ni, bh, nx]
+    return build([main, cond, body, variable_init()])
+
+
+def save_second_invoke(name, model, inputs):
+    """Runs `model` twice on `inputs` in one reference interpreter (variables kept) and saves
+    the second invoke's outputs as invoke2_output_<k>.npy next to the case."""
+    interp = common.reference_interpreter(model)
+    for _ in range(2):
+        for d, x in zip(interp.get_input_details(), inputs):
+            interp.set_tensor(d["index"], x)
+        interp.invoke()
+    for k, d in enumerate(interp.get_output_details()):
+        np.save(os.path.join(common.OPS_DIR, FAMILY, name, f"invoke2_output_{k}.npy"), interp.get_tensor(d["index"]).copy())
+
+
 def variable_signatures_model():
     main = Graph("step")
     x = main.input([3], np.float32, "x")
@@ -218,7 +311,7 @@ def save_empty_case(name, model, inputs, description):
     """common.save_case for a case with empty outputs (see run_allowing_empty)."""
     outputs = run_allowing_empty(model, inputs)
     original = common.run_reference
-    common.run_reference = lambda m, i: outputs
+    common.run_reference = lambda m, i, **_: outputs
     try:
         common.save_case(FAMILY, name, model, inputs, "exact", description)
     finally:
@@ -306,6 +399,16 @@ def main():
                      "IF whose then branch gives [8] (concat)")
     common.save_case(FAMILY, "if_shapes_else", model, [np.array([False]), x, y], "exact",
                      "IF whose else branch gives [4] (mul): output shape known only at invoke")
+    model = resource_if_model()
+    x = f(3)
+    for name, flag, text in (("resource_if_then", True, "then: v = x + v, out = v"),
+                             ("resource_if_else", False, "else: v = x * v, out = read(v) + 1")):
+        common.save_case(FAMILY, name, model, [np.array([flag]), x], "exact",
+                         f"IF(cond, VAR_HANDLE handle, x), CALL_ONCE v = [1, 2, -3]; {text}")
+        save_second_invoke(name, model, [np.array([flag]), x])
+    model = resource_while_model()
+    common.save_case(FAMILY, "resource_while", model, [np.array([0], np.int32), f(3)], "exact",
+                     "WHILE(i, handle, x): v += x, x *= 0.5 while i < 4; read(v) after the loop")
     hostile()
     variable_signatures_case()
 

@@ -3,6 +3,10 @@ per-channel weights, int64 bias: the converter's 16x8 mode), hand-built with the
 package's FlatBuffers builders so scales, bias types and options are chosen exactly, with
 outputs from the reference runtime's reference kernels, on adversarial inputs: the full int16
 range (both extremes), a constant input, a one-sided (non-negative) input.
+LOGISTIC, TANH, SOFTMAX and RSQRT on int16, and the broadcasting power-of-two SUB, are checked
+against the reference runtime's default kernels (resolver BUILTIN): for LOGISTIC and TANH at
+the power-of-two input scales 2^-12 (and 2^-11 for TANH) those run gemmlowp fixed point where
+the reference kernels run the interpolated sigmoid table; elsewhere the two agree.
 Run: PYTHON=... Scripts/generate-goldens.sh ops_int16x8
 """
 import numpy as np
@@ -165,6 +169,110 @@ def explicit_cases(rng):
     return cases
 
 
+LOGISTIC, TANH, SOFTMAX, RSQRT = 14, 28, 25, 76
+
+
+def sweep():
+    """Every int16 code once, as a [256, 256] tensor."""
+    return np.arange(-32768, 32768, dtype=np.int16).reshape(256, 256)
+
+
+def sampled(rng):
+    """4,096 int16 codes: both extremes, 0, ±1, every 32nd code and random codes, [64, 64]."""
+    fixed = np.array([-32768, 32767, 0, 1, -1, -32767, 2, -2], np.int16)
+    strided = np.arange(-32768, 32768, 32, dtype=np.int16)
+    rest = rng.integers(-32768, 32767, size=4096 - fixed.size - strided.size, endpoint=True).astype(np.int16)
+    return np.concatenate([fixed, strided, rest]).reshape(64, 64)
+
+
+def unary_model(op, shape, in_scale, out_scale, version=3, opts=None):
+    if opts is None:
+        return build(op, [T(shape, np.int16, quant=(in_scale, 0))], [T(shape, np.int16, quant=(out_scale, 0))], version=version)
+    return build(op, [T(shape, np.int16, quant=(in_scale, 0))], [T(shape, np.int16, quant=(out_scale, 0))],
+                 options_type(opts[0]), options(opts[0], **opts[1]), version=version)
+
+
+def softmax_rows(rng, depth):
+    """Rows that stress SOFTMAX: all equal (mid, minimum, maximum), a two-way tie for the maximum,
+    one maximum among minima, alternating extremes, then full-range random rows."""
+    rows = [np.full(depth, 12345), np.full(depth, -32768), np.full(depth, 32767)]
+    tie = rng.integers(-32768, 0, size=depth); tie[0] = tie[-1] = 1000; rows.append(tie)
+    lone = np.full(depth, -32768); lone[depth // 2] = 32767; rows.append(lone)
+    rows.append(np.where(np.arange(depth) % 2 == 0, 32767, -32768))
+    rows.append(np.zeros(depth))
+    for _ in range(5):
+        rows.append(rng.integers(-32768, 32767, size=depth, endpoint=True))
+    return np.array(rows).astype(np.int16)
+
+
+def activation_cases(rng):
+    """int16 LOGISTIC, TANH, SOFTMAX and RSQRT, as (name, model, inputs)."""
+    cases = []
+    out_scale = 1 / 32768
+    # Power-of-two scales the default kernels run in gemmlowp fixed point, power-of-two scales
+    # they run on the table (shift outside 0 / 0...1), and general scales (table, rescaled).
+    for name, op, scale, full in (("logistic_scale_2e-12", LOGISTIC, 2 ** -12, True),
+                                  ("logistic_scale_0.0003", LOGISTIC, 0.0003, True),
+                                  ("logistic_scale_2e-10", LOGISTIC, 2 ** -10, False),
+                                  ("logistic_scale_2e-11", LOGISTIC, 2 ** -11, False),
+                                  ("logistic_scale_0.05", LOGISTIC, 0.05, False),
+                                  ("logistic_scale_1e-6", LOGISTIC, 1e-6, False),
+                                  ("tanh_scale_2e-12", TANH, 2 ** -12, False),
+                                  ("tanh_scale_2e-11", TANH, 2 ** -11, True),
+                                  ("tanh_scale_2e-13", TANH, 2 ** -13, False),
+                                  ("tanh_scale_1_over_3000", TANH, 1 / 3000, True),
+                                  ("tanh_scale_0.002", TANH, 0.002, False),
+                                  ("tanh_scale_0.7", TANH, 0.7, False)):
+        x = sweep() if full else sampled(rng)
+        cases.append((name, unary_model(op, list(x.shape), scale, out_scale), [x]))
+    for name, shape, scale, beta in (("softmax_rows_scale_0.001", [12, 33], 0.001, 1.0),
+                                     ("softmax_rows_scale_2e-12_beta_0.5", [12, 40], 2 ** -12, 0.5),
+                                     ("softmax_rows_scale_0.05", [12, 17], 0.05, 1.0),
+                                     ("softmax_rows_scale_1e-5", [12, 9], 1e-5, 1.0)):
+        x = softmax_rows(rng, shape[1])
+        cases.append((name, unary_model(SOFTMAX, shape, scale, out_scale, version=3,
+                                        opts=("SoftmaxOptions", {"Beta": beta})), [x]))
+    x = rng.integers(-32768, 32767, size=(2, 3, 4, 10), endpoint=True).astype(np.int16)
+    x[0, 0, 0, :] = 77
+    cases.append(("softmax_rank4_depth10", unary_model(SOFTMAX, [2, 3, 4, 10], 0.0007, out_scale,
+                                                       opts=("SoftmaxOptions", {"Beta": 1.0})), [x]))
+    x1 = np.zeros((1, 1), np.int16) + 5
+    cases.append(("softmax_depth1", unary_model(SOFTMAX, [1, 1], 0.001, out_scale, opts=("SoftmaxOptions", {"Beta": 1.0})), [x1]))
+    # RSQRT on every non-negative code (negative codes are an error in the reference).
+    nonnegative = np.arange(0, 32768, dtype=np.int16).reshape(128, 256)
+    for name, si, so in (("rsqrt_scale_0.001_out_0.002", 0.001, 0.002), ("rsqrt_scale_2e-10_out_2e-6", 2 ** -10, 2 ** -6),
+                         ("rsqrt_saturating_out_0.0001", 0.1, 0.0001)):
+        cases.append((name, unary_model(RSQRT, [128, 256], si, so, version=3), [nonnegative]))
+    return cases
+
+
+def sub_broadcast_cases(rng):
+    """Power-of-two int16 SUB with broadcasting (the reference's BroadcastSub16POTSlow)."""
+    cases = []
+    full = lambda shape: rng.integers(-32768, 32767, size=shape, endpoint=True).astype(np.int16)
+    for name, sa, sb, s1, s2, so, act in (("sub_pot_broadcast_row_input2_finer", [2, 3, 37], [1, 1, 37], 2 ** -10, 2 ** -13, 2 ** -10, 0),
+                                          ("sub_pot_broadcast_both_input1_finer_relu", [1, 3, 1], [2, 1, 37], 2 ** -14, 2 ** -9, 2 ** -9, 1),
+                                          ("sub_pot_broadcast_scalar_same_scale", [2, 3, 37], [1], 2 ** -12, 2 ** -12, 2 ** -12, 0),
+                                          ("sub_pot_broadcast_scalar_first_shift_20", [1], [4, 37], 2 ** -30, 2 ** -10, 2 ** -10, 0)):
+        rank = max(len(sa), len(sb))
+        pa, pb = [1] * (rank - len(sa)) + sa, [1] * (rank - len(sb)) + sb
+        shape = [max(a, b) for a, b in zip(pa, pb)]
+        model = build(SUB, [T(sa, np.int16, quant=(s1, 0)), T(sb, np.int16, quant=(s2, 0))],
+                      [T(shape, np.int16, quant=(so, 0))], options_type("SubOptions"),
+                      options("SubOptions", FusedActivationFunction=act, PotScaleInt16=True), version=3)
+        a, b = full(sa), full(sb)
+        a.reshape(-1)[0], b.reshape(-1)[-1] = -32768, 32767
+        cases.append((name, model, [a, b]))
+    return cases
+
+
+def large_scale_cases(rng):
+    """LOGISTIC / TANH at input scales whose table multiplier stays above 32767 (no doubling,
+    shift 0): products of nearly 2^31."""
+    return [(name, unary_model(op, [64, 64], scale, 1 / 32768), [sampled(rng)])
+            for name, op, scale in (("logistic_scale_5", LOGISTIC, 5.0), ("tanh_scale_3", TANH, 3.0))]
+
+
 def main():
     common.clear_family(FAMILY)
     rng = np.random.default_rng(1608)
@@ -182,6 +290,10 @@ def main():
             print("  ", f"{name}_{kind}")
     for name, model, inputs in explicit_cases(rng):
         common.save_case(FAMILY, name, model, inputs, tolerance="exact", description=f"int16 {name}")
+        print("  ", name)
+    for name, model, inputs in activation_cases(rng) + sub_broadcast_cases(rng) + large_scale_cases(rng):
+        common.save_case(FAMILY, name, model, inputs, tolerance="exact", resolver="BUILTIN",
+                         description=f"int16 {name} (reference runtime, default kernels)")
         print("  ", name)
 
 

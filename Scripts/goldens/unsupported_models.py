@@ -5,6 +5,10 @@
                    MUL with a fused TANH (unsupported option), TANH on bool (unsupported type),
                    a custom operator nobody implements, RELU (runs), int8 DIV by a constant
                    that holds a real 0 (rejected at load, as the reference rejects it at invoke)
+    add_int16_pot_broadcast.tflite
+                   int16 ADD on the power-of-two path (pot_scale_int16, scales 2^-10, 2^-13,
+                   2^-10) with broadcasting ([2, 3, 37] + [1, 1, 37]): the reference runtime
+                   has no broadcasting form of that path and aborts on it, so it is unsupported
 """
 import os
 
@@ -13,7 +17,7 @@ import numpy as np
 import tflite
 
 from common import ROOT
-from single_op_model import TYPE_CODES, _offsets, _vector, options, options_type
+from single_op_model import TYPE_CODES, T, _offsets, _vector, build, options, options_type
 
 OUT = os.path.join(ROOT, "Tests", "Fixtures", "unsupported")
 M = tflite
@@ -126,6 +130,12 @@ def main():
     with open(os.path.join(OUT, "mixed.tflite"), "wb") as fh:
         fh.write(mixed())
     print("  mixed.tflite")
+    add = build(0, [T([2, 3, 37], np.int16, quant=(2 ** -10, 0)), T([1, 1, 37], np.int16, quant=(2 ** -13, 0))],
+                [T([2, 3, 37], np.int16, quant=(2 ** -10, 0))], options_type("AddOptions"),
+                options("AddOptions", FusedActivationFunction=0, PotScaleInt16=True), version=3)
+    with open(os.path.join(OUT, "add_int16_pot_broadcast.tflite"), "wb") as fh:
+        fh.write(add)
+    print("  add_int16_pot_broadcast.tflite")
 
 
 if __name__ == "__main__":

@@ -129,6 +129,10 @@ extension Assembler {
 
     /// `shr dst, count` (logical; ZF set when the result is zero).
     public mutating func shr(_ dst: GeneralRegister, _ count: UInt8, width: OperandWidth = .qword) {
+        if count == 1 {
+            instruction(0xD1, width: width, reg: 5, .register(dst.index))   // the short form assemblers choose
+            return
+        }
         instruction(0xC1, width: width, reg: 5, .register(dst.index))
         emit(count)
     }

@@ -30,7 +30,7 @@ public struct CPUFeatures: Sendable, Equatable, CustomStringConvertible {
     /// The highest level these features support.
     public var supportedLevel: InstructionSetLevel {
         guard avx && avx2 && fma && osSavesYMM else { return .sse2 }
-        guard avx512f && avx512bw && avx512dq && avx512vl && osSavesZMM else { return .avx2 }
+        guard avx512f && avx512bw && avx512dq && avx512vl && osSavesZMM else { return avxvnni ? .avxvnni : .avx2 }
         return avx512vnni ? .avx512vnni : .avx512
     }
 

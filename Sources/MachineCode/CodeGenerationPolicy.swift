@@ -7,7 +7,7 @@ import Darwin
 /// Whether kernels are generated at run time, and for which instruction-set level.
 ///
 /// The level is the CPU's (`CPUFeatures.current`), capped by `LITEVISION_ISA`
-/// (`sse2|avx2|avx512|avx512vnni`) so lower-level kernels can be tested on a higher machine,
+/// (`sse2|avx2|avxvnni|avx512|avx512vnni`) so lower-level kernels can be tested on a higher machine,
 /// and by `InstructionSetLevel.verifiedOnHardware` unless `LITEVISION_ISA` names the level.
 /// `LITEVISION_JIT=0` turns generation off: the portable Swift kernels run.
 public struct CodeGenerationPolicy: Sendable, Equatable, CustomStringConvertible {
@@ -38,7 +38,7 @@ public struct CodeGenerationPolicy: Sendable, Equatable, CustomStringConvertible
         if let requested = environment["LITEVISION_ISA"], !requested.isEmpty {
             guard let cap = InstructionSetLevel(name: requested) else {
                 return CodeGenerationPolicy(level: min(cpu, verifiedCap(cpu)),
-                                            reason: "LITEVISION_ISA=\(requested) is not one of sse2|avx2|avx512|avx512vnni; ignored")
+                                            reason: "LITEVISION_ISA=\(requested) is not one of sse2|avx2|avxvnni|avx512|avx512vnni; ignored")
             }
             return CodeGenerationPolicy(level: min(cpu, cap), reason: "CPU supports \(cpu), LITEVISION_ISA=\(cap)")
         }

@@ -5,6 +5,9 @@ public enum InstructionSetLevel: Int, Comparable, CaseIterable, Sendable, Custom
     case sse2
     /// AVX2 with FMA3 and OS support for ymm state.
     case avx2
+    /// `avx2` plus AVX-VNNI (the VEX `vpdpbusd` / `vpdpwssd` on ymm), as on desktop cores without
+    /// AVX-512. Higher levels use AVX-VNNI too where the CPU has it.
+    case avxvnni
     /// AVX-512 F, BW, DQ and VL with OS support for zmm and opmask state.
     case avx512
     /// `avx512` plus AVX512-VNNI (`vpdpbusd`, `vpdpwssd` on zmm).
@@ -17,6 +20,7 @@ public enum InstructionSetLevel: Int, Comparable, CaseIterable, Sendable, Custom
         switch self {
         case .sse2: "sse2"
         case .avx2: "avx2"
+        case .avxvnni: "avxvnni"
         case .avx512: "avx512"
         case .avx512vnni: "avx512vnni"
         }
@@ -30,7 +34,8 @@ public enum InstructionSetLevel: Int, Comparable, CaseIterable, Sendable, Custom
 
     /// Levels whose generated kernels have run and passed the kernel tests on real hardware.
     /// Higher levels are used only when `LITEVISION_ISA` names them explicitly, until a test run
-    /// on such a CPU has verified them. Every level is verified: AVX2 on AMD Zen 3, AVX-512 and
-    /// AVX512-VNNI on Intel Xeon (family 6 model 207) with the whole test suite at each level.
-    public static let verifiedOnHardware: Set<InstructionSetLevel> = [.sse2, .avx2, .avx512, .avx512vnni]
+    /// on such a CPU has verified them. Every level is verified: AVX2 on AMD Zen 3; AVX-VNNI,
+    /// AVX-512 and AVX512-VNNI on Intel Xeon (family 6 model 207), each with the kernel and model
+    /// test suites run at that level.
+    public static let verifiedOnHardware: Set<InstructionSetLevel> = [.sse2, .avx2, .avxvnni, .avx512, .avx512vnni]
 }

@@ -49,7 +49,7 @@ extension DetectCommand {
             let runner = BatchRunner(detector: detector, loader: loader, shard: shard, prefetch: options.prefetch)
             let statistics = try runner.run(reader, expectedItems: expected, emit: { outcome in
                 let line: String
-                do { line = try jsonLine(BatchRecordJSON(outcome)) } catch {
+                do { line = try DetectionJSON.line(outcome) } catch {
                     throw BatchRunError.outputFailed("cannot encode the record of \(outcome.id): \(error)")
                 }
                 try writer.write(line: line)
@@ -74,27 +74,4 @@ extension DetectCommand {
     private func log(_ message: String) {
         FileHandle.standardError.write(Data(("litevision: " + message + "\n").utf8))
     }
-}
-
-/// One record of `detect --jsonl`: the item's `id` with the keys of `detect --json`
-/// (`image`, `width`, `height`, `objects`), or the `id` with `error: {kind, message}`.
-struct BatchRecordJSON: Encodable {
-    let outcome: BatchOutcome
-
-    init(_ outcome: BatchOutcome) { self.outcome = outcome }
-
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(outcome.id, forKey: .id)
-        switch outcome.result {
-        case .success(let detections):
-            try c.encode(outcome.path ?? outcome.id.description, forKey: .image)
-            try c.encode(detections.width, forKey: .width)
-            try c.encode(detections.height, forKey: .height)
-            try c.encode(detections.objects.map(ObjectJSON.init), forKey: .objects)
-        case .failure(let error):
-            try c.encode(error, forKey: .error)
-        }
-    }
-    enum CodingKeys: String, CodingKey { case id, image, width, height, objects, error }
 }

@@ -39,18 +39,17 @@ struct DetectCommand: AsyncParsableCommand {
             let objects = try detector.results(inIndependentImage: image)
             let width = image.sourceUprightWidth, height = image.sourceUprightHeight
             if json {
-                print(try jsonLine(ImageResultJSON(image: path, width: width, height: height,
-                                                   objects: objects.map(ObjectJSON.init))))
+                print(try DetectionJSON.line(ImageDetectionRecord(image: path, width: width, height: height, objects: objects)))
             } else {
                 print("\(path) \(width)x\(height): \(objects.count) object\(objects.count == 1 ? "" : "s")")
-                objects.forEach { print(describe($0)) }
+                objects.forEach { print("  " + $0.summary) }
             }
             if let annotate {
                 let out = annotationPath(annotate, for: path, multiple: images.count > 1)
                 // Boxes are in the full photo's pixels: draw them on the full-size decode.
                 let full = image.reducedScaleSource == nil
                     ? image : try VisionImage(contentsOf: path, orientation: override, limits: detection.imageLimits)
-                try annotatedImage(full, objects).write(to: out)
+                try full.annotated(with: objects).write(to: out)
             }
         }
     }
@@ -65,12 +64,4 @@ struct DetectCommand: AsyncParsableCommand {
         let ext = (target as NSString).pathExtension
         return (target as NSString).deletingPathExtension + "-" + stem + "." + (ext.isEmpty ? "png" : ext)
     }
-}
-
-/// `{"image", "width", "height", "objects": [...]}`.
-struct ImageResultJSON: Encodable {
-    var image: String
-    var width: Int
-    var height: Int
-    var objects: [ObjectJSON]
 }

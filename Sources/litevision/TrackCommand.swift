@@ -45,10 +45,10 @@ struct TrackCommand: AsyncParsableCommand {
             let (n, image) = (frame.index, frame.image)
             let objects = try detector.results(in: image, timestamp: Double(n) / framesPerSecond)
             if json {
-                print(try jsonLine(FrameResultJSON(frame: n, objects: objects.map(ObjectJSON.init))))
+                print(try DetectionJSON.line(FrameDetectionRecord(frame: n, objects: objects)))
             } else {
                 print("frame \(n): \(objects.count) object\(objects.count == 1 ? "" : "s")")
-                objects.forEach { print(describe($0)) }
+                objects.forEach { print("  " + $0.summary) }
             }
             if let annotate {
                 // Boxes are in full-frame pixels: draw them on the full-size decode.
@@ -57,17 +57,11 @@ struct TrackCommand: AsyncParsableCommand {
                     full = try VisionImage(contentsOf: (input as NSString).appendingPathComponent(name),
                                            orientation: orientation == .up ? nil : orientation, limits: detection.imageLimits)
                 }
-                try annotatedImage(full, objects)
+                try full.annotated(with: objects)
                     .writePNG(to: (annotate as NSString).appendingPathComponent(String(format: "frame-%05d.png", n)))
             }
         }
     }
-}
-
-/// `{"frame": n, "objects": [...]}`.
-struct FrameResultJSON: Encodable {
-    var frame: Int
-    var objects: [ObjectJSON]
 }
 
 /// How `track` keeps IDs: the lost-track window, class-aware matching, re-identification.

@@ -14,7 +14,7 @@ struct EngineDispatchReport {
         } else {
             lines.append("  generated kernels: none (portable Swift kernels)")
         }
-        lines.append("  switches: LITEVISION_JIT=0 (portable kernels), LITEVISION_ISA=sse2|avx2|avx512|avx512vnni (cap)")
+        lines.append("  switches: LITEVISION_JIT=0 (portable kernels), LITEVISION_ISA=sse2|avx2|avxvnni|avx512|avx512vnni (cap)")
         return lines.joined(separator: "\n")
     }
 }

@@ -120,6 +120,7 @@ extension ModelSummary {
         inputs = subgraph.inputs.map(tensor)
         outputs = subgraph.outputs.map(tensor)
         var counts: [String: Int] = [:]
+        let macs = model.macEstimate()
         operators = subgraph.operators.enumerated().map { index, op in
             let code = model.operatorCodes[op.opcodeIndex]
             counts[code.displayName, default: 0] += 1
@@ -127,12 +128,12 @@ extension ModelSummary {
             return OperatorSummary(index: index, op: code.displayName, version: code.version, inputs: op.inputs,
                                    outputs: op.outputs, options: Dictionary(options, uniquingKeysWith: { a, _ in a }),
                                    optionOrder: options.map(\.0),
-                                   macs: OperatorCostEstimate.macs(of: op, code: code, in: subgraph))
+                                   macs: macs.operators.indices.contains(index) ? macs.operators[index] : 0)
         }
         operatorCounts = counts
         tensors = includeTensors ? subgraph.tensors.indices.map(tensor) : nil
         metadata = MetadataSummary(model: model)
-        estimatedMACs = model.estimatedMACs()
+        estimatedMACs = macs.total
         unsupportedOperators = engine.unsupportedOperators
         arenaBytes = engine.arenaBytes
         arenaNote = engine.arenaNote

@@ -75,6 +75,9 @@ final class CPUFeatureTests: XCTestCase {
         var noOS = avx2
         noOS.osSavesYMM = false
         XCTAssertEqual(noOS.supportedLevel, .sse2, "AVX registers unusable when the OS does not save them")
+        let desktop = CPUFeatures(leaf1: (0, 0, 1 << 28 | 1 << 12 | 1 << 27, 1 << 26), leaf7: (0, 1 << 5, 0, 0),
+                                  leaf7sub1: (1 << 4, 0, 0, 0), xcr0: 0x7)
+        XCTAssertEqual(desktop.supportedLevel, .avxvnni, "AVX2 with AVX-VNNI (CPUID.7.1:EAX bit 4), no AVX-512")
         let zmm = CPUFeatures(leaf1: (0, 0, 1 << 28 | 1 << 12 | 1 << 27, 1 << 26),
                               leaf7: (0, 1 << 5 | 1 << 16 | 1 << 17 | 1 << 30 | 1 << 31, 1 << 11, 0),
                               leaf7sub1: (1 << 4, 0, 0, 0), xcr0: 0xE7)
@@ -92,6 +95,7 @@ final class CPUFeatureTests: XCTestCase {
         XCTAssertEqual(CodeGenerationPolicy.resolve(features: f, environment: [:]).level,
                        InstructionSetLevel.verifiedOnHardware.contains(.avx512vnni) ? .avx512vnni : .avx2)
         XCTAssertEqual(CodeGenerationPolicy.resolve(features: f, environment: ["LITEVISION_ISA": "avx512"]).level, .avx512)
+        XCTAssertEqual(CodeGenerationPolicy.resolve(features: f, environment: ["LITEVISION_ISA": "avxvnni"]).level, .avxvnni)
         XCTAssertEqual(CodeGenerationPolicy.resolve(features: f, environment: ["LITEVISION_ISA": "sse2"]).level, .sse2)
         XCTAssertEqual(CodeGenerationPolicy.resolve(features: f, environment: ["LITEVISION_JIT": "0"]).level, .sse2)
         XCTAssertFalse(CodeGenerationPolicy.resolve(features: nil, environment: [:]).generatesCode)

@@ -59,10 +59,26 @@ final class ArenaPlannerTests: XCTestCase {
             // Never worse than giving every tensor its own slot, never better than the peak live set.
             let naive = requests.reduce(0) { $0 + ArenaPlanner.alignUp($1.byteCount, 64) }
             XCTAssertLessThanOrEqual(plan.arenaByteCount, naive)
-            let peak = (0..<steps).map { step in
+            // The sweep agrees with counting every step by brute force (the oracle).
+            let peak = ArenaPlanner.peakLiveByteCount(requests)
+            let bruteForce = (0..<steps).map { step in
                 requests.filter { $0.firstUse <= step && step <= $0.lastUse }.reduce(0) { $0 + $1.byteCount }
             }.max() ?? 0
+            XCTAssertEqual(peak, bruteForce)
             XCTAssertGreaterThanOrEqual(plan.arenaByteCount, peak)
         }
+    }
+
+    /// Lifetimes are inclusive: a tensor that ends at a step is live together with one that
+    /// starts at that step, not with one that starts at the next.
+    func testPeakLiveBytesCountsInclusiveLifetimes() {
+        typealias R = ArenaPlanner.Request
+        XCTAssertEqual(ArenaPlanner.peakLiveByteCount([]), 0)
+        XCTAssertEqual(ArenaPlanner.peakLiveByteCount([R(byteCount: 100, firstUse: 0, lastUse: 1),
+                                                        R(byteCount: 30, firstUse: 1, lastUse: 2)]), 130)
+        XCTAssertEqual(ArenaPlanner.peakLiveByteCount([R(byteCount: 100, firstUse: 0, lastUse: 0),
+                                                        R(byteCount: 30, firstUse: 1, lastUse: 2)]), 100)
+        // a -> b -> c -> d chain of 1000-byte tensors: two live at once.
+        XCTAssertEqual(ArenaPlanner.peakLiveByteCount((0..<4).map { R(byteCount: 1000, firstUse: $0, lastUse: $0 + 1) }), 2000)
     }
 }

@@ -26,12 +26,7 @@ final class ArenaSizeTests: XCTestCase {
         let model = try Model(file: TFLiteModelFile(contentsOf: path), resolver: TestKernels.declaredShapes)
         let executor = SubgraphExecutor(blueprint: model.subgraphs[0], threads: ThreadPool(threadCount: 1))
         try executor.prepare()
-        let requests = try executor.arenaRequests().requests
-        let steps = requests.map(\.lastUse).max() ?? 0
-        let peak = (0...steps).map { step in
-            requests.filter { $0.firstUse <= step && step <= $0.lastUse }.reduce(0) { $0 + $1.byteCount }
-        }.max() ?? 0
-        return (executor.arenaByteCount, peak)
+        return (executor.arenaByteCount, executor.peakLiveByteCount)
     }
 
     /// The path of a recorded model, or nil (with the reason in `skipped`) when it is absent

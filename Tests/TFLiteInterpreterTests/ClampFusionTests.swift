@@ -4,9 +4,10 @@ import TFLiteSchema
 import TestSupport
 import XCTest
 
-/// Float RELU-family nodes after an ADD (BlazeFace's residual blocks) leave the run order: the
-/// ADD clamps in the same pass and the RELU's output shares its memory. The fused run must equal,
-/// bit for bit, the same model run node by node.
+/// Float RELU-family nodes after an ADD (BlazeFace's residual blocks) or a convolution without
+/// an activation leave the run order: the producer clamps in the same pass and the RELU's output
+/// shares its memory. The fused run must equal, bit for bit, the same model run node by node,
+/// on ordinary inputs and on inputs with NaN, infinities and the largest floats.
 final class ClampFusionTests: XCTestCase {
     func testFaceDetectorResidualReLUsAreFusedAndResultsUnchanged() throws {
         let path = try TestPaths.model("face_detection_full_range.tflite")
@@ -15,7 +16,9 @@ final class ClampFusionTests: XCTestCase {
         try executor.prepare()
         let relus = executor.nodes.indices.filter { executor.nodes[$0].context.code.builtin == .relu }
         let skipped = relus.filter { !executor.runOrder.contains($0) }
-        XCTAssertGreaterThanOrEqual(skipped.count, 20, "the residual RELUs after ADD should be fused away")
+        // face_detection_full_range has 47 RELUs: 23 after an ADD, the rest after a CONV_2D.
+        XCTAssertEqual(relus.count, 47)
+        XCTAssertEqual(skipped.count, relus.count, "every RELU follows an ADD or a CONV_2D read by it alone")
         for k in skipped {
             let relu = executor.nodes[k].context
             let producer = try XCTUnwrap(executor.runOrder.first { p in
@@ -30,10 +33,16 @@ final class ClampFusionTests: XCTestCase {
         let input = try XCTUnwrap(executor.nodes.first?.context.inputs.first ?? nil)
         var rng = SeededGenerator(seed: 5)
         let values = (0..<input.elementCount).map { _ in rng.float() * 2 - 1 }
-        let fused = try run(executor, input: input, values: values)
-        let reference = try runUnfused(path: path, values: values)
-        XCTAssertEqual(fused.count, reference.count)
-        for (a, b) in zip(fused, reference) { XCTAssertEqual(a.map(\.bitPattern), b.map(\.bitPattern)) }
+        var extremes = values
+        for i in stride(from: 0, to: extremes.count, by: 97) {
+            extremes[i] = [Float.nan, .infinity, -.infinity, .greatestFiniteMagnitude, -.greatestFiniteMagnitude][i % 5]
+        }
+        for sample in [values, extremes] {
+            let fused = try run(executor, input: input, values: sample)
+            let reference = try runUnfused(path: path, values: sample)
+            XCTAssertEqual(fused.count, reference.count)
+            for (a, b) in zip(fused, reference) { XCTAssertEqual(a.map(\.bitPattern), b.map(\.bitPattern)) }
+        }
     }
 
     /// Invokes `executor` on `values` and returns every graph output.

@@ -25,7 +25,7 @@ final class ControlFlowTests: XCTestCase {
     /// Every case: each output bit-exact, with the reference's shape (e.g. WHERE's [0, 2]).
     func testGoldenCasesMatchTheReference() throws {
         let cases = try GoldenCase.cases(in: TestPaths.fixturesDirectory.appendingPathComponent("ops/control_flow"))
-        XCTAssertEqual(cases.count, 10, "run Scripts/generate-goldens.sh ops_control_flow")
+        XCTAssertEqual(cases.count, 13, "run Scripts/generate-goldens.sh ops_control_flow")
         for goldenCase in cases {
             for failure in goldenCase.failures() { XCTFail(failure) }
             let interpreter = try Interpreter(modelPath: goldenCase.directory.appendingPathComponent("model.tflite").path)
@@ -48,6 +48,29 @@ final class ControlFlowTests: XCTestCase {
         XCTAssertEqual(try interpreter.run([input])[0].data, second.data)
         XCTAssertNotEqual(first.data, second.data)
         XCTAssertEqual(try self.interpreter("call_once_variable").run([input])[0].data, first.data)
+    }
+
+    /// A VAR_HANDLE handle passed into IF's branches (a resource tensor as subgraph input): each
+    /// branch reads and assigns the main graph's variable through it, and a second invoke sees
+    /// the first one's assignment, as in the reference.
+    func testResourceHandlePassedIntoIfBranches() throws {
+        for name in ["resource_if_then", "resource_if_else"] {
+            let inputs = [try array(name, "input_0.npy"), try array(name, "input_1.npy")]
+            let first = try array(name, "output_0.npy"), second = try array(name, "invoke2_output_0.npy")
+            let interpreter = try interpreter(name)
+            XCTAssertEqual(try interpreter.run(inputs)[0].data, first.data, name)
+            XCTAssertEqual(try interpreter.run(inputs)[0].data, second.data, name)
+            XCTAssertNotEqual(first.data, second.data, name)
+        }
+    }
+
+    /// The handle carried through WHILE's state: the body reads and assigns the variable each
+    /// trip, and the main graph reads the accumulated value after the loop.
+    func testResourceHandleCarriedThroughWhile() throws {
+        let inputs = [try array("resource_while", "input_0.npy"), try array("resource_while", "input_1.npy")]
+        let outputs = try interpreter("resource_while").run(inputs)
+        XCTAssertEqual(outputs.count, 3)
+        for k in 0..<3 { XCTAssertEqual(outputs[k].data, try array("resource_while", "output_\(k).npy").data, "output \(k)") }
     }
 
     /// Signature runners of one interpreter share its variables and its CALL_ONCE record: "step"

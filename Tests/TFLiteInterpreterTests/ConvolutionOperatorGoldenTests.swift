@@ -17,22 +17,12 @@ final class ConvolutionOperatorGoldenTests: XCTestCase {
             .appendingPathComponent("Fixtures/ops/convolution")
     }
 
-    /// The raw little-endian payload of a version 1/2 `.npy` file.
-    private func npyPayload(_ url: URL) throws -> [UInt8] {
-        let bytes = [UInt8](try Data(contentsOf: url))
-        guard bytes.count > 10, bytes[0] == 0x93 else { throw InterpreterError.invalidModel("not an npy file: \(url.path)") }
-        let major = bytes[6]
-        let headerLength = major == 1 ? Int(bytes[8]) | Int(bytes[9]) << 8
-            : Int(bytes[8]) | Int(bytes[9]) << 8 | Int(bytes[10]) << 16 | Int(bytes[11]) << 24
-        let start = (major == 1 ? 10 : 12) + headerLength
-        return Array(bytes[start...])
-    }
-
     /// The pool kernels split work over: `CONV_GOLDEN_THREADS` threads (default 2, so the
     /// split paths run).
     private let pool = ThreadPool(threadCount: ProcessInfo.processInfo.environment["CONV_GOLDEN_THREADS"].flatMap(Int.init) ?? 2)
 
     private func runCase(_ dir: URL) throws -> (ok: Bool, message: String) {
+        let golden = try GoldenCase(directory: dir, name: dir.lastPathComponent)
         let model = try TFLiteModelFile(contentsOf: dir.appendingPathComponent("model.tflite").path)
         let sub = model.subgraphs[0]
         var allocations: [UnsafeMutableRawPointer] = []
@@ -50,8 +40,12 @@ final class ConvolutionOperatorGoldenTests: XCTestCase {
             }
             return t
         }
+        let inputArrays = try golden.arrays("input")
+        guard inputArrays.count == sub.inputs.count else {
+            return (false, "\(inputArrays.count) input files for \(sub.inputs.count) inputs")
+        }
         for (k, index) in sub.inputs.enumerated() {
-            let payload = try npyPayload(dir.appendingPathComponent("input_\(k).npy"))
+            let payload = [UInt8](inputArrays[k].data)
             let p = UnsafeMutableRawPointer.allocate(byteCount: max(1, payload.count), alignment: 16)
             allocations.append(p)
             payload.withUnsafeBytes { p.copyMemory(from: $0.baseAddress!, byteCount: payload.count) }
@@ -87,7 +81,8 @@ final class ConvolutionOperatorGoldenTests: XCTestCase {
             print("TIMING \(dir.lastPathComponent) \(times.sorted()[2])")
         }
         let out = node.outputs[0]
-        let expected = try npyPayload(dir.appendingPathComponent("output_0.npy"))
+        guard let expectedArray = try golden.arrays("output").first else { return (false, "no output_0.npy") }
+        let expected = [UInt8](expectedArray.data)
         guard expected.count == out.byteCount else {
             return (false, "output has \(out.byteCount) bytes (shape \(out.shape)), expected \(expected.count)")
         }

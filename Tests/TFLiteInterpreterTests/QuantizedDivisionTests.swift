@@ -3,7 +3,7 @@ import TestSupport
 import XCTest
 @testable import TFLiteInterpreter
 
-/// Quantized DIV and RSQRT inputs the reference rejects at invoke, which therefore have no
+/// Quantized DIV and RSQRT (int8, int16) inputs the reference rejects at invoke, which therefore have no
 /// golden output: a divisor code equal to the divisor's zero point (a real 0), an RSQRT input
 /// below its zero point. The golden cases (`Tests/Fixtures/ops/quantized`) cover the rest.
 final class QuantizedDivisionTests: XCTestCase {
@@ -47,5 +47,20 @@ final class QuantizedDivisionTests: XCTestCase {
         x[count / 2] = -1
         _ = try interpreter.copy(bytes(x), toInputAt: 0)
         XCTAssertThrowsError(try interpreter.invoke())
+    }
+
+    func testInt16RsqrtNegativeInputFailsAtInvoke() throws {
+        // int16 RSQRT (zero point 0): every code from 0 up is valid (the golden sweeps them), -1 is not.
+        let interpreter = try interpreter("ops/int16x8/rsqrt_scale_0.001_out_0.002/model.tflite")
+        let count = try interpreter.input(at: 0).data.count / 2
+        var x = [Int16](repeating: 7, count: count)
+        _ = try interpreter.copy(x.withUnsafeBytes { Data($0) }, toInputAt: 0)
+        XCTAssertNoThrow(try interpreter.invoke())
+        x[count - 1] = -1
+        _ = try interpreter.copy(x.withUnsafeBytes { Data($0) }, toInputAt: 0)
+        XCTAssertThrowsError(try interpreter.invoke()) { error in
+            guard case InterpreterError.invocationFailed(let message) = error else { return XCTFail("\(error)") }
+            XCTAssertTrue(message.contains("RSQRT"), message)
+        }
     }
 }

@@ -46,6 +46,35 @@ final class SupportCheckTests: XCTestCase {
         XCTAssertTrue(report.findings.allSatisfy { $0.reason == .unknownOperator })
     }
 
+    /// int16 ADD on the power-of-two path with broadcasting: the reference runtime aborts on it
+    /// (it has no broadcasting form), so the check names it rather than invoke guessing.
+    func testPowerOfTwoInt16AddWithBroadcastingIsReported() throws {
+        let report = Model.checkSupport(try file("unsupported/add_int16_pot_broadcast.tflite"))
+        XCTAssertEqual(summary(report), ["0/0 ADD unsupportedType"])
+        XCTAssertTrue(report.findings.first?.message.contains("broadcasting") ?? false, "\(report.findings)")
+    }
+
+    /// The int16 operators added for issue 13 (LOGISTIC, TANH, SOFTMAX, RSQRT, broadcasting
+    /// power-of-two SUB) report nothing.
+    func testInt16ActivationFixturesReportNothing() throws {
+        for name in ["logistic_scale_2e-12", "logistic_scale_0.0003", "tanh_scale_2e-11", "tanh_scale_1_over_3000",
+                     "softmax_rows_scale_0.001", "rsqrt_scale_0.001_out_0.002", "sub_pot_broadcast_row_input2_finer"] {
+            let report = Model.checkSupport(try file("ops/int16x8/\(name)/model.tflite"))
+            XCTAssertEqual(report.findings, [], name)
+        }
+    }
+
+    /// Control-flow models report nothing, in any subgraph: IF, WHILE (growing state), CALL_ONCE
+    /// with variables, and handles passed into IF branches and a WHILE body (resource tensors as
+    /// subgraph inputs and outputs). The check prepares them against the model's subgraphs.
+    func testControlFlowAndResourceHandlesReportNothing() throws {
+        for name in ["if_then", "if_shapes_then", "while_count", "call_once_variable", "where_ties",
+                     "resource_if_then", "resource_while"] {
+            let report = Model.checkSupport(try file("ops/control_flow/\(name)/model.tflite"))
+            XCTAssertEqual(report.findings, [], name)
+        }
+    }
+
     func testSupportedFixtureReportsNothing() throws {
         let report = Model.checkSupport(try file("ops/quantized/div_int8_broadcast/model.tflite"))
         XCTAssertEqual(report.findings, [])

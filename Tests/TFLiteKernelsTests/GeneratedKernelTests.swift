@@ -143,9 +143,12 @@ final class GeneratedKernelTests: XCTestCase {
             throw XCTSkip("code generation is capped below AVX2 here (\(policy))")
         }
         let kernels = try XCTUnwrap(GeneratedKernels.current)
-        XCTAssertNotNil(kernels.quantizedPairGEMM)
-        XCTAssertNotNil(kernels.quantizedPairGEMMUInt8)
-        XCTAssertNotNil(kernels.quantizedPairGEMMInt8)
+        let gemm = try XCTUnwrap(kernels.gemm8x16)
+        for output in QuantizedGEMM8x16AVX2.Output.allCases { XCTAssertNotNil(gemm.kernel(.int16Pairs, output)) }
+        // AVX-VNNI kernels exactly where the level allows them and the CPU has them.
+        XCTAssertEqual(gemm.avxVNNI, policy.level >= .avxvnni && features.avxvnni)
+        XCTAssertEqual(gemm.kernel(.uint8Quads, .int8) != nil, gemm.avxVNNI)
+        XCTAssertEqual(QuantizedGEMM.prefersInt8Quads, kernels.vnniGEMM != nil || gemm.avxVNNI)
         XCTAssertNotNil(kernels.floatConv6x16)
         XCTAssertNotNil(kernels.depthwiseTiles16)
         XCTAssertNotNil(kernels.depthwiseExactTiles16)
@@ -160,7 +163,8 @@ final class GeneratedKernelTests: XCTestCase {
     }
 
     /// At `.avx512vnni` the integer GEMM is the VNNI kernel, in every layout, and int8/uint8
-    /// convolutions pack for the quad layouts; `.avx512` without VNNI keeps the AVX2 kernels.
+    /// convolutions pack for the quad layouts; below it, the ymm kernels (AVX-VNNI where the CPU
+    /// has it, which also packs for the quads).
     func testAVX512VNNIKernelsAreGeneratedAndChosen() throws {
         guard let features = CPUFeatures.current, features.supportedLevel >= .avx512vnni else {
             throw XCTSkip("this CPU has no AVX512-VNNI (with OS zmm state): the VNNI kernels cannot run here")
@@ -175,7 +179,8 @@ final class GeneratedKernelTests: XCTestCase {
         XCTAssertNil(try GeneratedKernels(level: .avx2).depthwiseFinishingTiles16)
         XCTAssertNil(try GeneratedKernels(level: .avx2).depthwiseRequantize512)
         guard CodeGenerationPolicy.current.generatesCode, CodeGenerationPolicy.current.level >= .avx512vnni else {
-            XCTAssertFalse(QuantizedGEMM.prefersInt8Quads && GeneratedKernels.current?.vnniGEMM == nil)
+            // Below AVX512-VNNI, quads are chosen only for the AVX-VNNI ymm kernels.
+            XCTAssertEqual(QuantizedGEMM.prefersInt8Quads, GeneratedKernels.current?.gemm8x16?.avxVNNI == true)
             throw XCTSkip("code generation is capped below AVX512-VNNI here (\(CodeGenerationPolicy.current)): "
                           + "the VNNI kernels were generated but not chosen; run without LITEVISION_ISA to choose them")
         }
@@ -275,7 +280,7 @@ final class GeneratedKernelTests: XCTestCase {
     func testBaselineLevelGeneratesNothing() throws {
         let kernels = try GeneratedKernels(level: .sse2)
         XCTAssertTrue(kernels.kernelNames.isEmpty)
-        XCTAssertNil(kernels.quantizedPairGEMM)
+        XCTAssertNil(kernels.gemm8x16)
         XCTAssertNil(kernels.floatConv6x16)
         XCTAssertNil(kernels.depthwiseTiles16)
         XCTAssertNil(kernels.depthwiseExactTiles16)

@@ -90,6 +90,13 @@ public final class Interpreter: @unchecked Sendable {
     public var outputNames: [String] { executor.outputIndices.map { executor.tensors[$0].name } }
     /// Bytes of the activation arena after ``allocateTensors()`` (0 before).
     public var arenaByteCount: Int { (try? access.run { executor.arenaByteCount }) ?? 0 }
+    /// The arena and the lower bound it is measured against, after ``allocateTensors()``
+    /// (zeros before); see ``ArenaUsage``.
+    public var arenaUsage: ArenaUsage {
+        (try? access.run {
+            ArenaUsage(arenaByteCount: executor.arenaByteCount, peakLiveByteCount: executor.peakLiveByteCount)
+        }) ?? ArenaUsage(arenaByteCount: 0, peakLiveByteCount: 0)
+    }
     /// Number of operators that run at invoke: the model's, minus those evaluated once at load
     /// (constant inputs) or at allocation (shape-only values). Known after ``allocateTensors()``.
     public var operatorCount: Int { (try? access.run { executor.runOrder.count }) ?? 0 }

@@ -44,29 +44,21 @@ struct SubgraphBlueprint: @unchecked Sendable {
             .flatMap { $0.outputs.map(\.tensorIndex) }
         let used = Self.usedOperators(subgraph, extraRoots: signatureOutputs)
         for (position, op) in subgraph.operators.enumerated() where used[position] {
-            let inputs = op.inputs.filter { $0 >= 0 }
-            let foldable = !inputs.isEmpty && inputs.allSatisfy { tensors[$0].isConstant }
-                && op.outputs.allSatisfy { !graphInputs.contains($0) && !tensors[$0].isConstant
-                    && !subgraph.tensors[$0].isVariable }
-            guard foldable, !Self.runsOnlyAtInvoke(file.operatorCodes[op.opcodeIndex].builtin),
-                  let factory = factories[op.opcodeIndex] else { live.append(position); continue }
             // The folding kernel's scratch lives only while it folds: checked on top of the budget, not kept in it.
             let context = Self.makeContext(op, codes: file.operatorCodes, tensors: tensors, threads: serial,
                                            memory: SharedMemoryBudget(budget))
+            guard let factory = factories[op.opcodeIndex], AheadOfTimeEvaluation.isCandidate(
+                    context, graphInputs: graphInputs, subgraph: subgraph, phase: .load) else {
+                live.append(position); continue
+            }
             let name = context.code.displayName
             let kernel = factory()
             try KernelErrors.preparing(name) { try kernel.prepare(context) }
-            guard try Self.foldsWithoutAmplifying(context, budget: budget) else { live.append(position); continue }
+            guard try AheadOfTimeEvaluation.evaluatesNow(context, graphInputs: graphInputs, subgraph: subgraph,
+                                                         phase: .load, budget: budget) else { live.append(position); continue }
+            storage += try AheadOfTimeEvaluation.evaluate(kernel, context, position: position, budget: budget,
+                                                          phase: .load) { try budget.reserve($0, $1) }
             for output in context.outputs {
-                let bytes = try TensorLayout.checkedByteCount(output, name, budget: budget)
-                try budget.reserve(bytes, "\(name) (operator \(position)): constant output '\(output.name)'")
-                let buffer = try AlignedBuffer(byteCount: bytes)
-                storage.append(buffer)
-                output.data = buffer.pointer
-            }
-            try KernelErrors.preparing(name) { try kernel.invoke(context) }
-            for output in context.outputs {
-                output.isConstant = true
                 constants[output.index] = ConstantTensor(data: output.data!, type: output.type,
                                                          shape: output.shape, quantization: output.quantization,
                                                          byteCount: output.byteCount)
@@ -145,12 +137,16 @@ struct SubgraphBlueprint: @unchecked Sendable {
                     options: op.builtinOptions, customOptions: op.customOptions, threads: threads, memory: memory)
     }
 
+    /// Tensors declared `resource` (VAR_HANDLE outputs, and the subgraph inputs and outputs that
+    /// carry a handle into IF / WHILE bodies) are one int32 handle in this engine (see
+    /// `VarHandleOperator`), so a called subgraph's handle input takes the caller's handle as is.
     private static func makeRuntimeTensors(_ subgraph: SubgraphDescription,
                                            _ constants: [ConstantTensor?]) -> [RuntimeTensor] {
         subgraph.tensors.enumerated().map { index, t in
             let constant = constants[index]
-            let tensor = RuntimeTensor(index: index, name: t.name, type: constant?.type ?? t.type,
-                                       shape: constant?.shape ?? t.shape,
+            let isHandle = constant == nil && t.type == .resource
+            let tensor = RuntimeTensor(index: index, name: t.name, type: constant?.type ?? (isHandle ? .int32 : t.type),
+                                       shape: constant?.shape ?? (isHandle ? [] : t.shape),
                                        quantization: constant?.quantization ?? t.quantization,
                                        sparsity: t.sparsity, isConstant: constant != nil)
             tensor.data = constant?.data

@@ -48,6 +48,8 @@ final class SubgraphExecutor {
     private(set) var isPrepared = false
     /// Bytes of the arena the last plan needs.
     private(set) var arenaByteCount = 0
+    /// Most arena bytes live at one step of the last plan (`ArenaPlanner.peakLiveByteCount`).
+    private(set) var peakLiveByteCount = 0
     /// The arena (grows, never shrinks).
     private var arena: AlignedBuffer?
     /// Persistent storage of variable tensors, by tensor index.
@@ -191,26 +193,18 @@ final class SubgraphExecutor {
                 order.append(k)
                 continue
             }
-            // Control flow and resource variables run at invoke, whatever their inputs.
-            guard !SubgraphBlueprint.runsOnlyAtInvoke(node.context.code.builtin) else { order.append(k); continue }
-            let constantInputs = !inputs.isEmpty && inputs.allSatisfy(\.isConstant)
-            let foldable = try constantInputs && SubgraphBlueprint.foldsWithoutAmplifying(node.context, budget: memory.budget)
-            let evaluateNow = !inputs.isEmpty && (node.context.code.builtin == .shape || foldable)
-                && node.context.outputs.allSatisfy { !graphInputs.contains($0.index)
-                    && !blueprint.description.tensors[$0.index].isVariable }
-            guard evaluateNow else { order.append(k); continue }
-            for output in node.context.outputs {
-                let bytes = try TensorLayout.checkedByteCount(output, name, budget: memory.budget)
-                try memory.reserve(bytes, "\(name) (operator \(node.position)): output '\(output.name)' computed at prepare")
-                let buffer = try AlignedBuffer(byteCount: bytes)
-                preparedStorage.append(buffer)
-                output.data = buffer.pointer
+            // Values that depend only on constants and shapes are computed now (control flow and
+            // resource variables run at invoke, whatever their inputs).
+            guard try AheadOfTimeEvaluation.evaluatesNow(node.context, graphInputs: graphInputs,
+                                                         subgraph: blueprint.description,
+                                                         phase: .prepare, budget: memory.budget) else {
+                order.append(k); continue
             }
-            try KernelErrors.preparing(name) { try node.kernel.invoke(node.context) }
-            for output in node.context.outputs {
-                output.isConstant = true
-                preparedConstants.append(output.index)
+            preparedStorage += try AheadOfTimeEvaluation.evaluate(node.kernel, node.context, position: node.position,
+                                                                  budget: memory.budget, phase: .prepare) {
+                try memory.reserve($0, $1)
             }
+            preparedConstants += node.context.outputs.map(\.index)
         }
         // Fusions assume fixed shapes and memory; a graph with invoke-time shapes runs unfused.
         let fusesNodes = self.fusesNodes && dynamicTensors.isEmpty
@@ -386,6 +380,7 @@ final class SubgraphExecutor {
             }
         }
         arenaByteCount = plan.arenaByteCount
+        peakLiveByteCount = ArenaPlanner.peakLiveByteCount(requests)
         for (index, t) in blueprint.description.tensors.enumerated() where t.isVariable {
             let tensor = tensors[index]
             guard let bytes = TensorLayout.byteCount(tensor.shape, tensor.type) else {

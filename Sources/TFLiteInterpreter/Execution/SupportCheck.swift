@@ -23,6 +23,9 @@ extension Model {
     static func checkSupport(_ file: TFLiteModelFile, resolver: (OperatorCode) -> OperatorFactory?,
                              limits: ResourceLimits = .default) -> SupportReport {
         let factories = file.operatorCodes.map { resolver($0) }
+        // Control flow and resource variables are prepared against the model's subgraphs.
+        let host = SupportCheckHost.isNeeded(for: file) ? SupportCheckHost(file: file, resolver: resolver, limits: limits) : nil
+        defer { withExtendedLifetime(host) {} }
         var findings: [SupportReport.Finding] = []
         for (index, subgraph) in file.subgraphs.enumerated() {
             var subgraphFindings: [SupportReport.Finding] = []
@@ -32,7 +35,8 @@ extension Model {
                 subgraphFindings.append(.init(subgraph: index, operatorIndex: position, operatorName: name,
                                               reason: .unknownOperator, message: "no kernel for operator \(name)"))
             }
-            subgraphFindings += SupportCheck.prepareAll(file, subgraphIndex: index, factories: factories, limits: limits)
+            subgraphFindings += SupportCheck.prepareAll(file, subgraphIndex: index, factories: factories, limits: limits,
+                                                        host: host)
             // Subgraph-wide problems first, then by operator (stable: one finding per operator at most).
             findings += subgraphFindings.enumerated().sorted {
                 ($0.element.operatorIndex ?? -1, $0.offset) < ($1.element.operatorIndex ?? -1, $1.offset)
@@ -49,8 +53,9 @@ extension Model {
 /// The collecting prepare pass behind ``Model/checkSupport(_:limits:)``.
 enum SupportCheck {
     /// Prepares every live operator of one subgraph with a known kernel, collecting failures.
+    /// Kernels that need an ``ExecutionHost`` (control flow, resource variables) get `host`.
     static func prepareAll(_ file: TFLiteModelFile, subgraphIndex: Int, factories: [OperatorFactory?],
-                           limits: ResourceLimits) -> [SupportReport.Finding] {
+                           limits: ResourceLimits, host: ExecutionHost? = nil) -> [SupportReport.Finding] {
         var storage: [AlignedBuffer] = []
         var budget = MemoryBudget(limits: limits)
         let blueprint: SubgraphBlueprint
@@ -75,26 +80,16 @@ enum SupportCheck {
                                                         threads: serial, memory: memory)
             let name = context.code.displayName
             let kernel = factory()
+            if let host, let hosted = kernel as? HostedKernel { hosted.attach(host) }
             do {
                 try KernelErrors.preparing(name) { try kernel.prepare(context) }
                 for output in context.outputs { _ = try TensorLayout.checkedByteCount(output, name, budget: budget) }
                 // Values that depend only on constants and shapes are computed now, as `prepare()` does.
-                let inputs = context.inputs.compactMap { $0 }
-                let foldable = try !inputs.isEmpty && inputs.allSatisfy(\.isConstant)
-                    && SubgraphBlueprint.foldsWithoutAmplifying(context, budget: budget)
-                let evaluateNow = !inputs.isEmpty && (context.code.builtin == .shape || foldable)
-                    && context.outputs.allSatisfy { !graphInputs.contains($0.index)
-                        && !blueprint.description.tensors[$0.index].isVariable }
-                guard evaluateNow else { continue }
-                for output in context.outputs {
-                    let bytes = try TensorLayout.checkedByteCount(output, name, budget: budget)
-                    try budget.reserve(bytes, "\(name) (operator \(position)): output '\(output.name)' computed at prepare")
-                    let buffer = try AlignedBuffer(byteCount: bytes)
-                    evaluated.append(buffer)
-                    output.data = buffer.pointer
-                }
-                try KernelErrors.preparing(name) { try kernel.invoke(context) }
-                for output in context.outputs { output.isConstant = true }
+                guard try AheadOfTimeEvaluation.evaluatesNow(context, graphInputs: graphInputs,
+                                                             subgraph: blueprint.description,
+                                                             phase: .prepare, budget: budget) else { continue }
+                evaluated += try AheadOfTimeEvaluation.evaluate(kernel, context, position: position, budget: budget,
+                                                                phase: .prepare) { try budget.reserve($0, $1) }
             } catch {
                 let (reason, message) = classify(error)
                 findings.append(.init(subgraph: subgraphIndex, operatorIndex: position, operatorName: name,

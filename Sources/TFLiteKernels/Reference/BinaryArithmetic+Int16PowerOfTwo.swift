@@ -1,7 +1,9 @@
 // The reference runtime's int16 ADD and SUB for power-of-two scales and zero points 0 (the
 // `pot_scale_int16` path, LSTM-style fixed-point tensors): the input with the smaller scale is
 // shifted right with rounding onto the output scale, then added to (or subtracted from) the
-// other with int16 saturation.
+// other with int16 saturation. SUB also broadcasts (the reference's BroadcastSub16POTSlow);
+// the reference's power-of-two ADD has no broadcasting form (it aborts on unequal sizes), so
+// the interpreter rejects that combination at prepare.
 
 import Foundation
 
@@ -47,20 +49,34 @@ extension BinaryArithmetic {
         return (value >> Int32(Swift.min(exponent, 31))) + (remainder > threshold ? 1 : 0)
     }
 
+    /// One power-of-two int16 ADD (or SUB) element: each input shifted right with rounding,
+    /// truncated to int16, combined, saturated to int16 and clamped to the activation range.
+    @inline(__always)
+    public static func int16PowerOfTwoAddElement(_ a: Int16, _ b: Int16, _ p: Int16PowerOfTwoAddParams) -> Int16 {
+        // The shifted value is reinterpreted as an int16 fixed-point number, then added with saturation.
+        let x16 = Int32(Int16(truncatingIfNeeded: roundingDivideByPOT16(a, p.input1RightShift)))
+        let y16 = Int32(Int16(truncatingIfNeeded: roundingDivideByPOT16(b, p.input2RightShift)))
+        let sum = p.subtract ? x16 - y16 : x16 + y16
+        let saturated = Swift.min(Swift.max(sum, -32768), 32767)
+        return Int16(truncatingIfNeeded: Swift.min(p.activationMax, Swift.max(p.activationMin, saturated)))
+    }
+
     /// Power-of-two int16 ADD (or SUB) of the same-shape elements in `range`.
     /// - Precondition: `range.lowerBound ≥ 0`; every pointer holds at least `range.upperBound` elements.
     ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func int16PowerOfTwoAdd(_ p: Int16PowerOfTwoAddParams, range: Range<Int>, _ a: UnsafePointer<Int16>,
                                           _ b: UnsafePointer<Int16>, _ out: UnsafeMutablePointer<Int16>) {
         KernelPrecondition.validRange(range)
-        for i in range {
-            let x = roundingDivideByPOT16(a[i], p.input1RightShift)
-            let y = roundingDivideByPOT16(b[i], p.input2RightShift)
-            // The shifted value is reinterpreted as an int16 fixed-point number, then added with saturation.
-            let x16 = Int32(Int16(truncatingIfNeeded: x)), y16 = Int32(Int16(truncatingIfNeeded: y))
-            let sum = p.subtract ? x16 - y16 : x16 + y16
-            let saturated = Swift.min(Swift.max(sum, -32768), 32767)
-            out[i] = Int16(truncatingIfNeeded: Swift.min(p.activationMax, Swift.max(p.activationMin, saturated)))
-        }
+        for i in range { out[i] = int16PowerOfTwoAddElement(a[i], b[i], p) }
+    }
+
+    /// Power-of-two int16 SUB (or ADD) with broadcasting, over the innermost `rows` of `layout`.
+    /// - Precondition: `rows` lies in `0..<layout.rowCount`; the pointers hold the layout's operand and output elements.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
+    public static func int16PowerOfTwoAdd(_ p: Int16PowerOfTwoAddParams, layout: BroadcastLayout, rows: Range<Int>,
+                                          _ a: UnsafePointer<Int16>, _ b: UnsafePointer<Int16>,
+                                          _ out: UnsafeMutablePointer<Int16>) {
+        KernelPrecondition.check(rows.lowerBound >= 0 && rows.upperBound <= layout.rowCount, "rows \(rows) outside 0..<\(layout.rowCount)")
+        broadcastBinary(layout, rows: rows, a, b, out) { int16PowerOfTwoAddElement($0, $1, p) }
     }
 }

@@ -4,7 +4,9 @@ import TFLiteSchema
 /// a CALL_ONCE subgraph assigning initial values):
 /// - VAR_HANDLE (options: container 0, shared_name 1): output 0 is the variable's handle. The
 ///   handle tensor is `resource` in the model; it holds one int32 here (it never leaves the
-///   interpreter), so prepare gives it type int32 and one element.
+///   interpreter), so prepare gives it type int32 and one element. Every other `resource` tensor
+///   (an IF branch's or WHILE body's input, a WHILE state carrying the handle) is an int32 handle
+///   too, so handles pass into called subgraphs by value and name the same variable there.
 /// - ASSIGN_VARIABLE (handle, value): stores a copy of the value (any fixed-size type and shape).
 /// - READ_VARIABLE (handle) → value: the output takes the stored type and shape at invoke; it is
 ///   planned from the model's declared shape and re-sized at invoke if the stored value differs.

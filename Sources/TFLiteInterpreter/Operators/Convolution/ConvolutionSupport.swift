@@ -65,12 +65,18 @@ struct ConvWindowOptions {
 /// Helpers shared by the convolution-family operators (options, validation, quantization).
 enum ConvSupport {
     /// The operator-fusion hook of the float convolutions (`FloatClampFusable`): a float layer
-    /// without a fused activation (`range` unbounded) takes the clamp `min...max` of the RELU that
-    /// follows it, applied by its epilogue as `min(max(x, lo), hi)`, the RELU's own formula.
-    /// Returns false (and changes nothing) for other modes or an existing activation.
+    /// without a fused activation takes the clamp `min...max` of the RELU that follows it. Its
+    /// own clamp is TFLite's for no activation, `±greatestFiniteMagnitude` (an infinite sum
+    /// becomes the largest float), so the epilogue clamps to the intersection of both ranges,
+    /// which is what the two clamps give one after the other (a RELU of an infinite sum gives
+    /// the largest float, as unfused). Returns false (and changes nothing) for other modes or an
+    /// existing activation.
     static func fuseFloatClamp(mode: ConvComputeMode, range: inout (min: Float, max: Float), min: Float, max: Float) -> Bool {
-        guard mode == .float, range.min == -.infinity, range.max == .infinity else { return false }
-        range = (min, max)
+        let unbounded = ConvFusedActivation.none.floatRange
+        guard mode == .float, range == unbounded || range == (-.infinity, .infinity) else { return false }
+        let lo = Swift.max(range.min, min), hi = Swift.min(range.max, max)
+        guard lo <= hi else { return false }
+        range = (lo, hi)
         return true
     }
 

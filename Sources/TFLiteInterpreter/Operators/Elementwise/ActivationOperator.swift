@@ -3,7 +3,10 @@ import TFLiteKernels
 
 /// RELU, RELU6, RELU_N1_TO_1, RELU_0_TO_1, LEAKY_RELU, HARD_SWISH, LOGISTIC, TANH, ELU on
 /// float32, and on uint8 / int8 with the reference's quantized arithmetic (requantizing
-/// clamps, 16-bit fixed-point HARD_SWISH, lookup tables for LOGISTIC and TANH).
+/// clamps, 16-bit fixed-point HARD_SWISH, lookup tables for LOGISTIC and TANH), and LOGISTIC /
+/// TANH on int16 (zero points 0, output scale 2^-15) as the reference's default kernels run
+/// them: gemmlowp fixed point for the power-of-two input scales they special-case (2^-12, and
+/// 2^-11 for TANH), the interpolated sigmoid table for every other scale.
 final class ActivationOperator: OperatorKernel, ByteMapKernel, FloatClampKernel {
     /// Which activation.
     enum Kind {
@@ -19,6 +22,8 @@ final class ActivationOperator: OperatorKernel, ByteMapKernel, FloatClampKernel 
         case leakyRelu(ActivationKernels.QuantizedLeakyReluParams)
         case hardSwish(ActivationKernels.QuantizedHardSwishParams)
         case table(ByteTableLookup)
+        case int16Table(ActivationKernels.Int16SigmoidTableParams, tanh: Bool)
+        case int16FixedPoint(tanh: Bool, leftShift: Int)
     }
     private var plan: Plan = .float32(.logistic)
 
@@ -85,11 +90,42 @@ final class ActivationOperator: OperatorKernel, ByteMapKernel, FloatClampKernel 
             case .elu:
                 throw ElementwiseSupport.unsupported(name, x.type)
             }
+        case .int16:
+            plan = try int16Plan(x, out)
         default:
             throw ElementwiseSupport.unsupported(name, x.type)
         }
         out.type = x.type
         out.shape = x.shape
+    }
+
+    /// The int16 LOGISTIC / TANH plan, with the reference `Prepare`'s checks: zero points 0,
+    /// an output scale of 2^-15, an input scale whose table multiplier fits.
+    private func int16Plan(_ x: RuntimeTensor, _ out: RuntimeTensor) throws -> Plan {
+        let isTanh: Bool
+        switch kind {
+        case .logistic: isTanh = false
+        case .tanh: isTanh = true
+        default: throw ElementwiseSupport.unsupported(name, x.type)
+        }
+        let qi = try ElementwiseSupport.perTensor(x, name), qo = try ElementwiseSupport.perTensor(out, name)
+        guard out.type == .int16, qi.zeroPoint == 0, qo.zeroPoint == 0 else {
+            throw InterpreterError.invalidModel("\(name): int16 input and output need zero point 0")
+        }
+        let outputLog = BinaryArithmetic.checkedLog2(qo.scale)
+        guard outputLog.isPowerOfTwo, outputLog.log2 == -15 else {
+            throw InterpreterError.invalidModel("\(name): int16 output scale must be 2^-15")
+        }
+        let inputLog = BinaryArithmetic.checkedLog2(qi.scale)
+        let shift = 12 + inputLog.log2
+        if inputLog.isPowerOfTwo && (shift == 0 || (isTanh && shift == 1)) {
+            return .int16FixedPoint(tanh: isTanh, leftShift: shift)
+        }
+        guard let p = ActivationKernels.Int16SigmoidTableParams.general(inputScale: qi.scale) else {
+            throw InterpreterError.invalidModel(
+                "\(name): int16 input scale \(qi.scale) is outside what the reference's table rescaling handles (about 3.8e-14 to 5.3)")
+        }
+        return .int16Table(p, tanh: isTanh)
     }
 
     func invoke(_ node: NodeContext) throws {
@@ -126,6 +162,18 @@ final class ActivationOperator: OperatorKernel, ByteMapKernel, FloatClampKernel 
         case let .table(t):
             let vx = try x.byteView(name), vo = try out.mutableByteView(name)
             ElementwiseParallel.flat(n, node.threads) { r in t.apply(range: r, vx.base, vo.base) }
+        case let .int16Table(p, isTanh):
+            let input = try x.view(as: Int16.self, name).base, output = try out.mutableView(as: Int16.self, name).base
+            ElementwiseParallel.flat(n, node.threads) { r in
+                if isTanh { ActivationKernels.int16TanhTable(p, range: r, input, output) }
+                else { ActivationKernels.int16LogisticTable(p, range: r, input, output) }
+            }
+        case let .int16FixedPoint(isTanh, shift):
+            let input = try x.view(as: Int16.self, name).base, output = try out.mutableView(as: Int16.self, name).base
+            ElementwiseParallel.flat(n, node.threads) { r in
+                if isTanh { ActivationKernels.int16TanhFixedPoint(leftShift: shift, range: r, input, output) }
+                else { ActivationKernels.int16LogisticFixedPoint(range: r, input, output) }
+            }
         }
     }
 }

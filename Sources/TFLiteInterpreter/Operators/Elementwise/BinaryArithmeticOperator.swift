@@ -106,8 +106,11 @@ final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClamp
                             throw InterpreterError.invalidModel(
                                 "\(name): power-of-two int16 scales need one input on the output scale and the other finer")
                         }
-                        guard layout.isElementwise else {
-                            throw ElementwiseSupport.unsupported("\(name) (power-of-two int16 scales, broadcast)", type)
+                        // The reference's power-of-two ADD has no broadcasting form (it aborts on
+                        // unequal element counts); its SUB broadcasts.
+                        guard layout.isElementwise || operation == .sub else {
+                            throw ElementwiseSupport.unsupported(
+                                "\(name) (power-of-two int16 scales with broadcasting, which the reference runtime aborts on)", type)
                         }
                         plan = .int16PowerOfTwoAdd(.init(input1RightShift: -shift1, input2RightShift: -shift2,
                                                          activationMin: lo, activationMax: hi, subtract: operation == .sub))
@@ -327,8 +330,13 @@ final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClamp
                                               try b.view(as: Int16.self, name).base, try out.mutableView(as: Int16.self, name).base, p)
             }
         case let .int16PowerOfTwoAdd(p):
-            BinaryArithmetic.int16PowerOfTwoAdd(p, range: 0..<layout.elementCount, try a.view(as: Int16.self, name).base,
-                                                try b.view(as: Int16.self, name).base, try out.mutableView(as: Int16.self, name).base)
+            let a16 = try a.view(as: Int16.self, name).base, b16 = try b.view(as: Int16.self, name).base
+            let o16 = try out.mutableView(as: Int16.self, name).base
+            if layout.isElementwise {
+                BinaryArithmetic.int16PowerOfTwoAdd(p, range: 0..<layout.elementCount, a16, b16, o16)
+            } else {
+                BinaryArithmetic.int16PowerOfTwoAdd(p, layout: layout, rows: rows, a16, b16, o16)
+            }
         case let .quantizedDiv(p):
             guard try !Self.holdsCode(-p.input2Offset, b, name) else {
                 throw InterpreterError.invocationFailed("\(name): the divisor '\(b.name)' holds a zero")

@@ -1,8 +1,9 @@
 import TFLiteSchema
 import TFLiteKernels
 
-/// SOFTMAX (float32; uint8 / int8 in, same type or int16 out) and LOG_SOFTMAX (float32,
-/// int8) along the last dimension.
+/// SOFTMAX (float32; uint8 / int8 in, same type or int16 out; int16 in and out with zero
+/// points 0, the reference's table-based int16 kernel) and LOG_SOFTMAX (float32, int8) along
+/// the last dimension.
 final class SoftmaxOperator: OperatorKernel {
     private let isLog: Bool
     private let name: String
@@ -12,6 +13,7 @@ final class SoftmaxOperator: OperatorKernel {
     private var quantized: SoftmaxKernels.QuantizedParams?
     private var table: QuantizedSoftmaxTable?
     private var logParams: SoftmaxKernels.QuantizedLogParams?
+    private var int16Params: SoftmaxKernels.Int16Params?
 
     init(log: Bool) { isLog = log; name = log ? "LOG_SOFTMAX" : "SOFTMAX" }
 
@@ -34,6 +36,14 @@ final class SoftmaxOperator: OperatorKernel {
             let p = SoftmaxKernels.QuantizedParams(beta: beta, inputScale: qi.scale)
             quantized = p
             table = QuantizedSoftmaxTable(p)
+        case .int16 where !isLog:
+            let qi = try ElementwiseSupport.perTensor(x, name), qo = try ElementwiseSupport.perTensor(out, name)
+            guard out.type == .int16 else { throw ElementwiseSupport.unsupported("\(name) (int16 input, \(out.type) output)", x.type) }
+            guard qi.zeroPoint == 0, qo.zeroPoint == 0 else {
+                throw InterpreterError.invalidModel("\(name): int16 input and output need zero point 0")
+            }
+            _ = try QuantizedMultiplier(checking: Double(qi.scale * beta) / (10.0 / 65535.0), "\(name) input multiplier (input scale × beta)")
+            int16Params = SoftmaxKernels.Int16Params(beta: beta, inputScale: qi.scale)
         case .int8 where isLog:
             let qi = try ElementwiseSupport.perTensor(x, name), qo = try ElementwiseSupport.perTensor(out, name)
             guard out.type == .int8, qo.scale == 16.0 / 256, qo.zeroPoint == 127 else {
@@ -67,6 +77,14 @@ final class SoftmaxOperator: OperatorKernel {
             let vx = try x.view(as: Int8.self, name), vo = try out.mutableView(as: Int8.self, name)
             node.threads.parallelFor(rows, minChunk: minRows) { r in
                 SoftmaxKernels.logSoftmaxInt8(lp, depth: depth, rows: r, vx.base, vo.base)
+            }
+            return
+        }
+        if x.type == .int16 {
+            guard let p = int16Params else { throw InterpreterError.allocateTensorsRequired }
+            let vx = try x.view(as: Int16.self, name), vo = try out.mutableView(as: Int16.self, name)
+            node.threads.parallelFor(rows, minChunk: minRows) { r in
+                SoftmaxKernels.int16(p, depth: depth, rows: r, vx.base, vo.base)
             }
             return
         }

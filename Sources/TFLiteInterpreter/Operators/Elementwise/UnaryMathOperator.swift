@@ -4,7 +4,9 @@ import TFLiteKernels
 /// ABS, NEG, EXP, LOG, SQRT, RSQRT, SQUARE, FLOOR, CEIL, ROUND, SIN, COS, SIGN: one input,
 /// same shape out. Float32 for all; int32 / int64 for ABS, NEG, SQUARE, SIGN; int8 for EXP
 /// and ABS through 256-entry tables of the reference's quantized results; int8 RSQRT the same
-/// way, rejecting at invoke (as the reference does) a code below the input zero point.
+/// way, rejecting at invoke (as the reference does) a code below the input zero point; int16
+/// RSQRT (zero points 0) through the reference's 513-entry interpolated table of 1/sqrt(x)
+/// (x ≤ 0 maps to the largest output), rejecting a negative code at invoke.
 final class UnaryMathOperator: OperatorKernel {
     private let operation: ElementwiseUnary.Operation
     private let name: String
@@ -12,6 +14,8 @@ final class UnaryMathOperator: OperatorKernel {
     private var table: ActivationKernels.LookupTable8?
     /// int8 RSQRT: the smallest valid input code (the input zero point); nil for other operators.
     private var minimumCode: Int8?
+    /// int16 RSQRT's table.
+    private var int16Table: Int16InterpolatedTable?
 
     init(_ operation: ElementwiseUnary.Operation, name: String) {
         self.operation = operation; self.name = name
@@ -21,6 +25,7 @@ final class UnaryMathOperator: OperatorKernel {
         let x = try node.input(0), out = try node.output(0)
         table = nil
         minimumCode = nil
+        int16Table = nil
         switch x.type {
         case .float32: break
         case .int8 where operation == .exp || operation == .abs:
@@ -43,6 +48,16 @@ final class UnaryMathOperator: OperatorKernel {
                     q, inputZeroPoint: qi.zeroPoint, outputZeroPoint: qo.zeroPoint, multiplier)
             }
             minimumCode = Int8(qi.zeroPoint)
+        case .int16 where operation == .rsqrt:
+            let qi = try ElementwiseSupport.perTensor(x, name), qo = try ElementwiseSupport.perTensor(out, name)
+            guard out.type == .int16, qi.zeroPoint == 0, qo.zeroPoint == 0 else {
+                throw InterpreterError.invalidModel("\(name): int16 input and output need zero point 0")
+            }
+            let outputScale = qo.scale
+            int16Table = Int16InterpolatedTable(inputScale: qi.scale, inputZeroPoint: 0, outputScale: outputScale,
+                                                outputZeroPoint: 0) { (v: Float) -> Float in
+                v <= 0 ? 32767 * outputScale : 1 / v.squareRoot()
+            }
         case .int32 where ElementwiseUnary.supportsIntegers(operation): break
         case .int64 where ElementwiseUnary.supportsIntegers(operation): break
         default: throw ElementwiseSupport.unsupported(name, x.type)
@@ -66,6 +81,13 @@ final class UnaryMathOperator: OperatorKernel {
                 throw InterpreterError.invocationFailed("\(name): an input is negative; RSQRT is defined for values ≥ 0 only")
             }
             let vx = try x.byteView(name), vo = try out.mutableByteView(name)
+            ElementwiseParallel.flat(n, node.threads) { r in t.apply(range: r, vx.base, vo.base) }
+        case .int16:
+            guard let t = int16Table else { throw InterpreterError.allocateTensorsRequired }
+            let vx = try x.view(as: Int16.self, name), vo = try out.mutableView(as: Int16.self, name)
+            if UnsafeBufferPointer(start: vx.base, count: n).contains(where: { $0 < 0 }) {
+                throw InterpreterError.invocationFailed("\(name): an input is negative; RSQRT is defined for values ≥ 0 only")
+            }
             ElementwiseParallel.flat(n, node.threads) { r in t.apply(range: r, vx.base, vo.base) }
         case .int32:
             ElementwiseUnary.int32(op, count: n, try x.view(as: Int32.self, name).base, try out.mutableView(as: Int32.self, name).base)

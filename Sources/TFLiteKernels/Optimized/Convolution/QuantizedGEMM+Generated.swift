@@ -1,15 +1,16 @@
-/// The drivers of the generated int16-pair kernels (`QuantizedPairGEMM8x16AVX2`), kept out of
-/// line and non-generic: the sums-only call behind `QuantizedGEMM.accumulate`, and the tile loop
-/// of the variant that requantizes in registers.
+/// The drivers of the generated integer kernels (`QuantizedGEMM8x16AVX2`,
+/// `QuantizedGEMM8x32AVX512VNNI`), kept out of line and non-generic: the sums-only calls behind
+/// `QuantizedGEMM.accumulate`, and the tile loop of the variants that requantize in registers.
 extension QuantizedGEMM {
-    /// The generated sums-only kernel on one tile (see `accumulate`).
+    /// The generated ymm sums-only kernel `sums` on one tile (see `accumulate`).
     @inline(never)
-    static func generatedPairSums(_ pointers: UnsafePointer<UnsafeRawPointer>, taps: Int, words: Int,
-                                  weights: UnsafeRawPointer, rows: Int, into acc: UnsafeMutablePointer<Int32>) {
+    static func generated8x16Sums(_ sums: QuantizedGEMM8x16AVX2.Function, _ pointers: UnsafePointer<UnsafeRawPointer>,
+                                  taps: Int, words: Int, weights: UnsafeRawPointer, rows: Int,
+                                  into acc: UnsafeMutablePointer<Int32>) {
         var arguments = GeneratedIntegerTileArguments(table: UnsafeRawPointer(pointers), taps: taps, words: words,
                                                       weights: weights, rows: rows)
         arguments.accumulators = UnsafeMutableRawPointer(acc)
-        withUnsafePointer(to: &arguments) { GeneratedKernels.current!.quantizedPairGEMM!(UnsafeRawPointer($0)) }
+        withUnsafePointer(to: &arguments) { sums(UnsafeRawPointer($0)) }
     }
 
     /// The generated AVX512-VNNI sums-only kernel on one tile (see `accumulate`): two panels
@@ -121,12 +122,12 @@ extension QuantizedGEMM {
 
 /// A generated kernel that requantizes in registers, with the requantizer whose tables it reads:
 /// `QuantizedGEMM8x32AVX512VNNI` `.bytes` (every layout; a partial last panel masked), else
-/// `QuantizedPairGEMM8x16AVX2` `.uint8` / `.int8` (int16 pairs; a partial last panel takes the
-/// generated sums and the requantizer's scalar path).
+/// `QuantizedGEMM8x16AVX2` `.uint8` / `.int8` (int16 pairs, and the quads with AVX-VNNI; a
+/// partial last panel takes the generated sums and the requantizer's scalar path).
 struct FusedRequantization {
     enum Kernels {
         case vnni(VNNIQuantizedGEMMKernels)
-        case avx2(QuantizedPairGEMM8x16AVX2.Function)
+        case ymm(requantizing: QuantizedGEMM8x16AVX2.Function, sums: QuantizedGEMM8x16AVX2.Function)
     }
     let kernels: Kernels
     let requantizer: ConvRequantizer
@@ -138,9 +139,10 @@ struct FusedRequantization {
         guard let requantization, let generated = GeneratedKernels.current else { return nil }
         if let vnni = generated.vnniGEMM {
             kernels = .vnni(vnni)
-        } else if layout == .int16Pairs,
-                  let kernel = requantization.signed ? generated.quantizedPairGEMMInt8 : generated.quantizedPairGEMMUInt8 {
-            kernels = .avx2(kernel)
+        } else if let ymm = generated.gemm8x16,
+                  let kernel = ymm.kernel(layout, requantization.signed ? .int8 : .uint8),
+                  let sums = ymm.kernel(layout, .accumulators) {
+            kernels = .ymm(requantizing: kernel, sums: sums)
         } else {
             return nil
         }
@@ -199,7 +201,7 @@ struct FusedRequantization {
                             withUnsafePointer(to: &arguments) { vnni.kernel(layout, panels: panels, output: .bytes)(UnsafeRawPointer($0)) }
                             n0 += panels * panelWidth
                         }
-                    case .avx2(let kernel):
+                    case .ymm(let kernel, let sumsKernel):
                         let fullPanels = g.outputDepth / panelWidth
                         for panel in 0..<fullPanels {
                             select(channel: panel * panelWidth, first: first)
@@ -207,11 +209,12 @@ struct FusedRequantization {
                         }
                         let n0 = fullPanels * panelWidth
                         guard n0 < g.outputDepth else { continue }
-                        QuantizedGEMM.generatedPairSums(pointers, taps: taps, words: words,
+                        QuantizedGEMM.generated8x16Sums(sumsKernel, pointers, taps: taps, words: words,
                                                         weights: packedFilter + fullPanels * panelStride, rows: rows, into: acc)
                         let lanes = g.outputDepth - n0
                         for r in 0..<rows {
                             var sums = UnsafeRawPointer(acc + r * 2 * panelWidth).loadUnaligned(as: SIMD16<Int32>.self)
+                            if windowSums != nil { sums &+= SIMD16(repeating: rowTerms[r]) }
                             if let bias { for l in 0..<lanes { sums[l] = sums[l] &+ bias[n0 + l] } }
                             let dst = output + ((first + r) * g.outputDepth + n0)
                             // Results are clamped into the 8-bit range: their low byte is the same for UInt8 and Int8.

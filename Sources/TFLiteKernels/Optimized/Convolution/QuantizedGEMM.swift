@@ -3,8 +3,8 @@ import MachineCode
 /// The microkernel family a `QuantizedGEMM` call runs. All produce identical (exact) sums.
 enum QuantizedGEMMKernel: Sendable, CaseIterable {
     /// Generated at run time: 8 pixels × 32 channels for AVX512-VNNI (`QuantizedGEMM8x32AVX512VNNI`,
-    /// every layout), else 8 pixels × 16 channels for AVX2 (`QuantizedPairGEMM8x16AVX2`, int16
-    /// pairs only; the other layouts fall back to `portable`).
+    /// every layout), else 8 pixels × 16 channels in ymm (`QuantizedGEMM8x16AVX2`: every layout
+    /// with AVX-VNNI; int16 pairs only with AVX2, the other layouts falling back to `portable`).
     case generated
     /// 8 pixels × 32 channels with `vpdpwssd` (builds with `LITEVISION_AVX512`).
     case avx512
@@ -18,7 +18,7 @@ enum QuantizedGEMMKernel: Sendable, CaseIterable {
         #if LITEVISION_AVX512
         return .avx512
         #elseif arch(x86_64)
-        return GeneratedKernels.current?.quantizedPairGEMM != nil ? .generated : .sse2
+        return GeneratedKernels.current?.gemm8x16 != nil ? .generated : .sse2
         #else
         return .portable
         #endif
@@ -26,7 +26,7 @@ enum QuantizedGEMMKernel: Sendable, CaseIterable {
 
     /// The kernels this build compiles or generated (the others fall back to `portable`).
     static var compiled: [QuantizedGEMMKernel] {
-        let generated: [QuantizedGEMMKernel] = GeneratedKernels.current?.quantizedPairGEMM != nil ? [.generated] : []
+        let generated: [QuantizedGEMMKernel] = GeneratedKernels.current?.gemm8x16 != nil ? [.generated] : []
         #if LITEVISION_AVX512
         return generated + [.avx512, .sse2, .portable]
         #elseif arch(x86_64)
@@ -78,13 +78,13 @@ public enum QuantizedGEMM {
     /// Output pixels per tile (the unit the thread pool splits).
     public static let tilePixels = 8
 
-    /// Whether this build has a native kernel for the int8-quad layout (AVX-512 VNNI `vpdpbusd`);
-    /// elsewhere the int16-pair layout is the faster choice.
+    /// Whether this build has a native kernel for the int8-quad layout (`vpdpbusd`: AVX512-VNNI, or
+    /// AVX-VNNI); elsewhere the int16-pair layout is the faster choice.
     public static var prefersInt8Quads: Bool {
         #if LITEVISION_AVX512
         return true
         #else
-        return GeneratedKernels.current?.vnniGEMM != nil
+        return GeneratedKernels.current?.vnniGEMM != nil || GeneratedKernels.current?.gemm8x16?.avxVNNI == true
         #endif
     }
 
@@ -226,8 +226,8 @@ public enum QuantizedGEMM {
             return generatedVNNISums(vnni, layout: layout, pointers, taps: taps, words: words, weights: weights,
                                      panelStride: panelStride, panelsLeft: panelsLeft, into: acc)
         }
-        if kernel == .generated, layout == .int16Pairs, GeneratedKernels.current?.quantizedPairGEMM != nil {
-            generatedPairSums(pointers, taps: taps, words: words, weights: weights, rows: rows, into: acc)
+        if kernel == .generated, let sums = GeneratedKernels.current?.gemm8x16?.kernel(layout, .accumulators) {
+            generated8x16Sums(sums, pointers, taps: taps, words: words, weights: weights, rows: rows, into: acc)
             return 1
         }
         #if LITEVISION_AVX512

@@ -13,11 +13,9 @@ public final class GeneratedKernels: Sendable {
     public let level: InstructionSetLevel
     /// Names of the generated kernels (for `bench` and `tflite-dump --engine`).
     public let kernelNames: [String]
-    /// `QuantizedPairGEMM8x16AVX2`: Int32 sums for a Swift epilogue.
-    let quantizedPairGEMM: QuantizedPairGEMM8x16AVX2.Function?
-    /// `QuantizedPairGEMM8x16AVX2` requantizing to uint8 / int8 in registers.
-    let quantizedPairGEMMUInt8: QuantizedPairGEMM8x16AVX2.Function?
-    let quantizedPairGEMMInt8: QuantizedPairGEMM8x16AVX2.Function?
+    /// `QuantizedGEMM8x16AVX2`: int16 pairs with AVX2, or every layout with AVX-VNNI where the
+    /// CPU has it (at `.avxvnni` and up).
+    let gemm8x16: GEMM8x16Kernels?
     /// `FloatConv6x16AVX`, products and sums rounded separately / fused multiply-adds.
     let floatConv6x16: FloatConv6x16AVX.Function?
     let floatConv6x16Fused: FloatConv6x16AVX.Function?
@@ -59,7 +57,7 @@ public final class GeneratedKernels: Sendable {
     public init(level: InstructionSetLevel) throws {
         self.level = level
         guard level >= .avx2 else {
-            (kernelNames, quantizedPairGEMM, quantizedPairGEMMUInt8, quantizedPairGEMMInt8) = ([], nil, nil, nil)
+            (kernelNames, gemm8x16) = ([], nil)
             (floatConv6x16, depthwiseTiles16, depthwiseExactTiles16, depthwiseRequantizeUInt8, depthwiseRequantizeInt8, code)
                 = (nil, nil, nil, nil, nil, nil)
             (vnniGEMM, floatConv8x32, offsetUInt8ToFloat, offsetInt8ToFloat, byteTableLookup64) = (nil, nil, nil, nil, nil)
@@ -69,12 +67,8 @@ public final class GeneratedKernels: Sendable {
         }
         var a = Assembler()
         let vectorWidth: VectorRegister.Width = level >= .avx512 ? .zmm : .ymm
-        let pairEntry = a.count
-        QuantizedPairGEMM8x16AVX2.emit(.accumulators, into: &a)
-        let pairUInt8Entry = a.count
-        QuantizedPairGEMM8x16AVX2.emit(.uint8, into: &a)
-        let pairInt8Entry = a.count
-        QuantizedPairGEMM8x16AVX2.emit(.int8, into: &a)
+        let avxVNNI = level >= .avxvnni && CPUFeatures.current?.avxvnni == true
+        let gemm8x16Entries = GEMM8x16Kernels.emit(avxVNNI: avxVNNI, into: &a)
         let floatEntry = a.count
         FloatConv6x16AVX.emit(fused: false, into: &a)
         let floatFusedEntry = a.count
@@ -112,8 +106,8 @@ public final class GeneratedKernels: Sendable {
         let code = try ExecutableCode(try a.finish())
         self.code = code
         code.describeForProfilers(
-            [("QuantizedPairGEMM8x16+AVX2.sums", pairEntry), ("QuantizedPairGEMM8x16+AVX2.uint8", pairUInt8Entry),
-             ("QuantizedPairGEMM8x16+AVX2.int8", pairInt8Entry), ("FloatConv6x16+AVX", floatEntry), ("FloatConv6x16+AVX.fused", floatFusedEntry),
+            gemm8x16Entries.map { ("QuantizedGEMM8x16+\(avxVNNI ? "AVXVNNI" : "AVX2").\($0.name)", $0.offset) }
+            + [("FloatConv6x16+AVX", floatEntry), ("FloatConv6x16+AVX.fused", floatFusedEntry),
              ("DepthwiseConvTiles16.float", depthwiseEntry), ("DepthwiseConvTiles16.exactSums", depthwiseExactEntry),
              ("DepthwiseConvTiles16.float.finishing", finishingTilesEntry),
              ("DepthwiseConvTiles16.exactSums.finishing", finishingExactTilesEntry),
@@ -124,9 +118,7 @@ public final class GeneratedKernels: Sendable {
              ("ByteTableLookup64+AVX512VBMI", byteTableEntry)]
             + (vnniEntries ?? []).enumerated().map { ("QuantizedGEMM8x32+AVX512VNNI.\($0.offset)", $0.element) }
             + [("FloatConv8x32+AVX512", float512Entry), ("FloatConv8x32+AVX512.fused", float512FusedEntry)])
-        quantizedPairGEMM = unsafeBitCast(code.address(at: pairEntry), to: QuantizedPairGEMM8x16AVX2.Function.self)
-        quantizedPairGEMMUInt8 = unsafeBitCast(code.address(at: pairUInt8Entry), to: QuantizedPairGEMM8x16AVX2.Function.self)
-        quantizedPairGEMMInt8 = unsafeBitCast(code.address(at: pairInt8Entry), to: QuantizedPairGEMM8x16AVX2.Function.self)
+        gemm8x16 = GEMM8x16Kernels(code: code, entries: gemm8x16Entries.map(\.offset), avxVNNI: avxVNNI)
         floatConv6x16 = unsafeBitCast(code.address(at: floatEntry), to: FloatConv6x16AVX.Function.self)
         floatConv6x16Fused = unsafeBitCast(code.address(at: floatFusedEntry), to: FloatConv6x16AVX.Function.self)
         depthwiseTiles16 = unsafeBitCast(code.address(at: depthwiseEntry), to: DepthwiseConvTiles16AVX.Function.self)
@@ -156,7 +148,8 @@ public final class GeneratedKernels: Sendable {
         kernelNames = (vnniGEMM == nil ? [] : ["QuantizedGEMM8x32+AVX512VNNI (pairs, quads, uint8-weight quads; sums, requantizing)"])
             + (floatConv8x32 == nil ? [] : ["FloatConv8x32+AVX512 (separate roundings, fused multiply-add)"])
             + (byteTableLookup64 == nil ? [] : ["ByteTableLookup64+AVX512VBMI"])
-            + ["QuantizedPairGEMM8x16+AVX2 (sums, uint8, int8 requantizing)", "FloatConv6x16+AVX (separate roundings, fused multiply-add)",
+            + [avxVNNI ? "QuantizedGEMM8x16+AVXVNNI (pairs, quads, uint8-weight quads; sums, uint8, int8 requantizing)"
+                       : "QuantizedGEMM8x16+AVX2 (pairs; sums, uint8, int8 requantizing)", "FloatConv6x16+AVX (separate roundings, fused multiply-add)",
                "DepthwiseConvTiles16+\(vectorWidth == .zmm ? "AVX512" : "AVX") (float; exact sums, FMA)",
                "DepthwiseFloatFinish16+\(vectorWidth == .zmm ? "AVX512" : "AVX")",
                depthwiseRequantize512 == nil ? "DepthwiseRequantize16+AVX2 (uint8, int8)" : "DepthwiseRequantize16+AVX512", "OffsetBytesToFloat+\(vectorWidth == .zmm ? "AVX512" : "AVX2")"]

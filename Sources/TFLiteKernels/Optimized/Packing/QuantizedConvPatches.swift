@@ -61,6 +61,67 @@ public enum QuantizedConvPatches {
         }
     }
 
+    /// `gather` for the quad layouts, whose conversion flips each byte's sign bit (`x ^ 0x80`):
+    /// each run of input bytes (a filter row, or one tap when the window is cut by the border) is
+    /// converted 16 bytes per step, its last step allowed to spill into the row's next bytes
+    /// (written after it, in increasing order) while it stays inside the image and the row.
+    static func gatherFlippedBytes(_ image: UnsafePointer<UInt8>, _ g: ConvolutionGeometry, pixels: Range<Int>,
+                                   rowStride: Int, padding: UInt8, tail: UInt8, into out: UnsafeMutablePointer<UInt8>) {
+        let cin = g.inputDepth
+        let rowRun = g.filterWidth * cin
+        let used = g.filterHeight * rowRun
+        let imageEnd = image + g.inputHeight * g.inputWidth * cin
+        for p in pixels {
+            let ox = p % g.outputWidth, oy = p / g.outputWidth
+            let y0 = oy * g.strideHeight - g.padTop, x0 = ox * g.strideWidth - g.padLeft
+            let rowsContiguous = g.dilationWidth == 1 && x0 >= 0 && x0 + g.filterWidth <= g.inputWidth
+            let rowStart = out + p * rowStride, rowEnd = rowStart + rowStride
+            var dst = rowStart
+            for fy in 0..<g.filterHeight {
+                let iy = y0 + fy * g.dilationHeight
+                if iy < 0 || iy >= g.inputHeight {
+                    for k in 0..<rowRun { dst[k] = padding }
+                } else if rowsContiguous {
+                    flipSignBits(image + (iy * g.inputWidth + x0) * cin, count: rowRun, into: dst,
+                                 sourceEnd: imageEnd, destinationEnd: rowEnd)
+                } else {
+                    for fx in 0..<g.filterWidth {
+                        let ix = x0 + fx * g.dilationWidth
+                        let tap = dst + fx * cin
+                        if ix >= 0 && ix < g.inputWidth {
+                            flipSignBits(image + (iy * g.inputWidth + ix) * cin, count: cin, into: tap,
+                                         sourceEnd: imageEnd, destinationEnd: rowEnd)
+                        } else {
+                            for c in 0..<cin { tap[c] = padding }
+                        }
+                    }
+                }
+                dst += rowRun
+            }
+            for c in used..<rowStride { dst[c - used] = tail }
+        }
+    }
+
+    /// `out[i] = x[i] ^ 0x80` for `i < count`, 16 bytes per step; the last step may read up to
+    /// `sourceEnd` and write up to `destinationEnd` past `count` (see `gatherFlippedBytes`).
+    @inline(__always)
+    static func flipSignBits(_ x: UnsafePointer<UInt8>, count: Int, into out: UnsafeMutablePointer<UInt8>,
+                             sourceEnd: UnsafePointer<UInt8>, destinationEnd: UnsafeMutablePointer<UInt8>) {
+        let flip = SIMD16<UInt8>(repeating: 0x80)
+        var i = 0
+        while i < count, x + i + 16 <= sourceEnd, out + i + 16 <= destinationEnd {
+            let v = UnsafeRawPointer(x + i).loadUnaligned(as: SIMD16<UInt8>.self)
+            UnsafeMutableRawPointer(out + i).storeBytes(of: v ^ flip, as: SIMD16<UInt8>.self)
+            i += 16
+        }
+        while i + 8 <= count {
+            let v = UnsafeRawPointer(x + i).loadUnaligned(as: UInt64.self)
+            UnsafeMutableRawPointer(out + i).storeBytes(of: v ^ 0x8080_8080_8080_8080, as: UInt64.self)
+            i += 8
+        }
+        while i < count { out[i] = x[i] ^ 0x80; i += 1 }
+    }
+
     /// uint8 patches in the int16-pair layout (`x + offset`, padding 0).
     public static func gatherPairs(_ image: UnsafePointer<UInt8>, _ g: ConvolutionGeometry, pixels: Range<Int>,
                                    offset: Int32, into out: UnsafeMutablePointer<Int16>) {
@@ -89,7 +150,8 @@ public enum QuantizedConvPatches {
                                    inputOffset: Int32, into out: UnsafeMutablePointer<UInt8>) {
         let stride = Int8QuadPacking.quadDepth(g.filterHeight * g.filterWidth * g.inputDepth)
         let pad = UInt8(truncatingIfNeeded: 128 &- inputOffset)
-        gather(image, g, pixels: pixels, rowStride: stride, padding: pad, tail: pad, into: out) { UInt8(bitPattern: $0) ^ 0x80 }
+        gatherFlippedBytes(UnsafeRawPointer(image).assumingMemoryBound(to: UInt8.self), g, pixels: pixels, rowStride: stride,
+                           padding: pad, tail: pad, into: out)
     }
 
     /// uint8 patches in the uint8-weight quad layout (signed `x − 128`, padding taps `zp − 128`,
@@ -99,7 +161,7 @@ public enum QuantizedConvPatches {
                                          sums: UnsafeMutablePointer<Int32>) {
         let stride = Int8QuadPacking.quadDepth(g.filterHeight * g.filterWidth * g.inputDepth)
         let pad = Int8QuadPacking.unsignedWeightPaddingByte(inputOffset: inputOffset)
-        gather(image, g, pixels: pixels, rowStride: stride, padding: pad, tail: 0, into: out) { $0 ^ 0x80 }
+        gatherFlippedBytes(image, g, pixels: pixels, rowStride: stride, padding: pad, tail: 0, into: out)
         for p in pixels {
             let row = UnsafeRawPointer(out + p * stride).assumingMemoryBound(to: Int8.self)
             var sum: Int32 = 0

@@ -1,29 +1,43 @@
 import MachineCode
 
-/// The generated AVX2 microkernel of `QuantizedGEMM` for the int16-pair layout: up to 8 pixels ×
-/// one 16-channel panel, as two passes of 4 pixels whose sums stay in 8 ymm accumulators.
-/// Each 32-bit word step loads the panel's two weight vectors once, broadcasts each pixel's
-/// input pair (`vpbroadcastd`) and adds `vpmaddwd` products — exact, like `pmaddwd`.
+/// The generated ymm microkernel of `QuantizedGEMM`: up to 8 pixels × one 16-channel panel, as
+/// two passes of 4 pixels whose sums stay in 8 ymm accumulators. Each 32-bit word step loads the
+/// panel's two weight vectors once, broadcasts each pixel's input word (`vpbroadcastd`) and adds
+/// its products, all exact (`Products`):
+/// - AVX2, int16 pairs: `vpmaddwd` then `vpaddd`;
+/// - AVX-VNNI (the VEX forms, on CPUs without AVX-512 such as recent desktop cores), one
+///   instruction per half panel: int16 pairs with `vpdpwssd`; int8 quads (unsigned `x + 128` ×
+///   int8 weights) and uint8-weight quads (uint8 weights × signed `x − 128`) with `vpdpbusd`.
 ///
 /// Three variants share the loop and differ in the end of a pass (`Output`): the Int32 sums
 /// stored for a Swift epilogue, or requantized in registers and stored as uint8 / int8
-/// (`Requantization16AVX2`, no left shift).
+/// (`Requantization16AVX2`, no left shift; the uint8-weight quads add each pixel's window-sum
+/// term from `rowTerms` first).
 ///
 /// C signature (System V): `(arguments)`, a pointer to `GeneratedIntegerTileArguments`.
 /// Preconditions: `taps ≥ 1`, `words ≥ 1`, `1 ≤ rows ≤ 8`; `table[t·8 + r]` is pixel `r`'s
-/// input for tap `t`; requantizing variants need 16 readable entries in every per-channel table.
-enum QuantizedPairGEMM8x16AVX2 {
+/// input for tap `t`; requantizing variants need 16 readable entries in every per-channel table
+/// (and 8 `rowTerms` for the uint8-weight quads).
+enum QuantizedGEMM8x16AVX2 {
     typealias Function = @convention(c) (UnsafeRawPointer) -> Void
 
     /// What a pass does with its sums.
-    enum Output {
+    enum Output: CaseIterable {
         /// Pixel `r`'s 16 sums to `accumulators + 128·r` (Int32).
         case accumulators
         /// Requantized bytes, saturated unsigned / signed, row `r` at `output + r · outputStride`.
         case uint8, int8
     }
 
-    static func emit(_ output: Output, into a: inout Assembler) {
+    /// The instructions of a word step.
+    enum Products: Equatable {
+        /// int16 pairs with AVX2 `vpmaddwd` + `vpaddd`.
+        case avx2Pairs
+        /// `layout` with AVX-VNNI.
+        case avxVNNI(QuantizedGEMMLayout)
+    }
+
+    static func emit(_ output: Output, products: Products = .avx2Pairs, into a: inout Assembler) {
         typealias Field = GeneratedIntegerTileArguments.Field
         let fields = GeneratedIntegerTileArguments.requantizationFields
         let args = GeneralRegister.rdi
@@ -55,10 +69,17 @@ enum QuantizedPairGEMM8x16AVX2 {
             a.vmovups(ymm(9), .mem(w, disp: 32))
             for (r, p) in pixels.enumerated() {
                 a.vpbroadcastd(ymm(10), .mem(p, index: offset, scale: 1))
-                a.vpmaddwd(ymm(11), ymm(10), ymm(8))
-                a.vpmaddwd(ymm(12), ymm(10), ymm(9))
-                a.vpaddd(ymm(2 * r), ymm(2 * r), ymm(11))
-                a.vpaddd(ymm(2 * r + 1), ymm(2 * r + 1), ymm(12))
+                for h in 0..<2 {
+                    let acc = ymm(2 * r + h), weights = ymm(8 + h)
+                    switch products {
+                    case .avx2Pairs:
+                        a.vpmaddwd(ymm(11 + h), ymm(10), weights)
+                        a.vpaddd(acc, acc, ymm(11 + h))
+                    case .avxVNNI(.int16Pairs): a.vpdpwssd(acc, ymm(10), weights)
+                    case .avxVNNI(.uint8Quads): a.vpdpbusd(acc, ymm(10), weights)
+                    case .avxVNNI(.uint8WeightQuads): a.vpdpbusd(acc, weights, ymm(10))
+                    }
+                }
             }
             a.closeTapLoops(weights: w, weightBytes: 64, offset: offset, end: end, step: step,
                             table: tapRow, tableBytes: 64, taps: tapCount, tap: tap)
@@ -70,10 +91,25 @@ enum QuantizedPairGEMM8x16AVX2 {
                 a.add(destination, 512)
             } else {
                 a.mov(.r10, .mem(args, disp: Field.outputStride))
+                let addsRowTerms = products == .avxVNNI(.uint8WeightQuads)
+                if addsRowTerms {
+                    // r15 = this pass's first row term: the table has moved 32 bytes (4 pixels)
+                    // per pass, the terms 16.
+                    a.mov(offset, table)
+                    a.mov(.r11, .mem(args, disp: Field.table))
+                    a.sub(offset, .r11)
+                    a.shr(offset, 1)
+                    a.add(offset, .mem(args, disp: Field.rowTerms))
+                }
                 for r in 0..<4 {
                     if r > 0 {
                         a.cmp(rows, Int32(r))
                         a.j(.lessOrEqual, done)
+                    }
+                    if addsRowTerms {
+                        a.vpbroadcastd(ymm(8), .mem(offset, disp: Int32(4 * r)))
+                        a.vpaddd(ymm(2 * r), ymm(2 * r), ymm(8))
+                        a.vpaddd(ymm(2 * r + 1), ymm(2 * r + 1), ymm(8))
                     }
                     for h in 0..<2 {
                         Requantization16AVX2.requantize(ymm(2 * r + h), half: h, fields: fields, channelOffset: nil, &a)
@@ -90,7 +126,41 @@ enum QuantizedPairGEMM8x16AVX2 {
     }
 }
 
-/// The argument block of `QuantizedPairGEMM8x16AVX2` and `QuantizedGEMM8x32AVX512VNNI`, laid out as the generated code reads it.
+/// The variants of `QuantizedGEMM8x16AVX2` in one generated block: every output of the int16
+/// pairs with AVX2, or of every layout with AVX-VNNI.
+struct GEMM8x16Kernels: @unchecked Sendable {
+    private static let vnniLayouts: [QuantizedGEMMLayout] = [.int16Pairs, .uint8Quads, .uint8WeightQuads]
+    /// Whether the kernels use AVX-VNNI (and so cover the quad layouts).
+    let avxVNNI: Bool
+    private let functions: [QuantizedGEMM8x16AVX2.Function]
+
+    /// Emits the variants; returns their names and entry offsets in `kernel(_:_:)`'s order.
+    static func emit(avxVNNI: Bool, into a: inout Assembler) -> [(name: String, offset: Int)] {
+        var entries: [(name: String, offset: Int)] = []
+        for layout in avxVNNI ? vnniLayouts : [.int16Pairs] {
+            for output in QuantizedGEMM8x16AVX2.Output.allCases {
+                entries.append(("\(layout).\(output)", a.count))
+                QuantizedGEMM8x16AVX2.emit(output, products: avxVNNI ? .avxVNNI(layout) : .avx2Pairs, into: &a)
+            }
+        }
+        return entries
+    }
+
+    /// The kernels at `entries` (from `emit`) in `code`.
+    init(code: ExecutableCode, entries: [Int], avxVNNI: Bool) {
+        self.avxVNNI = avxVNNI
+        functions = entries.map { unsafeBitCast(code.address(at: $0), to: QuantizedGEMM8x16AVX2.Function.self) }
+    }
+
+    /// The variant for `layout` and `output`, or nil for the quad layouts without AVX-VNNI.
+    func kernel(_ layout: QuantizedGEMMLayout, _ output: QuantizedGEMM8x16AVX2.Output) -> QuantizedGEMM8x16AVX2.Function? {
+        guard let l = (avxVNNI ? Self.vnniLayouts : [.int16Pairs]).firstIndex(of: layout),
+              let o = QuantizedGEMM8x16AVX2.Output.allCases.firstIndex(of: output) else { return nil }
+        return functions[l * QuantizedGEMM8x16AVX2.Output.allCases.count + o]
+    }
+}
+
+/// The argument block of `QuantizedGEMM8x16AVX2` and `QuantizedGEMM8x32AVX512VNNI`, laid out as the generated code reads it.
 /// The per-channel tables point at the panel's first channel.
 struct GeneratedIntegerTileArguments {
     var table: UnsafeRawPointer
