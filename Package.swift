@@ -19,7 +19,17 @@ func buildMachineHasAVX512() -> Bool {
     let set = Set(flags.split(separator: " ").map(String.init))
     return ["avx512f", "avx512bw", "avx512vl", "avx512dq", "avx512_vnni"].allSatisfy(set.contains)
 }
-var kernelSettings: [SwiftSetting] = []
+// Internal invariant checks (`#if LITEVISION_INTERNAL_CHECKS`: the typed tensor views' element
+// type and byte count, kernel entry preconditions): on in debug builds, and in any build made with
+// `LITEVISION_INTERNAL_CHECKS=1` in the environment (CI's test run). A define, not an unsafe flag:
+// the default release build has the checks compiled out.
+let internalChecks: SwiftSetting = ProcessInfo.processInfo.environment["LITEVISION_INTERNAL_CHECKS"] == "1"
+    ? .define("LITEVISION_INTERNAL_CHECKS")
+    : .define("LITEVISION_INTERNAL_CHECKS", .when(configuration: .debug))
+// The tuned flags apply to `TFLiteKernels` only: `-Ounchecked` removes overflow and bounds
+// traps, which is acceptable only inside the kernels' pointer loops, not in the interpreter's or
+// the detection layer's checks of untrusted models.
+var kernelSettings: [SwiftSetting] = [internalChecks]
 if let cpu = targetCPU, !cpu.isEmpty {
     kernelSettings.append(.unsafeFlags(["-Ounchecked", "-target-cpu", cpu]))
     kernelSettings.append(.define("LITEVISION_TUNED"))
@@ -55,11 +65,10 @@ let package = Package(
         .target(name: "MachineCode"),
         .target(name: "TFLiteKernels", dependencies: ["MachineCode"], swiftSettings: kernelSettings),
         .target(name: "TFLiteInterpreter", dependencies: ["FlatBufferReader", "TFLiteSchema", "TFLiteKernels"],
-                swiftSettings: kernelSettings),
+                swiftSettings: [internalChecks]),
         .target(name: "ObjectTracking"),
         .target(name: "ModelHosting", dependencies: ["TFLiteInterpreter"]),
-        .target(name: "ObjectDetection", dependencies: ["TFLiteInterpreter", "TFLiteKernels", "ObjectTracking", "ModelHosting"],
-                swiftSettings: kernelSettings),
+        .target(name: "ObjectDetection", dependencies: ["TFLiteInterpreter", "TFLiteKernels", "ObjectTracking", "ModelHosting"]),
         .target(name: "ImageCodecs", dependencies: ["ObjectDetection", "CLibPNG", "CTurboJPEG"]),
         .target(name: "BatchDetection", dependencies: ["ObjectDetection", "ImageCodecs"]),
         // The command-line options of ResourceLimits, shared by the executables (not a library product).
@@ -82,7 +91,8 @@ let package = Package(
         .testTarget(name: "TFLiteSchemaTests", dependencies: ["TFLiteSchema", "TestSupport"]),
         .testTarget(name: "MachineCodeTests", dependencies: ["MachineCode"]),
         .testTarget(name: "TFLiteKernelsTests", dependencies: ["TFLiteKernels", "MachineCode", "TestSupport"]),
-        .testTarget(name: "TFLiteInterpreterTests", dependencies: ["TFLiteInterpreter", "TestSupport"]),
+        .testTarget(name: "TFLiteInterpreterTests", dependencies: ["TFLiteInterpreter", "TestSupport"],
+                    swiftSettings: [internalChecks]),
         .testTarget(name: "ObjectTrackingTests", dependencies: ["ObjectTracking", "TestSupport"]),
         .testTarget(name: "ModelHostingTests", dependencies: ["ModelHosting", "TestSupport"]),
         .testTarget(name: "ObjectDetectionTests", dependencies: ["ObjectDetection", "ImageCodecs", "ModelHosting", "ObjectTracking", "TestSupport"]),

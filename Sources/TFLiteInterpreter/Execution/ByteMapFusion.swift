@@ -70,8 +70,8 @@ struct ByteMapFusion {
 
     /// Maps the input to the output through the table, split over `threads`.
     func run(_ threads: ThreadPool) throws {
-        guard let x = input.data, let y = output.data else { throw InterpreterError.allocateTensorsRequired }
-        let px = x.assumingMemoryBound(to: UInt8.self), py = y.assumingMemoryBound(to: UInt8.self)
+        guard input.data != nil, output.data != nil else { throw InterpreterError.allocateTensorsRequired }
+        let px = try input.byteView("byte map").base, py = try output.mutableByteView("byte map").base
         ElementwiseParallel.flat(input.elementCount, threads) { r in table.apply(range: r, px, py) }
     }
 }

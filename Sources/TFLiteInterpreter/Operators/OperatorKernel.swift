@@ -35,9 +35,15 @@ final class RuntimeTensor {
     /// Bytes the tensor occupies.
     var byteCount: Int { elementCount * (type.byteSize ?? 0) }
 
-    /// The data as a typed pointer. Precondition: allocated, and `T` matches `type`.
+    /// The data as a typed pointer. Precondition: allocated, and `T` stores `type`, with
+    /// ``byteCount`` aligned bytes (``TensorViewCheck/violation(_:_:as:)``); checked under
+    /// `LITEVISION_INTERNAL_CHECKS`. Prefer ``view(as:_:)``, which throws for a missing allocation.
     func pointer<T>(as: T.Type) -> UnsafeMutablePointer<T> {
-        data!.assumingMemoryBound(to: T.self)
+        #if LITEVISION_INTERNAL_CHECKS
+        guard let checked = data else { preconditionFailure("tensor '\(name)' has no data") }
+        if let problem = TensorViewCheck.violation(self, checked, as: T.self) { preconditionFailure(problem) }
+        #endif
+        return data!.assumingMemoryBound(to: T.self)
     }
     /// Per-tensor scale (first scale); 0 when unquantized.
     var scale: Float { quantization?.scales.first ?? 0 }

@@ -7,8 +7,11 @@
 /// Optimized one-input float activations.
 public enum OptimizedActivation {
     /// `out = f(x)` over `range`.
+    /// - Precondition: `range.lowerBound ≥ 0`; every pointer holds at least `range.upperBound` elements.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func float32(_ f: ActivationKernels.Float32Function, range: Range<Int>,
                                _ x: UnsafePointer<Float>, _ out: UnsafeMutablePointer<Float>) {
+        KernelPrecondition.validRange(range)
         let x = x + range.lowerBound, out = out + range.lowerBound, n = range.count
         switch f {
         case let .clamp(lo, hi):

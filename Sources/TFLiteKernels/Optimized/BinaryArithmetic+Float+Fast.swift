@@ -48,18 +48,24 @@ public enum OptimizedBinaryArithmetic {
     }
 
     /// Same-shape elementwise operation on `range` of the flat buffers.
+    /// - Precondition: `range.lowerBound ≥ 0`; every pointer holds at least `range.upperBound` elements.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func float32Elementwise(_ op: BinaryArithmetic.Operation, range: Range<Int>,
                                           _ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>,
                                           _ out: UnsafeMutablePointer<Float>,
                                           activationMin lo: Float = -.infinity, activationMax hi: Float = .infinity) {
+        KernelPrecondition.validRange(range)
         let s = range.lowerBound
         dispatch(op, range.count, a + s, 1, b + s, 1, out + s, lo, hi)
     }
 
     /// Broadcast operation over the innermost `rows` of `layout`.
+    /// - Precondition: `rows` lies in `0..<layout.rowCount`; the pointers hold the layout's operand and output elements.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func float32(_ op: BinaryArithmetic.Operation, layout: BroadcastLayout, rows: Range<Int>,
                                _ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, _ out: UnsafeMutablePointer<Float>,
                                activationMin lo: Float = -.infinity, activationMax hi: Float = .infinity) {
+        KernelPrecondition.check(rows.lowerBound >= 0 && rows.upperBound <= layout.rowCount, "rows \(rows) outside 0..<\(layout.rowCount)")
         let inner = layout.innerCount
         let sa = layout.stridesA[BroadcastLayout.maxRank - 1], sb = layout.stridesB[BroadcastLayout.maxRank - 1]
         layout.forEachRow(in: rows) { o, offA, offB in

@@ -29,7 +29,10 @@ public struct ByteTableLookup: Sendable {
     }
 
     /// Maps `x[i]` to `out[i]` through the table for `i` in `range`.
+    /// - Precondition: `range.lowerBound ≥ 0`; every pointer holds at least `range.upperBound` elements.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public func apply(range: Range<Int>, _ x: UnsafePointer<UInt8>, _ out: UnsafeMutablePointer<UInt8>) {
+        KernelPrecondition.validRange(range)
         guard !range.isEmpty else { return }
         #if LITEVISION_AVX512
         applyVector(range: range, x, out)

@@ -109,8 +109,11 @@ public enum QuantizedBinarySIMD {
     }
 
     /// int8 MUL of same-shape operands over `range`.
+    /// - Precondition: `range.lowerBound ≥ 0`; every pointer holds at least `range.upperBound` elements.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func mul(_ p: BinaryArithmetic.QuantizedMulParams, range: Range<Int>,
                            _ a: UnsafePointer<Int8>, _ b: UnsafePointer<Int8>, _ out: UnsafeMutablePointer<Int8>) {
+        KernelPrecondition.validRange(range)
         #if LITEVISION_AVX512
         if avx512Supports(p) {
             mulAVX512(p, range: range, a, b, out) { _mm512_cvtepi8_epi32($0.loadUnaligned(as: __m128i.self)) }
@@ -124,8 +127,11 @@ public enum QuantizedBinarySIMD {
     }
 
     /// uint8 MUL of same-shape operands over `range`.
+    /// - Precondition: `range.lowerBound ≥ 0`; every pointer holds at least `range.upperBound` elements.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func mul(_ p: BinaryArithmetic.QuantizedMulParams, range: Range<Int>,
                            _ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ out: UnsafeMutablePointer<UInt8>) {
+        KernelPrecondition.validRange(range)
         #if LITEVISION_AVX512
         if avx512Supports(p) {
             mulAVX512(p, range: range, a, b, out) { _mm512_cvtepu8_epi32($0.loadUnaligned(as: __m128i.self)) }
@@ -139,8 +145,11 @@ public enum QuantizedBinarySIMD {
     }
 
     /// int8 ADD (or SUB) of same-shape operands over `range`.
+    /// - Precondition: `range.lowerBound ≥ 0`; every pointer holds at least `range.upperBound` elements.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func add(_ p: BinaryArithmetic.QuantizedAddParams, subtract: Bool, range: Range<Int>,
                            _ a: UnsafePointer<Int8>, _ b: UnsafePointer<Int8>, _ out: UnsafeMutablePointer<Int8>) {
+        KernelPrecondition.validRange(range)
         let k = AddConstants(p, subtract: subtract)
         run(range: range, a, b, out, stepA: 1, stepB: 1) { k.apply($0, $1) } scalar: {
             BinaryArithmetic.quantizedAddElement($0, $1, p, subtract: subtract)
@@ -148,8 +157,11 @@ public enum QuantizedBinarySIMD {
     }
 
     /// uint8 ADD (or SUB) of same-shape operands over `range`.
+    /// - Precondition: `range.lowerBound ≥ 0`; every pointer holds at least `range.upperBound` elements.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func add(_ p: BinaryArithmetic.QuantizedAddParams, subtract: Bool, range: Range<Int>,
                            _ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ out: UnsafeMutablePointer<UInt8>) {
+        KernelPrecondition.validRange(range)
         let k = AddConstants(p, subtract: subtract)
         run(range: range, a, b, out, stepA: 1, stepB: 1) { k.apply($0, $1) } scalar: {
             BinaryArithmetic.quantizedAddElement($0, $1, p, subtract: subtract)
@@ -157,22 +169,31 @@ public enum QuantizedBinarySIMD {
     }
 
     /// int8 MUL over the innermost `rows` of a broadcast `layout`.
+    /// - Precondition: `rows` lies in `0..<layout.rowCount`; the pointers hold the layout's operand and output elements.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func mul(_ p: BinaryArithmetic.QuantizedMulParams, layout: BroadcastLayout, rows: Range<Int>,
                            _ a: UnsafePointer<Int8>, _ b: UnsafePointer<Int8>, _ out: UnsafeMutablePointer<Int8>) {
+        KernelPrecondition.check(rows.lowerBound >= 0 && rows.upperBound <= layout.rowCount, "rows \(rows) outside 0..<\(layout.rowCount)")
         let k = MulConstants(p)
         broadcast(layout, rows: rows, a, b, out) { k.apply($0, $1) } scalar: { BinaryArithmetic.quantizedMulElement($0, $1, p) }
     }
 
     /// uint8 MUL over the innermost `rows` of a broadcast `layout`.
+    /// - Precondition: `rows` lies in `0..<layout.rowCount`; the pointers hold the layout's operand and output elements.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func mul(_ p: BinaryArithmetic.QuantizedMulParams, layout: BroadcastLayout, rows: Range<Int>,
                            _ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ out: UnsafeMutablePointer<UInt8>) {
+        KernelPrecondition.check(rows.lowerBound >= 0 && rows.upperBound <= layout.rowCount, "rows \(rows) outside 0..<\(layout.rowCount)")
         let k = MulConstants(p)
         broadcast(layout, rows: rows, a, b, out) { k.apply($0, $1) } scalar: { BinaryArithmetic.quantizedMulElement($0, $1, p) }
     }
 
     /// int8 ADD (or SUB) over the innermost `rows` of a broadcast `layout`.
+    /// - Precondition: `rows` lies in `0..<layout.rowCount`; the pointers hold the layout's operand and output elements.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func add(_ p: BinaryArithmetic.QuantizedAddParams, subtract: Bool, layout: BroadcastLayout, rows: Range<Int>,
                            _ a: UnsafePointer<Int8>, _ b: UnsafePointer<Int8>, _ out: UnsafeMutablePointer<Int8>) {
+        KernelPrecondition.check(rows.lowerBound >= 0 && rows.upperBound <= layout.rowCount, "rows \(rows) outside 0..<\(layout.rowCount)")
         let k = AddConstants(p, subtract: subtract)
         broadcast(layout, rows: rows, a, b, out) { k.apply($0, $1) } scalar: {
             BinaryArithmetic.quantizedAddElement($0, $1, p, subtract: subtract)
@@ -180,8 +201,11 @@ public enum QuantizedBinarySIMD {
     }
 
     /// uint8 ADD (or SUB) over the innermost `rows` of a broadcast `layout`.
+    /// - Precondition: `rows` lies in `0..<layout.rowCount`; the pointers hold the layout's operand and output elements.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func add(_ p: BinaryArithmetic.QuantizedAddParams, subtract: Bool, layout: BroadcastLayout, rows: Range<Int>,
                            _ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ out: UnsafeMutablePointer<UInt8>) {
+        KernelPrecondition.check(rows.lowerBound >= 0 && rows.upperBound <= layout.rowCount, "rows \(rows) outside 0..<\(layout.rowCount)")
         let k = AddConstants(p, subtract: subtract)
         broadcast(layout, rows: rows, a, b, out) { k.apply($0, $1) } scalar: {
             BinaryArithmetic.quantizedAddElement($0, $1, p, subtract: subtract)

@@ -32,8 +32,11 @@ public struct QuantizedPairTable: Sendable {
     }
 
     /// Same-shape operands (8-bit codes as bytes), over `range`.
+    /// - Precondition: `range.lowerBound ≥ 0`; every pointer holds at least `range.upperBound` elements.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public func apply(range: Range<Int>, _ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>,
                       _ out: UnsafeMutablePointer<UInt8>) {
+        KernelPrecondition.validRange(range)
         entries.withUnsafeBufferPointer { t in
             let t = t.baseAddress!
             for i in range { out[i] = t[Int(a[i]) &<< 8 | Int(b[i])] }
@@ -41,8 +44,11 @@ public struct QuantizedPairTable: Sendable {
     }
 
     /// Broadcast operands over the innermost `rows` of `layout`.
+    /// - Precondition: `rows` lies in `0..<layout.rowCount`; the pointers hold the layout's operand and output elements.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public func apply(layout: BroadcastLayout, rows: Range<Int>, _ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>,
                       _ out: UnsafeMutablePointer<UInt8>) {
+        KernelPrecondition.check(rows.lowerBound >= 0 && rows.upperBound <= layout.rowCount, "rows \(rows) outside 0..<\(layout.rowCount)")
         entries.withUnsafeBufferPointer { t in
             let t = t.baseAddress!
             let inner = layout.innerCount

@@ -100,19 +100,31 @@ public struct QuantizedSoftmaxTable: Sendable {
     }
 
     /// int8 → int8 over `rows` rows of `depth`.
+    /// - Precondition: `depth ≥ 0`, `rows.lowerBound ≥ 0`; `x` and `out` hold `rows.upperBound × depth` elements.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public func int8(depth: Int, rows: Range<Int>, _ x: UnsafePointer<Int8>, _ out: UnsafeMutablePointer<Int8>) {
+        KernelPrecondition.check(depth >= 0 && rows.lowerBound >= 0, "depth \(depth), rows \(rows)")
         runVector(depth: depth, rows: rows, x, out)
     }
     /// uint8 → uint8.
+    /// - Precondition: `depth ≥ 0`, `rows.lowerBound ≥ 0`; `x` and `out` hold `rows.upperBound × depth` elements.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public func uint8(depth: Int, rows: Range<Int>, _ x: UnsafePointer<UInt8>, _ out: UnsafeMutablePointer<UInt8>) {
+        KernelPrecondition.check(depth >= 0 && rows.lowerBound >= 0, "depth \(depth), rows \(rows)")
         runVector(depth: depth, rows: rows, x, out)
     }
     /// int8 → int16.
+    /// - Precondition: `depth ≥ 0`, `rows.lowerBound ≥ 0`; `x` and `out` hold `rows.upperBound × depth` elements.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public func int8ToInt16(depth: Int, rows: Range<Int>, _ x: UnsafePointer<Int8>, _ out: UnsafeMutablePointer<Int16>) {
+        KernelPrecondition.check(depth >= 0 && rows.lowerBound >= 0, "depth \(depth), rows \(rows)")
         run(depth: depth, rows: rows, x, out)
     }
     /// uint8 → int16.
+    /// - Precondition: `depth ≥ 0`, `rows.lowerBound ≥ 0`; `x` and `out` hold `rows.upperBound × depth` elements.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public func uint8ToInt16(depth: Int, rows: Range<Int>, _ x: UnsafePointer<UInt8>, _ out: UnsafeMutablePointer<Int16>) {
+        KernelPrecondition.check(depth >= 0 && rows.lowerBound >= 0, "depth \(depth), rows \(rows)")
         run(depth: depth, rows: rows, x, out)
     }
 }

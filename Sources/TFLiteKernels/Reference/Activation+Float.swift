@@ -29,8 +29,11 @@ public enum ActivationKernels {
     }
 
     /// `out = f(x)` over `range`.
+    /// - Precondition: `range.lowerBound ≥ 0`; every pointer holds at least `range.upperBound` elements.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func float32(_ f: Float32Function, range: Range<Int>, _ x: UnsafePointer<Float>,
                                _ out: UnsafeMutablePointer<Float>) {
+        KernelPrecondition.validRange(range)
         let x = x + range.lowerBound, out = out + range.lowerBound, n = range.count
         switch f {
         case let .clamp(lo, hi):
@@ -53,8 +56,11 @@ public enum ActivationKernels {
 
     /// PRELU: `out = x ≥ 0 ? x : x · alpha` with alpha broadcast onto x, for the innermost
     /// `rows` of the layout.
+    /// - Precondition: `rows` lies in `0..<layout.rowCount`; the pointers hold the layout's operand and output elements.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func preluFloat32(layout: BroadcastLayout, rows: Range<Int>, _ x: UnsafePointer<Float>,
                                     _ alpha: UnsafePointer<Float>, _ out: UnsafeMutablePointer<Float>) {
+        KernelPrecondition.check(rows.lowerBound >= 0 && rows.upperBound <= layout.rowCount, "rows \(rows) outside 0..<\(layout.rowCount)")
         broadcastBinary(layout, rows: rows, x, alpha, out) { v, a in v >= 0 ? v : v * a }
     }
 }

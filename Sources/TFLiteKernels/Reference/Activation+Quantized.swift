@@ -100,14 +100,20 @@ extension ActivationKernels {
     }
 
     /// Quantized clamp activation over `range`.
+    /// - Precondition: `range.lowerBound ≥ 0`; every pointer holds at least `range.upperBound` elements.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func quantizedRelu<T: FixedWidthInteger>(_ p: QuantizedReluParams, range: Range<Int>,
                                                            _ x: UnsafePointer<T>, _ out: UnsafeMutablePointer<T>) {
+        KernelPrecondition.validRange(range)
         for i in range { out[i] = T(truncatingIfNeeded: p.apply(Int32(x[i]))) }
     }
 
     /// Quantized LEAKY_RELU over `range`.
+    /// - Precondition: `range.lowerBound ≥ 0`; every pointer holds at least `range.upperBound` elements.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func quantizedLeakyRelu<T: FixedWidthInteger>(_ p: QuantizedLeakyReluParams, range: Range<Int>,
                                                                 _ x: UnsafePointer<T>, _ out: UnsafeMutablePointer<T>) {
+        KernelPrecondition.validRange(range)
         let lo = Int32(T.min), hi = Int32(T.max)
         for i in range { out[i] = T(truncatingIfNeeded: p.apply(Int32(x[i]), typeMin: lo, typeMax: hi)) }
     }
@@ -192,7 +198,10 @@ extension ActivationKernels {
         }
 
         /// Applies the table to `range` of 8-bit data (int8 or uint8 bytes).
+        /// - Precondition: `range.lowerBound ≥ 0`; every pointer holds at least `range.upperBound` elements.
+        ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
         public func apply(range: Range<Int>, _ x: UnsafePointer<UInt8>, _ out: UnsafeMutablePointer<UInt8>) {
+            KernelPrecondition.validRange(range)
             entries.withUnsafeBufferPointer { t in
                 for i in range { out[i] = t[Int(x[i])] }
             }
@@ -289,14 +298,20 @@ extension ActivationKernels {
     }
 
     /// Quantized HARD_SWISH on int8.
+    /// - Precondition: `range.lowerBound ≥ 0`; every pointer holds at least `range.upperBound` elements.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func quantizedHardSwish(_ p: QuantizedHardSwishParams, range: Range<Int>,
                                           _ x: UnsafePointer<Int8>, _ out: UnsafeMutablePointer<Int8>) {
+        KernelPrecondition.validRange(range)
         for i in range { out[i] = Int8(truncatingIfNeeded: quantizedHardSwishElement(Int32(x[i]), p, typeMin: -128, typeMax: 127)) }
     }
 
     /// Quantized HARD_SWISH on uint8.
+    /// - Precondition: `range.lowerBound ≥ 0`; every pointer holds at least `range.upperBound` elements.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func quantizedHardSwish(_ p: QuantizedHardSwishParams, range: Range<Int>,
                                           _ x: UnsafePointer<UInt8>, _ out: UnsafeMutablePointer<UInt8>) {
+        KernelPrecondition.validRange(range)
         for i in range { out[i] = UInt8(truncatingIfNeeded: quantizedHardSwishElement(Int32(x[i]), p, typeMin: 0, typeMax: 255)) }
     }
 }

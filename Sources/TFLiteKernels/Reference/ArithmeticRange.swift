@@ -17,8 +17,11 @@ public enum ArithmeticRange {
     }
 
     /// Writes `count` values starting at `start`, accumulating `delta` as the reference does.
+    /// - Precondition: `count ≥ 0`; every pointer holds at least `count` elements.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     @inlinable
     public static func run<Element: Numeric>(start: Element, delta: Element, count: Int, output: UnsafeMutablePointer<Element>) {
+        KernelPrecondition.validCount(count)
         var value = start
         for i in 0..<count {
             output[i] = value

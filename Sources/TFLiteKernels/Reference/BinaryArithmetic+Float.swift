@@ -10,10 +10,13 @@ public enum BinaryArithmetic {
 
     /// `out = clamp(op(a, b), minimum, maximum)` over the broadcast layout, for the
     /// innermost rows `rows` (pass `0..<layout.rowCount` for all).
+    /// - Precondition: `rows` lies in `0..<layout.rowCount`; the pointers hold the layout's operand and output elements.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func float32(_ op: Operation, layout: BroadcastLayout, rows: Range<Int>,
                                _ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>,
                                _ out: UnsafeMutablePointer<Float>,
                                activationMin lo: Float = -.infinity, activationMax hi: Float = .infinity) {
+        KernelPrecondition.check(rows.lowerBound >= 0 && rows.upperBound <= layout.rowCount, "rows \(rows) outside 0..<\(layout.rowCount)")
         @inline(__always) func clamp(_ x: Float) -> Float { Swift.min(Swift.max(x, lo), hi) }
         switch op {
         case .add: broadcastBinary(layout, rows: rows, a, b, out) { clamp($0 + $1) }

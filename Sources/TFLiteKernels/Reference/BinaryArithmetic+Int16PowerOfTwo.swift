@@ -62,15 +62,21 @@ extension BinaryArithmetic {
     }
 
     /// Power-of-two int16 ADD (or SUB) of the same-shape elements in `range`.
+    /// - Precondition: `range.lowerBound ≥ 0`; every pointer holds at least `range.upperBound` elements.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func int16PowerOfTwoAdd(_ p: Int16PowerOfTwoAddParams, range: Range<Int>, _ a: UnsafePointer<Int16>,
                                           _ b: UnsafePointer<Int16>, _ out: UnsafeMutablePointer<Int16>) {
+        KernelPrecondition.validRange(range)
         for i in range { out[i] = int16PowerOfTwoAddElement(a[i], b[i], p) }
     }
 
     /// Power-of-two int16 SUB (or ADD) with broadcasting, over the innermost `rows` of `layout`.
+    /// - Precondition: `rows` lies in `0..<layout.rowCount`; the pointers hold the layout's operand and output elements.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func int16PowerOfTwoAdd(_ p: Int16PowerOfTwoAddParams, layout: BroadcastLayout, rows: Range<Int>,
                                           _ a: UnsafePointer<Int16>, _ b: UnsafePointer<Int16>,
                                           _ out: UnsafeMutablePointer<Int16>) {
+        KernelPrecondition.check(rows.lowerBound >= 0 && rows.upperBound <= layout.rowCount, "rows \(rows) outside 0..<\(layout.rowCount)")
         broadcastBinary(layout, rows: rows, a, b, out) { int16PowerOfTwoAddElement($0, $1, p) }
     }
 }

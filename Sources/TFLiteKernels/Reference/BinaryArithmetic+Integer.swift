@@ -9,18 +9,24 @@ extension BinaryArithmetic {
     }
 
     /// Integer arithmetic for int32. DIV, FLOOR_DIV and FLOOR_MOD throw on a zero divisor.
+    /// - Precondition: `rows` lies in `0..<layout.rowCount`; the pointers hold the layout's operand and output elements.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func int32(_ op: Operation, layout: BroadcastLayout, rows: Range<Int>,
                              _ a: UnsafePointer<Int32>, _ b: UnsafePointer<Int32>,
                              _ out: UnsafeMutablePointer<Int32>,
                              activationMin lo: Int32 = .min, activationMax hi: Int32 = .max) throws {
+        KernelPrecondition.check(rows.lowerBound >= 0 && rows.upperBound <= layout.rowCount, "rows \(rows) outside 0..<\(layout.rowCount)")
         try integer(op, layout: layout, rows: rows, a, b, out, lo, hi)
     }
 
     /// Integer arithmetic for int64. DIV, FLOOR_DIV and FLOOR_MOD throw on a zero divisor.
+    /// - Precondition: `rows` lies in `0..<layout.rowCount`; the pointers hold the layout's operand and output elements.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func int64(_ op: Operation, layout: BroadcastLayout, rows: Range<Int>,
                              _ a: UnsafePointer<Int64>, _ b: UnsafePointer<Int64>,
                              _ out: UnsafeMutablePointer<Int64>,
                              activationMin lo: Int64 = .min, activationMax hi: Int64 = .max) throws {
+        KernelPrecondition.check(rows.lowerBound >= 0 && rows.upperBound <= layout.rowCount, "rows \(rows) outside 0..<\(layout.rowCount)")
         try integer(op, layout: layout, rows: rows, a, b, out, lo, hi)
     }
 

@@ -110,44 +110,62 @@ extension BinaryArithmetic {
     }
 
     /// Quantized ADD (or SUB) on int8 tensors.
+    /// - Precondition: `rows` lies in `0..<layout.rowCount`; the pointers hold the layout's operand and output elements.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func quantizedAdd(layout: BroadcastLayout, rows: Range<Int>, _ a: UnsafePointer<Int8>,
                                     _ b: UnsafePointer<Int8>, _ out: UnsafeMutablePointer<Int8>,
                                     _ p: QuantizedAddParams, subtract: Bool = false) {
+        KernelPrecondition.check(rows.lowerBound >= 0 && rows.upperBound <= layout.rowCount, "rows \(rows) outside 0..<\(layout.rowCount)")
         quantizedAddSub(layout, rows: rows, a, b, out, p, subtract: subtract)
     }
 
     /// Quantized ADD (or SUB) on uint8 tensors.
+    /// - Precondition: `rows` lies in `0..<layout.rowCount`; the pointers hold the layout's operand and output elements.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func quantizedAdd(layout: BroadcastLayout, rows: Range<Int>, _ a: UnsafePointer<UInt8>,
                                     _ b: UnsafePointer<UInt8>, _ out: UnsafeMutablePointer<UInt8>,
                                     _ p: QuantizedAddParams, subtract: Bool = false) {
+        KernelPrecondition.check(rows.lowerBound >= 0 && rows.upperBound <= layout.rowCount, "rows \(rows) outside 0..<\(layout.rowCount)")
         quantizedAddSub(layout, rows: rows, a, b, out, p, subtract: subtract)
     }
 
     /// Quantized ADD (or SUB) on int16 tensors (general-scale path).
+    /// - Precondition: `rows` lies in `0..<layout.rowCount`; the pointers hold the layout's operand and output elements.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func quantizedAdd(layout: BroadcastLayout, rows: Range<Int>, _ a: UnsafePointer<Int16>,
                                     _ b: UnsafePointer<Int16>, _ out: UnsafeMutablePointer<Int16>,
                                     _ p: QuantizedAddParams, subtract: Bool = false) {
+        KernelPrecondition.check(rows.lowerBound >= 0 && rows.upperBound <= layout.rowCount, "rows \(rows) outside 0..<\(layout.rowCount)")
         quantizedAddSub(layout, rows: rows, a, b, out, p, subtract: subtract)
     }
 
     /// Quantized MUL on int8 tensors.
+    /// - Precondition: `rows` lies in `0..<layout.rowCount`; the pointers hold the layout's operand and output elements.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func quantizedMul(layout: BroadcastLayout, rows: Range<Int>, _ a: UnsafePointer<Int8>,
                                     _ b: UnsafePointer<Int8>, _ out: UnsafeMutablePointer<Int8>,
                                     _ p: QuantizedMulParams) {
+        KernelPrecondition.check(rows.lowerBound >= 0 && rows.upperBound <= layout.rowCount, "rows \(rows) outside 0..<\(layout.rowCount)")
         broadcastBinary(layout, rows: rows, a, b, out) { Int8(truncatingIfNeeded: quantizedMulElement(Int32($0), Int32($1), p)) }
     }
 
     /// Quantized MUL on uint8 tensors.
+    /// - Precondition: `rows` lies in `0..<layout.rowCount`; the pointers hold the layout's operand and output elements.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func quantizedMul(layout: BroadcastLayout, rows: Range<Int>, _ a: UnsafePointer<UInt8>,
                                     _ b: UnsafePointer<UInt8>, _ out: UnsafeMutablePointer<UInt8>,
                                     _ p: QuantizedMulParams) {
+        KernelPrecondition.check(rows.lowerBound >= 0 && rows.upperBound <= layout.rowCount, "rows \(rows) outside 0..<\(layout.rowCount)")
         broadcastBinary(layout, rows: rows, a, b, out) { UInt8(truncatingIfNeeded: quantizedMulElement(Int32($0), Int32($1), p)) }
     }
 
     /// Quantized MUL on int16 tensors.
+    /// - Precondition: `rows` lies in `0..<layout.rowCount`; the pointers hold the layout's operand and output elements.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func quantizedMul(layout: BroadcastLayout, rows: Range<Int>, _ a: UnsafePointer<Int16>,
                                     _ b: UnsafePointer<Int16>, _ out: UnsafeMutablePointer<Int16>,
                                     _ p: QuantizedMulParams) {
+        KernelPrecondition.check(rows.lowerBound >= 0 && rows.upperBound <= layout.rowCount, "rows \(rows) outside 0..<\(layout.rowCount)")
         broadcastBinary(layout, rows: rows, a, b, out) { Int16(truncatingIfNeeded: quantizedMulElement(Int32($0), Int32($1), p)) }
     }
 
@@ -202,18 +220,24 @@ extension BinaryArithmetic {
     }
 
     /// Quantized SQUARED_DIFFERENCE on int8 tensors.
+    /// - Precondition: `rows` lies in `0..<layout.rowCount`; the pointers hold the layout's operand and output elements.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func quantizedSquaredDifference(layout: BroadcastLayout, rows: Range<Int>, _ a: UnsafePointer<Int8>,
                                                   _ b: UnsafePointer<Int8>, _ out: UnsafeMutablePointer<Int8>,
                                                   _ p: QuantizedSquaredDifferenceParams) {
+        KernelPrecondition.check(rows.lowerBound >= 0 && rows.upperBound <= layout.rowCount, "rows \(rows) outside 0..<\(layout.rowCount)")
         broadcastBinary(layout, rows: rows, a, b, out) {
             Int8(truncatingIfNeeded: quantizedSquaredDifferenceElement(Int32($0), Int32($1), p))
         }
     }
 
     /// MAXIMUM / MINIMUM on raw quantized values (the reference requires equal scales).
+    /// - Precondition: `rows` lies in `0..<layout.rowCount`; the pointers hold the layout's operand and output elements.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func rawMaxMin<T: FixedWidthInteger>(_ maximum: Bool, layout: BroadcastLayout, rows: Range<Int>,
                                                        _ a: UnsafePointer<T>, _ b: UnsafePointer<T>,
                                                        _ out: UnsafeMutablePointer<T>) {
+        KernelPrecondition.check(rows.lowerBound >= 0 && rows.upperBound <= layout.rowCount, "rows \(rows) outside 0..<\(layout.rowCount)")
         if maximum {
             broadcastBinary(layout, rows: rows, a, b, out) { $0 > $1 ? $0 : $1 }
         } else {

@@ -39,8 +39,11 @@ public enum Cast {
     }
 
     /// Converts `count` elements of `inputType` to `outputType`.
+    /// - Precondition: `count ≥ 0`; every pointer holds at least `count` elements.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func run(count: Int, inputType: CastElementType, input: UnsafeRawPointer,
                            outputType: CastElementType, output: UnsafeMutableRawPointer) {
+        KernelPrecondition.validCount(count)
         for i in 0..<count {
             let (real, integer, isFloat) = CastValue.load(input, i, inputType)
             // Integer targets: exact integers wrap like static_cast; floats truncate toward zero.

@@ -125,7 +125,10 @@ public enum LogicalKernels {
         }
     }
     /// Elementwise NOT.
+    /// - Precondition: `count ≥ 0`; every pointer holds at least `count` elements.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func not(count: Int, _ a: UnsafePointer<UInt8>, _ out: UnsafeMutablePointer<UInt8>) {
+        KernelPrecondition.validCount(count)
         for i in 0..<count { out[i] = a[i] != 0 ? 0 : 1 }
     }
 }

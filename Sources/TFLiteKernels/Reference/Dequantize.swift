@@ -3,10 +3,13 @@
 /// Reference DEQUANTIZE kernels.
 public enum Dequantize {
     /// `Float(scale × (q − zeroPoint))` with the product in double, as the reference does.
+    /// - Precondition: `count ≥ 0`; every pointer holds at least `count` elements.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     @inlinable
     public static func affine<Input: FixedWidthInteger>(_ input: UnsafePointer<Input>, count: Int,
                                                         scale: Float, zeroPoint: Int32,
                                                         output: UnsafeMutablePointer<Float>) {
+        KernelPrecondition.validCount(count)
         let s = Double(scale)
         for i in 0..<count {
             let centered = Int64(input[i]) - Int64(zeroPoint)
@@ -32,7 +35,10 @@ public enum Dequantize {
     }
 
     /// Float16 bit patterns → float32.
+    /// - Precondition: `count ≥ 0`; every pointer holds at least `count` elements.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func float16(_ input: UnsafePointer<UInt16>, count: Int, output: UnsafeMutablePointer<Float>) {
+        KernelPrecondition.validCount(count)
         Float16Conversion.convertToFloat(input, output, count: count)
     }
 }

@@ -78,20 +78,29 @@ extension BinaryArithmetic {
     }
 
     /// Quantized DIV on uint8 tensors.
+    /// - Precondition: `rows` lies in `0..<layout.rowCount`; the pointers hold the layout's operand and output elements.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func quantizedDiv(layout: BroadcastLayout, rows: Range<Int>, _ a: UnsafePointer<UInt8>,
                                     _ b: UnsafePointer<UInt8>, _ out: UnsafeMutablePointer<UInt8>, _ p: QuantizedDivParams) {
+        KernelPrecondition.check(rows.lowerBound >= 0 && rows.upperBound <= layout.rowCount, "rows \(rows) outside 0..<\(layout.rowCount)")
         broadcastBinary(layout, rows: rows, a, b, out) { UInt8(truncatingIfNeeded: quantizedDivElement(Int32($0), Int32($1), p)) }
     }
 
     /// Quantized DIV on int8 tensors.
+    /// - Precondition: `rows` lies in `0..<layout.rowCount`; the pointers hold the layout's operand and output elements.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func quantizedDiv(layout: BroadcastLayout, rows: Range<Int>, _ a: UnsafePointer<Int8>,
                                     _ b: UnsafePointer<Int8>, _ out: UnsafeMutablePointer<Int8>, _ p: QuantizedDivParams) {
+        KernelPrecondition.check(rows.lowerBound >= 0 && rows.upperBound <= layout.rowCount, "rows \(rows) outside 0..<\(layout.rowCount)")
         broadcastBinary(layout, rows: rows, a, b, out) { Int8(truncatingIfNeeded: quantizedDivElement(Int32($0), Int32($1), p)) }
     }
 
     /// Quantized DIV on int16 tensors.
+    /// - Precondition: `rows` lies in `0..<layout.rowCount`; the pointers hold the layout's operand and output elements.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func quantizedDiv(layout: BroadcastLayout, rows: Range<Int>, _ a: UnsafePointer<Int16>,
                                     _ b: UnsafePointer<Int16>, _ out: UnsafeMutablePointer<Int16>, _ p: QuantizedDivParams) {
+        KernelPrecondition.check(rows.lowerBound >= 0 && rows.upperBound <= layout.rowCount, "rows \(rows) outside 0..<\(layout.rowCount)")
         broadcastBinary(layout, rows: rows, a, b, out) { Int16(truncatingIfNeeded: quantizedDivElement(Int32($0), Int32($1), p)) }
     }
 }

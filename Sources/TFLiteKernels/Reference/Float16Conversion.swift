@@ -50,7 +50,10 @@ public enum Float16Conversion {
     }
 
     /// Converts `count` half-precision values to `Float`.
+    /// - Precondition: `count ≥ 0`; every pointer holds at least `count` elements.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func convertToFloat(_ input: UnsafePointer<UInt16>, _ output: UnsafeMutablePointer<Float>, count: Int) {
+        KernelPrecondition.validCount(count)
         for i in 0..<count { output[i] = float(fromBits: input[i]) }
     }
 }

@@ -6,11 +6,17 @@ public enum Gather {
     /// GATHER with `batch_dims`: for each batch, outer slice and coordinate, copies the
     /// `innerCount`-element slice at `indices[batch][i]` of the axis.
     /// - Returns: nil on success, else the position of the first index outside `0..<axisSize`.
+    /// - Precondition: the counts are non-negative and `elementSize ≥ 1`; `indices` holds
+    ///   `batchCount × coordinateCount` values, `input` the `batchCount × outerCount × axisSize ×
+    ///   innerCount` elements and `output` the gathered ones. Checked under
+    ///   `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     @inlinable
     public static func run<Index: FixedWidthInteger>(batchCount: Int, outerCount: Int, axisSize: Int,
                                                      innerCount: Int, coordinateCount: Int,
                                                      indices: UnsafePointer<Index>, elementSize: Int,
                                                      input: UnsafeRawPointer, output: UnsafeMutableRawPointer) -> Int? {
+        KernelPrecondition.check(batchCount >= 0 && outerCount >= 0 && axisSize >= 0 && innerCount >= 0
+                                 && coordinateCount >= 0 && elementSize >= 1, "GATHER counts")
         let sliceBytes = innerCount * elementSize
         for k in 0..<(batchCount * coordinateCount) where indices[k] < 0 || indices[k] >= axisSize { return k }
         var dst = output
@@ -30,10 +36,15 @@ public enum Gather {
     /// GATHER_ND: each of the `indexCount` index tuples (`depth` values) selects a slice of
     /// `sliceCount` elements of `inputShape`.
     /// - Returns: nil on success, else the position of the first bad index tuple.
+    /// - Precondition: `0 ≤ depth ≤ inputShape.count`, `indexCount ≥ 0`, `elementSize ≥ 1`;
+    ///   `indices` holds `indexCount × depth` values, `output` `indexCount` slices. Checked under
+    ///   `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     @inlinable
     public static func runND<Index: FixedWidthInteger>(inputShape: [Int], depth: Int, indexCount: Int,
                                                        indices: UnsafePointer<Index>, elementSize: Int,
                                                        input: UnsafeRawPointer, output: UnsafeMutableRawPointer) -> Int? {
+        KernelPrecondition.check(depth >= 0 && depth <= inputShape.count && indexCount >= 0 && elementSize >= 1,
+                                 "GATHER_ND depth \(depth) of \(inputShape), \(indexCount) tuples")
         let strides = IndexedCopyPlan.strides(inputShape)
         let sliceCount = inputShape[depth...].reduce(1, *)
         let sliceBytes = sliceCount * elementSize

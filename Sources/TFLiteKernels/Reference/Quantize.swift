@@ -4,10 +4,13 @@
 public enum Quantize {
     /// Float → integer: `clamp(round(x / scale) + zeroPoint)` with `round` half away from zero
     /// and the division in float, as the reference's `AffineQuantize`.
+    /// - Precondition: `count ≥ 0`; every pointer holds at least `count` elements.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     @inlinable
     public static func affine<Output: FixedWidthInteger>(_ input: UnsafePointer<Float>, count: Int,
                                                          scale: Float, zeroPoint: Int32,
                                                          output: UnsafeMutablePointer<Output>) {
+        KernelPrecondition.validCount(count)
         let lo = Int32(clamping: Output.min), hi = Int32(clamping: Output.max)
         for i in 0..<count {
             let q = SaturatingRound.toInt32(input[i] / scale) &+ zeroPoint
@@ -37,10 +40,13 @@ public enum Quantize {
 
     /// Integer → integer: `clamp(((q − inputZero) × multiplier) + outputZero)` with TFLite's
     /// fixed-point multiply; `multiplier` is `QuantizedMultiplier(inputScale / outputScale)`.
+    /// - Precondition: `count ≥ 0`; every pointer holds at least `count` elements.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     @inlinable
     public static func requantize<Input: FixedWidthInteger, Output: FixedWidthInteger>(
         _ input: UnsafePointer<Input>, count: Int, inputZeroPoint: Int32,
         multiplier: QuantizedMultiplier, outputZeroPoint: Int32, output: UnsafeMutablePointer<Output>) {
+        KernelPrecondition.validCount(count)
         let lo = Int32(clamping: Output.min), hi = Int32(clamping: Output.max)
         for i in 0..<count {
             let centered = Int32(truncatingIfNeeded: input[i]) &- inputZeroPoint

@@ -5,11 +5,16 @@ public enum ScatterNd {
     /// Zero-fills `output` (`outputShape`) and adds each of the `indexCount` update slices at
     /// its index tuple (`depth` values); duplicates accumulate, as in the reference.
     /// - Returns: nil on success, else the position of the first bad index tuple.
+    /// - Precondition: `0 ≤ depth ≤ outputShape.count`, `indexCount ≥ 0`; `indices` holds
+    ///   `indexCount × depth` values, `updates` `indexCount` slices, `output` the output shape's
+    ///   elements. Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     @inlinable
     public static func run<Index: FixedWidthInteger, Element: Numeric>(
         outputShape: [Int], depth: Int, indexCount: Int, indices: UnsafePointer<Index>,
         updates: UnsafePointer<Element>, output: UnsafeMutablePointer<Element>,
         add: (Element, Element) -> Element) -> Int? {
+        KernelPrecondition.check(depth >= 0 && depth <= outputShape.count && indexCount >= 0,
+                                 "SCATTER_ND depth \(depth) of \(outputShape), \(indexCount) tuples")
         let strides = IndexedCopyPlan.strides(outputShape)
         let sliceCount = outputShape[depth...].reduce(1, *)
         output.update(repeating: 0, count: outputShape.reduce(1, *))

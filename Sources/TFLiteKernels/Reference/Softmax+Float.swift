@@ -3,8 +3,11 @@
 /// SOFTMAX / LOG_SOFTMAX kernels.
 public enum SoftmaxKernels {
     /// `out = softmax(beta · x)` along rows of `depth` elements, for rows in `rows`.
+    /// - Precondition: `depth ≥ 0`, `rows.lowerBound ≥ 0`; `x` and `out` hold `rows.upperBound × depth` elements.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func float32(beta: Float, depth: Int, rows: Range<Int>, _ x: UnsafePointer<Float>,
                                _ out: UnsafeMutablePointer<Float>) {
+        KernelPrecondition.check(depth >= 0 && rows.lowerBound >= 0, "depth \(depth), rows \(rows)")
         guard depth > 0 else { return }
         for r in rows {
             let xi = x + r * depth, oi = out + r * depth
@@ -21,8 +24,11 @@ public enum SoftmaxKernels {
     }
 
     /// `out = log_softmax(x)` along rows of `depth` elements.
+    /// - Precondition: `depth ≥ 0`, `rows.lowerBound ≥ 0`; `x` and `out` hold `rows.upperBound × depth` elements.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func logSoftmaxFloat32(depth: Int, rows: Range<Int>, _ x: UnsafePointer<Float>,
                                          _ out: UnsafeMutablePointer<Float>) {
+        KernelPrecondition.check(depth >= 0 && rows.lowerBound >= 0, "depth \(depth), rows \(rows)")
         guard depth > 0 else { return }
         for r in rows {
             let xi = x + r * depth, oi = out + r * depth

@@ -73,17 +73,37 @@ extension SoftmaxKernels {
     }
 
     /// Quantized softmax, int8 → int8.
+    /// - Precondition: `depth ≥ 0`, `rows.lowerBound ≥ 0`; `x` and `out` hold `rows.upperBound × depth` elements.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func int8(_ p: QuantizedParams, depth: Int, rows: Range<Int>, _ x: UnsafePointer<Int8>,
-                            _ out: UnsafeMutablePointer<Int8>) { quantized(p, depth: depth, rows: rows, x, out) }
+                            _ out: UnsafeMutablePointer<Int8>) {
+        KernelPrecondition.check(depth >= 0 && rows.lowerBound >= 0, "depth \(depth), rows \(rows)")
+        quantized(p, depth: depth, rows: rows, x, out)
+    }
     /// Quantized softmax, uint8 → uint8.
+    /// - Precondition: `depth ≥ 0`, `rows.lowerBound ≥ 0`; `x` and `out` hold `rows.upperBound × depth` elements.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func uint8(_ p: QuantizedParams, depth: Int, rows: Range<Int>, _ x: UnsafePointer<UInt8>,
-                             _ out: UnsafeMutablePointer<UInt8>) { quantized(p, depth: depth, rows: rows, x, out) }
+                             _ out: UnsafeMutablePointer<UInt8>) {
+        KernelPrecondition.check(depth >= 0 && rows.lowerBound >= 0, "depth \(depth), rows \(rows)")
+        quantized(p, depth: depth, rows: rows, x, out)
+    }
     /// Quantized softmax, int8 → int16.
+    /// - Precondition: `depth ≥ 0`, `rows.lowerBound ≥ 0`; `x` and `out` hold `rows.upperBound × depth` elements.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func int8ToInt16(_ p: QuantizedParams, depth: Int, rows: Range<Int>, _ x: UnsafePointer<Int8>,
-                                   _ out: UnsafeMutablePointer<Int16>) { quantized(p, depth: depth, rows: rows, x, out) }
+                                   _ out: UnsafeMutablePointer<Int16>) {
+        KernelPrecondition.check(depth >= 0 && rows.lowerBound >= 0, "depth \(depth), rows \(rows)")
+        quantized(p, depth: depth, rows: rows, x, out)
+    }
     /// Quantized softmax, uint8 → int16.
+    /// - Precondition: `depth ≥ 0`, `rows.lowerBound ≥ 0`; `x` and `out` hold `rows.upperBound × depth` elements.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func uint8ToInt16(_ p: QuantizedParams, depth: Int, rows: Range<Int>, _ x: UnsafePointer<UInt8>,
-                                    _ out: UnsafeMutablePointer<Int16>) { quantized(p, depth: depth, rows: rows, x, out) }
+                                    _ out: UnsafeMutablePointer<Int16>) {
+        KernelPrecondition.check(depth >= 0 && rows.lowerBound >= 0, "depth \(depth), rows \(rows)")
+        quantized(p, depth: depth, rows: rows, x, out)
+    }
 }
 
 extension SoftmaxKernels {
@@ -114,8 +134,11 @@ extension SoftmaxKernels {
     }
 
     /// Quantized int8 LOG_SOFTMAX along rows of `depth`, as the reference integer kernel.
+    /// - Precondition: `depth ≥ 0`, `rows.lowerBound ≥ 0`; `x` and `out` hold `rows.upperBound × depth` elements.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func logSoftmaxInt8(_ p: QuantizedLogParams, depth: Int, rows: Range<Int>,
                                       _ x: UnsafePointer<Int8>, _ out: UnsafeMutablePointer<Int8>) {
+        KernelPrecondition.check(depth >= 0 && rows.lowerBound >= 0, "depth \(depth), rows \(rows)")
         guard depth > 0 else { return }
         let inputBits = 5, accumBits = 12, outputBits = 4
         for r in rows {

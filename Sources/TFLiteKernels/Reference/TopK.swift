@@ -5,12 +5,17 @@
 public enum TopK {
     /// For each of `rowCount` rows of `rowSize` values, writes the `k` largest values and
     /// their int32 indices. `scratch` holds at least `rowSize` Int32s.
+    /// - Precondition: `rowCount ≥ 0`, `0 ≤ k ≤ rowSize`, `scratch.count ≥ rowSize`; `input` holds
+    ///   `rowCount × rowSize` values, `values` and `indices` `rowCount × k`. Checked under
+    ///   `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     @inlinable
     public static func run<Element: Comparable>(rowCount: Int, rowSize: Int, k: Int,
                                                 input: UnsafePointer<Element>,
                                                 values: UnsafeMutablePointer<Element>,
                                                 indices: UnsafeMutablePointer<Int32>,
                                                 scratch: UnsafeMutableBufferPointer<Int32>) {
+        KernelPrecondition.check(rowCount >= 0 && k >= 0 && k <= rowSize && scratch.count >= rowSize,
+                                 "TOPK rows \(rowCount) × \(rowSize), k \(k), scratch \(scratch.count)")
         for row in 0..<rowCount {
             let x = input + row * rowSize
             for i in 0..<rowSize { scratch[i] = Int32(i) }

@@ -18,8 +18,11 @@ public enum ElementwiseUnary {
     }
 
     /// `out = op(x)` over `range` of a float32 buffer.
+    /// - Precondition: `range.lowerBound ≥ 0`; every pointer holds at least `range.upperBound` elements.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func float32(_ op: Operation, range: Range<Int>, _ x: UnsafePointer<Float>,
                                _ out: UnsafeMutablePointer<Float>) {
+        KernelPrecondition.validRange(range)
         let x = x + range.lowerBound, out = out + range.lowerBound, n = range.count
         switch op {
         case .abs: apply(op, count: n, x, out) { Swift.abs($0) }
@@ -39,8 +42,11 @@ public enum ElementwiseUnary {
     }
 
     /// ABS / NEG / SQUARE / SIGN on int32 (wrapping).
+    /// - Precondition: `count ≥ 0`; every pointer holds at least `count` elements.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func int32(_ op: Operation, count: Int, _ x: UnsafePointer<Int32>,
                              _ out: UnsafeMutablePointer<Int32>) {
+        KernelPrecondition.validCount(count)
         for i in 0..<count {
             let v = x[i]
             switch op {
@@ -54,8 +60,11 @@ public enum ElementwiseUnary {
     }
 
     /// ABS / NEG / SQUARE / SIGN on int64 (wrapping).
+    /// - Precondition: `count ≥ 0`; every pointer holds at least `count` elements.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func int64(_ op: Operation, count: Int, _ x: UnsafePointer<Int64>,
                              _ out: UnsafeMutablePointer<Int64>) {
+        KernelPrecondition.validCount(count)
         for i in 0..<count {
             let v = x[i]
             switch op {

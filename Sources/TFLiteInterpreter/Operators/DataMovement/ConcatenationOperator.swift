@@ -76,7 +76,7 @@ final class ConcatenationOperator: OperatorKernel {
         if needsRequantization {
             Concatenation.runUInt8(outerCount: outerCount, innerCounts: innerCounts, inputs: inputPointers,
                                    inputQuantization: inputQuantization, outputScale: output.scale,
-                                   outputZeroPoint: output.zeroPoint, output: out.assumingMemoryBound(to: UInt8.self))
+                                   outputZeroPoint: output.zeroPoint, output: try output.mutableView(as: UInt8.self, op).base)
         } else {
             let counts = innerByteCounts, sources = inputPointers
             let rowBytes = counts.reduce(0, +)

@@ -33,15 +33,15 @@ enum DataMovementSupport {
     static func integers(_ tensor: RuntimeTensor, _ op: String) throws -> [Int] {
         let count = tensor.elementCount
         if count == 0 { return [] }
-        guard let data = tensor.data else {
+        guard tensor.data != nil else {
             throw InterpreterError.invalidModel("\(op): tensor '\(tensor.name)' has no data")
         }
         switch tensor.type {
         case .int32:
-            let p = data.assumingMemoryBound(to: Int32.self)
+            let p = try tensor.view(as: Int32.self, op)
             return (0..<count).map { Int(p[$0]) }
         case .int64:
-            let p = data.assumingMemoryBound(to: Int64.self)
+            let p = try tensor.view(as: Int64.self, op)
             return try (0..<count).map {
                 guard let v = Int(exactly: p[$0]) else { throw InterpreterError.invalidModel("\(op): index out of range") }
                 return v

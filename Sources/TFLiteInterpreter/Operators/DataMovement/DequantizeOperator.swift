@@ -39,17 +39,17 @@ final class DequantizeOperator: OperatorKernel {
         let input = try node.input(0), output = try node.output(0)
         let n = output.elementCount
         guard n > 0 else { return }
-        let src = try DataMovementSupport.data(input, op)
-        let y = try DataMovementSupport.data(output, op).assumingMemoryBound(to: Float.self)
+        _ = try DataMovementSupport.data(input, op); _ = try DataMovementSupport.data(output, op)
+        let y = try output.mutableView(as: Float.self, op).base
         switch input.type {
-        case .float16: Dequantize.float16(src.assumingMemoryBound(to: UInt16.self), count: n, output: y)
-        case .uint8: dequantize(src.assumingMemoryBound(to: UInt8.self), n, input, y)
-        case .int8: dequantize(src.assumingMemoryBound(to: Int8.self), n, input, y)
-        default: dequantize(src.assumingMemoryBound(to: Int16.self), n, input, y)
+        case .float16: Dequantize.float16(try input.view(as: UInt16.self, op).base, count: n, output: y)
+        case .uint8: dequantize(try input.view(as: UInt8.self, op).base, n, input, y)
+        case .int8: dequantize(try input.view(as: Int8.self, op).base, n, input, y)
+        default: dequantize(try input.view(as: Int16.self, op).base, n, input, y)
         }
     }
 
-    private func dequantize<T: FixedWidthInteger>(_ x: UnsafeMutablePointer<T>, _ n: Int, _ input: RuntimeTensor,
+    private func dequantize<T: FixedWidthInteger>(_ x: UnsafePointer<T>, _ n: Int, _ input: RuntimeTensor,
                                                   _ y: UnsafeMutablePointer<Float>) {
         if let pc = perChannel {
             Dequantize.affinePerChannel(x, outerCount: pc.outer, channelCount: pc.channels, innerCount: pc.inner,

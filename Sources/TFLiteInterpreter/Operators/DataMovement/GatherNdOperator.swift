@@ -29,12 +29,12 @@ final class GatherNdOperator: OperatorKernel {
         let params = try node.input(0), indices = try node.input(1), output = try node.output(0)
         guard output.elementCount > 0 else { return }
         let src = try DataMovementSupport.data(params, op), dst = try DataMovementSupport.data(output, op)
-        let idx = try DataMovementSupport.data(indices, op)
+        _ = try DataMovementSupport.data(indices, op)
         let bad = indices.type == .int64
             ? Gather.runND(inputShape: params.shape, depth: depth, indexCount: indexCount,
-                           indices: idx.assumingMemoryBound(to: Int64.self), elementSize: elementSize, input: src, output: dst)
+                           indices: try indices.view(as: Int64.self, op).base, elementSize: elementSize, input: src, output: dst)
             : Gather.runND(inputShape: params.shape, depth: depth, indexCount: indexCount,
-                           indices: idx.assumingMemoryBound(to: Int32.self), elementSize: elementSize, input: src, output: dst)
+                           indices: try indices.view(as: Int32.self, op).base, elementSize: elementSize, input: src, output: dst)
         if let bad { throw InterpreterError.invocationFailed("\(op): index tuple \(bad) is outside \(params.shape)") }
     }
 }

@@ -42,15 +42,15 @@ final class GatherOperator: OperatorKernel {
         let params = try node.input(0), indices = try node.input(1), output = try node.output(0)
         guard output.elementCount > 0 else { return }
         let src = try DataMovementSupport.data(params, op), dst = try DataMovementSupport.data(output, op)
-        let idx = try DataMovementSupport.data(indices, op)
+        _ = try DataMovementSupport.data(indices, op)
         let bad: Int?
         if indices.type == .int64 {
             bad = Gather.run(batchCount: batchCount, outerCount: outerCount, axisSize: axisSize, innerCount: innerCount,
-                             coordinateCount: coordinateCount, indices: idx.assumingMemoryBound(to: Int64.self),
+                             coordinateCount: coordinateCount, indices: try indices.view(as: Int64.self, op).base,
                              elementSize: elementSize, input: src, output: dst)
         } else {
             bad = Gather.run(batchCount: batchCount, outerCount: outerCount, axisSize: axisSize, innerCount: innerCount,
-                             coordinateCount: coordinateCount, indices: idx.assumingMemoryBound(to: Int32.self),
+                             coordinateCount: coordinateCount, indices: try indices.view(as: Int32.self, op).base,
                              elementSize: elementSize, input: src, output: dst)
         }
         if let bad { throw InterpreterError.invocationFailed("\(op): index at position \(bad) is outside 0..<\(axisSize)") }

@@ -54,25 +54,25 @@ final class QuantizeOperator: OperatorKernel {
         let input = try node.input(0), output = try node.output(0)
         let n = output.elementCount
         guard n > 0 else { return }
-        let src = try DataMovementSupport.data(input, op), dst = try DataMovementSupport.data(output, op)
+        _ = try DataMovementSupport.data(input, op); _ = try DataMovementSupport.data(output, op)
         if input.type == .float32 {
-            let x = UnsafePointer(src.assumingMemoryBound(to: Float.self))
+            let x = try input.view(as: Float.self, op).base
             switch output.type {
-            case .uint8: quantize(x, n, output, dst.assumingMemoryBound(to: UInt8.self), node.threads)
-            case .int8: quantize(x, n, output, dst.assumingMemoryBound(to: Int8.self), node.threads)
-            default: quantize(x, n, output, dst.assumingMemoryBound(to: Int16.self), node.threads)
+            case .uint8: quantize(x, n, output, try output.mutableView(as: UInt8.self, op).base, node.threads)
+            case .int8: quantize(x, n, output, try output.mutableView(as: Int8.self, op).base, node.threads)
+            default: quantize(x, n, output, try output.mutableView(as: Int16.self, op).base, node.threads)
             }
             return
         }
         if let table = byteTable {
-            let x = UnsafePointer(src.assumingMemoryBound(to: UInt8.self)), y = dst.assumingMemoryBound(to: UInt8.self)
+            let x = try input.byteView(op).base, y = try output.mutableByteView(op).base
             node.threads.parallelFor(n, minChunk: Self.tableChunk) { r in table.apply(range: r, x, y) }
             return
         }
         switch input.type {
-        case .uint8: requantize(src.assumingMemoryBound(to: UInt8.self), n, input, output, dst, node.threads)
-        case .int8: requantize(src.assumingMemoryBound(to: Int8.self), n, input, output, dst, node.threads)
-        default: requantize(src.assumingMemoryBound(to: Int16.self), n, input, output, dst, node.threads)
+        case .uint8: try requantize(input, as: UInt8.self, output, n, node.threads, op)
+        case .int8: try requantize(input, as: Int8.self, output, n, node.threads, op)
+        default: try requantize(input, as: Int16.self, output, n, node.threads, op)
         }
     }
 
@@ -84,17 +84,23 @@ final class QuantizeOperator: OperatorKernel {
     /// The requantization of every 8-bit input code, computed by the reference loop.
     private func requantizationTable(inputSigned: Bool, _ zIn: Int32, _ zOut: Int32,
                                      outputSigned: Bool) -> ByteTableLookup {
-        var codes = [UInt8](repeating: 0, count: 256)
-        for i in 0..<256 { codes[i] = UInt8(i) }
+        let codes = (0..<256).map { UInt8($0) }
         var out = [UInt8](repeating: 0, count: 256)
-        codes.withUnsafeMutableBufferPointer { c in
+        let m = multiplier
+        func fill<T: FixedWidthInteger, U: FixedWidthInteger>(_ x: UnsafePointer<T>, _ y: UnsafeMutablePointer<U>) {
+            Quantize.requantize(x, count: 256, inputZeroPoint: zIn, multiplier: m, outputZeroPoint: zOut, output: y)
+        }
+        codes.withUnsafeBufferPointer { c in
             out.withUnsafeMutableBufferPointer { o in
-                let dst = UnsafeMutableRawPointer(o.baseAddress!)
-                if inputSigned {
-                    let x = UnsafeMutableRawPointer(c.baseAddress!).assumingMemoryBound(to: Int8.self)
-                    requantize(x, 256, zIn, zOut, outputSigned ? .int8 : .uint8, dst)
-                } else {
-                    requantize(c.baseAddress!, 256, zIn, zOut, outputSigned ? .int8 : .uint8, dst)
+                c.withMemoryRebound(to: Int8.self) { signedCodes in
+                    o.withMemoryRebound(to: Int8.self) { signedOut in
+                        switch (inputSigned, outputSigned) {
+                        case (true, true): fill(signedCodes.baseAddress!, signedOut.baseAddress!)
+                        case (true, false): fill(signedCodes.baseAddress!, o.baseAddress!)
+                        case (false, true): fill(c.baseAddress!, signedOut.baseAddress!)
+                        case (false, false): fill(c.baseAddress!, o.baseAddress!)
+                        }
+                    }
                 }
             }
         }
@@ -114,30 +120,25 @@ final class QuantizeOperator: OperatorKernel {
         }
     }
 
-    private func requantize<T: FixedWidthInteger>(_ x: UnsafeMutablePointer<T>, _ n: Int, _ input: RuntimeTensor,
-                                                  _ output: RuntimeTensor, _ dst: UnsafeMutableRawPointer,
-                                                  _ threads: ThreadPool) {
-        let zIn = input.zeroPoint, zOut = output.zeroPoint, type = output.type
-        threads.parallelFor(n, minChunk: Self.chunk) { r in
-            requantize(x + r.lowerBound, r.count, zIn, zOut, type, dst + r.lowerBound * (type.byteSize ?? 1))
+    /// Requantizes `input` (elements of type `T`) into `output`, whose type is uint8, int8, int16 or int32.
+    private func requantize<T: FixedWidthInteger>(_ input: RuntimeTensor, as _: T.Type, _ output: RuntimeTensor,
+                                                  _ n: Int, _ threads: ThreadPool, _ op: String) throws {
+        let x = try input.view(as: T.self, op).base
+        switch output.type {
+        case .uint8: requantize(x, n, input, output, try output.mutableView(as: UInt8.self, op).base, threads)
+        case .int8: requantize(x, n, input, output, try output.mutableView(as: Int8.self, op).base, threads)
+        case .int16: requantize(x, n, input, output, try output.mutableView(as: Int16.self, op).base, threads)
+        default: requantize(x, n, input, output, try output.mutableView(as: Int32.self, op).base, threads)
         }
     }
 
-    private func requantize<T: FixedWidthInteger>(_ x: UnsafeMutablePointer<T>, _ n: Int, _ zIn: Int32, _ zOut: Int32,
-                                                  _ type: TensorType, _ dst: UnsafeMutableRawPointer) {
-        switch type {
-        case .uint8:
-            Quantize.requantize(x, count: n, inputZeroPoint: zIn, multiplier: multiplier, outputZeroPoint: zOut,
-                                output: dst.assumingMemoryBound(to: UInt8.self))
-        case .int8:
-            Quantize.requantize(x, count: n, inputZeroPoint: zIn, multiplier: multiplier, outputZeroPoint: zOut,
-                                output: dst.assumingMemoryBound(to: Int8.self))
-        case .int16:
-            Quantize.requantize(x, count: n, inputZeroPoint: zIn, multiplier: multiplier, outputZeroPoint: zOut,
-                                output: dst.assumingMemoryBound(to: Int16.self))
-        default:
-            Quantize.requantize(x, count: n, inputZeroPoint: zIn, multiplier: multiplier, outputZeroPoint: zOut,
-                                output: dst.assumingMemoryBound(to: Int32.self))
+    private func requantize<T: FixedWidthInteger, U: FixedWidthInteger>(
+        _ x: UnsafePointer<T>, _ n: Int, _ input: RuntimeTensor, _ output: RuntimeTensor,
+        _ y: UnsafeMutablePointer<U>, _ threads: ThreadPool) {
+        let zIn = input.zeroPoint, zOut = output.zeroPoint, m = multiplier
+        threads.parallelFor(n, minChunk: Self.chunk) { r in
+            Quantize.requantize(x + r.lowerBound, count: r.count, inputZeroPoint: zIn, multiplier: m, outputZeroPoint: zOut,
+                                output: y + r.lowerBound)
         }
     }
 }

@@ -75,19 +75,19 @@ final class ResizeOperator: OperatorKernel {
             }
         case (.bilinear, .float32):
             guard let plan = rowsPlan else { throw InterpreterError.allocateTensorsRequired }
-            let x = UnsafePointer(src.assumingMemoryBound(to: Float.self)), y = dst.assumingMemoryBound(to: Float.self)
+            let x = try input.view(as: Float.self, op).base, y = try output.mutableView(as: Float.self, op).base
             node.threads.parallelFor(plan.rowCount, minChunk: minRows) { rows in
                 ResizeRows.bilinearFloat(plan, rows: rows, input: x, output: y)
             }
         case (.bilinear, .uint8):
-            ResizeBilinear.runUInt8(p, input: src.assumingMemoryBound(to: UInt8.self),
-                                    output: dst.assumingMemoryBound(to: UInt8.self))
+            ResizeBilinear.runUInt8(p, input: try input.view(as: UInt8.self, op).base,
+                                    output: try output.mutableView(as: UInt8.self, op).base)
         case (.bilinear, .int8):
-            ResizeBilinear.runInt8(p, input: src.assumingMemoryBound(to: Int8.self),
-                                   output: dst.assumingMemoryBound(to: Int8.self))
+            ResizeBilinear.runInt8(p, input: try input.view(as: Int8.self, op).base,
+                                   output: try output.mutableView(as: Int8.self, op).base)
         case (.bilinear, .int16):
-            ResizeBilinear.runInt16(p, input: src.assumingMemoryBound(to: Int16.self),
-                                    output: dst.assumingMemoryBound(to: Int16.self))
+            ResizeBilinear.runInt16(p, input: try input.view(as: Int16.self, op).base,
+                                    output: try output.mutableView(as: Int16.self, op).base)
         default:
             throw InterpreterError.invocationFailed("\(op): unsupported type \(input.type)")
         }

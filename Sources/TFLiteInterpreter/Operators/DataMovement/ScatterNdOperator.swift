@@ -31,42 +31,37 @@ final class ScatterNdOperator: OperatorKernel {
         let op = "SCATTER_ND"
         let indices = try node.input(0), updates = try node.input(1), output = try node.output(0)
         guard output.elementCount > 0 else { return }
-        let idx = try DataMovementSupport.data(indices, op)
-        let upd = updates.elementCount > 0 ? try DataMovementSupport.data(updates, op) : try DataMovementSupport.data(output, op)
-        let dst = try DataMovementSupport.data(output, op)
+        _ = try DataMovementSupport.data(indices, op)
+        if updates.elementCount > 0 { _ = try DataMovementSupport.data(updates, op) }
+        _ = try DataMovementSupport.data(output, op)
         let bad: Int?
         if indices.type == .int64 {
-            bad = scatter(idx.assumingMemoryBound(to: Int64.self), upd, dst, output)
+            bad = try scatter(try indices.view(as: Int64.self, op).base, updates, output, op)
         } else {
-            bad = scatter(idx.assumingMemoryBound(to: Int32.self), upd, dst, output)
+            bad = try scatter(try indices.view(as: Int32.self, op).base, updates, output, op)
         }
         if let bad { throw InterpreterError.invocationFailed("\(op): index tuple \(bad) is outside \(output.shape)") }
     }
 
-    private func scatter<Index: FixedWidthInteger>(_ idx: UnsafeMutablePointer<Index>, _ upd: UnsafeMutableRawPointer,
-                                                   _ dst: UnsafeMutableRawPointer, _ output: RuntimeTensor) -> Int? {
-        let shape = output.shape
+    private func scatter<Index: FixedWidthInteger>(_ idx: UnsafePointer<Index>, _ updates: RuntimeTensor,
+                                                   _ output: RuntimeTensor, _ op: String) throws -> Int? {
         switch output.type {
-        case .float32:
-            return ScatterNd.run(outputShape: shape, depth: depth, indexCount: indexCount, indices: idx,
-                                 updates: upd.assumingMemoryBound(to: Float.self),
-                                 output: dst.assumingMemoryBound(to: Float.self), add: +)
-        case .int32:
-            return ScatterNd.run(outputShape: shape, depth: depth, indexCount: indexCount, indices: idx,
-                                 updates: upd.assumingMemoryBound(to: Int32.self),
-                                 output: dst.assumingMemoryBound(to: Int32.self), add: &+)
-        case .int64:
-            return ScatterNd.run(outputShape: shape, depth: depth, indexCount: indexCount, indices: idx,
-                                 updates: upd.assumingMemoryBound(to: Int64.self),
-                                 output: dst.assumingMemoryBound(to: Int64.self), add: &+)
-        case .int8:
-            return ScatterNd.run(outputShape: shape, depth: depth, indexCount: indexCount, indices: idx,
-                                 updates: upd.assumingMemoryBound(to: Int8.self),
-                                 output: dst.assumingMemoryBound(to: Int8.self), add: &+)
-        default:
-            return ScatterNd.run(outputShape: shape, depth: depth, indexCount: indexCount, indices: idx,
-                                 updates: upd.assumingMemoryBound(to: UInt8.self),
-                                 output: dst.assumingMemoryBound(to: UInt8.self), add: &+)
+        case .float32: return try scatter(idx, updates, output, Float.self, op, add: +)
+        case .int32: return try scatter(idx, updates, output, Int32.self, op, add: &+)
+        case .int64: return try scatter(idx, updates, output, Int64.self, op, add: &+)
+        case .int8: return try scatter(idx, updates, output, Int8.self, op, add: &+)
+        default: return try scatter(idx, updates, output, UInt8.self, op, add: &+)
         }
+    }
+
+    /// Scatters `updates` (or nothing, when it is empty: the output stands in as the unread source)
+    /// into `output`, whose elements are `Element`s.
+    private func scatter<Index: FixedWidthInteger, Element: Numeric>(
+        _ idx: UnsafePointer<Index>, _ updates: RuntimeTensor, _ output: RuntimeTensor, _: Element.Type, _ op: String,
+        add: (Element, Element) -> Element) throws -> Int? {
+        let dst = try output.mutableView(as: Element.self, op).base
+        let upd = updates.elementCount > 0 ? try updates.view(as: Element.self, op).base : UnsafePointer(dst)
+        return ScatterNd.run(outputShape: output.shape, depth: depth, indexCount: indexCount, indices: idx,
+                             updates: upd, output: dst, add: add)
     }
 }

@@ -18,13 +18,13 @@ final class ShapeOperator: OperatorKernel {
     func invoke(_ node: NodeContext) throws {
         let input = try node.input(0), output = try node.output(0)
         guard output.elementCount > 0 else { return }
-        let dst = try DataMovementSupport.data(output, "SHAPE")
-        for (i, d) in input.shape.enumerated() {
-            if output.type == .int64 {
-                dst.storeBytes(of: Int64(d), toByteOffset: i * 8, as: Int64.self)
-            } else {
-                dst.storeBytes(of: Int32(truncatingIfNeeded: d), toByteOffset: i * 4, as: Int32.self)
-            }
+        _ = try DataMovementSupport.data(output, "SHAPE")
+        if output.type == .int64 {
+            let dst = try output.mutableView(as: Int64.self, "SHAPE")
+            for (i, d) in input.shape.enumerated() { dst[i] = Int64(d) }
+        } else {
+            let dst = try output.mutableView(as: Int32.self, "SHAPE")
+            for (i, d) in input.shape.enumerated() { dst[i] = Int32(truncatingIfNeeded: d) }
         }
     }
 }

@@ -36,24 +36,24 @@ final class TopKOperator: OperatorKernel {
         let op = "TOPK_V2"
         let input = try node.input(0), values = try node.output(0), indices = try node.output(1)
         guard k > 0, rowCount > 0 else { return }
-        let src = try DataMovementSupport.data(input, op), dst = try DataMovementSupport.data(values, op)
-        let idx = try DataMovementSupport.data(indices, op).assumingMemoryBound(to: Int32.self)
-        scratch.withUnsafeMutableBufferPointer { scratch in
-            switch input.type {
-            case .float32: run(src, dst, idx, scratch, Float.self)
-            case .uint8: run(src, dst, idx, scratch, UInt8.self)
-            case .int8: run(src, dst, idx, scratch, Int8.self)
-            case .int16: run(src, dst, idx, scratch, Int16.self)
-            case .int32: run(src, dst, idx, scratch, Int32.self)
-            default: run(src, dst, idx, scratch, Int64.self)
-            }
+        _ = try DataMovementSupport.data(input, op); _ = try DataMovementSupport.data(values, op)
+        _ = try DataMovementSupport.data(indices, op)
+        let idx = try indices.mutableView(as: Int32.self, op).base
+        switch input.type {
+        case .float32: try run(input, values, idx, Float.self, op)
+        case .uint8: try run(input, values, idx, UInt8.self, op)
+        case .int8: try run(input, values, idx, Int8.self, op)
+        case .int16: try run(input, values, idx, Int16.self, op)
+        case .int32: try run(input, values, idx, Int32.self, op)
+        default: try run(input, values, idx, Int64.self, op)
         }
     }
 
-    private func run<T: Comparable>(_ src: UnsafeMutableRawPointer, _ dst: UnsafeMutableRawPointer,
-                                    _ idx: UnsafeMutablePointer<Int32>, _ scratch: UnsafeMutableBufferPointer<Int32>,
-                                    _ type: T.Type) {
-        TopK.run(rowCount: rowCount, rowSize: rowSize, k: k, input: src.assumingMemoryBound(to: T.self),
-                 values: dst.assumingMemoryBound(to: T.self), indices: idx, scratch: scratch)
+    private func run<T: Comparable>(_ input: RuntimeTensor, _ values: RuntimeTensor,
+                                    _ idx: UnsafeMutablePointer<Int32>, _ type: T.Type, _ op: String) throws {
+        let src = try input.view(as: T.self, op).base, dst = try values.mutableView(as: T.self, op).base
+        scratch.withUnsafeMutableBufferPointer { scratch in
+            TopK.run(rowCount: rowCount, rowSize: rowSize, k: k, input: src, values: dst, indices: idx, scratch: scratch)
+        }
     }
 }

@@ -63,7 +63,8 @@ final class WhereOperator: HostedKernel {
             try host.resizeOutput(output, to: [count, rank])
         }
         guard count > 0, rank > 0, let data = input.data, let size = input.type.byteSize else { return }
-        let dst = try DataMovementSupport.data(output, "WHERE").assumingMemoryBound(to: Int64.self)
+        _ = try DataMovementSupport.data(output, "WHERE")
+        let dst = try output.mutableView(as: Int64.self, "WHERE")
         var row = 0
         for position in 0..<input.elementCount where isNonZero(input, data, size, position) {
             var rest = position

@@ -2,15 +2,17 @@ import TFLiteSchema
 
 /// Checked access to tensor memory for the detection operators.
 enum DetectionTensorAccess {
-    /// The tensor's elements as a typed buffer of `elementCount` values.
+    /// The tensor's elements as a typed buffer of `elementCount` values (through
+    /// ``RuntimeTensor/mutableView(as:_:)``: `T` must store the tensor's type, checked under
+    /// `LITEVISION_INTERNAL_CHECKS`; a different byte width throws in every build).
     static func buffer<T>(_ tensor: RuntimeTensor, as type: T.Type, op: String) throws -> UnsafeMutableBufferPointer<T> {
-        guard let data = tensor.data else {
+        guard tensor.data != nil else {
             throw InterpreterError.invocationFailed("\(op): tensor '\(tensor.name)' has no memory")
         }
         guard tensor.type.byteSize == MemoryLayout<T>.size else {
             throw InterpreterError.invocationFailed("\(op): tensor '\(tensor.name)' is \(tensor.type), not \(T.self)")
         }
-        return UnsafeMutableBufferPointer(start: data.assumingMemoryBound(to: T.self), count: tensor.elementCount)
+        return UnsafeMutableBufferPointer(start: try tensor.mutableView(as: T.self, op).base, count: tensor.elementCount)
     }
 
     /// Requires `tensor` to have `rank` dimensions, all non-negative.

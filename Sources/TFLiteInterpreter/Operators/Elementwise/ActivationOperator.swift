@@ -130,56 +130,47 @@ final class ActivationOperator: OperatorKernel, ByteMapKernel, FloatClampKernel 
 
     func invoke(_ node: NodeContext) throws {
         let x = try node.input(0), out = try node.output(0)
-        let px = try ElementwiseSupport.data(x, name), po = try ElementwiseSupport.data(out, name)
         let n = count
         switch plan {
         case let .float32(f):
-            ElementwiseParallel.flat(n, node.threads) { r in
-                OptimizedActivation.float32(f, range: r, px.assumingMemoryBound(to: Float.self), po.assumingMemoryBound(to: Float.self))
-            }
+            let vx = try x.view(as: Float.self, name), vo = try out.mutableView(as: Float.self, name)
+            ElementwiseParallel.flat(n, node.threads) { r in OptimizedActivation.float32(f, range: r, vx.base, vo.base) }
         case let .relu(p):
             if x.type == .int8 {
-                ElementwiseParallel.flat(n, node.threads) { r in
-                    ActivationKernels.quantizedRelu(p, range: r, px.assumingMemoryBound(to: Int8.self), po.assumingMemoryBound(to: Int8.self))
-                }
+                let vx = try x.view(as: Int8.self, name), vo = try out.mutableView(as: Int8.self, name)
+                ElementwiseParallel.flat(n, node.threads) { r in ActivationKernels.quantizedRelu(p, range: r, vx.base, vo.base) }
             } else {
-                ElementwiseParallel.flat(n, node.threads) { r in
-                    ActivationKernels.quantizedRelu(p, range: r, px.assumingMemoryBound(to: UInt8.self), po.assumingMemoryBound(to: UInt8.self))
-                }
+                let vx = try x.view(as: UInt8.self, name), vo = try out.mutableView(as: UInt8.self, name)
+                ElementwiseParallel.flat(n, node.threads) { r in ActivationKernels.quantizedRelu(p, range: r, vx.base, vo.base) }
             }
         case let .leakyRelu(p):
             if x.type == .int8 {
-                ElementwiseParallel.flat(n, node.threads) { r in
-                    ActivationKernels.quantizedLeakyRelu(p, range: r, px.assumingMemoryBound(to: Int8.self), po.assumingMemoryBound(to: Int8.self))
-                }
+                let vx = try x.view(as: Int8.self, name), vo = try out.mutableView(as: Int8.self, name)
+                ElementwiseParallel.flat(n, node.threads) { r in ActivationKernels.quantizedLeakyRelu(p, range: r, vx.base, vo.base) }
             } else {
-                ElementwiseParallel.flat(n, node.threads) { r in
-                    ActivationKernels.quantizedLeakyRelu(p, range: r, px.assumingMemoryBound(to: UInt8.self), po.assumingMemoryBound(to: UInt8.self))
-                }
+                let vx = try x.view(as: UInt8.self, name), vo = try out.mutableView(as: UInt8.self, name)
+                ElementwiseParallel.flat(n, node.threads) { r in ActivationKernels.quantizedLeakyRelu(p, range: r, vx.base, vo.base) }
             }
         case let .hardSwish(p):
             if x.type == .int8 {
-                ElementwiseParallel.flat(n, node.threads) { r in
-                    ActivationKernels.quantizedHardSwish(p, range: r, px.assumingMemoryBound(to: Int8.self), po.assumingMemoryBound(to: Int8.self))
-                }
+                let vx = try x.view(as: Int8.self, name), vo = try out.mutableView(as: Int8.self, name)
+                ElementwiseParallel.flat(n, node.threads) { r in ActivationKernels.quantizedHardSwish(p, range: r, vx.base, vo.base) }
             } else {
-                ElementwiseParallel.flat(n, node.threads) { r in
-                    ActivationKernels.quantizedHardSwish(p, range: r, px.assumingMemoryBound(to: UInt8.self), po.assumingMemoryBound(to: UInt8.self))
-                }
+                let vx = try x.view(as: UInt8.self, name), vo = try out.mutableView(as: UInt8.self, name)
+                ElementwiseParallel.flat(n, node.threads) { r in ActivationKernels.quantizedHardSwish(p, range: r, vx.base, vo.base) }
             }
         case let .table(t):
-            ElementwiseParallel.flat(n, node.threads) { r in
-                t.apply(range: r, px.assumingMemoryBound(to: UInt8.self), po.assumingMemoryBound(to: UInt8.self))
-            }
+            let vx = try x.byteView(name), vo = try out.mutableByteView(name)
+            ElementwiseParallel.flat(n, node.threads) { r in t.apply(range: r, vx.base, vo.base) }
         case let .int16Table(p, isTanh):
+            let input = try x.view(as: Int16.self, name).base, output = try out.mutableView(as: Int16.self, name).base
             ElementwiseParallel.flat(n, node.threads) { r in
-                let input = px.assumingMemoryBound(to: Int16.self), output = po.assumingMemoryBound(to: Int16.self)
                 if isTanh { ActivationKernels.int16TanhTable(p, range: r, input, output) }
                 else { ActivationKernels.int16LogisticTable(p, range: r, input, output) }
             }
         case let .int16FixedPoint(isTanh, shift):
+            let input = try x.view(as: Int16.self, name).base, output = try out.mutableView(as: Int16.self, name).base
             ElementwiseParallel.flat(n, node.threads) { r in
-                let input = px.assumingMemoryBound(to: Int16.self), output = po.assumingMemoryBound(to: Int16.self)
                 if isTanh { ActivationKernels.int16TanhFixedPoint(leftShift: shift, range: r, input, output) }
                 else { ActivationKernels.int16LogisticFixedPoint(range: r, input, output) }
             }

@@ -184,9 +184,9 @@ final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClamp
     }
 
     private func applyTable(_ table: QuantizedPairTable, _ layout: BroadcastLayout, _ pool: ThreadPool,
-                            _ pa: UnsafeMutableRawPointer, _ pb: UnsafeMutableRawPointer, _ po: UnsafeMutableRawPointer) {
-        let a = UnsafePointer(pa.assumingMemoryBound(to: UInt8.self)), b = UnsafePointer(pb.assumingMemoryBound(to: UInt8.self))
-        let o = po.assumingMemoryBound(to: UInt8.self)
+                            _ lhs: RuntimeTensor, _ rhs: RuntimeTensor, _ output: RuntimeTensor) throws {
+        let a = try lhs.byteView(name).base, b = try rhs.byteView(name).base
+        let o = try output.mutableByteView(name).base
         if layout.isElementwise {
             ElementwiseParallel.flat(layout.elementCount, pool) { r in table.apply(range: r, a, b, o) }
         } else {
@@ -195,19 +195,18 @@ final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClamp
     }
 
     private func vectorAdd(_ p: BinaryArithmetic.QuantizedAddParams, subtract: Bool, _ layout: BroadcastLayout,
-                           _ pool: ThreadPool, _ pa: UnsafeMutableRawPointer, _ pb: UnsafeMutableRawPointer,
-                           _ po: UnsafeMutableRawPointer) {
+                           _ pool: ThreadPool, _ lhs: RuntimeTensor, _ rhs: RuntimeTensor, _ output: RuntimeTensor) throws {
         if elementType == .int8 {
-            let a = UnsafePointer(pa.assumingMemoryBound(to: Int8.self)), b = UnsafePointer(pb.assumingMemoryBound(to: Int8.self))
-            let o = po.assumingMemoryBound(to: Int8.self)
+            let a = try lhs.view(as: Int8.self, name).base, b = try rhs.view(as: Int8.self, name).base
+            let o = try output.mutableView(as: Int8.self, name).base
             if layout.isElementwise {
                 ElementwiseParallel.flat(layout.elementCount, pool) { r in QuantizedBinarySIMD.add(p, subtract: subtract, range: r, a, b, o) }
             } else {
                 ElementwiseParallel.rows(layout, pool) { r in QuantizedBinarySIMD.add(p, subtract: subtract, layout: layout, rows: r, a, b, o) }
             }
         } else {
-            let a = UnsafePointer(pa.assumingMemoryBound(to: UInt8.self)), b = UnsafePointer(pb.assumingMemoryBound(to: UInt8.self))
-            let o = po.assumingMemoryBound(to: UInt8.self)
+            let a = try lhs.view(as: UInt8.self, name).base, b = try rhs.view(as: UInt8.self, name).base
+            let o = try output.mutableView(as: UInt8.self, name).base
             if layout.isElementwise {
                 ElementwiseParallel.flat(layout.elementCount, pool) { r in QuantizedBinarySIMD.add(p, subtract: subtract, range: r, a, b, o) }
             } else {
@@ -217,18 +216,18 @@ final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClamp
     }
 
     private func vectorMul(_ p: BinaryArithmetic.QuantizedMulParams, _ layout: BroadcastLayout, _ pool: ThreadPool,
-                           _ pa: UnsafeMutableRawPointer, _ pb: UnsafeMutableRawPointer, _ po: UnsafeMutableRawPointer) {
+                           _ lhs: RuntimeTensor, _ rhs: RuntimeTensor, _ output: RuntimeTensor) throws {
         if elementType == .int8 {
-            let a = UnsafePointer(pa.assumingMemoryBound(to: Int8.self)), b = UnsafePointer(pb.assumingMemoryBound(to: Int8.self))
-            let o = po.assumingMemoryBound(to: Int8.self)
+            let a = try lhs.view(as: Int8.self, name).base, b = try rhs.view(as: Int8.self, name).base
+            let o = try output.mutableView(as: Int8.self, name).base
             if layout.isElementwise {
                 ElementwiseParallel.flat(layout.elementCount, pool) { r in QuantizedBinarySIMD.mul(p, range: r, a, b, o) }
             } else {
                 ElementwiseParallel.rows(layout, pool) { r in QuantizedBinarySIMD.mul(p, layout: layout, rows: r, a, b, o) }
             }
         } else {
-            let a = UnsafePointer(pa.assumingMemoryBound(to: UInt8.self)), b = UnsafePointer(pb.assumingMemoryBound(to: UInt8.self))
-            let o = po.assumingMemoryBound(to: UInt8.self)
+            let a = try lhs.view(as: UInt8.self, name).base, b = try rhs.view(as: UInt8.self, name).base
+            let o = try output.mutableView(as: UInt8.self, name).base
             if layout.isElementwise {
                 ElementwiseParallel.flat(layout.elementCount, pool) { r in QuantizedBinarySIMD.mul(p, range: r, a, b, o) }
             } else {
@@ -245,26 +244,23 @@ final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClamp
     /// Whether an 8- or 16-bit tensor holds the code `code` (the reference's divisor check
     /// compares every divisor code with the divisor's zero point).
     private static func holdsCode(_ code: Int32, _ t: RuntimeTensor, _ name: String) throws -> Bool {
-        let data = try ElementwiseSupport.data(t, name)
         let n = t.elementCount
         switch t.type {
-        case .int16: return UnsafeBufferPointer(start: data.assumingMemoryBound(to: Int16.self), count: n).contains { Int32($0) == code }
-        case .int8: return UnsafeBufferPointer(start: data.assumingMemoryBound(to: Int8.self), count: n).contains { Int32($0) == code }
-        default: return UnsafeBufferPointer(start: data.assumingMemoryBound(to: UInt8.self), count: n).contains { Int32($0) == code }
+        case .int16: return UnsafeBufferPointer(start: try t.view(as: Int16.self, name).base, count: n).contains { Int32($0) == code }
+        case .int8: return UnsafeBufferPointer(start: try t.view(as: Int8.self, name).base, count: n).contains { Int32($0) == code }
+        default: return UnsafeBufferPointer(start: try t.view(as: UInt8.self, name).base, count: n).contains { Int32($0) == code }
         }
     }
 
     func invoke(_ node: NodeContext) throws {
         guard let layout else { throw InterpreterError.allocateTensorsRequired }
         let a = try node.input(0), b = try node.input(1), out = try node.output(0)
-        let pa = try ElementwiseSupport.data(a, name), pb = try ElementwiseSupport.data(b, name)
-        let po = try ElementwiseSupport.data(out, name)
         let rows = 0..<layout.rowCount
         switch plan {
         case let .float32(lo, hi):
             let op = operation
-            let fa = pa.assumingMemoryBound(to: Float.self), fb = pb.assumingMemoryBound(to: Float.self)
-            let fo = po.assumingMemoryBound(to: Float.self)
+            let fa = try a.view(as: Float.self, name).base, fb = try b.view(as: Float.self, name).base
+            let fo = try out.mutableView(as: Float.self, name).base
             if !OptimizedBinaryArithmetic.supportsFloat(op) {
                 ElementwiseParallel.rows(layout, node.threads) { r in
                     BinaryArithmetic.float32(op, layout: layout, rows: r, fa, fb, fo, activationMin: lo, activationMax: hi)
@@ -280,62 +276,62 @@ final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClamp
             }
         case let .int32(lo, hi):
             do {
-                try BinaryArithmetic.int32(operation, layout: layout, rows: rows, pa.assumingMemoryBound(to: Int32.self),
-                                           pb.assumingMemoryBound(to: Int32.self), po.assumingMemoryBound(to: Int32.self),
+                try BinaryArithmetic.int32(operation, layout: layout, rows: rows, try a.view(as: Int32.self, name).base,
+                                           try b.view(as: Int32.self, name).base, try out.mutableView(as: Int32.self, name).base,
                                            activationMin: lo, activationMax: hi)
             } catch { throw InterpreterError.invocationFailed("\(name): division by zero") }
         case let .int64(lo, hi):
             do {
-                try BinaryArithmetic.int64(operation, layout: layout, rows: rows, pa.assumingMemoryBound(to: Int64.self),
-                                           pb.assumingMemoryBound(to: Int64.self), po.assumingMemoryBound(to: Int64.self),
+                try BinaryArithmetic.int64(operation, layout: layout, rows: rows, try a.view(as: Int64.self, name).base,
+                                           try b.view(as: Int64.self, name).base, try out.mutableView(as: Int64.self, name).base,
                                            activationMin: lo, activationMax: hi)
             } catch { throw InterpreterError.invocationFailed("\(name): division by zero") }
         case let .quantizedAdd(p, subtract):
             if useVectorKernel {
-                vectorAdd(p, subtract: subtract, layout, node.threads, pa, pb, po)
+                try vectorAdd(p, subtract: subtract, layout, node.threads, a, b, out)
                 return
             }
             if let table = pairTable {
-                applyTable(table, layout, node.threads, pa, pb, po)
+                try applyTable(table, layout, node.threads, a, b, out)
                 return
             }
             switch elementType {
             case .int8:
-                BinaryArithmetic.quantizedAdd(layout: layout, rows: rows, pa.assumingMemoryBound(to: Int8.self),
-                                              pb.assumingMemoryBound(to: Int8.self), po.assumingMemoryBound(to: Int8.self),
+                BinaryArithmetic.quantizedAdd(layout: layout, rows: rows, try a.view(as: Int8.self, name).base,
+                                              try b.view(as: Int8.self, name).base, try out.mutableView(as: Int8.self, name).base,
                                               p, subtract: subtract)
             case .uint8:
-                BinaryArithmetic.quantizedAdd(layout: layout, rows: rows, pa.assumingMemoryBound(to: UInt8.self),
-                                              pb.assumingMemoryBound(to: UInt8.self), po.assumingMemoryBound(to: UInt8.self),
+                BinaryArithmetic.quantizedAdd(layout: layout, rows: rows, try a.view(as: UInt8.self, name).base,
+                                              try b.view(as: UInt8.self, name).base, try out.mutableView(as: UInt8.self, name).base,
                                               p, subtract: subtract)
             default:
-                BinaryArithmetic.quantizedAdd(layout: layout, rows: rows, pa.assumingMemoryBound(to: Int16.self),
-                                              pb.assumingMemoryBound(to: Int16.self), po.assumingMemoryBound(to: Int16.self),
+                BinaryArithmetic.quantizedAdd(layout: layout, rows: rows, try a.view(as: Int16.self, name).base,
+                                              try b.view(as: Int16.self, name).base, try out.mutableView(as: Int16.self, name).base,
                                               p, subtract: subtract)
             }
         case let .quantizedMul(p):
             if useVectorKernel {
-                vectorMul(p, layout, node.threads, pa, pb, po)
+                try vectorMul(p, layout, node.threads, a, b, out)
                 return
             }
             if let table = pairTable {
-                applyTable(table, layout, node.threads, pa, pb, po)
+                try applyTable(table, layout, node.threads, a, b, out)
                 return
             }
             switch elementType {
             case .int8:
-                BinaryArithmetic.quantizedMul(layout: layout, rows: rows, pa.assumingMemoryBound(to: Int8.self),
-                                              pb.assumingMemoryBound(to: Int8.self), po.assumingMemoryBound(to: Int8.self), p)
+                BinaryArithmetic.quantizedMul(layout: layout, rows: rows, try a.view(as: Int8.self, name).base,
+                                              try b.view(as: Int8.self, name).base, try out.mutableView(as: Int8.self, name).base, p)
             case .uint8:
-                BinaryArithmetic.quantizedMul(layout: layout, rows: rows, pa.assumingMemoryBound(to: UInt8.self),
-                                              pb.assumingMemoryBound(to: UInt8.self), po.assumingMemoryBound(to: UInt8.self), p)
+                BinaryArithmetic.quantizedMul(layout: layout, rows: rows, try a.view(as: UInt8.self, name).base,
+                                              try b.view(as: UInt8.self, name).base, try out.mutableView(as: UInt8.self, name).base, p)
             default:
-                BinaryArithmetic.quantizedMul(layout: layout, rows: rows, pa.assumingMemoryBound(to: Int16.self),
-                                              pb.assumingMemoryBound(to: Int16.self), po.assumingMemoryBound(to: Int16.self), p)
+                BinaryArithmetic.quantizedMul(layout: layout, rows: rows, try a.view(as: Int16.self, name).base,
+                                              try b.view(as: Int16.self, name).base, try out.mutableView(as: Int16.self, name).base, p)
             }
         case let .int16PowerOfTwoAdd(p):
-            let a16 = pa.assumingMemoryBound(to: Int16.self), b16 = pb.assumingMemoryBound(to: Int16.self)
-            let o16 = po.assumingMemoryBound(to: Int16.self)
+            let a16 = try a.view(as: Int16.self, name).base, b16 = try b.view(as: Int16.self, name).base
+            let o16 = try out.mutableView(as: Int16.self, name).base
             if layout.isElementwise {
                 BinaryArithmetic.int16PowerOfTwoAdd(p, range: 0..<layout.elementCount, a16, b16, o16)
             } else {
@@ -347,29 +343,29 @@ final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClamp
             }
             switch elementType {
             case .int8:
-                BinaryArithmetic.quantizedDiv(layout: layout, rows: rows, pa.assumingMemoryBound(to: Int8.self),
-                                              pb.assumingMemoryBound(to: Int8.self), po.assumingMemoryBound(to: Int8.self), p)
+                BinaryArithmetic.quantizedDiv(layout: layout, rows: rows, try a.view(as: Int8.self, name).base,
+                                              try b.view(as: Int8.self, name).base, try out.mutableView(as: Int8.self, name).base, p)
             case .uint8:
-                BinaryArithmetic.quantizedDiv(layout: layout, rows: rows, pa.assumingMemoryBound(to: UInt8.self),
-                                              pb.assumingMemoryBound(to: UInt8.self), po.assumingMemoryBound(to: UInt8.self), p)
+                BinaryArithmetic.quantizedDiv(layout: layout, rows: rows, try a.view(as: UInt8.self, name).base,
+                                              try b.view(as: UInt8.self, name).base, try out.mutableView(as: UInt8.self, name).base, p)
             default:
-                BinaryArithmetic.quantizedDiv(layout: layout, rows: rows, pa.assumingMemoryBound(to: Int16.self),
-                                              pb.assumingMemoryBound(to: Int16.self), po.assumingMemoryBound(to: Int16.self), p)
+                BinaryArithmetic.quantizedDiv(layout: layout, rows: rows, try a.view(as: Int16.self, name).base,
+                                              try b.view(as: Int16.self, name).base, try out.mutableView(as: Int16.self, name).base, p)
             }
         case let .quantizedSquaredDifference(p):
-            BinaryArithmetic.quantizedSquaredDifference(layout: layout, rows: rows, pa.assumingMemoryBound(to: Int8.self),
-                                                        pb.assumingMemoryBound(to: Int8.self), po.assumingMemoryBound(to: Int8.self), p)
+            BinaryArithmetic.quantizedSquaredDifference(layout: layout, rows: rows, try a.view(as: Int8.self, name).base,
+                                                        try b.view(as: Int8.self, name).base, try out.mutableView(as: Int8.self, name).base, p)
         case let .rawMaxMin(maximum):
             switch elementType {
             case .int8:
-                BinaryArithmetic.rawMaxMin(maximum, layout: layout, rows: rows, pa.assumingMemoryBound(to: Int8.self),
-                                           pb.assumingMemoryBound(to: Int8.self), po.assumingMemoryBound(to: Int8.self))
+                BinaryArithmetic.rawMaxMin(maximum, layout: layout, rows: rows, try a.view(as: Int8.self, name).base,
+                                           try b.view(as: Int8.self, name).base, try out.mutableView(as: Int8.self, name).base)
             case .uint8:
-                BinaryArithmetic.rawMaxMin(maximum, layout: layout, rows: rows, pa.assumingMemoryBound(to: UInt8.self),
-                                           pb.assumingMemoryBound(to: UInt8.self), po.assumingMemoryBound(to: UInt8.self))
+                BinaryArithmetic.rawMaxMin(maximum, layout: layout, rows: rows, try a.view(as: UInt8.self, name).base,
+                                           try b.view(as: UInt8.self, name).base, try out.mutableView(as: UInt8.self, name).base)
             default:
-                BinaryArithmetic.rawMaxMin(maximum, layout: layout, rows: rows, pa.assumingMemoryBound(to: Int16.self),
-                                           pb.assumingMemoryBound(to: Int16.self), po.assumingMemoryBound(to: Int16.self))
+                BinaryArithmetic.rawMaxMin(maximum, layout: layout, rows: rows, try a.view(as: Int16.self, name).base,
+                                           try b.view(as: Int16.self, name).base, try out.mutableView(as: Int16.self, name).base)
             }
         }
     }

@@ -32,26 +32,25 @@ final class ComparisonOperator: OperatorKernel {
     func invoke(_ node: NodeContext) throws {
         guard let layout else { throw InterpreterError.allocateTensorsRequired }
         let a = try node.input(0), b = try node.input(1), out = try node.output(0)
-        let pa = UnsafeRawPointer(try ElementwiseSupport.data(a, name)), pb = UnsafeRawPointer(try ElementwiseSupport.data(b, name))
-        let po = try ElementwiseSupport.pointer(out, name, as: Bool.self)
+        let po = try out.mutableView(as: Bool.self, name).base
         let op = operation
         switch a.type {
         case .float32:
-            ElementwiseComparison.float32(op, layout: layout, pa.assumingMemoryBound(to: Float.self), pb.assumingMemoryBound(to: Float.self), po)
+            ElementwiseComparison.float32(op, layout: layout, try a.view(as: Float.self, name).base, try b.view(as: Float.self, name).base, po)
         case .int32:
-            ElementwiseComparison.int32(op, layout: layout, pa.assumingMemoryBound(to: Int32.self), pb.assumingMemoryBound(to: Int32.self), po)
+            ElementwiseComparison.int32(op, layout: layout, try a.view(as: Int32.self, name).base, try b.view(as: Int32.self, name).base, po)
         case .int64:
-            ElementwiseComparison.int64(op, layout: layout, pa.assumingMemoryBound(to: Int64.self), pb.assumingMemoryBound(to: Int64.self), po)
+            ElementwiseComparison.int64(op, layout: layout, try a.view(as: Int64.self, name).base, try b.view(as: Int64.self, name).base, po)
         case .int16:
-            ElementwiseComparison.int16(op, layout: layout, pa.assumingMemoryBound(to: Int16.self), pb.assumingMemoryBound(to: Int16.self), po)
+            ElementwiseComparison.int16(op, layout: layout, try a.view(as: Int16.self, name).base, try b.view(as: Int16.self, name).base, po)
         case .bool:
-            ElementwiseComparison.bool(op, layout: layout, pa.assumingMemoryBound(to: UInt8.self), pb.assumingMemoryBound(to: UInt8.self), po)
+            ElementwiseComparison.bool(op, layout: layout, try a.view(as: UInt8.self, name).base, try b.view(as: UInt8.self, name).base, po)
         case .int8:
             guard let q = quantized else { throw InterpreterError.allocateTensorsRequired }
-            ElementwiseComparison.int8(op, layout: layout, pa.assumingMemoryBound(to: Int8.self), pb.assumingMemoryBound(to: Int8.self), po, q)
+            ElementwiseComparison.int8(op, layout: layout, try a.view(as: Int8.self, name).base, try b.view(as: Int8.self, name).base, po, q)
         default:
             guard let q = quantized else { throw InterpreterError.allocateTensorsRequired }
-            ElementwiseComparison.uint8(op, layout: layout, pa.assumingMemoryBound(to: UInt8.self), pb.assumingMemoryBound(to: UInt8.self), po, q)
+            ElementwiseComparison.uint8(op, layout: layout, try a.view(as: UInt8.self, name).base, try b.view(as: UInt8.self, name).base, po, q)
         }
     }
 }

@@ -11,9 +11,11 @@ enum ElementwiseSupport {
         return d
     }
 
-    /// Typed data pointer.
+    /// Typed data pointer (through ``RuntimeTensor/mutableView(as:_:)``: `T` must store the
+    /// tensor's type, checked under `LITEVISION_INTERNAL_CHECKS`).
     static func pointer<T>(_ t: RuntimeTensor, _ op: String, as: T.Type) throws -> UnsafeMutablePointer<T> {
-        try data(t, op).assumingMemoryBound(to: T.self)
+        _ = try data(t, op)
+        return try t.mutableView(as: T.self, op).base
     }
 
     /// Checks that a requantization multiplier the kernel will derive from the model's scales
@@ -106,10 +108,10 @@ enum ElementwiseSupport {
             throw InterpreterError.unsupportedOperator(name: "\(op) with a non-constant '\(t.name)' input")
         }
         let n = try checkedCount(t.shape, op)
-        let raw = try data(t, op)
+        _ = try data(t, op)
         switch t.type {
-        case .int32: return (0..<n).map { Int(raw.load(fromByteOffset: $0 * 4, as: Int32.self)) }
-        case .int64: return (0..<n).map { Int(raw.load(fromByteOffset: $0 * 8, as: Int64.self)) }
+        case .int32: let v = try t.view(as: Int32.self, op); return (0..<n).map { Int(v[$0]) }
+        case .int64: let v = try t.view(as: Int64.self, op); return (0..<n).map { Int(v[$0]) }
         default: throw InterpreterError.invalidModel("\(op): '\(t.name)' must be int32 or int64, got \(t.type)")
         }
     }

@@ -31,23 +31,21 @@ final class PreluOperator: OperatorKernel {
     func invoke(_ node: NodeContext) throws {
         guard let layout else { throw InterpreterError.allocateTensorsRequired }
         let x = try node.input(0), alpha = try node.input(1), out = try node.output(0)
-        let px = try ElementwiseSupport.data(x, name), pa = try ElementwiseSupport.data(alpha, name)
-        let po = try ElementwiseSupport.data(out, name)
         switch x.type {
         case .float32:
-            let fx = px.assumingMemoryBound(to: Float.self), fa = pa.assumingMemoryBound(to: Float.self)
-            let fo = po.assumingMemoryBound(to: Float.self)
+            let fx = try x.view(as: Float.self, name).base, fa = try alpha.view(as: Float.self, name).base
+            let fo = try out.mutableView(as: Float.self, name).base
             ElementwiseParallel.rows(layout, node.threads) { r in
                 ActivationKernels.preluFloat32(layout: layout, rows: r, fx, fa, fo)
             }
         case .int8:
             guard let q = quantized else { throw InterpreterError.allocateTensorsRequired }
-            ActivationKernels.quantizedPrelu(q, layout: layout, px.assumingMemoryBound(to: Int8.self),
-                                             pa.assumingMemoryBound(to: Int8.self), po.assumingMemoryBound(to: Int8.self))
+            ActivationKernels.quantizedPrelu(q, layout: layout, try x.view(as: Int8.self, name).base,
+                                             try alpha.view(as: Int8.self, name).base, try out.mutableView(as: Int8.self, name).base)
         default:
             guard let q = quantized else { throw InterpreterError.allocateTensorsRequired }
-            ActivationKernels.quantizedPrelu(q, layout: layout, px.assumingMemoryBound(to: UInt8.self),
-                                             pa.assumingMemoryBound(to: UInt8.self), po.assumingMemoryBound(to: UInt8.self))
+            ActivationKernels.quantizedPrelu(q, layout: layout, try x.view(as: UInt8.self, name).base,
+                                             try alpha.view(as: UInt8.self, name).base, try out.mutableView(as: UInt8.self, name).base)
         }
     }
 }

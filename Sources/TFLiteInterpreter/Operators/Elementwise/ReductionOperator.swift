@@ -79,34 +79,33 @@ final class ReductionOperator: OperatorKernel {
         guard let plan else { throw InterpreterError.allocateTensorsRequired }
         guard plan.outputCount > 0 else { return }
         let x = try node.input(0), out = try node.output(0)
-        let px = try ElementwiseSupport.data(x, name), po = try ElementwiseSupport.data(out, name)
         let op = operation
         switch x.type {
         case .float32:
-            let xi = px.assumingMemoryBound(to: Float.self), o = po.assumingMemoryBound(to: Float.self)
+            let xi = try x.view(as: Float.self, name).base, o = try out.mutableView(as: Float.self, name).base
             if kind == .mean { ReductionKernels.meanFloat32(plan: plan, xi, o) } else { ReductionKernels.float32(op, plan: plan, xi, o) }
         case .int32:
-            let xi = px.assumingMemoryBound(to: Int32.self), o = po.assumingMemoryBound(to: Int32.self)
+            let xi = try x.view(as: Int32.self, name).base, o = try out.mutableView(as: Int32.self, name).base
             if kind == .mean {
                 scratch64.withUnsafeMutableBufferPointer { s in ReductionKernels.meanInt32(plan: plan, scratch: s.baseAddress!, xi, o) }
             } else { ReductionKernels.int32(op, plan: plan, xi, o) }
         case .int64:
-            let xi = px.assumingMemoryBound(to: Int64.self), o = po.assumingMemoryBound(to: Int64.self)
+            let xi = try x.view(as: Int64.self, name).base, o = try out.mutableView(as: Int64.self, name).base
             if kind == .mean { ReductionKernels.meanInt64(plan: plan, xi, o) } else { ReductionKernels.int64(op, plan: plan, xi, o) }
         case .int8:
-            let xi = px.assumingMemoryBound(to: Int8.self), o = po.assumingMemoryBound(to: Int8.self)
+            let xi = try x.view(as: Int8.self, name).base, o = try out.mutableView(as: Int8.self, name).base
             try quantizedRun(plan, xi, o, mean: ReductionKernels.meanInt8, sum: ReductionKernels.sumInt8, raw: ReductionKernels.int8)
         case .uint8:
-            let xi = px.assumingMemoryBound(to: UInt8.self), o = po.assumingMemoryBound(to: UInt8.self)
+            let xi = try x.view(as: UInt8.self, name).base, o = try out.mutableView(as: UInt8.self, name).base
             try quantizedRun(plan, xi, o, mean: ReductionKernels.meanUInt8, sum: ReductionKernels.sumUInt8, raw: ReductionKernels.uint8)
         default:
-            let xi = px.assumingMemoryBound(to: Int16.self), o = po.assumingMemoryBound(to: Int16.self)
+            let xi = try x.view(as: Int16.self, name).base, o = try out.mutableView(as: Int16.self, name).base
             try quantizedRun(plan, xi, o, mean: ReductionKernels.meanInt16, sum: ReductionKernels.sumInt16, raw: ReductionKernels.int16)
         }
     }
 
     private func quantizedRun<T>(
-        _ plan: ReductionPlan, _ x: UnsafeMutablePointer<T>, _ out: UnsafeMutablePointer<T>,
+        _ plan: ReductionPlan, _ x: UnsafePointer<T>, _ out: UnsafeMutablePointer<T>,
         mean: (ReductionKernels.QuantizedMeanParams, ReductionPlan, UnsafeMutablePointer<Int32>, UnsafePointer<T>, UnsafeMutablePointer<T>) -> Void,
         sum: (ReductionKernels.QuantizedMeanParams, ReductionPlan, UnsafeMutablePointer<Int32>, UnsafePointer<T>, UnsafeMutablePointer<T>) -> Void,
         raw: (ReductionKernels.Operation, ReductionPlan, UnsafePointer<T>, UnsafeMutablePointer<T>) -> Void

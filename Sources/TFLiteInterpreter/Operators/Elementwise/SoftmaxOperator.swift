@@ -58,51 +58,50 @@ final class SoftmaxOperator: OperatorKernel {
 
     func invoke(_ node: NodeContext) throws {
         let x = try node.input(0), out = try node.output(0)
-        let px = try ElementwiseSupport.data(x, name), po = try ElementwiseSupport.data(out, name)
         let depth = self.depth, beta = self.beta
         let minRows = max(1, ElementwiseParallel.minElementsPerTask / max(1, depth))
         if x.type == .float32 {
             let isLog = self.isLog
+            let vx = try x.view(as: Float.self, name), vo = try out.mutableView(as: Float.self, name)
             node.threads.parallelFor(rows, minChunk: minRows) { r in
                 if isLog {
-                    SoftmaxKernels.logSoftmaxFloat32(depth: depth, rows: r, px.assumingMemoryBound(to: Float.self),
-                                                     po.assumingMemoryBound(to: Float.self))
+                    SoftmaxKernels.logSoftmaxFloat32(depth: depth, rows: r, vx.base, vo.base)
                 } else {
-                    SoftmaxKernels.float32(beta: beta, depth: depth, rows: r, px.assumingMemoryBound(to: Float.self),
-                                           po.assumingMemoryBound(to: Float.self))
+                    SoftmaxKernels.float32(beta: beta, depth: depth, rows: r, vx.base, vo.base)
                 }
             }
             return
         }
         if isLog {
             guard let lp = logParams else { throw InterpreterError.allocateTensorsRequired }
+            let vx = try x.view(as: Int8.self, name), vo = try out.mutableView(as: Int8.self, name)
             node.threads.parallelFor(rows, minChunk: minRows) { r in
-                SoftmaxKernels.logSoftmaxInt8(lp, depth: depth, rows: r, px.assumingMemoryBound(to: Int8.self),
-                                              po.assumingMemoryBound(to: Int8.self))
+                SoftmaxKernels.logSoftmaxInt8(lp, depth: depth, rows: r, vx.base, vo.base)
             }
             return
         }
         if x.type == .int16 {
             guard let p = int16Params else { throw InterpreterError.allocateTensorsRequired }
+            let vx = try x.view(as: Int16.self, name), vo = try out.mutableView(as: Int16.self, name)
             node.threads.parallelFor(rows, minChunk: minRows) { r in
-                SoftmaxKernels.int16(p, depth: depth, rows: r, px.assumingMemoryBound(to: Int16.self),
-                                     po.assumingMemoryBound(to: Int16.self))
+                SoftmaxKernels.int16(p, depth: depth, rows: r, vx.base, vo.base)
             }
             return
         }
         guard let t = table else { throw InterpreterError.allocateTensorsRequired }
-        let inType = x.type, outType = out.type
-        node.threads.parallelFor(rows, minChunk: minRows) { r in
-            switch (inType, outType) {
-            case (.int8, .int8):
-                t.int8(depth: depth, rows: r, px.assumingMemoryBound(to: Int8.self), po.assumingMemoryBound(to: Int8.self))
-            case (.uint8, .uint8):
-                t.uint8(depth: depth, rows: r, px.assumingMemoryBound(to: UInt8.self), po.assumingMemoryBound(to: UInt8.self))
-            case (.int8, _):
-                t.int8ToInt16(depth: depth, rows: r, px.assumingMemoryBound(to: Int8.self), po.assumingMemoryBound(to: Int16.self))
-            default:
-                t.uint8ToInt16(depth: depth, rows: r, px.assumingMemoryBound(to: UInt8.self), po.assumingMemoryBound(to: Int16.self))
-            }
+        switch (x.type, out.type) {
+        case (.int8, .int8):
+            let vx = try x.view(as: Int8.self, name), vo = try out.mutableView(as: Int8.self, name)
+            node.threads.parallelFor(rows, minChunk: minRows) { r in t.int8(depth: depth, rows: r, vx.base, vo.base) }
+        case (.uint8, .uint8):
+            let vx = try x.view(as: UInt8.self, name), vo = try out.mutableView(as: UInt8.self, name)
+            node.threads.parallelFor(rows, minChunk: minRows) { r in t.uint8(depth: depth, rows: r, vx.base, vo.base) }
+        case (.int8, _):
+            let vx = try x.view(as: Int8.self, name), vo = try out.mutableView(as: Int16.self, name)
+            node.threads.parallelFor(rows, minChunk: minRows) { r in t.int8ToInt16(depth: depth, rows: r, vx.base, vo.base) }
+        default:
+            let vx = try x.view(as: UInt8.self, name), vo = try out.mutableView(as: Int16.self, name)
+            node.threads.parallelFor(rows, minChunk: minRows) { r in t.uint8ToInt16(depth: depth, rows: r, vx.base, vo.base) }
         }
     }
 }

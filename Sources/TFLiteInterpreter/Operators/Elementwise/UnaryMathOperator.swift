@@ -69,34 +69,30 @@ final class UnaryMathOperator: OperatorKernel {
 
     func invoke(_ node: NodeContext) throws {
         let x = try node.input(0), out = try node.output(0)
-        let px = try ElementwiseSupport.data(x, name), po = try ElementwiseSupport.data(out, name)
         let op = operation, n = count
         switch x.type {
         case .float32:
-            ElementwiseParallel.flat(n, node.threads) { r in
-                ElementwiseUnary.float32(op, range: r, px.assumingMemoryBound(to: Float.self), po.assumingMemoryBound(to: Float.self))
-            }
+            let vx = try x.view(as: Float.self, name), vo = try out.mutableView(as: Float.self, name)
+            ElementwiseParallel.flat(n, node.threads) { r in ElementwiseUnary.float32(op, range: r, vx.base, vo.base) }
         case .int8:
             guard let t = table else { throw InterpreterError.allocateTensorsRequired }
-            if let minimumCode, UnsafeBufferPointer(start: px.assumingMemoryBound(to: Int8.self), count: n)
+            if let minimumCode, UnsafeBufferPointer(start: try x.view(as: Int8.self, name).base, count: n)
                 .contains(where: { $0 < minimumCode }) {
                 throw InterpreterError.invocationFailed("\(name): an input is negative; RSQRT is defined for values ≥ 0 only")
             }
-            ElementwiseParallel.flat(n, node.threads) { r in
-                t.apply(range: r, px.assumingMemoryBound(to: UInt8.self), po.assumingMemoryBound(to: UInt8.self))
-            }
+            let vx = try x.byteView(name), vo = try out.mutableByteView(name)
+            ElementwiseParallel.flat(n, node.threads) { r in t.apply(range: r, vx.base, vo.base) }
         case .int16:
             guard let t = int16Table else { throw InterpreterError.allocateTensorsRequired }
-            if UnsafeBufferPointer(start: px.assumingMemoryBound(to: Int16.self), count: n).contains(where: { $0 < 0 }) {
+            let vx = try x.view(as: Int16.self, name), vo = try out.mutableView(as: Int16.self, name)
+            if UnsafeBufferPointer(start: vx.base, count: n).contains(where: { $0 < 0 }) {
                 throw InterpreterError.invocationFailed("\(name): an input is negative; RSQRT is defined for values ≥ 0 only")
             }
-            ElementwiseParallel.flat(n, node.threads) { r in
-                t.apply(range: r, px.assumingMemoryBound(to: Int16.self), po.assumingMemoryBound(to: Int16.self))
-            }
+            ElementwiseParallel.flat(n, node.threads) { r in t.apply(range: r, vx.base, vo.base) }
         case .int32:
-            ElementwiseUnary.int32(op, count: n, px.assumingMemoryBound(to: Int32.self), po.assumingMemoryBound(to: Int32.self))
+            ElementwiseUnary.int32(op, count: n, try x.view(as: Int32.self, name).base, try out.mutableView(as: Int32.self, name).base)
         default:
-            ElementwiseUnary.int64(op, count: n, px.assumingMemoryBound(to: Int64.self), po.assumingMemoryBound(to: Int64.self))
+            ElementwiseUnary.int64(op, count: n, try x.view(as: Int64.self, name).base, try out.mutableView(as: Int64.self, name).base)
         }
     }
 }

@@ -6,8 +6,11 @@
 /// Contiguous-run copies over ranges of outer rows.
 public enum RowCopy {
     /// Copies `count` bytes; runs under 256 bytes inline (no call), longer ones with `copyMemory`.
+    /// - Precondition: `count ≥ 0`; every pointer holds at least `count` elements.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     @inline(__always)
     public static func bytes(_ dst: UnsafeMutableRawPointer, _ src: UnsafeRawPointer, _ count: Int) {
+        KernelPrecondition.validCount(count)
         if count >= 256 { dst.copyMemory(from: src, byteCount: count); return }
         var i = 0
         while i + 16 <= count {
