@@ -303,6 +303,7 @@ def labels_from(path):
 CASES = [
     # name, family, model (root, file), photo, label file (root, file) or None
     ("yolov8n_motorcycle", yolov8, (SHARED, "yolov8n_int8_640.tflite"), "motorcycle.png", (SHARED, "coco_labels.txt")),
+    ("yolov8n_astronaut", yolov8, (SHARED, "yolov8n_int8_640.tflite"), "astronaut.png", (SHARED, "coco_labels.txt")),
     ("yolov8n_chelsea", yolov8, (SHARED, "yolov8n_int8_640.tflite"), "chelsea.png", (SHARED, "coco_labels.txt")),
     ("ssd_pets_chelsea", ssd_postprocessed, (SHARED, "ssd_pets_uint8.tflite"), "chelsea.png", (SHARED, "ssd_pets_labels.txt")),
     ("face_short_range_astronaut", blazeface, (MODELS, "face_detection_short_range.tflite"), "astronaut.png", None),
@@ -326,9 +327,12 @@ def main():
             "family": family.__name__,
             "objects": objects,
         }
+        # One line per object keeps the fixtures short and their diffs readable.
+        text = json.dumps({**fixture, "objects": []}, indent=1)
+        rows = ",\n".join("  " + json.dumps(o) for o in objects)
+        text = text.replace('"objects": []', '"objects": [\n' + rows + "\n ]" if rows else '"objects": []')
         with open(os.path.join(OUT, name + ".json"), "w") as f:
-            json.dump(fixture, f, indent=1)
-            f.write("\n")
+            f.write(text + "\n")
         print(name, [(o["label"], o["score"], o["box"]) for o in objects])
 
 
