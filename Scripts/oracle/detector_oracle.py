@@ -41,7 +41,7 @@ Formats, as the exporters document them, and the policies our detector states:
     `???` has a background slot, so class c is label line c + 1.
   BlazeFace (MediaPipe face detection): input stretched (our AnchorSSDFamily policy;
     MediaPipe's graph letterboxes with keep_aspect_ratio -- identical on the square photo used
-    here), values p / 127.5 - 1. Anchors from MediaPipe's SsdAnchorsCalculator options
+    here), values (p - 127.5) / 127.5. Anchors from MediaPipe's SsdAnchorsCalculator options
     (short range: 4 layers, strides 8, 16, 16, 16, 128 x 128, interpolated scale aspect ratio
     1, 896 anchors; full range: 1 layer, stride 4, 192 x 192, no interpolated anchor, 2304
     anchors; both fixed anchor size, offset 0.5). TensorsToDetectionsCalculator: x, y, w, h
@@ -82,16 +82,30 @@ def axis_samples(start, length, out_count, src_count):
     return low, high, pos - low
 
 
-def resize_bilinear(img, out_w, out_h):
-    """Bilinear resize of the whole image to out_w x out_h, rounded to uint8 (half up)."""
+PRECISION = [np.float32]
+
+
+def resize_bilinear(img, out_w, out_h, precision=None):
+    """Bilinear resize of the whole image to out_w x out_h, rounded to uint8 (half up).
+
+    `precision=np.float32` evaluates the interpolation in single precision, as
+    `upper = a + (b - a) fx`, `lower = c + (d - c) fx`, `upper + (lower - upper) fy`, the
+    arithmetic our preprocessing documents; np.float64 is closer to the exact value. The two
+    differ only where the exact value lies within float32 rounding of a .5 edge (a handful of
+    values per photo), but the quantized models amplify even that: each fixture records, under
+    `float64_resampling`, how many input values differ and what the oracle finds then."""
+    precision = precision or PRECISION[0]
     h, w, _ = img.shape
     x0, x1, fx = axis_samples(0.0, w, out_w, w)
     y0, y1, fy = axis_samples(0.0, h, out_h, h)
-    f = img.astype(np.float64)
-    top = f[y0][:, x0] * (1 - fx)[None, :, None] + f[y0][:, x1] * fx[None, :, None]
-    bottom = f[y1][:, x0] * (1 - fx)[None, :, None] + f[y1][:, x1] * fx[None, :, None]
-    value = top * (1 - fy)[:, None, None] + bottom * fy[:, None, None]
-    return np.floor(value + 0.5).clip(0, 255).astype(np.uint8)
+    f = img.astype(precision)
+    fx, fy = fx.astype(precision)[None, :, None], fy.astype(precision)[:, None, None]
+    a, b = f[y0][:, x0], f[y0][:, x1]
+    c, d = f[y1][:, x0], f[y1][:, x1]
+    upper = (b - a) * fx + a
+    lower = (d - c) * fx + c
+    value = (lower - upper) * fy + upper + precision(0.5)
+    return np.floor(value).clip(0, 255).astype(np.uint8)
 
 
 def letterbox(img, size, fill=114):
@@ -276,7 +290,7 @@ def blazeface(model, image, score_threshold=0.5, iou_threshold=0.3):
     h, w, _ = img.shape
     interp = litert.Interpreter(model_path=model)
     size = int(interp.get_input_details()[0]["shape"][1])
-    raw, logits = run(model, resize_bilinear(img, size, size), lambda p: p / np.float32(127.5) - 1)
+    raw, logits = run(model, resize_bilinear(img, size, size), lambda p: (p - np.float32(127.5)) / np.float32(127.5))
     anchors = mediapipe_anchors(**FACE_ANCHORS[size])
     raw = raw[0].astype(np.float64)
     assert len(anchors) == raw.shape[0]
@@ -311,10 +325,30 @@ CASES = [
 ]
 
 
+def float64_note(family, model_path, photo, boxes, scores, classes):
+    """How many input values float64 resampling changes, and the objects the oracle then finds
+    (informational: not compared by the tests)."""
+    img = load_rgb(photo)
+    interp = litert.Interpreter(model_path=model_path)
+    size = interp.get_input_details()[0]["shape"][1:3]
+    if family is yolov8:
+        content = letterbox(img, int(size[1]))[1]
+        a, b = (resize_bilinear(img, *content, precision=p) for p in (np.float32, np.float64))
+    else:
+        a, b = (resize_bilinear(img, int(size[1]), int(size[0]), precision=p) for p in (np.float32, np.float64))
+    return {"input_values_differing": int((a != b).sum()),
+            "objects": [[round(float(v), 1) for v in box] + [round(float(s), 4), int(c)]
+                        for box, s, c in zip(boxes, scores, classes)]}
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     for name, family, (model_root, model_file), photo, label_file in CASES:
-        _, boxes, scores, classes = family(os.path.join(model_root, model_file), photo)
+        model_path = os.path.join(model_root, model_file)
+        PRECISION[0] = np.float64
+        _, boxes64, scores64, classes64 = family(model_path, photo)
+        PRECISION[0] = np.float32
+        _, boxes, scores, classes = family(model_path, photo)
         labels = labels_from(os.path.join(*label_file)) if label_file else ["Face"]
         offset = 1 if labels[0].lower() in ("???", "background") else 0
         objects = [{"box": [round(float(v), 4) for v in box], "score": round(float(s), 6),
@@ -326,9 +360,12 @@ def main():
             "photo": photo,
             "family": family.__name__,
             "objects": objects,
+            "float64_resampling": float64_note(family, model_path, photo, boxes64, scores64, classes64),
         }
         # One line per object keeps the fixtures short and their diffs readable.
+        note = fixture.pop("float64_resampling")
         text = json.dumps({**fixture, "objects": []}, indent=1)
+        text = text[:-2] + ',\n "float64_resampling": ' + json.dumps(note) + "\n}"
         rows = ",\n".join("  " + json.dumps(o) for o in objects)
         text = text.replace('"objects": []', '"objects": [\n' + rows + "\n ]" if rows else '"objects": []')
         with open(os.path.join(OUT, name + ".json"), "w") as f:
