@@ -3,7 +3,8 @@
 # runtime, hand-made models, schema and tracking fixtures).
 # Usage: Scripts/generate-goldens.sh [module ...]
 #   default: every generator module in Scripts/goldens (ops_*, models, interpreter_models,
-#   malformed_models, hostile_models, detector_families, unsupported_models), then the schema fixture scripts and the tracking appearance fixture.
+#   malformed_models, hostile_models, detector_families, unsupported_models), then the schema fixture scripts, the tracking appearance fixture
+#   and the detector oracle (Scripts/oracle/detector_oracle.py: end-to-end boxes, Tests/Fixtures/detector_oracle).
 #   cuts_convolution.py is a development tool (large, uncommitted output); run it by hand.
 # Needs Python with ai-edge-litert, tensorflow, numpy, tflite, flatbuffers and pillow; set PYTHON to choose the interpreter
 # (default: a venv at .venv-goldens created on first use).
@@ -33,7 +34,7 @@ for m in "${modules[@]}"; do
   "$PYTHON" -m "$m"
 done
 if $everything; then
-  for script in Tests/Fixtures/schema/make_*.py Scripts/tracking_appearance.py; do
+  for script in Tests/Fixtures/schema/make_*.py Scripts/tracking_appearance.py Scripts/oracle/detector_oracle.py; do
     echo "generate-goldens: $script"
     "$PYTHON" "$script"
   done
