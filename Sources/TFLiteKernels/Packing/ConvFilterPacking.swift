@@ -53,6 +53,26 @@ public enum ConvFilterPacking {
     /// in the same layout.
     public static func packDepthwiseInteger<Weight: FixedWidthInteger>(_ filter: UnsafePointer<Weight>, offset: Int32,
                                                                       count: Int) -> [Float] {
-        (0..<count).map { Float(Int32(filter[$0]) &+ offset) }
+        packDepthwiseWeights(filter, offset: offset, count: count)
+    }
+
+    /// `packDepthwiseInteger` for uint8 weights, specialized here: callers in other modules
+    /// would otherwise run the generic body, a witness call per weight, at every model load.
+    public static func packDepthwiseInteger(_ filter: UnsafePointer<UInt8>, offset: Int32, count: Int) -> [Float] {
+        packDepthwiseWeights(filter, offset: offset, count: count)
+    }
+
+    /// `packDepthwiseInteger` for int8 weights, specialized here (see the uint8 form).
+    public static func packDepthwiseInteger(_ filter: UnsafePointer<Int8>, offset: Int32, count: Int) -> [Float] {
+        packDepthwiseWeights(filter, offset: offset, count: count)
+    }
+
+    @inline(__always)
+    static func packDepthwiseWeights<Weight: FixedWidthInteger>(_ filter: UnsafePointer<Weight>, offset: Int32,
+                                                                 count: Int) -> [Float] {
+        [Float](unsafeUninitializedCapacity: count) { buffer, initialized in
+            for i in 0..<count { buffer[i] = Float(Int32(truncatingIfNeeded: filter[i]) &+ offset) }
+            initialized = count
+        }
     }
 }

@@ -70,13 +70,22 @@ public enum Int16PairPacking {
         let panelStride = taps * words * channelsPerWord * panelWidth
         var packed = [Element](repeating: 0, count: panelCount(outputDepth: outputDepth) * panelStride)
         packed.withUnsafeMutableBufferPointer { dst in
+            // Word-major with wrapping arithmetic: no division per weight (this runs at every
+            // model load, over every weight). Indices stay within `packed` by construction.
+            let wordStride = panelWidth &* channelsPerWord
             for oc in 0..<outputDepth {
-                let panel = oc / panelWidth, lane = oc % panelWidth
+                let panelStart = (oc / panelWidth) &* panelStride
+                let lane = (oc % panelWidth) &* channelsPerWord
+                let channelBase = dst.baseAddress! + (panelStart &+ lane)
                 for t in 0..<taps {
-                    let source = filter + (oc * taps + t) * inputDepth
-                    for c in 0..<inputDepth {
-                        let word = (t * words + c / channelsPerWord) * panelWidth + lane
-                        dst[panel * panelStride + word * channelsPerWord + c % channelsPerWord] = element(source[c])
+                    let source = filter + (oc &* taps &+ t) &* inputDepth
+                    var word = channelBase + t &* words &* wordStride
+                    var c = 0
+                    while c < inputDepth {
+                        let n = Swift.min(channelsPerWord, inputDepth &- c)
+                        for k in 0..<n { word[k] = element(source[c &+ k]) }
+                        c &+= channelsPerWord
+                        word += wordStride
                     }
                 }
             }

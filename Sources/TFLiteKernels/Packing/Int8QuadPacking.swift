@@ -54,8 +54,9 @@ public enum Int8QuadPacking {
                                       inputOffset: Int32) -> [Int32] {
         let shift = 128 &- inputOffset
         return (0..<outputDepth).map { oc in
+            let row = filter + oc &* depth
             var sum: Int32 = 0
-            for k in 0..<depth { sum = sum &+ Int32(filter[oc * depth + k]) }
+            for k in 0..<depth { sum = sum &+ Int32(row[k]) }
             return 0 &- shift &* sum
         }
     }
@@ -130,9 +131,10 @@ public enum Int8QuadPacking {
     public static func unsignedWeightBiasCorrection(_ filter: UnsafePointer<UInt8>, outputDepth: Int, depth: Int,
                                                     inputOffset: Int32, filterOffset: Int32) -> [Int32] {
         (0..<outputDepth).map { oc in
+            let row = filter + oc &* depth
             var sum: Int32 = 0
-            for k in 0..<depth { sum = sum &+ Int32(filter[oc * depth + k]) }
-            return (128 &+ inputOffset) &* (sum &+ Int32(depth) &* filterOffset)
+            for k in 0..<depth { sum = sum &+ Int32(row[k]) }
+            return (128 &+ inputOffset) &* (sum &+ Int32(truncatingIfNeeded: depth) &* filterOffset)
         }
     }
 

@@ -69,8 +69,10 @@ enum QuantizedGEMMPacking {
             Int8QuadPacking.fillPaddingPixel(&input, pixels: pixels, depth: g.inputDepth, inputOffset: q.inputOffset)
             let key = "int8 quads \(layout.packedShape) input offset \(q.inputOffset)"
             let packed = try node.packedWeights(of: tensor, key: key) {
-                QuadWeights(weights: try AlignedArray(Int8QuadPacking.pack(w, outputDepth: g.outputDepth, taps: taps,
-                                                                           inputDepth: g.inputDepth).map { UInt8(bitPattern: $0) }),
+                // Packing moves bytes unchanged, so the int8 weights pack as their bit patterns.
+                QuadWeights(weights: try AlignedArray(Int8QuadPacking.pack(UnsafeRawPointer(w).assumingMemoryBound(to: UInt8.self),
+                                                                           outputDepth: g.outputDepth, taps: taps,
+                                                                           inputDepth: g.inputDepth)),
                             correction: Int8QuadPacking.biasCorrection(w, outputDepth: g.outputDepth,
                                                                        depth: taps * g.inputDepth, inputOffset: q.inputOffset))
             }
