@@ -61,47 +61,48 @@ final class Pool2DOperator: OperatorKernel {
         let input = try node.input(0), output = try node.output(0)
         let g = geometry
         guard g.outputCount > 0 else { return }
-        let x = try ConvSupport.data(input, op: op), y = try ConvSupport.data(output, op: op)
         let rows = PoolingOptimized.rowCount(g)
         let minChunk = WorkSplitPolicy.poolingMinChunk(g)
         let (fmin, fmax) = floatRange, (qmin, qmax) = quantizedRange
         switch (input.type, kind) {
         case (.float32, .average):
-            let (src, dst) = (x.assumingMemoryBound(to: Float.self), y.assumingMemoryBound(to: Float.self))
+            let (src, dst) = (try input.view(as: Float.self, op).base, try output.mutableView(as: Float.self, op).base)
             node.threads.parallelFor(rows, minChunk: minChunk) {
                 PoolingOptimized.averageFloat(g, activationMin: fmin, activationMax: fmax, input: src, output: dst, rows: $0)
             }
         case (.float32, .max):
-            let (src, dst) = (x.assumingMemoryBound(to: Float.self), y.assumingMemoryBound(to: Float.self))
+            let (src, dst) = (try input.view(as: Float.self, op).base, try output.mutableView(as: Float.self, op).base)
             node.threads.parallelFor(rows, minChunk: minChunk) {
                 PoolingOptimized.maxFloat(g, activationMin: fmin, activationMax: fmax, input: src, output: dst, rows: $0)
             }
         case (.uint8, .average):
-            let (src, dst) = (x.assumingMemoryBound(to: UInt8.self), y.assumingMemoryBound(to: UInt8.self))
+            let (src, dst) = (try input.view(as: UInt8.self, op).base, try output.mutableView(as: UInt8.self, op).base)
             node.threads.parallelFor(rows, minChunk: minChunk) {
                 PoolingOptimized.averageUInt8(g, activationMin: qmin, activationMax: qmax, input: src, output: dst, rows: $0)
             }
         case (.uint8, .max):
-            let (src, dst) = (x.assumingMemoryBound(to: UInt8.self), y.assumingMemoryBound(to: UInt8.self))
+            let (src, dst) = (try input.view(as: UInt8.self, op).base, try output.mutableView(as: UInt8.self, op).base)
             node.threads.parallelFor(rows, minChunk: minChunk) {
                 PoolingOptimized.maxUInt8(g, activationMin: qmin, activationMax: qmax, input: src, output: dst, rows: $0)
             }
         case (.int8, .average):
-            let (src, dst) = (x.assumingMemoryBound(to: Int8.self), y.assumingMemoryBound(to: Int8.self))
+            let (src, dst) = (try input.view(as: Int8.self, op).base, try output.mutableView(as: Int8.self, op).base)
             node.threads.parallelFor(rows, minChunk: minChunk) {
                 PoolingOptimized.averageInt8(g, activationMin: qmin, activationMax: qmax, input: src, output: dst, rows: $0)
             }
         case (.int8, .max):
-            let (src, dst) = (x.assumingMemoryBound(to: Int8.self), y.assumingMemoryBound(to: Int8.self))
+            let (src, dst) = (try input.view(as: Int8.self, op).base, try output.mutableView(as: Int8.self, op).base)
             node.threads.parallelFor(rows, minChunk: minChunk) {
                 PoolingOptimized.maxInt8(g, activationMin: qmin, activationMax: qmax, input: src, output: dst, rows: $0)
             }
         case (.int16, .average):
             PoolingReference.averageQuantized(g, activationMin: qmin, activationMax: qmax,
-                                              input: x.assumingMemoryBound(to: Int16.self), output: y.assumingMemoryBound(to: Int16.self))
+                                              input: try input.view(as: Int16.self, op).base,
+                                              output: try output.mutableView(as: Int16.self, op).base)
         case (.int16, .max):
             PoolingReference.maxQuantized(g, activationMin: qmin, activationMax: qmax,
-                                          input: x.assumingMemoryBound(to: Int16.self), output: y.assumingMemoryBound(to: Int16.self))
+                                          input: try input.view(as: Int16.self, op).base,
+                                          output: try output.mutableView(as: Int16.self, op).base)
         default:
             throw InterpreterError.invocationFailed("\(op): unsupported type \(input.type)")
         }

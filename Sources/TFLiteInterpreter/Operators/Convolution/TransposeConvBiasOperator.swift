@@ -48,11 +48,9 @@ final class TransposeConvBiasOperator: OperatorKernel {
         let input = try node.input(0), filter = try node.input(1), bias = try node.input(2)
         let output = try node.output(0)
         guard geometry.outputCount > 0 else { return }
-        let x = try ConvSupport.data(input, op: op), f = try ConvSupport.data(filter, op: op)
-        let b = try ConvSupport.data(bias, op: op), y = try ConvSupport.data(output, op: op)
         TransposeConvReference.float(geometry, activationMin: -.greatestFiniteMagnitude, activationMax: .greatestFiniteMagnitude,
-                                     input: x.assumingMemoryBound(to: Float.self), filter: f.assumingMemoryBound(to: Float.self),
-                                     bias: UnsafePointer(b.assumingMemoryBound(to: Float.self)),
-                                     output: y.assumingMemoryBound(to: Float.self))
+                                     input: try input.view(as: Float.self, op).base, filter: try filter.view(as: Float.self, op).base,
+                                     bias: try bias.view(as: Float.self, op).base,
+                                     output: try output.mutableView(as: Float.self, op).base)
     }
 }

@@ -73,31 +73,28 @@ final class TransposeConvOperator: OperatorKernel {
         let output = try node.output(0)
         let g = geometry
         guard g.outputCount > 0 else { return }
-        let x = try ConvSupport.data(input, op: op), f = try ConvSupport.data(filter, op: op)
-        let y = try ConvSupport.data(output, op: op)
-        let b = try bias.map { try ConvSupport.data($0, op: op) }
         switch mode {
         case .float:
             TransposeConvReference.float(g, activationMin: floatRange.min, activationMax: floatRange.max,
-                                         input: x.assumingMemoryBound(to: Float.self),
-                                         filter: f.assumingMemoryBound(to: Float.self),
-                                         bias: b.map { UnsafePointer($0.assumingMemoryBound(to: Float.self)) },
-                                         output: y.assumingMemoryBound(to: Float.self))
+                                         input: try input.view(as: Float.self, op).base,
+                                         filter: try filter.view(as: Float.self, op).base,
+                                         bias: try bias.map { try $0.view(as: Float.self, op).base },
+                                         output: try output.mutableView(as: Float.self, op).base)
         case .uint8:
             let q = quantized!
+            let (x, f, y) = (try input.view(as: UInt8.self, op), try filter.view(as: UInt8.self, op),
+                             try output.mutableView(as: UInt8.self, op))
+            let b = try bias.map { try $0.view(as: Int32.self, op).base }
             accumulators.withUnsafeMutableBufferPointer { acc in
-                TransposeConvReference.uint8(g, q, input: x.assumingMemoryBound(to: UInt8.self),
-                                             filter: f.assumingMemoryBound(to: UInt8.self),
-                                             bias: b.map { UnsafePointer($0.assumingMemoryBound(to: Int32.self)) },
-                                             scratch: acc.baseAddress!, output: y.assumingMemoryBound(to: UInt8.self))
+                TransposeConvReference.uint8(g, q, input: x.base, filter: f.base, bias: b, scratch: acc.baseAddress!, output: y.base)
             }
         case .int8:
             let q = quantized!
+            let (x, f, y) = (try input.view(as: Int8.self, op), try filter.view(as: Int8.self, op),
+                             try output.mutableView(as: Int8.self, op))
+            let b = try bias.map { try $0.view(as: Int32.self, op).base }
             accumulators.withUnsafeMutableBufferPointer { acc in
-                TransposeConvReference.int8(g, q, input: x.assumingMemoryBound(to: Int8.self),
-                                            filter: f.assumingMemoryBound(to: Int8.self),
-                                            bias: b.map { UnsafePointer($0.assumingMemoryBound(to: Int32.self)) },
-                                            scratch: acc.baseAddress!, output: y.assumingMemoryBound(to: Int8.self))
+                TransposeConvReference.int8(g, q, input: x.base, filter: f.base, bias: b, scratch: acc.baseAddress!, output: y.base)
             }
         }
     }
