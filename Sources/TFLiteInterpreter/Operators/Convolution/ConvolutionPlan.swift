@@ -32,9 +32,10 @@ enum ConvolutionPlan {
     }
 
     /// The operator-fusion hook of the float convolutions (`FloatClampFusable`): a float layer
-    /// without a fused activation (its clamp unbounded) takes the clamp of the RELU that follows
-    /// it, applied by its epilogue as `min(max(x, lo), hi)`, the RELU's own formula. Returns the
-    /// fused plan, or nil (nothing changes) for other plans or an existing activation.
+    /// without a fused activation takes the clamp of the RELU that follows it, intersected with
+    /// its own (``ConvolutionArithmetic/fusedClamp(own:with:)``), applied by its epilogue as
+    /// `min(max(x, lo), hi)`, the RELU's own formula. Returns the fused plan, or nil (nothing
+    /// changes) for other plans or an existing activation.
     func fusingFloatClamp(_ clamp: FloatClamp) -> ConvolutionPlan? {
         switch self {
         case .reference(var plan):
