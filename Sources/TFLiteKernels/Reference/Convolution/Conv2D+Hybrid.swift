@@ -7,37 +7,15 @@ extension Conv2DReference {
                               quantizedInput: UnsafePointer<Int8>, inputScales: UnsafePointer<Float>,
                               inputOffsets: UnsafePointer<Int32>, filter: UnsafePointer<Int8>,
                               bias: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>) {
-        let filtersPerGroup = max(1, g.outputDepth / max(1, g.groups))
-        for b in 0..<g.batches {
+        ConvolutionWindowWalk.convolution(g, zero: Int32(0), tap: { acc, b, x, w in
             let offset = inputOffsets[b]
-            for oy in 0..<g.outputHeight {
-                let inYOrigin = oy * g.strideHeight - g.padTop
-                for ox in 0..<g.outputWidth {
-                    let inXOrigin = ox * g.strideWidth - g.padLeft
-                    for oc in 0..<g.outputDepth {
-                        let group = oc / filtersPerGroup
-                        var acc: Int32 = 0
-                        for fy in 0..<g.filterHeight {
-                            let iy = inYOrigin + g.dilationHeight * fy
-                            if iy < 0 || iy >= g.inputHeight { continue }
-                            for fx in 0..<g.filterWidth {
-                                let ix = inXOrigin + g.dilationWidth * fx
-                                if ix < 0 || ix >= g.inputWidth { continue }
-                                let inBase = ((b * g.inputHeight + iy) * g.inputWidth + ix) * g.inputDepth
-                                    + group * g.filterInputDepth
-                                let fBase = ((oc * g.filterHeight + fy) * g.filterWidth + fx) * g.filterInputDepth
-                                for ic in 0..<g.filterInputDepth {
-                                    acc = acc &+ Int32(filter[fBase + ic]) &* (Int32(quantizedInput[inBase + ic]) &- offset)
-                                }
-                            }
-                        }
-                        var value = p.rescale(acc, channel: oc, inputScale: inputScales[b])
-                        if let bias { value += bias[oc] }
-                        output[((b * g.outputHeight + oy) * g.outputWidth + ox) * g.outputDepth + oc] =
-                            min(max(value, p.activationMin), p.activationMax)
-                    }
-                }
+            for ic in 0..<g.filterInputDepth {
+                acc = acc &+ Int32(filter[w + ic]) &* (Int32(quantizedInput[x + ic]) &- offset)
             }
-        }
+        }, finish: { acc, b, oc, o in
+            var value = p.rescale(acc, channel: oc, inputScale: inputScales[b])
+            if let bias { value += bias[oc] }
+            output[o] = min(max(value, p.activationMin), p.activationMax)
+        })
     }
 }

@@ -7,37 +7,12 @@ extension Conv2DReference {
         input: UnsafePointer<Element>, filter: UnsafePointer<Weight>,
         bias: UnsafePointer<Int32>?, output: UnsafeMutablePointer<Element>
     ) {
-        let filtersPerGroup = max(1, g.outputDepth / max(1, g.groups))
-        for b in 0..<g.batches {
-            for oy in 0..<g.outputHeight {
-                let inYOrigin = oy * g.strideHeight - g.padTop
-                for ox in 0..<g.outputWidth {
-                    let inXOrigin = ox * g.strideWidth - g.padLeft
-                    for oc in 0..<g.outputDepth {
-                        let group = oc / filtersPerGroup
-                        var acc: Int32 = 0
-                        for fy in 0..<g.filterHeight {
-                            let iy = inYOrigin + g.dilationHeight * fy
-                            if iy < 0 || iy >= g.inputHeight { continue }
-                            for fx in 0..<g.filterWidth {
-                                let ix = inXOrigin + g.dilationWidth * fx
-                                if ix < 0 || ix >= g.inputWidth { continue }
-                                let inBase = ((b * g.inputHeight + iy) * g.inputWidth + ix) * g.inputDepth
-                                    + group * g.filterInputDepth
-                                let fBase = ((oc * g.filterHeight + fy) * g.filterWidth + fx) * g.filterInputDepth
-                                for ic in 0..<g.filterInputDepth {
-                                    let x = Int32(input[inBase + ic]) &+ q.inputOffset
-                                    let w = Int32(filter[fBase + ic]) &+ q.filterOffset
-                                    acc = acc &+ w &* x
-                                }
-                            }
-                        }
-                        if let bias { acc = acc &+ bias[oc] }
-                        output[((b * g.outputHeight + oy) * g.outputWidth + ox) * g.outputDepth + oc] =
-                            Element(truncatingIfNeeded: q.requantize(acc, channel: oc))
-                    }
-                }
+        ConvolutionWindowWalk.convolution(g, zero: Int32(0), tap: { acc, _, x, w in
+            for ic in 0..<g.filterInputDepth {
+                acc = acc &+ (Int32(filter[w + ic]) &+ q.filterOffset) &* (Int32(input[x + ic]) &+ q.inputOffset)
             }
-        }
+        }, finish: { acc, _, oc, o in
+            output[o] = Element(truncatingIfNeeded: q.requantize(acc &+ (bias?[oc] ?? 0), channel: oc))
+        })
     }
 }

@@ -42,35 +42,11 @@ extension Conv2DReference {
     public static func int16x8(_ g: ConvolutionGeometry, _ q: QuantizedConvolutionParameters,
                                input: UnsafePointer<Int16>, filter: UnsafePointer<Int8>,
                                bias: UnsafePointer<Int64>?, output: UnsafeMutablePointer<Int16>) {
-        let filtersPerGroup = max(1, g.outputDepth / max(1, g.groups))
-        for b in 0..<g.batches {
-            for oy in 0..<g.outputHeight {
-                let inYOrigin = oy * g.strideHeight - g.padTop
-                for ox in 0..<g.outputWidth {
-                    let inXOrigin = ox * g.strideWidth - g.padLeft
-                    for oc in 0..<g.outputDepth {
-                        let group = oc / filtersPerGroup
-                        var sum: Int64 = 0
-                        for fy in 0..<g.filterHeight {
-                            let iy = inYOrigin + g.dilationHeight * fy
-                            if iy < 0 || iy >= g.inputHeight { continue }
-                            for fx in 0..<g.filterWidth {
-                                let ix = inXOrigin + g.dilationWidth * fx
-                                if ix < 0 || ix >= g.inputWidth { continue }
-                                let inBase = ((b * g.inputHeight + iy) * g.inputWidth + ix) * g.inputDepth
-                                    + group * g.filterInputDepth
-                                let fBase = ((oc * g.filterHeight + fy) * g.filterWidth + fx) * g.filterInputDepth
-                                for ic in 0..<g.filterInputDepth {
-                                    sum &+= Int64(Int32(filter[fBase + ic]) * Int32(input[inBase + ic]))
-                                }
-                            }
-                        }
-                        output[((b * g.outputHeight + oy) * g.outputWidth + ox) * g.outputDepth + oc] =
-                            finishInt16x8(sum, bias: bias, channel: oc, q)
-                    }
-                }
-            }
-        }
+        ConvolutionWindowWalk.convolution(g, zero: Int64(0), tap: { sum, _, x, w in
+            for ic in 0..<g.filterInputDepth { sum &+= Int64(Int32(filter[w + ic]) * Int32(input[x + ic])) }
+        }, finish: { sum, _, oc, o in
+            output[o] = finishInt16x8(sum, bias: bias, channel: oc, q)
+        })
     }
 }
 
@@ -80,33 +56,11 @@ extension DepthwiseConv2DReference {
     public static func int16x8(_ g: ConvolutionGeometry, _ q: QuantizedConvolutionParameters,
                                input: UnsafePointer<Int16>, filter: UnsafePointer<Int8>,
                                bias: UnsafePointer<Int64>?, output: UnsafeMutablePointer<Int16>) {
-        let multiplier = g.depthMultiplier
-        for b in 0..<g.batches {
-            for oy in 0..<g.outputHeight {
-                let inYOrigin = oy * g.strideHeight - g.padTop
-                for ox in 0..<g.outputWidth {
-                    let inXOrigin = ox * g.strideWidth - g.padLeft
-                    for ic in 0..<g.inputDepth {
-                        for m in 0..<multiplier {
-                            let oc = ic * multiplier + m
-                            var sum: Int64 = 0
-                            for fy in 0..<g.filterHeight {
-                                let iy = inYOrigin + g.dilationHeight * fy
-                                if iy < 0 || iy >= g.inputHeight { continue }
-                                for fx in 0..<g.filterWidth {
-                                    let ix = inXOrigin + g.dilationWidth * fx
-                                    if ix < 0 || ix >= g.inputWidth { continue }
-                                    let x = Int32(input[((b * g.inputHeight + iy) * g.inputWidth + ix) * g.inputDepth + ic])
-                                    sum &+= Int64(Int32(filter[(fy * g.filterWidth + fx) * g.outputDepth + oc]) * x)
-                                }
-                            }
-                            output[((b * g.outputHeight + oy) * g.outputWidth + ox) * g.outputDepth + oc] =
-                                finishInt16x8(sum, bias: bias, channel: oc, q)
-                        }
-                    }
-                }
-            }
-        }
+        ConvolutionWindowWalk.depthwise(g, zero: Int64(0), tap: { sum, _, x, w in
+            sum &+= Int64(Int32(filter[w]) * Int32(input[x]))
+        }, finish: { sum, _, oc, o in
+            output[o] = finishInt16x8(sum, bias: bias, channel: oc, q)
+        })
     }
 }
 
