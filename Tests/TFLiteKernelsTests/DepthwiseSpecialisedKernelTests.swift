@@ -8,8 +8,10 @@ import XCTest
 /// that are not multiples of 16 and wider than one 128-channel group, SAME/VALID, dilation, batches of 2, fused activation clamps,
 /// per-channel int8 and uint8 with zero points; the quantized ones also on the zero-padded,
 /// offset input copy (`paddedGeometry` / `padInput`) and streamed through input windows of one, several and the
-/// default number of rows, as the operator runs them. Float within 1e-5 relative (with and without fused
-/// multiply-adds), quantized bit-exact.
+/// default number of rows, as the operator runs them. Float bit-exact with separate roundings and within 1e-5
+/// relative with fused multiply-adds, quantized bit-exact. The kernels are those of the level this process
+/// selects (`LITEVISION_ISA` caps it, `LITEVISION_JIT=0` runs the Swift ones); generated tiles also run the
+/// border pixels, on clipped windows.
 final class DepthwiseSpecialisedKernelTests: XCTestCase {
     private func geometry(_ rng: inout SeededGenerator, filter: Int, stride: Int) -> ConvolutionGeometry {
         let channels = [1, 3, 8, 16, 17, 24, 32, 40, 48, 144, 257][rng.int(0...10)]
@@ -79,8 +81,9 @@ final class DepthwiseSpecialisedKernelTests: XCTestCase {
                     DepthwiseConv2DOptimized.float(g, activationMin: lo, activationMax: hi, input: input, filter: filterValues,
                                                    bias: bias, output: &fused, rows: part, fusedMultiplyAdd: true)
                 }
+                // Separate roundings in the reference's tap order, padding taps skipped: bit for bit.
+                XCTAssertEqual(actual.map(\.bitPattern), expected.map(\.bitPattern), "\(g)")
                 for i in 0..<g.outputCount {
-                    XCTAssertEqual(actual[i], expected[i], accuracy: 1e-5 * max(1, abs(expected[i])), "\(g) at \(i)")
                     XCTAssertEqual(fused[i], expected[i], accuracy: 1e-5 * max(1, abs(expected[i])), "fused \(g) at \(i)")
                 }
                 // Through input windows (padding taps add 0 · w): the in-place kernel's results bit for
@@ -110,6 +113,39 @@ final class DepthwiseSpecialisedKernelTests: XCTestCase {
                     for i in 0..<g.outputCount {
                         XCTAssertEqual(windowedFused[i], expected[i], accuracy: 1e-5 * max(1, abs(expected[i])), "windowed fused \(g) at \(i)")
                     }
+                }
+            }
+        }
+    }
+
+    /// Dilated layers whose rows have several border runs (DeepLab's atrous 3×3 at dilation 4 with
+    /// padding 4), and a 4×4 filter at dilation 2 on a 1-pixel input, whose only window has no tap
+    /// inside the input (sums 0, output the clamped bias): bit for bit with the reference, on
+    /// channel counts with and without a partial last block, with and without a bias and a clamp.
+    func testFloatDepthwiseOnDilatedBordersAndEmptyWindowsIsBitExact() {
+        var rng = SeededGenerator(seed: 44)
+        let layers: [(size: Int, filter: Int, dilation: Int)] = [(9, 3, 4), (13, 3, 4), (5, 3, 2), (1, 4, 2), (2, 4, 2)]
+        for (size, filter, dilation) in layers {
+            for channels in [16, 20, 48] {
+                let axis = ConvolutionAxis(inputSize: size, filterSize: filter, stride: 1, dilation: dilation, padding: .same)
+                let g = ConvolutionGeometry(batches: 1, inputHeight: size, inputWidth: size, inputDepth: channels,
+                                            filterHeight: filter, filterWidth: filter, filterInputDepth: 1,
+                                            outputHeight: axis.outputSize, outputWidth: axis.outputSize, outputDepth: channels,
+                                            strideHeight: 1, strideWidth: 1, dilationHeight: dilation, dilationWidth: dilation,
+                                            padTop: axis.padBefore, padLeft: axis.padBefore)
+                let input = (0..<g.inputCount).map { _ in rng.float() }
+                let filterValues = (0..<filter * filter * channels).map { _ in rng.float() }
+                let bias = (0..<channels).map { _ in rng.float() * 4 }
+                for (withBias, lo, hi) in [(true, Float(0), Float(6)), (false, -Float.infinity, Float.infinity)] {
+                    var expected = [Float](repeating: 0, count: g.outputCount)
+                    DepthwiseConv2DReference.float(g, activationMin: lo, activationMax: hi, input: input, filter: filterValues,
+                                                   bias: withBias ? bias : nil, output: &expected)
+                    var actual = [Float](repeating: .nan, count: g.outputCount)
+                    for part in rng.chunks(DepthwiseConv2DOptimized.rowCount(g)) {
+                        DepthwiseConv2DOptimized.float(g, activationMin: lo, activationMax: hi, input: input,
+                                                       filter: filterValues, bias: withBias ? bias : nil, output: &actual, rows: part)
+                    }
+                    XCTAssertEqual(actual.map(\.bitPattern), expected.map(\.bitPattern), "\(g), bias \(withBias)")
                 }
             }
         }

@@ -33,7 +33,7 @@ final class GeneratedKernelTests: XCTestCase {
             (\A.bias, F.bias), (\A.activationMin, F.activationMin), (\A.activationMax, F.activationMax),
             (\A.outputPixelBytes, F.outputPixelBytes), (\A.multipliers, F.multipliers), (\A.rightShifts, F.rightShifts),
             (\A.remainderMasks, F.remainderMasks), (\A.nudge, F.nudge), (\A.outputOffset, F.outputOffset),
-            (\A.outputMin, F.outputMin), (\A.outputMax, F.outputMax)]
+            (\A.outputMin, F.outputMin), (\A.outputMax, F.outputMax), (\A.filterRowSkipBytes, F.filterRowSkipBytes)]
         for (path, offset) in fields { XCTAssertEqual(MemoryLayout<A>.offset(of: path), Int(offset), "\(path)") }
     }
 

@@ -1,20 +1,21 @@
 /// The general depthwise pixel: any filter, stride and dilation, taps in the padding skipped
-/// exactly as the reference does. Used for the pixels whose window crosses the input's edge
-/// (and for all pixels of rows whose window crosses the top or bottom edge).
+/// exactly as the reference does. Without generated tiles, used for the pixels whose window
+/// crosses the input's edge (and for all pixels of rows whose window crosses the top or bottom
+/// edge); with tiles that do not mask channels, for the channels after the last 16-channel block.
 enum DepthwiseBorderKernel {
     /// Writes the sums of output pixels (`batch`, `oy`, `columns`) into `sums` (the row's
-    /// sums: pixel `ox` at `ox · channels`).
+    /// sums: pixel `ox` at `ox · channels`), for `channels` (all by default).
     @inline(never)
-    static func pixels(_ g: ConvolutionGeometry, batch b: Int, oy: Int, columns: Range<Int>,
+    static func pixels(_ g: ConvolutionGeometry, batch b: Int, oy: Int, columns: Range<Int>, channels: Range<Int>? = nil,
                        input: UnsafePointer<Float>, filter: UnsafePointer<Float>, sums: UnsafeMutablePointer<Float>) {
         let c = g.inputDepth
-        let blocks = c / 16
+        let channels = channels ?? 0..<c
+        let vectorEnd = channels.lowerBound + channels.count / 16 * 16
         let y0 = oy * g.strideHeight - g.padTop
         for ox in columns {
             let x0 = ox * g.strideWidth - g.padLeft
             let dst = sums + ox * c
-            for blk in 0..<blocks {
-                let ch = blk * 16
+            for ch in stride(from: channels.lowerBound, to: vectorEnd, by: 16) {
                 var acc = SIMD16<Float>()
                 for fy in 0..<g.filterHeight {
                     let iy = y0 + fy * g.dilationHeight
@@ -31,7 +32,7 @@ enum DepthwiseBorderKernel {
                 }
                 UnsafeMutableRawPointer(dst + ch).storeBytes(of: acc, as: SIMD16<Float>.self)
             }
-            for ch in (blocks * 16)..<c {
+            for ch in vectorEnd..<channels.upperBound {
                 var acc: Float = 0
                 for fy in 0..<g.filterHeight {
                     let iy = y0 + fy * g.dilationHeight

@@ -44,21 +44,23 @@ public enum DepthwiseConv2DOptimized {
     }
 
     /// Computes each row's sums (into the output row itself when the epilogue finishes in
-    /// place, else into a per-call scratch row) and finishes it.
+    /// place, else into a per-call scratch row) and finishes it: float rows in the generated
+    /// tiles where this process has finishing tiles, else by the epilogue's pass.
     @inline(__always)
     static func run<E: DepthwiseEpilogue>(_ g: ConvolutionGeometry, input: UnsafePointer<Float>,
                                           filter: UnsafePointer<Float>, epilogue: E,
                                           output: UnsafeMutablePointer<E.Output>, rows: Range<Int>,
                                           fusedMultiplyAdd: Bool = false) {
         let rowLength = g.outputWidth * g.outputDepth
+        var options = DepthwiseRowOptions(fusedMultiplyAdd: E.sumsAreExactIntegers || fusedMultiplyAdd)
+        if DepthwiseRowOptions.finishingTiles { options.finish = epilogue.tileFinish }
         withUnsafeTemporaryAllocation(of: Float.self, capacity: E.finishesInPlace ? 1 : max(1, rowLength)) { scratch in
             for row in rows {
                 let outRow = output + row * rowLength
                 let sums = epilogue.sums(for: outRow, scratch: scratch.baseAddress!)
                 DepthwiseRowSums.compute(g, input: input, filter: filter, batch: row / g.outputHeight,
-                                         oy: row % g.outputHeight, into: sums,
-                                         options: DepthwiseRowOptions(fusedMultiplyAdd: E.sumsAreExactIntegers || fusedMultiplyAdd))
-                epilogue.finish(sums, pixels: g.outputWidth, channels: g.outputDepth, to: outRow)
+                                         oy: row % g.outputHeight, into: sums, options: options)
+                if options.finish == nil { epilogue.finish(sums, pixels: g.outputWidth, channels: g.outputDepth, to: outRow) }
             }
         }
     }

@@ -27,18 +27,25 @@ enum DepthwiseInteriorKernel {
 
     /// Writes the sums of output row (`batch`, `oy`) into `sums` (pixel `ox` at `ox · channels`)
     /// for a `kh`×`kw` filter at horizontal stride `sx` and dilation `dx` (which must equal the
-    /// geometry's; literals let neighbouring pixels share column addresses). With `fusedMultiplyAdd`
-    /// (see `DepthwiseRowSums.compute`) the generated kernel's fused multiply-add form runs.
+    /// geometry's; literals let neighbouring pixels share column addresses). Where this process
+    /// has generated tiles, the whole row runs through them (`DepthwiseGeneratedRow`, border
+    /// pixels on clipped windows), with `fusedMultiplyAdd` (see `DepthwiseRowSums.compute`) in
+    /// their fused multiply-add form, finished or requantized in registers as `options` asks;
+    /// else through the Swift tiles and the border kernel, which only compute sums.
     @inline(__always)
     static func rowSums(_ g: ConvolutionGeometry, kh: Int, kw: Int, sx: Int, dx: Int, batch b: Int, oy: Int,
                         input: UnsafePointer<Float>, filter: UnsafePointer<Float>, sums: UnsafeMutablePointer<Float>,
                         options: DepthwiseRowOptions) {
+        #if !LITEVISION_AVX512
+        if let tiles = DepthwiseGeneratedRow.tiles(for: options) {
+            DepthwiseGeneratedRow.row(g, tiles: tiles, batch: b, oy: oy, input: input, filter: filter, sums: sums,
+                                      options: options)
+            return
+        }
+        #endif
+        precondition(options.finish == nil && options.requantize == nil, "rows are finished in the generated tiles only")
         let c = g.inputDepth
-        let blocks = c / 16
         let columns = interiorColumns(g)
-        precondition((options.finish == nil && options.requantize == nil)
-                     || (isInteriorRow(g, oy) && columns == 0..<g.outputWidth),
-                     "rows finished in the tiles are wholly interior")
         guard isInteriorRow(g, oy), !columns.isEmpty else {
             DepthwiseBorderKernel.pixels(g, batch: b, oy: oy, columns: 0..<g.outputWidth, input: input,
                                          filter: filter, sums: sums)
@@ -52,44 +59,9 @@ enum DepthwiseInteriorKernel {
         let y0 = oy * g.strideHeight - g.padTop
         // The window of column ox starts at input element inRow + ox · sx · c (column ox · sx − padLeft).
         let inRow = (b * g.inputHeight + y0) * g.inputWidth * c - g.padLeft * c
-        var vectorChannels = blocks * 16
-        #if !LITEVISION_AVX512
-        let finish = options.finish, requantize = options.requantize
-        if let kernels = GeneratedKernels.current,
-           let generated = requantize != nil ? kernels.depthwiseRequantizingTiles16 : finish == nil
-            ? (options.fusedMultiplyAdd ? kernels.depthwiseExactTiles16 : kernels.depthwiseTiles16)
-            : (options.fusedMultiplyAdd ? kernels.depthwiseFinishingExactTiles16 : kernels.depthwiseFinishingTiles16) {
-            // The generated kernel sweeps the whole interior run per 16-channel block; its
-            // AVX-512 form also takes the last, partial block (lanes masked).
-            if kernels.depthwiseTilesMaskChannels { vectorChannels = c }
-            for ch in stride(from: 0, to: vectorChannels, by: 16) {
-                var arguments = GeneratedDepthwiseArguments(
-                    input: UnsafeRawPointer(input + (inRow + columns.lowerBound * pixelStep + ch)),
-                    filter: UnsafeRawPointer(filter + ch), sums: UnsafeMutableRawPointer(sums + (columns.lowerBound * c + ch)),
-                    pixels: columns.count, kh: kh, kw: kw, rowStrideBytes: rowStride * 4, tapStepBytes: tapStep * 4,
-                    pixelStepBytes: pixelStep * 4, channelBytes: c * 4, laneMask: (1 << min(16, c - ch)) - 1,
-                    bias: finish?.bias.map { UnsafeRawPointer($0 + ch) }, activationMin: finish?.min ?? -.infinity,
-                    activationMax: finish?.max ?? .infinity)
-                if let requantize {
-                    let q = requantize.requantizer, p = q.parameters
-                    arguments.sums = UnsafeMutableRawPointer(requantize.output + (columns.lowerBound * c + ch))
-                    arguments.outputPixelBytes = c
-                    arguments.bias = UnsafeRawPointer(requantize.bias + ch)
-                    arguments.multipliers = UnsafeRawPointer(q.multipliers + ch)
-                    arguments.rightShifts = UnsafeRawPointer(q.rightShifts + ch)
-                    arguments.remainderMasks = UnsafeRawPointer(q.remainderMasks + ch)
-                    (arguments.outputOffset, arguments.outputMin, arguments.outputMax) = (p.outputOffset, p.activationMin, p.activationMax)
-                }
-                withUnsafePointer(to: &arguments) { generated(UnsafeRawPointer($0)) }
-            }
-        } else {
-            vectorTiles(kh: kh, kw: kw, input: input, filter: filter, channels: c, columns: columns, inRow: inRow,
-                        rowStride: rowStride, tapStep: tapStep, pixelStep: pixelStep, sums: sums)
-        }
-        #else
         vectorTiles(kh: kh, kw: kw, input: input, filter: filter, channels: c, columns: columns, inRow: inRow,
                     rowStride: rowStride, tapStep: tapStep, pixelStep: pixelStep, sums: sums)
-        #endif
+        let vectorChannels = c / 16 * 16
         if vectorChannels < c {
             for ox in columns {
                 let window = input + (inRow + ox * pixelStep)

@@ -74,11 +74,11 @@ struct DepthwiseRowOptions {
     /// (`DepthwiseConv2DOptimized.float`).
     var fusedMultiplyAdd: Bool
     /// Float rows finished in the generated tiles (`+ bias`, clamp) instead of by a second pass.
-    /// Only for rows whose every pixel is interior, where `finishingTiles` exist.
+    /// Only where `finishingTiles` exist.
     var finish: (bias: UnsafePointer<Float>?, min: Float, max: Float)? = nil
     /// 8-bit rows requantized in the generated tiles and stored as bytes at `output` (the row's
-    /// first pixel) instead of as float sums. Only for wholly interior rows, where
-    /// `finishingTiles` exist, with a bias and a requantizer the AVX-512 row end takes
+    /// first pixel) instead of as float sums. Only for rows whose every window has a tap inside
+    /// the input, where `finishingTiles` exist, with a bias and a requantizer the AVX-512 row end takes
     /// (`DepthwiseRequantizeEpilogue.generatedKernel512`).
     var requantize: (output: UnsafeMutablePointer<UInt8>, requantizer: ConvRequantizer, bias: UnsafePointer<Int32>)? = nil
 

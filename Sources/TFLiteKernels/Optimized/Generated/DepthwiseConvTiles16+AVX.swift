@@ -14,6 +14,10 @@ import MachineCode
 /// channels runs in place); the AVX forms ignore `laneMask` and always do 16 channels.
 ///
 /// C signature (System V): `(arguments)`, a pointer to `GeneratedDepthwiseArguments`.
+/// The window may be a clipped part of the filter (a border pixel's taps inside the input):
+/// after each of its `kh` rows of `kw` taps the weight pointer also skips `filterRowSkipBytes`
+/// (the clipped taps of that filter row), so `filter` points at the first kept tap.
+///
 /// Preconditions: `pixels ≥ 0`, `kh ≥ 1`, `kw ≥ 1`; every window read lies inside the input;
 /// for `exactSums`, every partial sum is an integer of magnitude below 2^24.
 enum DepthwiseConvTiles16AVX {
@@ -71,10 +75,10 @@ enum DepthwiseConvTiles16AVX {
                 Requantization16AVX512.loadTables(GeneratedDepthwiseArguments.requantizationFields, channelBytes: nil,
                                                   disp: 0, mask: k(1), &a)
             }
-            // The output pixel step, the bias, kh, kw and the filter pointer live on the stack
-            // ([rsp + 32], [rsp + 24], [rsp + 16], [rsp + 8], [rsp]), so their registers serve as
-            // pixel bases.
-            for field in [Field.outputPixelBytes, Field.bias, Field.kh, Field.kw, Field.filter] {
+            // The filter row skip, the output pixel step, the bias, kh, kw and the filter pointer
+            // live on the stack ([rsp + 40], [rsp + 32], [rsp + 24], [rsp + 16], [rsp + 8], [rsp]),
+            // so their registers serve as pixel bases.
+            for field in [Field.filterRowSkipBytes, Field.outputPixelBytes, Field.bias, Field.kh, Field.kw, Field.filter] {
                 a.mov(row, .mem(args, disp: field))
                 a.push(row)
             }
@@ -124,6 +128,7 @@ enum DepthwiseConvTiles16AVX {
                 a.add(weights, channelBytes)
                 a.dec(columnsLeft)
                 a.j(.notEqual, fxLoop)
+                a.add(weights, .mem(.rsp, disp: 40))
                 a.add(row, rowStride)
                 a.dec(rowsLeft)
                 a.j(.notEqual, fyLoop)
@@ -184,7 +189,7 @@ enum DepthwiseConvTiles16AVX {
                 a.bind(next)
             }
             a.bind(end)
-            for register in [filter, far6, far4, row, row] { a.pop(register) }
+            for register in [filter, far6, far4, row, row, row] { a.pop(register) }
         }
     }
 }
@@ -219,6 +224,9 @@ struct GeneratedDepthwiseArguments {
     var outputOffset: Int32 = 0
     var outputMin: Int32 = 0
     var outputMax: Int32 = 0
+    /// Bytes of filter taps skipped after each window row: `(filter width − kw) · channelBytes`
+    /// for a clipped window, 0 for a whole one.
+    var filterRowSkipBytes: Int = 0
 
     /// Where the requantizing form finds its tables and scalars.
     static let requantizationFields = RequantizationFields(
@@ -233,6 +241,6 @@ struct GeneratedDepthwiseArguments {
         static let channelBytes: Int32 = 72, laneMask: Int32 = 80, bias: Int32 = 88, activationMin: Int32 = 96
         static let activationMax: Int32 = 100, outputPixelBytes: Int32 = 104, multipliers: Int32 = 112
         static let rightShifts: Int32 = 120, remainderMasks: Int32 = 128, nudge: Int32 = 136, outputOffset: Int32 = 144
-        static let outputMin: Int32 = 148, outputMax: Int32 = 152
+        static let outputMin: Int32 = 148, outputMax: Int32 = 152, filterRowSkipBytes: Int32 = 160
     }
 }
