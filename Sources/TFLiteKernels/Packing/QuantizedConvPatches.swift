@@ -65,17 +65,43 @@ public enum QuantizedConvPatches {
     /// each run of input bytes (a filter row, or one tap when the window is cut by the border) is
     /// converted 16 bytes per step, its last step allowed to spill into the row's next bytes
     /// (written after it, in increasing order) while it stays inside the image and the row.
+    ///
+    /// A window inside the input whose filter rows are at most 16 bytes (an RGB stem's 3×3 or
+    /// 5×5) takes one 16-byte load and store per filter row and one 8-byte store of the tail:
+    /// each store may spill into the next patch row, which is written after it, so every pixel
+    /// but the range's last runs this way. Pixels are walked by row and column (no division).
     static func gatherFlippedBytes(_ image: UnsafePointer<UInt8>, _ g: ConvolutionGeometry, pixels: Range<Int>,
                                    rowStride: Int, padding: UInt8, tail: UInt8, into out: UnsafeMutablePointer<UInt8>) {
+        guard !pixels.isEmpty else { return }
         let cin = g.inputDepth
         let rowRun = g.filterWidth * cin
         let used = g.filterHeight * rowRun
-        let imageEnd = image + g.inputHeight * g.inputWidth * cin
+        let imageCount = g.inputHeight * g.inputWidth * cin
+        let imageEnd = image + imageCount
+        let filterRowStep = g.dilationHeight * g.inputWidth * cin
+        let spillingRows = g.dilationWidth == 1 && rowRun <= 16 && (g.filterHeight - 1) * rowRun + 16 <= 2 * rowStride
+            && used <= rowStride && rowStride - used <= 8
+        let tailWord = UInt64(tail) &* 0x0101_0101_0101_0101
+        let flip = SIMD16<UInt8>(repeating: 0x80)
+        var ox = pixels.lowerBound % g.outputWidth, oy = pixels.lowerBound / g.outputWidth
         for p in pixels {
-            let ox = p % g.outputWidth, oy = p / g.outputWidth
             let y0 = oy * g.strideHeight - g.padTop, x0 = ox * g.strideWidth - g.padLeft
-            let rowsContiguous = g.dilationWidth == 1 && x0 >= 0 && x0 + g.filterWidth <= g.inputWidth
+            ox += 1
+            if ox == g.outputWidth { (ox, oy) = (0, oy + 1) }
             let rowStart = out + p * rowStride, rowEnd = rowStart + rowStride
+            if spillingRows, p + 1 < pixels.upperBound, y0 >= 0, y0 + (g.filterHeight - 1) * g.dilationHeight < g.inputHeight,
+               x0 >= 0, x0 + g.filterWidth <= g.inputWidth,
+               ((y0 * g.inputWidth + x0) * cin + (g.filterHeight - 1) * filterRowStep) + 16 <= imageCount {
+                var src = UnsafeRawPointer(image + (y0 * g.inputWidth + x0) * cin)
+                for fy in 0..<g.filterHeight {
+                    UnsafeMutableRawPointer(rowStart + fy * rowRun).storeBytes(of: src.loadUnaligned(as: SIMD16<UInt8>.self) ^ flip,
+                                                                               as: SIMD16<UInt8>.self)
+                    src += filterRowStep
+                }
+                if used < rowStride { UnsafeMutableRawPointer(rowStart + used).storeBytes(of: tailWord, as: UInt64.self) }
+                continue
+            }
+            let rowsContiguous = g.dilationWidth == 1 && x0 >= 0 && x0 + g.filterWidth <= g.inputWidth
             var dst = rowStart
             for fy in 0..<g.filterHeight {
                 let iy = y0 + fy * g.dilationHeight
