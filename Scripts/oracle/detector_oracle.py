@@ -39,16 +39,25 @@ Formats, as the exporters document them, and the policies our detector states:
     normalised to the input, classes (0 = first real class), scores, count; kept when
     score >= 0.5 (our PostProcessedSSDFamily's default). A label map whose first line is
     `???` has a background slot, so class c is label line c + 1.
-  BlazeFace (MediaPipe face detection): input stretched (our AnchorSSDFamily policy;
-    MediaPipe's graph letterboxes with keep_aspect_ratio -- identical on the square photo used
-    here), values (p - 127.5) / 127.5. Anchors from MediaPipe's SsdAnchorsCalculator options
+  BlazeFace (MediaPipe face detection graphs, face_detection_{short,full}_range_cpu.pbtxt):
+    ImageToTensorCalculator with keep_aspect_ratio and BORDER_ZERO: the image scaled by
+    r = min(S/w, S/h) (S the input size), centred, the rest of the tensor black (pixel 0,
+    so -1 after normalisation), values (p - 127.5) / 127.5. MediaPipe's letterbox geometry is
+    fractional; the photos used here are chosen so that content (w r, h r) and padding are
+    whole pixels (512 x 512, 512 x 288 -> 128 x 72 padded 28 above, 288 x 512 -> 108 x 192
+    padded 42 left), where it is the same as Ultralytics' rounded letterbox above. Anchors from MediaPipe's SsdAnchorsCalculator options
     (short range: 4 layers, strides 8, 16, 16, 16, 128 x 128, interpolated scale aspect ratio
     1, 896 anchors; full range: 1 layer, stride 4, 192 x 192, no interpolated anchor, 2304
     anchors; both fixed anchor size, offset 0.5). TensorsToDetectionsCalculator: x, y, w, h
     (reverse_output_order) divided by the input size, times the anchor size, plus the anchor
-    centre; score = sigmoid(clip(logit, +-100)), kept when >= 0.5; then MediaPipe's weighted
-    NMS (IoU > 0.3 joins the cluster of the best remaining box; the output box is the
-    score-weighted mean of the cluster's corners, with the best box's score).
+    centre; score = sigmoid(clip(logit, +-100)), kept when >= min_score_thresh (0.5 short
+    range, 0.6 full range); then MediaPipe's weighted NMS (IoU > 0.3 joins the cluster of the
+    best remaining box; the output box is the score-weighted mean of the cluster's corners,
+    with the best box's score); DetectionProjectionCalculator maps the boxes back to the
+    photo (minus the padding, divided by the content scale).
+
+Some cases crop the photo first (`crop`: x, y, width, height in the photo's pixels) to get a
+non-square real photo; the test crops the same pixels.
 
 Boxes in the fixtures are [x, y, width, height] in the photo's pixels, clipped to the photo,
 best score first.
@@ -70,7 +79,13 @@ OUT = os.path.join(ROOT, "Tests", "Fixtures", "detector_oracle")
 # ---------------------------------------------------------------- preprocessing
 
 def load_rgb(name):
-    return np.asarray(Image.open(os.path.join(IMAGES, name)).convert("RGB"), dtype=np.uint8)
+    """The photo's pixels; `name` may be (file, (x, y, width, height)) to crop it."""
+    name, crop = name if isinstance(name, tuple) else (name, None)
+    img = np.asarray(Image.open(os.path.join(IMAGES, name)).convert("RGB"), dtype=np.uint8)
+    if crop:
+        x, y, w, h = crop
+        img = img[y:y + h, x:x + w]
+    return img
 
 
 def axis_samples(start, length, out_count, src_count):
@@ -267,6 +282,8 @@ FACE_ANCHORS = {
     192: dict(num_layers=1, min_scale=0.1484375, max_scale=0.75, size=192, strides=[4],
               interpolated_ratio=0.0),
 }
+# min_score_thresh of TensorsToDetectionsCalculator in MediaPipe's graph for each input size.
+FACE_SCORE_THRESHOLD = {128: 0.5, 192: 0.6}
 
 
 def weighted_nms(corners, scores, iou_threshold):
@@ -285,12 +302,17 @@ def weighted_nms(corners, scores, iou_threshold):
     return np.array(out_boxes).reshape(-1, 4), np.array(out_scores, dtype=np.float32)
 
 
-def blazeface(model, image, score_threshold=0.5, iou_threshold=0.3):
+def blazeface(model, image, iou_threshold=0.3):
     img = load_rgb(image)
     h, w, _ = img.shape
     interp = litert.Interpreter(model_path=model)
     size = int(interp.get_input_details()[0]["shape"][1])
-    raw, logits = run(model, resize_bilinear(img, size, size), lambda p: (p - np.float32(127.5)) / np.float32(127.5))
+    r = min(size / w, size / h)
+    assert (w * r).is_integer() and (h * r).is_integer() and ((size - w * r) / 2).is_integer() \
+        and ((size - h * r) / 2).is_integer(), "pick a photo whose letterbox is whole pixels (see above)"
+    padded, (cw, ch), (px, py) = letterbox(img, size, fill=0)
+    raw, logits = run(model, padded, lambda p: (p - np.float32(127.5)) / np.float32(127.5))
+    score_threshold = FACE_SCORE_THRESHOLD[size]
     anchors = mediapipe_anchors(**FACE_ANCHORS[size])
     raw = raw[0].astype(np.float64)
     assert len(anchors) == raw.shape[0]
@@ -303,7 +325,7 @@ def blazeface(model, image, score_threshold=0.5, iou_threshold=0.3):
     bh = r[:, 3] / size * a[:, 3]
     corners = np.stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2], axis=1)
     merged, merged_scores = weighted_nms(corners, scores[keep], iou_threshold)
-    photo = merged * np.array([w, h, w, h])
+    photo = (merged * size - np.array([px, py, px, py])) * np.array([w / cw, h / ch, w / cw, h / ch])
     return img, to_photo(photo, w, h), merged_scores, np.zeros(len(merged_scores), dtype=int)
 
 
@@ -322,6 +344,11 @@ CASES = [
     ("ssd_pets_chelsea", ssd_postprocessed, (SHARED, "ssd_pets_uint8.tflite"), "chelsea.png", (SHARED, "ssd_pets_labels.txt")),
     ("face_short_range_astronaut", blazeface, (MODELS, "face_detection_short_range.tflite"), "astronaut.png", None),
     ("face_full_range_astronaut", blazeface, (MODELS, "face_detection_full_range.tflite"), "astronaut.png", None),
+    # Non-square crops of the astronaut: a stretched input squeezes the face and moves its box.
+    ("face_short_range_astronaut_landscape", blazeface, (MODELS, "face_detection_short_range.tflite"),
+     ("astronaut.png", (0, 0, 512, 288)), None),
+    ("face_full_range_astronaut_portrait", blazeface, (MODELS, "face_detection_full_range.tflite"),
+     ("astronaut.png", (80, 0, 288, 512)), None),
 ]
 
 
@@ -331,7 +358,7 @@ def float64_note(family, model_path, photo, boxes, scores, classes):
     img = load_rgb(photo)
     interp = litert.Interpreter(model_path=model_path)
     size = interp.get_input_details()[0]["shape"][1:3]
-    if family is yolov8:
+    if family in (yolov8, blazeface):
         content = letterbox(img, int(size[1]))[1]
         a, b = (resize_bilinear(img, *content, precision=p) for p in (np.float32, np.float64))
     else:
@@ -357,7 +384,7 @@ def main():
         fixture = {
             "model": ("shared/" if model_root == SHARED else "Models/") + model_file,
             "labels": ("shared/" + label_file[1]) if label_file else None,
-            "photo": photo,
+            "photo": photo[0] if isinstance(photo, tuple) else photo,
             "family": family.__name__,
             "objects": objects,
             "float64_resampling": float64_note(family, model_path, photo, boxes64, scores64, classes64),
@@ -366,6 +393,9 @@ def main():
         note = fixture.pop("float64_resampling")
         text = json.dumps({**fixture, "objects": []}, indent=1)
         text = text[:-2] + ',\n "float64_resampling": ' + json.dumps(note) + "\n}"
+        if isinstance(photo, tuple):
+            text = text.replace('"photo": ' + json.dumps(photo[0]) + ",",
+                                '"photo": ' + json.dumps(photo[0]) + ',\n "crop": ' + json.dumps(list(photo[1])) + ",")
         rows = ",\n".join("  " + json.dumps(o) for o in objects)
         text = text.replace('"objects": []', '"objects": [\n' + rows + "\n ]" if rows else '"objects": []')
         with open(os.path.join(OUT, name + ".json"), "w") as f:

@@ -224,7 +224,7 @@ final class DetectorFlowTests: XCTestCase {
 
     func testBlazeFaceModelsFindTheAstronautsFace() throws {
         for (model, box) in [("face_detection_short_range.tflite", (179.0, 81.0, 93.0, 93.0)),
-                             ("face_detection_full_range.tflite", (174, 70, 105, 105))] {
+                             ("face_detection_full_range.tflite", (173, 68, 107, 107))] {
             var options = ObjectDetectorOptions()
             options.detectorMode = .singleImage
             options.shouldEnableClassification = true

@@ -11,8 +11,12 @@ import TFLiteSchema
 public protocol DetectorFamily: Sendable {
     /// A short name for messages and listings (`"yolov8"`, `"ssd-postprocess"`).
     var name: String { get }
-    /// Score threshold used when the caller gives none.
+    /// Score threshold used when the caller gives none (see ``defaultScoreThreshold(for:)``).
     var defaultScoreThreshold: Float { get }
+    /// Score threshold used for `model` when the caller gives none: by default
+    /// ``defaultScoreThreshold``; a family whose models come with different thresholds returns
+    /// the model's (MediaPipe's face graphs: 0.5 short range, 0.6 full range).
+    func defaultScoreThreshold(for model: DetectorModelInfo) -> Float
     /// Normalization of a float input when the model's metadata states none (metadata wins).
     var defaultNormalization: InputNormalization { get }
     /// How the image is fitted into the model input.
@@ -29,6 +33,9 @@ public protocol DetectorFamily: Sendable {
 }
 
 extension DetectorFamily {
+    /// ``defaultScoreThreshold``, whatever the model.
+    public func defaultScoreThreshold(for model: DetectorModelInfo) -> Float { defaultScoreThreshold }
+
     /// The model's labels (side-car file, else packed in the model).
     public func labels(for model: DetectorModelInfo) -> LabelList? { model.labels }
 }

@@ -28,7 +28,7 @@ final class FamilyLocalizer: Localizer {
     /// `registry` that matches.
     /// - Parameters:
     ///   - labels: a side-car label file's contents; nil uses the labels packed in the model.
-    ///   - scoreThreshold: nil uses the family's default.
+    ///   - scoreThreshold: nil uses the family's default for this model.
     ///   - candidateFraction: candidates are kept down to this fraction of the threshold (stream
     ///     mode's tracker uses the weaker ones to keep partly hidden objects, see `TrackingFeed`).
     ///   - limits: bound the model's load and the interpreter's allocations.
@@ -49,7 +49,7 @@ final class FamilyLocalizer: Localizer {
         self.family = chosen
         self.model = model
         self.labels = chosen.labels(for: model)
-        reportThreshold = scoreThreshold ?? chosen.defaultScoreThreshold
+        reportThreshold = scoreThreshold ?? chosen.defaultScoreThreshold(for: model)
         self.scoreThreshold = reportThreshold * candidateFraction
     }
 
