@@ -61,12 +61,8 @@ public enum Int8QuadPacking {
         }
     }
 
-    /// Fills the trailing padding pixel of an activation buffer of `pixels` pixels with `zp + 128`.
-    public static func fillPaddingPixel(_ buffer: UnsafeMutablePointer<UInt8>, pixels: Int, depth: Int, inputOffset: Int32) {
-        let stride = quadDepth(depth)
-        let value = UInt8(truncatingIfNeeded: 128 &- inputOffset)
-        for c in 0..<stride { buffer[pixels * stride + c] = value }
-    }
+    /// The activation byte of a padding tap: `zp + 128` (`inputOffset` is `−zp`).
+    public static func paddingByte(inputOffset: Int32) -> UInt8 { UInt8(truncatingIfNeeded: 128 &- inputOffset) }
 
     /// Writes `pixels` pixels of `depth` int8 channels as `x + 128` in the quad layout (pad
     /// channels 0; their weights are 0).

@@ -149,7 +149,7 @@ public enum QuantizedConvPatches {
     public static func gatherQuads(_ image: UnsafePointer<Int8>, _ g: ConvolutionGeometry, pixels: Range<Int>,
                                    inputOffset: Int32, into out: UnsafeMutablePointer<UInt8>) {
         let stride = Int8QuadPacking.quadDepth(g.filterHeight * g.filterWidth * g.inputDepth)
-        let pad = UInt8(truncatingIfNeeded: 128 &- inputOffset)
+        let pad = Int8QuadPacking.paddingByte(inputOffset: inputOffset)
         gatherFlippedBytes(UnsafeRawPointer(image).assumingMemoryBound(to: UInt8.self), g, pixels: pixels, rowStride: stride,
                            padding: pad, tail: pad, into: out)
     }
