@@ -140,6 +140,10 @@ final class SubgraphExecutor {
         try budget.reserve(bytes, subject())
     }
 
+    /// Bytes the last `prepare()` (and the invoke-time shapes since) reserved in the budget:
+    /// the model's constants, its shared packed weights, kernel scratch, the arena, variables.
+    var reservedByteCount: Int { memory.budget.used }
+
     /// Overwrites every byte of the arena with `byte` (tensor values and kernel scratch alike), as
     /// other nodes' writes would: for tests that show an invoke reads nothing a previous invoke or
     /// prepare left in its scratch. Graph inputs must be written again afterwards.
@@ -188,6 +192,8 @@ final class SubgraphExecutor {
         ownBuffers = [:]
         // Kernels reserve their scratch in `memory` during `prepare`; folded outputs and the arena follow.
         memory.budget = baseBudget
+        // The model's packed weights, shared by its interpreters, count once, as its constants do.
+        try memory.reserve(blueprint.packedWeights.byteCount, "the weights packed for the model's kernels")
         let graphInputs = Set(inputIndices)
         for index in inputIndices { _ = try TensorLayout.checkedByteCount(tensors[index], "graph input", budget: memory.budget) }
         for (k, node) in nodes.enumerated() {

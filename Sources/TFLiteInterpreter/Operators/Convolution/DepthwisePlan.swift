@@ -69,18 +69,20 @@ enum DepthwisePlan {
             let weights = UnsafeBufferPointer(start: try filter.view(as: Float.self, "DEPTHWISE_CONV_2D filter").base,
                                               count: filter.elementCount)
             guard weights.allSatisfy(\.isFinite) else { return .floatInPlace(layer) }
-            try node.reserveScratch(SharedMemoryBudget.bytes(filter.elementCount, MemoryLayout<Float>.size), "the aligned filter")
-            let aligned = try node.packedWeights(of: filter, key: "depthwise float \(weights.count)") {
+            let aligned = try node.packedWeights(of: filter, key: "depthwise float \(weights.count)",
+                                                 byteCount: SharedMemoryBudget.bytes(filter.elementCount, MemoryLayout<Float>.size),
+                                                 "the aligned filter") {
                 try AlignedArray(copying: weights)
             }
             return .floatWindowed(layer, try DepthwiseWindows(filter: aligned, plan: plan, geometry: g, rowOfSums: false,
                                                               node: node))
         case .uint8(let q), .int8(let q):
             guard filter.isConstant, filter.data != nil else { return nil }
-            try node.reserveScratch(SharedMemoryBudget.bytes(filter.elementCount, MemoryLayout<Float>.size), "the packed filter")
             let unsigned = filter.type == .uint8
             let key = "depthwise \(filter.type) \(filter.elementCount) filter offset \(q.filterOffset)"
-            let packed = try node.packedWeights(of: filter, key: key) {
+            let packed = try node.packedWeights(of: filter, key: key,
+                                                byteCount: SharedMemoryBudget.bytes(filter.elementCount, MemoryLayout<Float>.size),
+                                                "the packed filter") {
                 try AlignedArray(unsigned
                     ? ConvFilterPacking.packDepthwiseInteger(try filter.view(as: UInt8.self, "DEPTHWISE_CONV_2D filter").base, offset: q.filterOffset,
                                                              count: filter.elementCount)

@@ -46,9 +46,10 @@ enum PackedGEMMPlan {
         let depth = g.filterHeight * g.filterWidth * g.filterInputDepth
         switch arithmetic {
         case .float(let clamp):
-            try node.reserveScratch(ConvFilterPacking.packedFloatByteCount(outputDepth: g.outputDepth, depth: depth),
-                                    "the packed \(what)")
-            let weights = try node.packedWeights(of: filter, key: "float panels \(g.outputDepth)x\(depth)") {
+            let weights = try node.packedWeights(of: filter, key: "float panels \(g.outputDepth)x\(depth)",
+                                                 byteCount: ConvFilterPacking.packedFloatByteCount(outputDepth: g.outputDepth,
+                                                                                                   depth: depth),
+                                                 "the packed \(what)") {
                 try AlignedArray(ConvFilterPacking.packFloat(try filter.view(as: Float.self, "the packed \(what)").base,
                                                              outputDepth: g.outputDepth, depth: depth))
             }
@@ -56,9 +57,8 @@ enum PackedGEMMPlan {
                                           zeros: Array(repeating: 0, count: g.inputDepth),
                                           fusedMultiplyAdd: node.fusesMultiplyAdd))
         case .uint8, .int8, .hybrid:
-            try node.reserveScratch(QuantizedGEMMPacking.byteCount(arithmetic, geometry: g),
-                                    "the integer GEMM's packed \(what)")
-            return try QuantizedGEMMPacking.plan(arithmetic, geometry: g, weights: filter, node: node)
+            return try QuantizedGEMMPacking.plan(arithmetic, geometry: g, weights: filter, node: node,
+                                                 what: "the integer GEMM's packed \(what)")
         case .int16x8:
             return nil
         }

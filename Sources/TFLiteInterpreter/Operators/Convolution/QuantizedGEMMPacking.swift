@@ -47,10 +47,12 @@ enum QuantizedGEMMPacking {
     /// The integer GEMM plan of layer `g` (groups == 1) for `arithmetic` (uint8, int8 or hybrid),
     /// the constant `weights` (`[outputDepth, taps, filterInputDepth]`) packed
     /// for it, or taken from the model's cache when another interpreter packed them
-    /// (``NodeContext/packedWeights(of:key:_:)``); nil for float and int16x8.
+    /// (``NodeContext/packedWeights(of:key:byteCount:_:_:)``), its bytes
+    /// (`byteCount(_:geometry:)`) reserved as `what` when it packs them; nil for float and int16x8.
     /// - Throws: `AlignedArrayAllocationError` when the system cannot provide the packed weights.
     static func plan(_ arithmetic: ConvolutionArithmetic, geometry layer: ConvolutionGeometry, weights tensor: RuntimeTensor,
-                     node: NodeContext) throws -> PackedGEMMPlan? {
+                     node: NodeContext, what: String) throws -> PackedGEMMPlan? {
+        let packedBytes = byteCount(arithmetic, geometry: layer)
         let layout = GEMMLayout(layer)
         let g = layout.geometry
         let taps = g.filterHeight * g.filterWidth
@@ -60,7 +62,7 @@ enum QuantizedGEMMPacking {
             let w = try tensor.view(as: Int8.self, "int8 weights").base
             let bytes = try tensor.byteView("int8 weights").base
             let key = "int8 quads \(layout.packedShape) input offset \(q.inputOffset)"
-            let packed = try node.packedWeights(of: tensor, key: key) {
+            let packed = try node.packedWeights(of: tensor, key: key, byteCount: packedBytes, what) {
                 // Packing moves bytes unchanged, so the int8 weights pack as their bit patterns.
                 QuadWeights(weights: try AlignedArray(Int8QuadPacking.pack(bytes,
                                                                            outputDepth: g.outputDepth, taps: taps,
@@ -74,7 +76,7 @@ enum QuantizedGEMMPacking {
         case .uint8(let q) where usesQuads(arithmetic):
             let w = try tensor.view(as: UInt8.self, "uint8 weights").base
             let key = "uint8 quads \(layout.packedShape) input offset \(q.inputOffset) filter offset \(q.filterOffset)"
-            let packed = try node.packedWeights(of: tensor, key: key) {
+            let packed = try node.packedWeights(of: tensor, key: key, byteCount: packedBytes, what) {
                 QuadWeights(weights: try AlignedArray(Int8QuadPacking.pack(w, outputDepth: g.outputDepth, taps: taps,
                                                                            inputDepth: g.inputDepth)),
                             correction: Int8QuadPacking.unsignedWeightBiasCorrection(
@@ -89,7 +91,7 @@ enum QuantizedGEMMPacking {
                 pixelSums: try node.requestScratch(Int32.self, count: pixels, "the integer GEMM's pixel sums")))
         case .uint8(let q):
             let key = "uint8 pairs \(layout.packedShape) filter offset \(q.filterOffset)"
-            let weights = try node.packedWeights(of: tensor, key: key) {
+            let weights = try node.packedWeights(of: tensor, key: key, byteCount: packedBytes, what) {
                 try AlignedArray(Int16PairPacking.pack(try tensor.view(as: UInt8.self, "uint8 weights").base, offset: q.filterOffset,
                                                        outputDepth: g.outputDepth, taps: taps, inputDepth: g.inputDepth))
             }
@@ -97,14 +99,15 @@ enum QuantizedGEMMPacking {
                                              activations: try pairedActivations(layout, node: node)))
         case .int8(let q):
             let key = "int8 pairs \(layout.packedShape) filter offset \(q.filterOffset)"
-            let weights = try node.packedWeights(of: tensor, key: key) {
+            let weights = try node.packedWeights(of: tensor, key: key, byteCount: packedBytes, what) {
                 try AlignedArray(Int16PairPacking.pack(try tensor.view(as: Int8.self, "int8 weights").base, offset: q.filterOffset,
                                                        outputDepth: g.outputDepth, taps: taps, inputDepth: g.inputDepth))
             }
             return .int8Pairs(Int16PairGEMM(layer: layer, layout: layout, requantizer: ConvRequantizer(q), weights: weights,
                                             activations: try pairedActivations(layout, node: node)))
         case .hybrid(let p, let scratch):
-            let weights = try node.packedWeights(of: tensor, key: "int8 pairs \(layout.packedShape) filter offset 0") {
+            let weights = try node.packedWeights(of: tensor, key: "int8 pairs \(layout.packedShape) filter offset 0",
+                                                 byteCount: packedBytes, what) {
                 try AlignedArray(Int16PairPacking.pack(try tensor.view(as: Int8.self, "int8 weights").base, offset: 0,
                                                        outputDepth: g.outputDepth, taps: taps, inputDepth: g.inputDepth))
             }
