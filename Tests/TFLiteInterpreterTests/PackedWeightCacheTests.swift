@@ -33,6 +33,29 @@ final class PackedWeightCacheTests: XCTestCase {
         }
     }
 
+    /// Packed weights count once in each interpreter's budget, as model data (the cache's bytes,
+    /// reserved at the start of every prepare), however many interpreters share them and however
+    /// often one prepares again: a cache hit reserves nothing more. (Convolutions and fully
+    /// connected layers: a depthwise layer also reserves its per-thread input windows.)
+    func testPackedWeightsCountOnceInEachBudget() throws {
+        for name in ["conv_i8_deep_3x3", "conv_u8_deep_3x3_s2", "conv_f32_same_s1_3x3_relu",
+                     "conv_hybrid_pc_same"] {
+            let model = try Model(path: try TestPaths.fixture("ops/convolution/\(name)/model.tflite"))
+            let cache = model.subgraphs[0].packedWeights
+            let first = SubgraphExecutor(blueprint: model.subgraphs[0], threads: ThreadPool(threadCount: 1))
+            try first.prepare()
+            XCTAssertGreaterThan(cache.byteCount, 0, "\(name): nothing packed")
+            let base = first.baseBudget.used
+            XCTAssertEqual(first.reservedByteCount, base + cache.byteCount + first.arenaByteCount, name)
+            try first.prepare()
+            XCTAssertEqual(first.reservedByteCount, base + cache.byteCount + first.arenaByteCount, "\(name): prepared again")
+            let second = SubgraphExecutor(blueprint: model.subgraphs[0], threads: ThreadPool(threadCount: 1))
+            try second.prepare()
+            XCTAssertEqual(second.reservedByteCount, base + cache.byteCount + second.arenaByteCount, "\(name): second executor")
+            XCTAssertEqual(cache.packingCount, 1, "\(name): packed once")
+        }
+    }
+
     func testConcurrentPreparesPackEachNodeOnce() throws {
         let model = try Model(path: try TestPaths.model("efficientnet_lite0.tflite"))
         let errors = ErrorBox()
@@ -48,13 +71,18 @@ final class PackedWeightCacheTests: XCTestCase {
         XCTAssertEqual(cache.packingCount, cache.count, "each node packed once, whichever interpreter came first")
     }
 
-    func testAFormPackedUnderAnotherKeyIsReplaced() {
+    func testAFormPackedUnderAnotherKeyIsReplaced() throws {
         let cache = PackedWeightCache(constants: [])
-        let a = cache.packed(position: 3, key: "a") { Box(1) }
-        XCTAssertTrue(cache.packed(position: 3, key: "a") { Box(2) } === a, "same key: the cached form")
-        let b = cache.packed(position: 3, key: "b") { Box(3) }
+        var reserved: [Int] = []
+        let a = try cache.packed(position: 3, key: "a", byteCount: 10, reserve: { reserved.append($0) }) { Box(1) }
+        XCTAssertTrue(try cache.packed(position: 3, key: "a", byteCount: 10, reserve: { reserved.append($0) }) { Box(2) } === a,
+                      "same key: the cached form")
+        XCTAssertEqual(reserved, [10], "a cached form reserves nothing")
+        let b = try cache.packed(position: 3, key: "b", byteCount: 7, reserve: { reserved.append($0) }) { Box(3) }
         XCTAssertEqual(b.value, 3, "another key: packed again")
+        XCTAssertEqual(reserved, [10, 7])
         XCTAssertEqual(cache.count, 1, "one form per node")
+        XCTAssertEqual(cache.byteCount, 7, "the replaced form's bytes are no longer counted")
         XCTAssertEqual(cache.packingCount, 2)
     }
 

@@ -303,7 +303,7 @@ final class QuantizedGEMMTests: XCTestCase {
                 let pixels = g.batches * g.inputHeight * g.inputWidth
                 var quads = [UInt8](repeating: 0xA5, count: Int8QuadPacking.activationCount(pixels: pixels, depth: g.inputDepth))
                 Int8QuadPacking.convert(input, pixels: pixels, depth: g.inputDepth, into: &quads)
-                Int8QuadPacking.fillPaddingPixel(&quads, pixels: pixels, depth: g.inputDepth, inputOffset: q.inputOffset)
+                Int8QuadPacking.fillPaddingPixel(&quads, pixels: pixels, depth: g.inputDepth, value: Int8QuadPacking.paddingByte(inputOffset: q.inputOffset))
                 var actual = [Int8](repeating: 0, count: g.outputCount)
                 runGEMM(g, kernel, layout: .uint8Quads, input: quads, packed: packed, bias: combined,
                         epilogue: ConvRequantizeEpilogue<Int8>(requantizer: ConvRequantizer(q)), output: &actual, rng: &rng)

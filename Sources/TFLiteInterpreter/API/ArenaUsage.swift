@@ -4,7 +4,9 @@
 /// Both come from the same lifetimes: the tensors (or groups of tensors sharing memory) that
 /// the arena holds, each live from the step that first uses it to the step that last does, in
 /// the interpreter's run order — after constant folding and node fusion, graph inputs and
-/// outputs live for the whole run. Constants and variable tensors are not in the arena.
+/// outputs live for the whole run — and the kernels' per-invoke scratch (integer GEMM
+/// activation copies and patch rows, quantized hybrid rows), each live only at its node's
+/// step. Constants, packed weights and variable tensors are not in the arena.
 public struct ArenaUsage: Codable, Sendable, Equatable {
     /// Bytes of the planned arena (``Interpreter/arenaByteCount``).
     public var arenaByteCount: Int

@@ -51,9 +51,10 @@ enum AheadOfTimeEvaluation {
         return try SubgraphBlueprint.foldsWithoutAmplifying(node, budget: budget)
     }
 
-    /// Runs the prepared `kernel` of `node` (operator `position`) now: each output gets a
-    /// buffer of its own, reserved through `reserve` (with a message naming the operator, the
-    /// output and the `phase`) before it is allocated; afterwards the outputs are constants.
+    /// Runs the prepared `kernel` of `node` (operator `position`) now: each output, and the
+    /// scratch the kernel requested (``NodeScratch``), gets a buffer of its own, reserved through
+    /// `reserve` (with a message naming the operator, the output and the `phase`) before it is
+    /// allocated; afterwards the outputs are constants.
     /// - Returns: the buffers, which the caller keeps alive as long as the outputs are used.
     static func evaluate(_ kernel: OperatorKernel, _ node: NodeContext, position: Int, budget: MemoryBudget,
                          phase: Phase, reserve: (Int, String) throws -> Void) throws -> [AlignedBuffer] {
@@ -66,6 +67,7 @@ enum AheadOfTimeEvaluation {
             buffers.append(buffer)
             output.data = buffer.pointer
         }
+        try node.scratch?.allocateOwn("\(name) (operator \(position))", reserve: reserve)
         try KernelErrors.preparing(name) { try kernel.invoke(node) }
         for output in node.outputs { output.isConstant = true }
         return buffers

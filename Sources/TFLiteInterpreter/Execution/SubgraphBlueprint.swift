@@ -131,13 +131,15 @@ struct SubgraphBlueprint: @unchecked Sendable {
     /// Fresh run-time tensors for one execution: constants point at their data.
     func makeRuntimeTensors() -> [RuntimeTensor] { Self.makeRuntimeTensors(description, constants) }
 
-    /// The node context of `op` over `tensors`, its kernel scratch counted in `memory`.
+    /// The node context of `op` over `tensors`, its kernel scratch counted in `memory`, the
+    /// scratch its kernel requests recorded for placement (see ``NodeScratch``).
     static func makeContext(_ op: OperatorDescription, codes: [OperatorCode], tensors: [RuntimeTensor],
                             threads: ThreadPool, memory: SharedMemoryBudget?) -> NodeContext {
         NodeContext(code: codes[op.opcodeIndex],
                     inputs: op.inputs.map { $0 < 0 ? nil : tensors[$0] },
                     outputs: op.outputs.map { tensors[$0] },
-                    options: op.builtinOptions, customOptions: op.customOptions, threads: threads, memory: memory)
+                    options: op.builtinOptions, customOptions: op.customOptions, threads: threads, memory: memory,
+                    scratch: NodeScratch())
     }
 
     /// Tensors declared `resource` (VAR_HANDLE outputs, and the subgraph inputs and outputs that

@@ -5,8 +5,9 @@ import TFLiteSchema
 /// the arena, and the prepare → plan → invoke cycle.
 ///
 /// - `prepare()` calls every kernel's `prepare` in order (output shapes, types, quantization,
-///   packed weights), then places every non-constant tensor in one arena planned from
-///   tensor lifetimes. Graph inputs and outputs are live for the whole run, so they stay
+///   packed weights, scratch requests), then places every non-constant tensor, and the scratch
+///   each running node requested (live only at that node's step), in one arena planned from
+///   their lifetimes. Graph inputs and outputs are live for the whole run, so they stay
 ///   valid between invokes.
 /// - `invoke()` calls every kernel's `invoke`; it allocates nothing. 8-bit `x · f(x)` pairs
 ///   (YOLO's SiLU: LOGISTIC then MUL) run as one byte table (`ByteMapFusion`), bit-exact.
@@ -139,6 +140,18 @@ final class SubgraphExecutor {
         try budget.reserve(bytes, subject())
     }
 
+    /// Bytes the last `prepare()` (and the invoke-time shapes since) reserved in the budget:
+    /// the model's constants, its shared packed weights, kernel scratch, the arena, variables.
+    var reservedByteCount: Int { memory.budget.used }
+
+    /// Overwrites every byte of the arena with `byte` (tensor values and kernel scratch alike), as
+    /// other nodes' writes would: for tests that show an invoke reads nothing a previous invoke or
+    /// prepare left in its scratch. Graph inputs must be written again afterwards.
+    func overwriteArena(with byte: UInt8) {
+        guard let arena else { return }
+        arena.pointer.initializeMemory(as: UInt8.self, repeating: byte, count: arena.byteCount)
+    }
+
     /// Clears the accumulated profile.
     func resetProfile() {
         for i in nodeNanoseconds.indices { nodeNanoseconds[i] = 0 }
@@ -179,10 +192,13 @@ final class SubgraphExecutor {
         ownBuffers = [:]
         // Kernels reserve their scratch in `memory` during `prepare`; folded outputs and the arena follow.
         memory.budget = baseBudget
+        // The model's packed weights, shared by its interpreters, count once, as its constants do.
+        try memory.reserve(blueprint.packedWeights.byteCount, "the weights packed for the model's kernels")
         let graphInputs = Set(inputIndices)
         for index in inputIndices { _ = try TensorLayout.checkedByteCount(tensors[index], "graph input", budget: memory.budget) }
         for (k, node) in nodes.enumerated() {
             let name = node.context.code.displayName
+            node.context.scratch?.removeAll()
             try KernelErrors.preparing(name) { try node.kernel.prepare(node.context) }
             for output in node.context.outputs { _ = try TensorLayout.checkedByteCount(output, name, budget: memory.budget) }
             let inputs = node.context.inputs.compactMap { $0 }
@@ -191,6 +207,8 @@ final class SubgraphExecutor {
                 dynamicNodes[k] = true
                 preparedInputShapes[k] = node.context.inputs.map { $0?.shape ?? [] }
                 for output in node.context.outputs { dynamicTensors.insert(output.index) }
+                // Re-prepared at invoke, possibly with other sizes: its scratch is its own, not the arena's.
+                try node.context.scratch?.allocateOwn(name) { try memory.reserve($0, $1) }
                 order.append(k)
                 continue
             }
@@ -257,7 +275,9 @@ final class SubgraphExecutor {
                 }
                 if changed {
                     let name = node.context.code.displayName
+                    node.context.scratch?.removeAll()
                     try KernelErrors.preparing(name) { try node.kernel.prepare(node.context) }
+                    try node.context.scratch?.allocateOwn(name) { try memory.reserve($0, $1) }
                     preparedInputShapes[k] = node.context.inputs.map { $0?.shape ?? [] }
                     for output in node.context.outputs { try ensureMemory(output) }
                 }
@@ -289,9 +309,12 @@ final class SubgraphExecutor {
     }
 
     /// Arena requests: lifetimes in steps (node positions in `nodes`) of groups of tensors
-    /// that share memory (usually one tensor; input and output of shape-only operators).
-    /// Graph inputs and outputs span the whole run; preserved tensors from their first use on.
-    func arenaRequests() throws -> (groups: [[Int]], requests: [ArenaPlanner.Request]) {
+    /// that share memory (usually one tensor; input and output of shape-only operators), then
+    /// the scratch slots of the nodes that run (``ScratchSlot``), each live only at its node's
+    /// step (`requests[groups.count + i]` is `scratch[i]`'s). Graph inputs and outputs span the
+    /// whole run; preserved tensors from their first use on. Nodes sized at invoke keep their
+    /// own scratch.
+    func arenaRequests() throws -> (groups: [[Int]], requests: [ArenaPlanner.Request], scratch: [ScratchSlot]) {
         let lastStep = max(0, runOrder.count - 1)
         var first: [Int: Int] = [:], last: [Int: Int] = [:]
         func use(_ index: Int, at step: Int) {
@@ -343,7 +366,14 @@ final class SubgraphExecutor {
             members.append(group)
             requests.append(ArenaPlanner.Request(byteCount: bytes, firstUse: from, lastUse: to))
         }
-        return (members, requests)
+        var scratch: [ScratchSlot] = []
+        for (step, k) in runOrder.enumerated() where fusedNodes[k] == nil && !dynamicNodes[k] {
+            for slot in nodes[k].context.scratch?.slots ?? [] where !slot.hasOwnMemory {
+                scratch.append(slot)
+                requests.append(ArenaPlanner.Request(byteCount: slot.byteCount, firstUse: step, lastUse: step))
+            }
+        }
+        return (members, requests, scratch)
     }
 
     /// How many input slots of the nodes at positions `order` read each tensor (by index), for
@@ -363,7 +393,7 @@ final class SubgraphExecutor {
     /// Plans the arena and points every non-constant tensor into it, after checking that the
     /// arena and the variable tensors fit in `budget`.
     private func planMemory(budget: inout MemoryBudget) throws {
-        let (groups, requests) = try arenaRequests()
+        let (groups, requests, scratch) = try arenaRequests()
         let plan = ArenaPlanner.plan(requests)
         try budget.reserve(max(plan.arenaByteCount, arena?.byteCount ?? 0), "the activation arena")
         for (index, t) in blueprint.description.tensors.enumerated() where t.isVariable {
@@ -380,6 +410,7 @@ final class SubgraphExecutor {
                 if dynamicTensors.contains(index) { capacity[index] = requests[k].byteCount }
             }
         }
+        for (i, slot) in scratch.enumerated() { slot.place(at: base + plan.offsets[groups.count + i]) }
         arenaByteCount = plan.arenaByteCount
         peakLiveByteCount = ArenaPlanner.peakLiveByteCount(requests)
         for (index, t) in blueprint.description.tensors.enumerated() where t.isVariable {

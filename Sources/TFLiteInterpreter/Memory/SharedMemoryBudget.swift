@@ -1,7 +1,8 @@
 /// The ``MemoryBudget`` of one prepare pass, shared by reference between the executor and the
-/// kernels of its nodes, so kernel scratch (packed weights, padded or quantized copies of the
-/// input, accumulators) counts against ``ResourceLimits/maximumTotalByteCount`` together with
-/// the values computed at prepare and the arena.
+/// kernels of its nodes, so memory kernels keep (packed weights, depthwise input windows,
+/// accumulators) counts against ``ResourceLimits/maximumTotalByteCount`` together with the
+/// values computed at prepare and the arena (which holds the per-invoke scratch kernels request
+/// with ``NodeContext/requestScratch(_:count:_:)``).
 ///
 /// Contract: a kernel calls ``NodeContext/reserveScratch(_:_:)`` with the bytes it is about to
 /// allocate *before* allocating them, on every `prepare` (the executor starts each pass from the

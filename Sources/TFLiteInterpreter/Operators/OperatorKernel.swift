@@ -73,12 +73,40 @@ struct NodeContext {
     /// Where packed weights are shared with the other interpreters of the model (nil: not shared,
     /// for kernels run outside an interpreter or at load).
     var packedWeights: PackedWeightSlot? = nil
+    /// Where the scratch this node's kernel requests at prepare is recorded for placement (nil:
+    /// kernels run outside an interpreter, whose scratch gets memory of its own at once).
+    var scratch: NodeScratch? = nil
 
     /// Reserves `bytes` of scratch that this node's kernel is about to allocate, against the
     /// interpreter's total budget; call it before allocating, on every `prepare`.
     /// - Throws: ``InterpreterError/resourceLimitExceeded(_:)`` naming the operator and `what`.
     func reserveScratch(_ bytes: Int, _ what: @autoclosure () -> String) throws {
         try memory?.reserve(bytes, "\(code.displayName): scratch for \(what())")
+    }
+
+    /// Requests `count` elements of `Element` scratch that only this node's invoke uses, 64-byte
+    /// aligned; call it in `prepare`, on every prepare. In an interpreter the arena planner places
+    /// it with the lifetime of this node's step (counted in the arena, so not reserved here), so
+    /// its contents do not survive from one invoke to the next (see ``ScratchSlot``). Outside
+    /// one (``scratch`` nil) it gets memory of its own now, reserved in ``memory`` first.
+    /// - Throws: ``InterpreterError/resourceLimitExceeded(_:)`` naming the operator and `what`
+    ///   when the size is above what the interpreter allocates at once, or the budget is exceeded.
+    func requestScratch<Element>(_ type: Element.Type, count: Int, _ what: @autoclosure () -> String) throws
+        -> ScratchArray<Element> {
+        let bytes = SharedMemoryBudget.bytes(count, MemoryLayout<Element>.stride)
+        guard bytes <= AlignedBuffer.maximumByteCount else {
+            throw InterpreterError.resourceLimitExceeded(
+                "\(code.displayName): scratch for \(what()) needs \(bytes) bytes, more than the "
+                + "\(AlignedBuffer.maximumByteCount >> 30) GiB the interpreter allocates at once")
+        }
+        let slot = ScratchSlot(byteCount: bytes)
+        if let scratch {
+            scratch.add(slot)
+        } else {
+            try reserveScratch(bytes, what())
+            try slot.allocateOwn()
+        }
+        return ScratchArray(slot: slot, count: max(0, count))
     }
 
     /// The node's builtin options as `type` (e.g. `try node.options(Conv2DOptions.self)`):
@@ -113,9 +141,12 @@ struct NodeContext {
 /// and computes everything that depends only on shapes, quantization and constant data
 /// (padding, multipliers and shifts, packed weights, scratch buffers). It is called after
 /// load and again after any input resize, and may allocate.
-/// `invoke` computes the outputs and must not allocate. Scratch a kernel keeps (packed
-/// weights, padded inputs, accumulators) is reserved with `NodeContext.reserveScratch` before
-/// it is allocated, so it counts against `ResourceLimits.maximumTotalByteCount`.
+/// `invoke` computes the outputs and must not allocate. Scratch used only during the node's own
+/// invoke (GEMM activation copies, quantized hybrid rows) is requested at prepare with
+/// `NodeContext.requestScratch` and placed in the arena by the planner; memory a kernel keeps
+/// across invokes (packed weights, accumulators it owns) is reserved with
+/// `NodeContext.reserveScratch` before it is allocated. Both count against
+/// `ResourceLimits.maximumTotalByteCount`.
 ///
 /// Memory: the planner may give output 0 of RESHAPE, SQUEEZE and EXPAND_DIMS the same bytes as
 /// input 0 (see `SubgraphExecutor.forwardsInput0`); their `invoke` must skip the copy when

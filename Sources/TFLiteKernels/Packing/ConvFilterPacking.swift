@@ -28,6 +28,8 @@ public enum ConvFilterPacking {
 
     /// Packs a float filter with `depth = fh·fw·filterInputDepth` weights per output channel
     /// for the float microkernel this build runs for `outputDepth` channels (`Conv2DOptimized.float`).
+    /// - Precondition: `outputDepth ≥ 0`, `depth ≥ 0`; `filter` holds `outputDepth × depth` weights.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func packFloat(_ filter: UnsafePointer<Float>, outputDepth: Int, depth: Int) -> [Float] {
         packFloat(filter, outputDepth: outputDepth, depth: depth,
                   panelWidth: FloatConvKernelShape.native(outputDepth: outputDepth, depth: depth).panelWidth)
@@ -37,6 +39,8 @@ public enum ConvFilterPacking {
     /// every tap and input channel in filter order, the weights of channels
     /// `panelWidth·p ..< panelWidth·(p + 1)` (zero beyond `outputDepth`).
     static func packFloat(_ filter: UnsafePointer<Float>, outputDepth: Int, depth: Int, panelWidth: Int) -> [Float] {
+        KernelPrecondition.check(outputDepth >= 0 && depth >= 0 && panelWidth >= 1,
+                                 "packFloat: outputDepth \(outputDepth), depth \(depth), panel width \(panelWidth)")
         let panels = (outputDepth + panelWidth - 1) / panelWidth
         var packed = [Float](repeating: 0, count: panels * depth * panelWidth)
         packed.withUnsafeMutableBufferPointer { dst in
@@ -51,6 +55,8 @@ public enum ConvFilterPacking {
 
     /// A depthwise filter `[1, fh, fw, C]` as `w + offset` (exact small integers in `Float`),
     /// in the same layout.
+    /// - Precondition: `count ≥ 0`; `filter` holds `count` weights.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func packDepthwiseInteger<Weight: FixedWidthInteger>(_ filter: UnsafePointer<Weight>, offset: Int32,
                                                                       count: Int) -> [Float] {
         packDepthwiseWeights(filter, offset: offset, count: count)
@@ -70,7 +76,8 @@ public enum ConvFilterPacking {
     @inline(__always)
     static func packDepthwiseWeights<Weight: FixedWidthInteger>(_ filter: UnsafePointer<Weight>, offset: Int32,
                                                                  count: Int) -> [Float] {
-        [Float](unsafeUninitializedCapacity: count) { buffer, initialized in
+        KernelPrecondition.validCount(count)
+        return [Float](unsafeUninitializedCapacity: count) { buffer, initialized in
             for i in 0..<count { buffer[i] = Float(Int32(truncatingIfNeeded: filter[i]) &+ offset) }
             initialized = count
         }

@@ -31,6 +31,9 @@ public enum Int16PairPacking {
     /// Packs a filter `[outputDepth, taps, inputDepth]` as `w + offset` (the filter offset is the
     /// negated weight zero point; 0 for symmetric int8 weights). Padding channels and padding
     /// lanes are 0.
+    /// - Precondition: `outputDepth`, `taps` and `inputDepth` are not negative; `filter` holds
+    ///   `outputDepth × taps × inputDepth` weights.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func pack<Weight: FixedWidthInteger>(_ filter: UnsafePointer<Weight>, offset: Int32,
                                                        outputDepth: Int, taps: Int, inputDepth: Int) -> [Int16] {
         packPairs(filter, offset: offset, outputDepth: outputDepth, taps: taps, inputDepth: inputDepth)
@@ -66,6 +69,8 @@ public enum Int16PairPacking {
         _ filter: UnsafePointer<Weight>, outputDepth: Int, taps: Int, inputDepth: Int, channelsPerWord: Int,
         _ element: (Weight) -> Element
     ) -> [Element] {
+        KernelPrecondition.check(outputDepth >= 0 && taps >= 0 && inputDepth >= 0 && channelsPerWord >= 1,
+                                 "packPanels: outputDepth \(outputDepth), taps \(taps), inputDepth \(inputDepth)")
         let words = (inputDepth + channelsPerWord - 1) / channelsPerWord
         let panelStride = taps * words * channelsPerWord * panelWidth
         var packed = [Element](repeating: 0, count: panelCount(outputDepth: outputDepth) * panelStride)
@@ -96,6 +101,9 @@ public enum Int16PairPacking {
     /// Writes `pixels` pixels of `depth` uint8 channels as `x + offset` (offset: the negated input
     /// zero point) in the paired layout; odd depths get a 0 pad channel. The caller keeps the
     /// trailing zero pixel zero.
+    /// - Precondition: `pixels ≥ 0`, `depth ≥ 0`; `x` holds `pixels × depth` values and `out`
+    ///   room for `pixels × pairedDepth(depth)`.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func convert(_ x: UnsafePointer<UInt8>, pixels: Int, depth: Int, offset: Int32,
                                into out: UnsafeMutablePointer<Int16>) {
         convertPixels(x, pixels: pixels, depth: depth, offset: offset, into: out)
@@ -112,6 +120,7 @@ public enum Int16PairPacking {
     @inline(__always)
     static func convertPixels<Source: FixedWidthInteger>(_ x: UnsafePointer<Source>, pixels: Int, depth: Int, offset: Int32,
                                                          into out: UnsafeMutablePointer<Int16>) {
+        KernelPrecondition.check(pixels >= 0 && depth >= 0, "Int16PairPacking.convert: \(pixels) pixels of depth \(depth)")
         let o = Int16(truncatingIfNeeded: offset)
         if depth & 1 == 0 {
             for i in 0..<(pixels * depth) { out[i] = Int16(truncatingIfNeeded: x[i]) &+ o }

@@ -26,6 +26,9 @@ public enum Int8QuadPacking {
 
     /// Packs an int8 filter `[outputDepth, taps, inputDepth]` (zero point 0), or a uint8 filter
     /// for the uint8-weight form (raw values). Padding is 0.
+    /// - Precondition: as `Int16PairPacking.pack`'s: non-negative sizes, `filter` holds
+    ///   `outputDepth × taps × inputDepth` weights.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func pack<Weight: FixedWidthInteger>(_ filter: UnsafePointer<Weight>, outputDepth: Int, taps: Int,
                                                        inputDepth: Int) -> [Weight] {
         packQuads(filter, outputDepth: outputDepth, taps: taps, inputDepth: inputDepth)
@@ -50,8 +53,11 @@ public enum Int8QuadPacking {
     }
 
     /// `−(zp + 128) · Σ w` per output channel (inputOffset is `−zp`), to add to the bias.
+    /// - Precondition: `outputDepth ≥ 0`, `depth ≥ 0`; `filter` holds `outputDepth × depth`
+    ///   weights. Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func biasCorrection(_ filter: UnsafePointer<Int8>, outputDepth: Int, depth: Int,
                                       inputOffset: Int32) -> [Int32] {
+        KernelPrecondition.check(outputDepth >= 0 && depth >= 0, "biasCorrection: \(outputDepth) channels of depth \(depth)")
         let shift = 128 &- inputOffset
         return (0..<outputDepth).map { oc in
             let row = filter + oc &* depth
@@ -61,16 +67,16 @@ public enum Int8QuadPacking {
         }
     }
 
-    /// Fills the trailing padding pixel of an activation buffer of `pixels` pixels with `zp + 128`.
-    public static func fillPaddingPixel(_ buffer: UnsafeMutablePointer<UInt8>, pixels: Int, depth: Int, inputOffset: Int32) {
-        let stride = quadDepth(depth)
-        let value = UInt8(truncatingIfNeeded: 128 &- inputOffset)
-        for c in 0..<stride { buffer[pixels * stride + c] = value }
-    }
+    /// The activation byte of a padding tap: `zp + 128` (`inputOffset` is `−zp`).
+    public static func paddingByte(inputOffset: Int32) -> UInt8 { UInt8(truncatingIfNeeded: 128 &- inputOffset) }
 
     /// Writes `pixels` pixels of `depth` int8 channels as `x + 128` in the quad layout (pad
     /// channels 0; their weights are 0).
+    /// - Precondition: `pixels ≥ 0`, `depth ≥ 0`; `x` holds `pixels × depth` values and `out`
+    ///   room for `pixels × quadDepth(depth)`, not overlapping them.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func convert(_ x: UnsafePointer<Int8>, pixels: Int, depth: Int, into out: UnsafeMutablePointer<UInt8>) {
+        KernelPrecondition.check(pixels >= 0 && depth >= 0, "Int8QuadPacking.convert: \(pixels) pixels of depth \(depth)")
         let stride = quadDepth(depth)
         let src = UnsafeRawPointer(x).assumingMemoryBound(to: UInt8.self)
         if stride == depth {
@@ -128,9 +134,13 @@ public enum Int8QuadPacking {
 
     /// `(128 − zp)·(Σ w − n·zw)` per output channel (`inputOffset = −zp`, `filterOffset = −zw`,
     /// n = `depth`), to add to the bias.
+    /// - Precondition: as `biasCorrection`'s. Checked under `LITEVISION_INTERNAL_CHECKS` as far as
+    ///   the arguments show it.
     public static func unsignedWeightBiasCorrection(_ filter: UnsafePointer<UInt8>, outputDepth: Int, depth: Int,
                                                     inputOffset: Int32, filterOffset: Int32) -> [Int32] {
-        (0..<outputDepth).map { oc in
+        KernelPrecondition.check(outputDepth >= 0 && depth >= 0,
+                                 "unsignedWeightBiasCorrection: \(outputDepth) channels of depth \(depth)")
+        return (0..<outputDepth).map { oc in
             let row = filter + oc &* depth
             var sum: Int32 = 0
             for k in 0..<depth { sum = sum &+ Int32(row[k]) }
@@ -144,15 +154,21 @@ public enum Int8QuadPacking {
     }
 
     /// Fills the trailing padding pixel of an activation buffer of `pixels` pixels with `value`.
+    /// - Precondition: `pixels ≥ 0`, `depth ≥ 0`; `buffer` holds `activationCount(pixels:depth:)`
+    ///   bytes. Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func fillPaddingPixel(_ buffer: UnsafeMutablePointer<UInt8>, pixels: Int, depth: Int, value: UInt8) {
+        KernelPrecondition.check(pixels >= 0 && depth >= 0, "fillPaddingPixel: \(pixels) pixels of depth \(depth)")
         let stride = quadDepth(depth)
         for c in 0..<stride { buffer[pixels * stride + c] = value }
     }
 
     /// Writes `pixels` pixels of `depth` uint8 channels as signed `x − 128` in the quad layout (pad
     /// channels 0) and each pixel's sum `Σ (x − 128)` to `sums`.
+    /// - Precondition: as the int8 form's, and `sums` has room for `pixels` values. Checked under
+    ///   `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func convert(_ x: UnsafePointer<UInt8>, pixels: Int, depth: Int, into out: UnsafeMutablePointer<UInt8>,
                                sums: UnsafeMutablePointer<Int32>) {
+        KernelPrecondition.check(pixels >= 0 && depth >= 0, "Int8QuadPacking.convert: \(pixels) pixels of depth \(depth)")
         let stride = quadDepth(depth)
         let flip = SIMD16<UInt8>(repeating: 0x80)
         for p in 0..<pixels {

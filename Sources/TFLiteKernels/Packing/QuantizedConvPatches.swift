@@ -18,6 +18,13 @@ public enum QuantizedConvPatches {
                                    outputHeight: g.outputHeight, outputWidth: g.outputWidth, outputDepth: g.outputDepth)
     }
 
+    /// The gathers' precondition on `pixels` (see `gatherPairs`), checked under `LITEVISION_INTERNAL_CHECKS`.
+    @inline(__always)
+    static func checkPixels(_ pixels: Range<Int>, _ g: ConvolutionGeometry) {
+        KernelPrecondition.check(pixels.lowerBound >= 0 && pixels.upperBound <= g.outputHeight * g.outputWidth,
+                                 "patch gather: pixels \(pixels) outside \(g.outputHeight) × \(g.outputWidth)")
+    }
+
     /// Gathers the patch rows of output pixels `pixels` (indices within batch image `image`'s
     /// `outputHeight · outputWidth`) into `out` (the patch buffer of that image), each row
     /// `rowStride` elements: the window's values mapped by `convert`, `padding` for taps outside
@@ -26,6 +33,7 @@ public enum QuantizedConvPatches {
     static func gather<Source, Target>(_ image: UnsafePointer<Source>, _ g: ConvolutionGeometry, pixels: Range<Int>,
                                        rowStride: Int, padding: Target, tail: Target, into out: UnsafeMutablePointer<Target>,
                                        _ convert: (Source) -> Target) {
+        checkPixels(pixels, g)
         let cin = g.inputDepth
         let rowRun = g.filterWidth * cin
         let used = g.filterHeight * rowRun
@@ -72,6 +80,7 @@ public enum QuantizedConvPatches {
     /// but the range's last runs this way. Pixels are walked by row and column (no division).
     static func gatherFlippedBytes(_ image: UnsafePointer<UInt8>, _ g: ConvolutionGeometry, pixels: Range<Int>,
                                    rowStride: Int, padding: UInt8, tail: UInt8, into out: UnsafeMutablePointer<UInt8>) {
+        checkPixels(pixels, g)
         guard !pixels.isEmpty else { return }
         let cin = g.inputDepth
         let rowRun = g.filterWidth * cin
@@ -149,6 +158,9 @@ public enum QuantizedConvPatches {
     }
 
     /// uint8 patches in the int16-pair layout (`x + offset`, padding 0).
+    /// - Precondition: `pixels` lies in `0 ..< g.outputHeight × g.outputWidth`; `image` is one
+    ///   batch image of `g` and `out` that image's patch buffer (a row per output pixel).
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func gatherPairs(_ image: UnsafePointer<UInt8>, _ g: ConvolutionGeometry, pixels: Range<Int>,
                                    offset: Int32, into out: UnsafeMutablePointer<Int16>) {
         gatherPairRows(image, g, pixels: pixels, offset: offset, into: out)
@@ -156,6 +168,9 @@ public enum QuantizedConvPatches {
 
     /// int8 patches in the int16-pair layout (`x + offset`, padding 0); also the hybrid form with
     /// the batch's negated quantization offset.
+    /// - Precondition: `pixels` lies in `0 ..< g.outputHeight × g.outputWidth`; `image` is one
+    ///   batch image of `g` and `out` that image's patch buffer (a row per output pixel).
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func gatherPairs(_ image: UnsafePointer<Int8>, _ g: ConvolutionGeometry, pixels: Range<Int>,
                                    offset: Int32, into out: UnsafeMutablePointer<Int16>) {
         gatherPairRows(image, g, pixels: pixels, offset: offset, into: out)
@@ -172,16 +187,22 @@ public enum QuantizedConvPatches {
 
     /// int8 patches in the int8-quad layout (`x + 128`, padding `zp + 128` where `inputOffset` is
     /// `−zp`; the weights of the row's pad channels are 0).
+    /// - Precondition: `pixels` lies in `0 ..< g.outputHeight × g.outputWidth`; `image` is one
+    ///   batch image of `g` and `out` that image's patch buffer (a row per output pixel).
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func gatherQuads(_ image: UnsafePointer<Int8>, _ g: ConvolutionGeometry, pixels: Range<Int>,
                                    inputOffset: Int32, into out: UnsafeMutablePointer<UInt8>) {
         let stride = Int8QuadPacking.quadDepth(g.filterHeight * g.filterWidth * g.inputDepth)
-        let pad = UInt8(truncatingIfNeeded: 128 &- inputOffset)
+        let pad = Int8QuadPacking.paddingByte(inputOffset: inputOffset)
         gatherFlippedBytes(UnsafeRawPointer(image).assumingMemoryBound(to: UInt8.self), g, pixels: pixels, rowStride: stride,
                            padding: pad, tail: pad, into: out)
     }
 
     /// uint8 patches in the uint8-weight quad layout (signed `x − 128`, padding taps `zp − 128`,
     /// pad channels 0) and each row's sum to `sums` (indexed like the rows).
+    /// - Precondition: `pixels` lies in `0 ..< g.outputHeight × g.outputWidth`; `image` is one
+    ///   batch image of `g` and `out` that image's patch buffer (a row per output pixel).
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func gatherSignedQuads(_ image: UnsafePointer<UInt8>, _ g: ConvolutionGeometry, pixels: Range<Int>,
                                          inputOffset: Int32, into out: UnsafeMutablePointer<UInt8>,
                                          sums: UnsafeMutablePointer<Int32>) {

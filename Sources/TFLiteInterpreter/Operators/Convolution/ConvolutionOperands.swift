@@ -1,27 +1,31 @@
-/// The data of a convolution-family node's tensors at invoke: input, filter (weights), the
-/// optional bias and the output, as the kernels read them.
+/// The tensors of a convolution-family node at invoke: input, filter (weights), the optional
+/// bias and the output, handed to the kernels as typed pointers (`RuntimeTensor.pointer(as:)`,
+/// whose element type, byte count and alignment are checked under `LITEVISION_INTERNAL_CHECKS`).
 struct ConvolutionOperands {
-    let input: UnsafeMutableRawPointer
-    let filter: UnsafeMutableRawPointer
-    let bias: UnsafeMutableRawPointer?
-    let output: UnsafeMutableRawPointer
+    private let inputTensor: RuntimeTensor
+    private let filterTensor: RuntimeTensor
+    private let biasTensor: RuntimeTensor?
+    private let outputTensor: RuntimeTensor
 
     /// The operands of `node` (inputs: input, filter, bias?; output 0).
     /// - Throws: ``InterpreterError`` when a tensor is missing or has no data.
     init(_ node: NodeContext, op: String) throws {
         let bias = node.inputs.count > 2 ? node.inputs[2] : nil
-        input = try ConvSupport.data(try node.input(0), op: op)
-        filter = try ConvSupport.data(try node.input(1), op: op)
-        output = try ConvSupport.data(try node.output(0), op: op)
-        self.bias = try bias.map { try ConvSupport.data($0, op: op) }
+        inputTensor = try node.input(0)
+        filterTensor = try node.input(1)
+        outputTensor = try node.output(0)
+        biasTensor = bias
+        for tensor in [inputTensor, filterTensor, outputTensor] + (bias.map { [$0] } ?? []) {
+            _ = try ConvSupport.data(tensor, op: op)
+        }
     }
 
     /// The input as `T` elements (the type the plan was prepared for).
-    func input<T>(_: T.Type) -> UnsafeMutablePointer<T> { input.assumingMemoryBound(to: T.self) }
+    func input<T>(_: T.Type) -> UnsafeMutablePointer<T> { inputTensor.pointer(as: T.self) }
     /// The filter as `T` elements.
-    func filter<T>(_: T.Type) -> UnsafeMutablePointer<T> { filter.assumingMemoryBound(to: T.self) }
+    func filter<T>(_: T.Type) -> UnsafeMutablePointer<T> { filterTensor.pointer(as: T.self) }
     /// The bias as `T` elements, nil without a bias.
-    func bias<T>(_: T.Type) -> UnsafePointer<T>? { bias.map { UnsafePointer($0.assumingMemoryBound(to: T.self)) } }
+    func bias<T>(_: T.Type) -> UnsafePointer<T>? { biasTensor.map { UnsafePointer($0.pointer(as: T.self)) } }
     /// The output as `T` elements.
-    func output<T>(_: T.Type) -> UnsafeMutablePointer<T> { output.assumingMemoryBound(to: T.self) }
+    func output<T>(_: T.Type) -> UnsafeMutablePointer<T> { outputTensor.pointer(as: T.self) }
 }

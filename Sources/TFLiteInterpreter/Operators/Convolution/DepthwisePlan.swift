@@ -65,25 +65,28 @@ enum DepthwisePlan {
             // dilation 4, where the memmove took 15% of the model's time), and its padding taps
             // add `0 · w`, which only a finite weight leaves at 0.
             let plan = DepthwiseConv2DOptimized.inputWindowPlan(g)
-            guard filter.isConstant, let raw = filter.data, plan.convertsMoreThanItMoves(g) else { return .floatInPlace(layer) }
-            let weights = UnsafeBufferPointer(start: raw.assumingMemoryBound(to: Float.self), count: filter.elementCount)
+            guard filter.isConstant, filter.data != nil, plan.convertsMoreThanItMoves(g) else { return .floatInPlace(layer) }
+            let weights = UnsafeBufferPointer(start: try filter.view(as: Float.self, "DEPTHWISE_CONV_2D filter").base,
+                                              count: filter.elementCount)
             guard weights.allSatisfy(\.isFinite) else { return .floatInPlace(layer) }
-            try node.reserveScratch(SharedMemoryBudget.bytes(filter.elementCount, MemoryLayout<Float>.size), "the aligned filter")
-            let aligned = try node.packedWeights(of: filter, key: "depthwise float \(weights.count)") {
+            let aligned = try node.packedWeights(of: filter, key: "depthwise float \(weights.count)",
+                                                 byteCount: SharedMemoryBudget.bytes(filter.elementCount, MemoryLayout<Float>.size),
+                                                 "the aligned filter") {
                 try AlignedArray(copying: weights)
             }
             return .floatWindowed(layer, try DepthwiseWindows(filter: aligned, plan: plan, geometry: g, rowOfSums: false,
                                                               node: node))
         case .uint8(let q), .int8(let q):
-            guard filter.isConstant, let raw = filter.data else { return nil }
-            try node.reserveScratch(SharedMemoryBudget.bytes(filter.elementCount, MemoryLayout<Float>.size), "the packed filter")
+            guard filter.isConstant, filter.data != nil else { return nil }
             let unsigned = filter.type == .uint8
             let key = "depthwise \(filter.type) \(filter.elementCount) filter offset \(q.filterOffset)"
-            let packed = try node.packedWeights(of: filter, key: key) {
+            let packed = try node.packedWeights(of: filter, key: key,
+                                                byteCount: SharedMemoryBudget.bytes(filter.elementCount, MemoryLayout<Float>.size),
+                                                "the packed filter") {
                 try AlignedArray(unsigned
-                    ? ConvFilterPacking.packDepthwiseInteger(raw.assumingMemoryBound(to: UInt8.self), offset: q.filterOffset,
+                    ? ConvFilterPacking.packDepthwiseInteger(try filter.view(as: UInt8.self, "DEPTHWISE_CONV_2D filter").base, offset: q.filterOffset,
                                                              count: filter.elementCount)
-                    : ConvFilterPacking.packDepthwiseInteger(raw.assumingMemoryBound(to: Int8.self), offset: q.filterOffset,
+                    : ConvFilterPacking.packDepthwiseInteger(try filter.view(as: Int8.self, "DEPTHWISE_CONV_2D filter").base, offset: q.filterOffset,
                                                              count: filter.elementCount))
             }
             let windows = try DepthwiseWindows(filter: packed, plan: DepthwiseConv2DOptimized.inputWindowPlan(g), geometry: g,

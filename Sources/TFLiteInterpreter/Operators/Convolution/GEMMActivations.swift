@@ -22,20 +22,18 @@ struct GEMMLayout {
 
     /// Pixels of the GEMM's input (all batches, patch rows in patch form).
     var pixels: Int { geometry.batches * geometry.inputHeight * geometry.inputWidth }
-}
 
-/// A buffer a plan refills on every invoke (GEMM activations in an operand layout, the bias
-/// plus its zero-point correction, pixel sums): allocated at prepare, written only by the
-/// invoke of the node that owns it. A class, so a plan value can hold it and invoke can write it.
-final class InvokeBuffer<Element> {
-    /// The elements.
-    var elements: [Element]
+    /// Elements of an activation buffer of this layout whose pixels hold `stride` values, the
+    /// trailing padding pixel included (`Int16PairPacking.activationCount`,
+    /// `Int8QuadPacking.activationCount`), saturating at `Int.max` for untrusted shapes (a patch
+    /// buffer is output pixels × taps × input depth), which scratch requests then reject.
+    func activationCount(stride: Int) -> Int { SharedMemoryBudget.bytes(pixels &+ 1, stride) }
 
-    /// A buffer of `elements`.
-    init(_ elements: [Element]) { self.elements = elements }
-
-    /// Calls `body` with the elements, writable.
-    func withUnsafeMutableBufferPointer<R>(_ body: (inout UnsafeMutableBufferPointer<Element>) -> R) -> R {
-        elements.withUnsafeMutableBufferPointer(body)
+    /// Zeroes the trailing padding pixel of the int16-pair activation buffer at `base`
+    /// (`Int16PairPacking.activationCount(pixels:depth:)` elements), which padding taps read. The
+    /// buffer is arena scratch that other nodes overwrite between invokes: every invoke calls this.
+    func zeroPairedPaddingPixel(_ base: UnsafeMutablePointer<Int16>) {
+        let stride = Int16PairPacking.pairedDepth(geometry.inputDepth)
+        (base + pixels * stride).update(repeating: 0, count: stride)
     }
 }

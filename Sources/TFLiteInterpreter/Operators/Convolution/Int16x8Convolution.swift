@@ -50,6 +50,6 @@ enum Int16x8Convolution {
 
     /// The int64 bias operand of the kernels, nil without a bias.
     static func bias(_ bias: RuntimeTensor?, op: String) throws -> UnsafePointer<Int64>? {
-        try bias.map { UnsafePointer(try ConvSupport.data($0, op: op).assumingMemoryBound(to: Int64.self)) }
+        try bias.map { try $0.view(as: Int64.self, op).base }
     }
 }

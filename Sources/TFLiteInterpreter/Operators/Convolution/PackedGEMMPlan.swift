@@ -42,23 +42,23 @@ enum PackedGEMMPlan {
     /// nil when the reference kernels run (a non-constant filter, int16x8).
     static func make(_ arithmetic: ConvolutionArithmetic, geometry g: ConvolutionGeometry, filter: RuntimeTensor,
                      node: NodeContext, what: String) throws -> PackedGEMMPlan? {
-        guard filter.isConstant, let raw = filter.data else { return nil }
+        guard filter.isConstant, filter.data != nil else { return nil }
         let depth = g.filterHeight * g.filterWidth * g.filterInputDepth
         switch arithmetic {
         case .float(let clamp):
-            try node.reserveScratch(ConvFilterPacking.packedFloatByteCount(outputDepth: g.outputDepth, depth: depth),
-                                    "the packed \(what)")
-            let weights = try node.packedWeights(of: filter, key: "float panels \(g.outputDepth)x\(depth)") {
-                try AlignedArray(ConvFilterPacking.packFloat(raw.assumingMemoryBound(to: Float.self),
+            let weights = try node.packedWeights(of: filter, key: "float panels \(g.outputDepth)x\(depth)",
+                                                 byteCount: ConvFilterPacking.packedFloatByteCount(outputDepth: g.outputDepth,
+                                                                                                   depth: depth),
+                                                 "the packed \(what)") {
+                try AlignedArray(ConvFilterPacking.packFloat(try filter.view(as: Float.self, "the packed \(what)").base,
                                                              outputDepth: g.outputDepth, depth: depth))
             }
             return .float(PackedFloatGEMM(geometry: g, clamp: clamp, weights: weights,
                                           zeros: Array(repeating: 0, count: g.inputDepth),
                                           fusedMultiplyAdd: node.fusesMultiplyAdd))
         case .uint8, .int8, .hybrid:
-            try node.reserveScratch(QuantizedGEMMPacking.byteCount(arithmetic, geometry: g),
-                                    "the integer GEMM's packed \(what) and activation buffer")
-            return try QuantizedGEMMPacking.plan(arithmetic, geometry: g, weights: filter, filter: raw, node: node)
+            return try QuantizedGEMMPacking.plan(arithmetic, geometry: g, weights: filter, node: node,
+                                                 what: "the integer GEMM's packed \(what)")
         case .int16x8:
             return nil
         }
@@ -106,8 +106,8 @@ struct Int16PairGEMM {
     let layout: GEMMLayout
     let requantizer: ConvRequantizer
     let weights: AlignedArray<Int16>
-    /// Activations in pairs; the trailing zero pixel stays zero.
-    let activations: InvokeBuffer<Int16>
+    /// Activations in pairs (arena scratch); the trailing zero pixel is zeroed per invoke.
+    let activations: ScratchArray<Int16>
 
     /// Converts the input (`Source` elements) into pairs with the input offset added, then runs
     /// `kernel` over the GEMM's tiles.
@@ -119,6 +119,7 @@ struct Int16PairGEMM {
         let offset = q.parameters.inputOffset
         activations.withUnsafeMutableBufferPointer { paired in
             let xp = paired.baseAddress!
+            layout.zeroPairedPaddingPixel(xp)
             for batch in 0..<g.batches {
                 conversion.fill(g, layout: layout, batch: batch, threads: threads, into: xp,
                                 source: x + batch * g.inputHeight * g.inputWidth * g.inputDepth, offset: offset)
@@ -140,7 +141,8 @@ struct HybridPairGEMM {
     let parameters: HybridConvolutionParameters
     let scratch: HybridInputScratch
     let weights: AlignedArray<Int16>
-    let activations: InvokeBuffer<Int16>
+    /// Activations in pairs (arena scratch); the trailing zero pixel is zeroed per invoke.
+    let activations: ScratchArray<Int16>
 
     func run(_ o: ConvolutionOperands, threads: ThreadPool) {
         let (g, gemm, p) = (layer, layout.geometry, parameters)
@@ -151,6 +153,7 @@ struct HybridPairGEMM {
         scratch.quantize(o.input(Float.self)) { q, scales, offsets in
             activations.withUnsafeMutableBufferPointer { paired in
                 let xp = paired.baseAddress!
+                layout.zeroPairedPaddingPixel(xp)
                 for batch in 0..<g.batches {
                     conversion.fill(g, layout: layout, batch: batch, threads: threads, into: xp,
                                     source: q + batch * rowSize, offset: -offsets[batch])

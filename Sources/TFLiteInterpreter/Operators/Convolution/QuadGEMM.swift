@@ -8,31 +8,36 @@ struct QuadOperands {
     let requantizer: ConvRequantizer
     /// Packed weight bytes and the per-channel constant of the zero points (shared by the model's interpreters).
     let weights: QuadWeights
-    /// Activations; the trailing padding pixel holds the padding taps' value.
-    let activations: InvokeBuffer<UInt8>
-    /// Bias plus correction, refreshed per invoke (the bias need not be constant).
-    let combinedBias: InvokeBuffer<Int32>
+    /// Activations (arena scratch); the trailing padding pixel holds `paddingByte`, refilled per invoke.
+    let activations: ScratchArray<UInt8>
+    /// The byte padding taps read (`Int8QuadPacking.paddingByte` / `unsignedWeightPaddingByte`).
+    let paddingByte: UInt8
+    /// Bias plus correction (arena scratch), refreshed per invoke (the bias need not be constant).
+    let combinedBias: ScratchArray<Int32>
 
-    /// Refreshes the combined bias from `bias`, fills every batch's rows of the activation
-    /// buffer with `convert(batch, pixels, rows)` split across the pool, then runs `gemm` on the
-    /// filled buffer and the combined bias.
+    /// Refreshes the combined bias from `bias` and the activation buffer's padding pixel, fills
+    /// every batch's rows of the activation buffer with `convert(batch, pixels, rows)` split
+    /// across the pool, then runs `gemm` on the filled buffer and the combined bias. Everything
+    /// `gemm` reads is written here: the buffers are arena scratch that other nodes overwrite.
     func run(bias: UnsafePointer<Int32>?, threads: ThreadPool,
              convert: (_ batch: Int, _ pixels: Range<Int>, _ rows: UnsafeMutablePointer<UInt8>) -> Void,
              gemm: (_ input: UnsafePointer<UInt8>, _ bias: UnsafePointer<Int32>) -> Void) {
         let correction = weights.correction
-        for c in 0..<layer.outputDepth { combinedBias.elements[c] = (bias?[c] ?? 0) &+ correction[c] }
+        let combined = combinedBias.pointer
+        for c in 0..<layer.outputDepth { combined[c] = (bias?[c] ?? 0) &+ correction[c] }
         let g = layout.geometry
         let rows = g.inputHeight * g.inputWidth
         let stride = Int8QuadPacking.quadDepth(g.inputDepth)
         activations.withUnsafeMutableBufferPointer { bytes in
             let xp = bytes.baseAddress!
+            Int8QuadPacking.fillPaddingPixel(xp, pixels: layout.pixels, depth: g.inputDepth, value: paddingByte)
             for batch in 0..<layer.batches {
                 let image = xp + batch * rows * stride
                 threads.parallelFor(rows, minChunk: WorkSplitPolicy.activationPackingMinChunk(depth: g.inputDepth)) { part in
                     convert(batch, part, image)
                 }
             }
-            combinedBias.withUnsafeMutableBufferPointer { bb in gemm(UnsafePointer(xp), UnsafePointer(bb.baseAddress!)) }
+            gemm(UnsafePointer(xp), UnsafePointer(combined))
         }
     }
 }
@@ -74,8 +79,8 @@ struct UInt8QuadGEMM {
     let operands: QuadOperands
     /// The negated weight zero point.
     let filterOffset: Int32
-    /// Per-pixel `Σ (x − 128)`, refreshed per invoke.
-    let pixelSums: InvokeBuffer<Int32>
+    /// Per-pixel `Σ (x − 128)` (arena scratch), refreshed per invoke.
+    let pixelSums: ScratchArray<Int32>
 
     func run(_ o: ConvolutionOperands, threads: ThreadPool) {
         let (g, gemm, q) = (operands.layer, operands.layout.geometry, operands.requantizer)

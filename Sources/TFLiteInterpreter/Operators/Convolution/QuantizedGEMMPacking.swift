@@ -1,7 +1,8 @@
 import TFLiteKernels
 
 /// Packs the weights of a quantized CONV_2D / FULLY_CONNECTED once at prepare for
-/// `QuantizedGEMM` and allocates the activation buffer each invoke refills, choosing the layout:
+/// `QuantizedGEMM` and requests the activation buffer each invoke refills as arena scratch,
+/// choosing the layout:
 /// int8 quads for int8 with symmetric weights and uint8-weight quads for uint8, where the build
 /// has a native kernel for them (AVX-512 VNNI); int16 pairs otherwise (hybrid, other builds).
 /// Layers with few input channels run in patch form (`GEMMLayout`).
@@ -16,10 +17,10 @@ enum QuantizedGEMMPacking {
         }
     }
 
-    /// An upper bound of the bytes `plan(_:geometry:filter:)` allocates for `g` (packed weights,
-    /// activation buffer, bias, correction and window sums), saturating at `Int.max`, so the
-    /// caller can reserve them before packing. The patch form's activation buffer
-    /// (`taps × inputDepth` per output pixel) is usually the largest part.
+    /// An upper bound of the bytes `plan(_:geometry:weights:node:)` keeps for `g` (the
+    /// packed weights and their zero-point correction), saturating at `Int.max`, so the caller
+    /// can reserve them before packing. The activation buffer, combined bias and window sums are
+    /// arena scratch (``NodeContext/requestScratch(_:count:_:)``), counted with the arena.
     static func byteCount(_ arithmetic: ConvolutionArithmetic, geometry g: ConvolutionGeometry) -> Int {
         let g = GEMMLayout(g).geometry
         func product(_ factors: Int...) -> Int {
@@ -31,61 +32,51 @@ enum QuantizedGEMMPacking {
             }
             return result
         }
-        func sum(_ terms: Int...) -> Int {
-            terms.reduce(0) { total, term in
-                let (next, overflow) = total.addingReportingOverflow(term)
-                return overflow ? Int.max : next
-            }
-        }
         let taps = g.filterHeight * g.filterWidth
-        let pixels = g.batches * g.inputHeight * g.inputWidth
         let panels = Int16PairPacking.panelCount(outputDepth: g.outputDepth)
         if usesQuads(arithmetic) {
             let depth = g.inputDepth + 3   // ≥ the quad depth
-            let unsigned: Bool
-            if case .uint8 = arithmetic { unsigned = true } else { unsigned = false }
-            return sum(product(panels, taps, depth, Int16PairPacking.panelWidth), product(pixels + 1, depth),
-                       product(g.outputDepth, 8), unsigned ? product(pixels, 4) : 0)
+            let (total, overflow) = product(panels, taps, depth, Int16PairPacking.panelWidth)
+                .addingReportingOverflow(product(g.outputDepth, 4))
+            return overflow ? Int.max : total
         }
         let depth = g.inputDepth + 1   // ≥ the paired depth
-        return product(2, sum(product(panels, taps, depth, Int16PairPacking.panelWidth), product(pixels + 1, depth)))
+        return product(2, panels, taps, depth, Int16PairPacking.panelWidth)
     }
 
     /// The integer GEMM plan of layer `g` (groups == 1) for `arithmetic` (uint8, int8 or hybrid),
-    /// the constant `weights` (`[outputDepth, taps, filterInputDepth]`, data at `filter`) packed
+    /// the constant `weights` (`[outputDepth, taps, filterInputDepth]`) packed
     /// for it, or taken from the model's cache when another interpreter packed them
-    /// (``NodeContext/packedWeights(of:key:_:)``); nil for float and int16x8.
+    /// (``NodeContext/packedWeights(of:key:byteCount:_:_:)``), its bytes
+    /// (`byteCount(_:geometry:)`) reserved as `what` when it packs them; nil for float and int16x8.
     /// - Throws: `AlignedArrayAllocationError` when the system cannot provide the packed weights.
     static func plan(_ arithmetic: ConvolutionArithmetic, geometry layer: ConvolutionGeometry, weights tensor: RuntimeTensor,
-                     filter: UnsafeRawPointer, node: NodeContext) throws -> PackedGEMMPlan? {
+                     node: NodeContext, what: String) throws -> PackedGEMMPlan? {
+        let packedBytes = byteCount(arithmetic, geometry: layer)
         let layout = GEMMLayout(layer)
         let g = layout.geometry
         let taps = g.filterHeight * g.filterWidth
         let pixels = layout.pixels
         switch arithmetic {
         case .int8(let q) where usesQuads(arithmetic):
-            let w = filter.assumingMemoryBound(to: Int8.self)
-            var input = [UInt8](repeating: 0, count: Int8QuadPacking.activationCount(pixels: pixels, depth: g.inputDepth))
-            Int8QuadPacking.fillPaddingPixel(&input, pixels: pixels, depth: g.inputDepth, inputOffset: q.inputOffset)
+            let w = try tensor.view(as: Int8.self, "int8 weights").base
+            let bytes = try tensor.byteView("int8 weights").base
             let key = "int8 quads \(layout.packedShape) input offset \(q.inputOffset)"
-            let packed = try node.packedWeights(of: tensor, key: key) {
+            let packed = try node.packedWeights(of: tensor, key: key, byteCount: packedBytes, what) {
                 // Packing moves bytes unchanged, so the int8 weights pack as their bit patterns.
-                QuadWeights(weights: try AlignedArray(Int8QuadPacking.pack(UnsafeRawPointer(w).assumingMemoryBound(to: UInt8.self),
+                QuadWeights(weights: try AlignedArray(Int8QuadPacking.pack(bytes,
                                                                            outputDepth: g.outputDepth, taps: taps,
                                                                            inputDepth: g.inputDepth)),
                             correction: Int8QuadPacking.biasCorrection(w, outputDepth: g.outputDepth,
                                                                        depth: taps * g.inputDepth, inputOffset: q.inputOffset))
             }
-            return .int8Quads(Int8QuadGEMM(operands: QuadOperands(
-                layer: layer, layout: layout, requantizer: ConvRequantizer(q), weights: packed,
-                activations: InvokeBuffer(input), combinedBias: InvokeBuffer(Array(repeating: 0, count: g.outputDepth)))))
+            return .int8Quads(Int8QuadGEMM(operands: try quadOperands(
+                layer, layout, ConvRequantizer(q), packed, paddingByte: Int8QuadPacking.paddingByte(inputOffset: q.inputOffset),
+                node: node)))
         case .uint8(let q) where usesQuads(arithmetic):
-            let w = filter.assumingMemoryBound(to: UInt8.self)
-            var input = [UInt8](repeating: 0, count: Int8QuadPacking.activationCount(pixels: pixels, depth: g.inputDepth))
-            Int8QuadPacking.fillPaddingPixel(&input, pixels: pixels, depth: g.inputDepth,
-                                             value: Int8QuadPacking.unsignedWeightPaddingByte(inputOffset: q.inputOffset))
+            let w = try tensor.view(as: UInt8.self, "uint8 weights").base
             let key = "uint8 quads \(layout.packedShape) input offset \(q.inputOffset) filter offset \(q.filterOffset)"
-            let packed = try node.packedWeights(of: tensor, key: key) {
+            let packed = try node.packedWeights(of: tensor, key: key, byteCount: packedBytes, what) {
                 QuadWeights(weights: try AlignedArray(Int8QuadPacking.pack(w, outputDepth: g.outputDepth, taps: taps,
                                                                            inputDepth: g.inputDepth)),
                             correction: Int8QuadPacking.unsignedWeightBiasCorrection(
@@ -93,42 +84,58 @@ enum QuantizedGEMMPacking {
                                 inputOffset: q.inputOffset, filterOffset: q.filterOffset))
             }
             return .uint8Quads(UInt8QuadGEMM(
-                operands: QuadOperands(layer: layer, layout: layout, requantizer: ConvRequantizer(q), weights: packed,
-                                       activations: InvokeBuffer(input),
-                                       combinedBias: InvokeBuffer(Array(repeating: 0, count: g.outputDepth))),
-                filterOffset: q.filterOffset, pixelSums: InvokeBuffer(Array(repeating: 0, count: pixels))))
+                operands: try quadOperands(layer, layout, ConvRequantizer(q), packed,
+                                           paddingByte: Int8QuadPacking.unsignedWeightPaddingByte(inputOffset: q.inputOffset),
+                                           node: node),
+                filterOffset: q.filterOffset,
+                pixelSums: try node.requestScratch(Int32.self, count: pixels, "the integer GEMM's pixel sums")))
         case .uint8(let q):
             let key = "uint8 pairs \(layout.packedShape) filter offset \(q.filterOffset)"
-            let weights = try node.packedWeights(of: tensor, key: key) {
-                try AlignedArray(Int16PairPacking.pack(filter.assumingMemoryBound(to: UInt8.self), offset: q.filterOffset,
+            let weights = try node.packedWeights(of: tensor, key: key, byteCount: packedBytes, what) {
+                try AlignedArray(Int16PairPacking.pack(try tensor.view(as: UInt8.self, "uint8 weights").base, offset: q.filterOffset,
                                                        outputDepth: g.outputDepth, taps: taps, inputDepth: g.inputDepth))
             }
             return .uint8Pairs(Int16PairGEMM(layer: layer, layout: layout, requantizer: ConvRequantizer(q), weights: weights,
-                                             activations: pairedActivations(layout)))
+                                             activations: try pairedActivations(layout, node: node)))
         case .int8(let q):
             let key = "int8 pairs \(layout.packedShape) filter offset \(q.filterOffset)"
-            let weights = try node.packedWeights(of: tensor, key: key) {
-                try AlignedArray(Int16PairPacking.pack(filter.assumingMemoryBound(to: Int8.self), offset: q.filterOffset,
+            let weights = try node.packedWeights(of: tensor, key: key, byteCount: packedBytes, what) {
+                try AlignedArray(Int16PairPacking.pack(try tensor.view(as: Int8.self, "int8 weights").base, offset: q.filterOffset,
                                                        outputDepth: g.outputDepth, taps: taps, inputDepth: g.inputDepth))
             }
             return .int8Pairs(Int16PairGEMM(layer: layer, layout: layout, requantizer: ConvRequantizer(q), weights: weights,
-                                            activations: pairedActivations(layout)))
+                                            activations: try pairedActivations(layout, node: node)))
         case .hybrid(let p, let scratch):
-            let weights = try node.packedWeights(of: tensor, key: "int8 pairs \(layout.packedShape) filter offset 0") {
-                try AlignedArray(Int16PairPacking.pack(filter.assumingMemoryBound(to: Int8.self), offset: 0,
+            let weights = try node.packedWeights(of: tensor, key: "int8 pairs \(layout.packedShape) filter offset 0",
+                                                 byteCount: packedBytes, what) {
+                try AlignedArray(Int16PairPacking.pack(try tensor.view(as: Int8.self, "int8 weights").base, offset: 0,
                                                        outputDepth: g.outputDepth, taps: taps, inputDepth: g.inputDepth))
             }
             return .hybridPairs(HybridPairGEMM(layer: layer, layout: layout, parameters: p, scratch: scratch,
-                                               weights: weights, activations: pairedActivations(layout)))
+                                               weights: weights, activations: try pairedActivations(layout, node: node)))
         case .float, .int16x8:
             return nil
         }
     }
 
-    /// The int16-pair activation buffer of `layout`, with its trailing zero pixel.
-    private static func pairedActivations(_ layout: GEMMLayout) -> InvokeBuffer<Int16> {
-        InvokeBuffer(Array(repeating: 0, count: Int16PairPacking.activationCount(pixels: layout.pixels,
-                                                                                 depth: layout.geometry.inputDepth)))
+    /// The int16-pair activation buffer of `layout`, with its trailing zero pixel, as `node`'s
+    /// arena scratch.
+    private static func pairedActivations(_ layout: GEMMLayout, node: NodeContext) throws -> ScratchArray<Int16> {
+        try node.requestScratch(Int16.self, count: layout.activationCount(stride: Int16PairPacking.pairedDepth(layout.geometry.inputDepth)),
+                                "the integer GEMM's activations")
+    }
+
+    /// The operands of a quad GEMM: its activation buffer (with the trailing padding pixel of
+    /// `paddingByte`) and combined bias requested as `node`'s arena scratch.
+    private static func quadOperands(_ layer: ConvolutionGeometry, _ layout: GEMMLayout, _ requantizer: ConvRequantizer,
+                                     _ weights: QuadWeights, paddingByte: UInt8, node: NodeContext) throws -> QuadOperands {
+        let g = layout.geometry
+        return QuadOperands(
+            layer: layer, layout: layout, requantizer: requantizer, weights: weights,
+            activations: try node.requestScratch(UInt8.self, count: layout.activationCount(stride: Int8QuadPacking.quadDepth(g.inputDepth)),
+                                                 "the integer GEMM's activations"),
+            paddingByte: paddingByte,
+            combinedBias: try node.requestScratch(Int32.self, count: g.outputDepth, "the integer GEMM's bias"))
     }
 }
 

@@ -20,10 +20,10 @@ final class TransposeConvOperator: OperatorKernel {
         let output = try node.output(0)
         try ConvSupport.requireRank(input, 4, "input", op: op)
         try ConvSupport.requireRank(filter, 4, "weights", op: op)
-        guard shapeTensor.type == .int32, shapeTensor.elementCount == 4, let raw = shapeTensor.data else {
+        guard shapeTensor.type == .int32, shapeTensor.elementCount == 4, shapeTensor.data != nil else {
             throw InterpreterError.invalidModel("\(op): output_shape must be an int32[4] tensor with known data")
         }
-        let s = raw.assumingMemoryBound(to: Int32.self)
+        let s = try shapeTensor.view(as: Int32.self, op)
         let outShape = (0..<4).map { Int(s[$0]) }
         guard outShape.allSatisfy({ $0 >= 0 }) else {
             throw InterpreterError.invalidShape("\(op): negative output_shape \(outShape)")

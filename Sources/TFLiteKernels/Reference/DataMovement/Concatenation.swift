@@ -9,9 +9,14 @@ public enum Concatenation {
     ///     (`shape[axis] × product(dimensions after axis) × elementSize`).
     ///   - inputs: one pointer per input, same order as `innerByteCounts`.
     ///   - output: room for `outerCount × sum(innerByteCounts)` bytes; must not overlap the inputs.
+    /// - Precondition: one byte count per input (always checked); `outerCount` and the byte counts
+    ///   are not negative; each input holds `outerCount × innerByteCounts[k]` bytes. Checked under
+    ///   `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func run(outerCount: Int, innerByteCounts: [Int],
                            inputs: [UnsafeRawPointer], output: UnsafeMutableRawPointer) {
         precondition(innerByteCounts.count == inputs.count)
+        KernelPrecondition.check(outerCount >= 0 && innerByteCounts.allSatisfy { $0 >= 0 },
+                                 "Concatenation: outer count \(outerCount), byte counts \(innerByteCounts)")
         var dst = output
         for outer in 0..<outerCount {
             for k in 0..<inputs.count {

@@ -5,8 +5,15 @@ public enum DepthToSpace {
     /// Moves depth blocks into `blockSize × blockSize` spatial blocks.
     /// Input `[batches, height, width, depth]`; output
     /// `[batches, height × blockSize, width × blockSize, depth / blockSize²]`.
+    /// - Precondition: `blockSize ≥ 1`, `elementSize ≥ 1`, the sizes are not negative and
+    ///   `inputDepth` is a multiple of `blockSize²`; `input` and `output` hold the shapes' elements
+    ///   and do not overlap. Checked under
+    ///   `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func run(batches: Int, inputHeight: Int, inputWidth: Int, inputDepth: Int, blockSize: Int,
                            elementSize: Int, input: UnsafeRawPointer, output: UnsafeMutableRawPointer) {
+        KernelPrecondition.check(blockSize >= 1 && elementSize >= 1 && batches >= 0 && inputHeight >= 0 && inputWidth >= 0
+                                 && inputDepth >= 0 && inputDepth % (blockSize * blockSize) == 0,
+                                 "DepthToSpace: depth \(inputDepth), block \(blockSize), element size \(elementSize)")
         let outputDepth = inputDepth / (blockSize * blockSize)
         let chunk = outputDepth * elementSize
         let inputPixel = inputDepth * elementSize
@@ -31,8 +38,14 @@ public enum SpaceToDepth {
     /// Moves `blockSize × blockSize` spatial blocks into depth.
     /// Input `[batches, height, width, depth]`; output
     /// `[batches, height / blockSize, width / blockSize, depth × blockSize²]`.
+    /// - Precondition: `blockSize ≥ 1`, `elementSize ≥ 1`, the sizes are not negative; `input`
+    ///   and `output` hold the shapes' elements and do not overlap. Checked under
+    ///   `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func run(batches: Int, inputHeight: Int, inputWidth: Int, inputDepth: Int, blockSize: Int,
                            elementSize: Int, input: UnsafeRawPointer, output: UnsafeMutableRawPointer) {
+        KernelPrecondition.check(blockSize >= 1 && elementSize >= 1 && batches >= 0 && inputHeight >= 0 && inputWidth >= 0
+                                 && inputDepth >= 0,
+                                 "SpaceToDepth: depth \(inputDepth), block \(blockSize), element size \(elementSize)")
         let outputHeight = inputHeight / blockSize, outputWidth = inputWidth / blockSize
         let outputDepth = inputDepth * blockSize * blockSize
         let chunk = inputDepth * elementSize

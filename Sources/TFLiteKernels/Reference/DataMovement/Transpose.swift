@@ -35,8 +35,13 @@ public struct TransposePlan: Sendable, Equatable {
 public enum Transpose {
     /// Writes the transposed input. `input` and `output` hold `plan.elementCount` elements of
     /// `elementSize` bytes and must not overlap.
+    /// - Precondition: `elementSize ≥ 1`, and the input's shape has no negative dimension (the
+    ///   plan's). Checked under
+    ///   `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func run(_ plan: TransposePlan, elementSize: Int,
                            input: UnsafeRawPointer, output: UnsafeMutableRawPointer) {
+        KernelPrecondition.check(elementSize >= 1 && plan.outputShape.allSatisfy { $0 >= 0 },
+                                 "Transpose: element size \(elementSize), output shape \(plan.outputShape)")
         ElementSize.dispatch(elementSize, Operation(plan: plan, input: input, output: output))
     }
 

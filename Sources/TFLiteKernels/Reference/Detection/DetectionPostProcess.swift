@@ -150,10 +150,14 @@ public enum DetectionPostProcess {
     /// - Parameters:
     ///   - encodings: `boxCount` rows of `encodingLength` (≥ 4) values: y, x, h, w, (keypoints...).
     ///   - anchors: `boxCount` rows of 4 values: y, x, h, w.
+    /// - Precondition: `boxCount ≥ 0`, checked under `LITEVISION_INTERNAL_CHECKS`. Short buffers
+    ///   and encodings of fewer than 4 values are not preconditions: they throw
+    ///   ``DetectionPostProcessError/invalidArgument(_:)``.
     public static func decodeBoxes(encodings: UnsafeBufferPointer<Float>, encodingLength: Int,
                                    anchors: UnsafeBufferPointer<Float>, boxCount: Int,
                                    parameters p: DetectionPostProcessParameters,
                                    into workspace: inout DetectionPostProcessWorkspace) throws {
+        KernelPrecondition.validCount(boxCount, "box count")
         guard encodingLength >= 4 else { throw DetectionPostProcessError.invalidArgument("box encodings need at least 4 values per box") }
         guard encodings.count >= boxCount * encodingLength, anchors.count >= boxCount * 4,
               workspace.decodedBoxes.count >= boxCount * 4 else {

@@ -58,10 +58,14 @@ public enum NonMaxSuppressionReference {
     ///     slots after the last selection are set to 0.
     ///   - selectedScores: when given, receives the (possibly decayed) scores; unused slots 0.
     /// - Returns: the number of selected boxes.
+    /// - Precondition: `boxCount ≥ 0`, checked under `LITEVISION_INTERNAL_CHECKS`. Buffers
+    ///   shorter than stated are not a precondition: the kernel then selects nothing, and writes
+    ///   at most as many selections as the output buffers hold.
     public static func run(boxes: UnsafeBufferPointer<Float>, scores: UnsafeBufferPointer<Float>, boxCount: Int,
                            maxOutputSize: Int, iouThreshold: Float, scoreThreshold: Float, softNMSSigma: Float,
                            selectedIndices: UnsafeMutableBufferPointer<Int32>,
                            selectedScores: UnsafeMutableBufferPointer<Float>?) -> Int {
+        KernelPrecondition.validCount(boxCount, "box count")
         let limit = max(0, min(maxOutputSize, selectedIndices.count, selectedScores?.count ?? Int.max))
         guard boxes.count >= boxCount * 4, scores.count >= boxCount else { return 0 }
         var queue = ReferencePriorityQueue<Candidate>(precedes: { $0.score < $1.score }, capacity: boxCount)
