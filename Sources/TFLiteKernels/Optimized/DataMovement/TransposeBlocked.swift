@@ -154,6 +154,23 @@ public enum TransposeBlocked {
                 let src = input.assumingMemoryBound(to: T.self) + b * height * width
                 let dst = output.assumingMemoryBound(to: T.self) + b * height * width
                 var r0 = 0
+                if MemoryLayout<T>.size == 1 {
+                    // Blocks of 8 rows × 16 columns in registers; the rest element by element.
+                    let bytes = UnsafeRawPointer(src), outBytes = UnsafeMutableRawPointer(dst)
+                    while r0 + 8 <= height {
+                        var c = c0
+                        while c + 16 <= c1 {
+                            ByteBlockTranspose.rows8Columns16(bytes + (r0 * width + c), rowStride: width,
+                                                              into: outBytes + (c * height + r0), outputRowStride: height)
+                            c += 16
+                        }
+                        for c in c..<c1 {
+                            let out = dst + c * height
+                            for r in r0..<(r0 + 8) { out[r] = src[r * width + c] }
+                        }
+                        r0 += 8
+                    }
+                }
                 while r0 < height {
                     let r1 = min(r0 + tile, height)
                     for c in c0..<c1 {
