@@ -126,7 +126,8 @@ extension QuantizedGEMM {
 /// partial last panel takes the generated sums and the requantizer's scalar path).
 struct FusedRequantization {
     enum Kernels {
-        case vnni(VNNIQuantizedGEMMKernels)
+        /// The requantizing VNNI kernels of the layout for one panel and for two.
+        case vnni(onePanel: QuantizedGEMM8x32AVX512VNNI.Function, twoPanels: QuantizedGEMM8x32AVX512VNNI.Function)
         case ymm(requantizing: QuantizedGEMM8x16AVX2.Function, sums: QuantizedGEMM8x16AVX2.Function)
     }
     let kernels: Kernels
@@ -138,7 +139,8 @@ struct FusedRequantization {
     init?(_ requantization: (requantizer: ConvRequantizer, signed: Bool)?, layout: QuantizedGEMMLayout) {
         guard let requantization, let generated = GeneratedKernels.current else { return nil }
         if let vnni = generated.vnniGEMM {
-            kernels = .vnni(vnni)
+            kernels = .vnni(onePanel: vnni.kernel(layout, panels: 1, output: .bytes),
+                            twoPanels: vnni.kernel(layout, panels: 2, output: .bytes))
         } else if let ymm = generated.gemm8x16,
                   let kernel = ymm.kernel(layout, requantization.signed ? .int8 : .uint8),
                   let sums = ymm.kernel(layout, .accumulators) {
@@ -190,7 +192,7 @@ struct FusedRequantization {
                     if let windowSums { QuantizedGEMM.windowSumTerms(g, first: first, rows: rows, windowSums, into: rowTerms) }
                     arguments.rows = rows
                     switch kernels {
-                    case .vnni(let vnni):
+                    case .vnni(let onePanel, let twoPanels):
                         var n0 = 0
                         while n0 < g.outputDepth {
                             let panels = g.outputDepth - n0 > panelWidth ? 2 : 1
@@ -198,7 +200,7 @@ struct FusedRequantization {
                             func lanes(_ c: Int) -> Int32 { Int32((1 << min(panelWidth, max(0, g.outputDepth - c))) - 1) }
                             arguments.laneMasks = (lanes(n0), lanes(n0 + panelWidth))
                             select(channel: n0, first: first)
-                            withUnsafePointer(to: &arguments) { vnni.kernel(layout, panels: panels, output: .bytes)(UnsafeRawPointer($0)) }
+                            withUnsafePointer(to: &arguments) { (panels == 2 ? twoPanels : onePanel)(UnsafeRawPointer($0)) }
                             n0 += panels * panelWidth
                         }
                     case .ymm(let kernel, let sumsKernel):
