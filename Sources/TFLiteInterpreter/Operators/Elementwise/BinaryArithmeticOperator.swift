@@ -28,8 +28,12 @@ final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClamp
         case quantizedSquaredDifference(BinaryArithmetic.QuantizedSquaredDifferenceParams)
     }
     private var plan: Plan = .float32(min: -.infinity, max: .infinity)
-    /// For large 8-bit ADD / SUB / MUL: every output code by input-code pair, built at prepare.
+    /// For large 8-bit ADD / SUB / MUL: every output code by input-code pair, built by the
+    /// first invoke from `pairTableBuilder` (not at prepare: a MUL that `ByteMapFusion` folds
+    /// into a 256-entry table never runs, so its 64K table would be built for nothing).
     private var pairTable: QuantizedPairTable?
+    /// How to build `pairTable`, set at prepare when the operator reads a pair table.
+    private var pairTableBuilder: (() -> QuantizedPairTable)?
     /// Output size from which an 8-bit operator is tabulated (the table costs 64K element evaluations).
     static let pairTableMinimumElements = 16384
     /// Smaller 8-bit ADD / SUB / MUL computed with the vector kernels (contiguous or long innermost rows).
@@ -155,6 +159,7 @@ final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClamp
             throw ElementwiseSupport.unsupported(name, type)
         }
         pairTable = nil
+        pairTableBuilder = nil
         useVectorKernel = false
         if type == .int8 || type == .uint8 {
             // Large operators read a 64K table (built once here) unless the build's vector MUL is
@@ -162,7 +167,8 @@ final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClamp
             switch plan {
             case let .quantizedAdd(p, subtract):
                 if layout.elementCount >= Self.pairTableMinimumElements {
-                    pairTable = .add(signed: type == .int8, p, subtract: subtract)
+                    let signed = type == .int8
+                    pairTableBuilder = { .add(signed: signed, p, subtract: subtract) }
                 } else {
                     useVectorKernel = Self.vectorFriendly(layout) && QuantizedBinarySIMD.supports(p)
                 }
@@ -170,7 +176,8 @@ final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClamp
                 if layout.isElementwise && QuantizedBinarySIMD.mulBeatsPairTable(p) {
                     useVectorKernel = true
                 } else if layout.elementCount >= Self.pairTableMinimumElements {
-                    pairTable = .mul(signed: type == .int8, p)
+                    let signed = type == .int8
+                    pairTableBuilder = { .mul(signed: signed, p) }
                 } else {
                     useVectorKernel = Self.vectorFriendly(layout) && QuantizedBinarySIMD.supports(p)
                 }
@@ -181,6 +188,15 @@ final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClamp
         out.shape = layout.outputShape
         self.layout = layout
         elementType = type
+    }
+
+    /// The pair table, built now if prepare chose one and no invoke has built it yet.
+    private func preparedPairTable() -> QuantizedPairTable? {
+        if pairTable == nil, let build = pairTableBuilder {
+            pairTable = build()
+            pairTableBuilder = nil
+        }
+        return pairTable
     }
 
     private func applyTable(_ table: QuantizedPairTable, _ layout: BroadcastLayout, _ pool: ThreadPool,
@@ -291,7 +307,7 @@ final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClamp
                 try vectorAdd(p, subtract: subtract, layout, node.threads, a, b, out)
                 return
             }
-            if let table = pairTable {
+            if let table = preparedPairTable() {
                 try applyTable(table, layout, node.threads, a, b, out)
                 return
             }
@@ -314,7 +330,7 @@ final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClamp
                 try vectorMul(p, layout, node.threads, a, b, out)
                 return
             }
-            if let table = pairTable {
+            if let table = preparedPairTable() {
                 try applyTable(table, layout, node.threads, a, b, out)
                 return
             }

@@ -21,14 +21,62 @@ public struct QuantizedPairTable: Sendable {
         entries = table
     }
 
-    /// The table of quantized ADD (or SUB).
-    public static func add(signed: Bool, _ p: BinaryArithmetic.QuantizedAddParams, subtract: Bool) -> QuantizedPairTable {
-        QuantizedPairTable(signed: signed) { BinaryArithmetic.quantizedAddElement($0, $1, p, subtract: subtract) }
+    private init(entries: [UInt8]) {
+        self.entries = entries
     }
 
-    /// The table of quantized MUL.
+    /// The table of quantized ADD (or SUB): 16 entries at a time with the vector arithmetic
+    /// (`QuantizedBinarySIMD`, bit-exact with the element function) when it handles `p`, else
+    /// one element function call per entry.
+    public static func add(signed: Bool, _ p: BinaryArithmetic.QuantizedAddParams, subtract: Bool) -> QuantizedPairTable {
+        guard QuantizedBinarySIMD.supports(p) else {
+            return QuantizedPairTable(signed: signed) { BinaryArithmetic.quantizedAddElement($0, $1, p, subtract: subtract) }
+        }
+        let k = QuantizedBinarySIMD.AddConstants(p, subtract: subtract)
+        return tabulated(signed: signed, { k.apply($0, $1) }) { BinaryArithmetic.quantizedAddElement($0, $1, p, subtract: subtract) }
+    }
+
+    /// The table of quantized MUL, vectorized as `add` is.
     public static func mul(signed: Bool, _ p: BinaryArithmetic.QuantizedMulParams) -> QuantizedPairTable {
-        QuantizedPairTable(signed: signed) { BinaryArithmetic.quantizedMulElement($0, $1, p) }
+        guard QuantizedBinarySIMD.supports(p) else {
+            return QuantizedPairTable(signed: signed) { BinaryArithmetic.quantizedMulElement($0, $1, p) }
+        }
+        let k = QuantizedBinarySIMD.MulConstants(p)
+        return tabulated(signed: signed, { k.apply($0, $1) }) { BinaryArithmetic.quantizedMulElement($0, $1, p) }
+    }
+
+    /// Each 256-entry row (one first code against every second code, in byte order) through
+    /// the vector element loop; `scalar` is the same function on one pair (the loop's tail,
+    /// which 256-entry rows never reach).
+    @inline(__always)
+    private static func tabulated(signed: Bool, _ vector: (SIMD16<Int32>, SIMD16<Int32>) -> SIMD16<Int32>,
+                                  scalar: (Int32, Int32) -> Int32) -> QuantizedPairTable {
+        var table = [UInt8](repeating: 0, count: 65536)
+        table.withUnsafeMutableBufferPointer { t in
+            let out = t.baseAddress!
+            if signed {
+                let codes = (0..<256).map { Int8(truncatingIfNeeded: $0) }
+                codes.withUnsafeBufferPointer { c in
+                    let c = c.baseAddress!
+                    out.withMemoryRebound(to: Int8.self, capacity: 65536) { o in
+                        for hiByte in 0..<256 {
+                            QuantizedBinarySIMD.run(range: 0..<256, c + hiByte, c, o + (hiByte << 8),
+                                                    stepA: 0, stepB: 1, vector, scalar: scalar)
+                        }
+                    }
+                }
+            } else {
+                let codes = (0..<256).map { UInt8(truncatingIfNeeded: $0) }
+                codes.withUnsafeBufferPointer { c in
+                    let c = c.baseAddress!
+                    for hiByte in 0..<256 {
+                        QuantizedBinarySIMD.run(range: 0..<256, c + hiByte, c, out + (hiByte << 8),
+                                                stepA: 0, stepB: 1, vector, scalar: scalar)
+                    }
+                }
+            }
+        }
+        return QuantizedPairTable(entries: table)
     }
 
     /// Same-shape operands (8-bit codes as bytes), over `range`.
