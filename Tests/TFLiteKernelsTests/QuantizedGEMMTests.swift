@@ -470,3 +470,26 @@ final class QuantizedGEMMTests: XCTestCase {
         }
     }
 }
+
+/// `Int8QuadPacking.packAligned` (written straight into aligned memory) against `pack`, byte for
+/// byte, on shapes with and without tails in the input depth (not a multiple of 4) and the
+/// output depth (not a multiple of the panel width).
+final class Int8QuadPackingTests: XCTestCase {
+    func testAlignedPackingEqualsPack() throws {
+        var rng = SeededGenerator(seed: 61)
+        var shapes: [(outputDepth: Int, taps: Int, inputDepth: Int)] = [(1, 1, 1), (16, 1, 4), (17, 9, 3), (32, 1, 64), (3, 25, 7)]
+        for _ in 0..<40 { shapes.append((rng.int(1...70), [1, 4, 9, 25].randomElement(using: &rng)!, rng.int(1...45))) }
+        for s in shapes {
+            let filter = (0..<(s.outputDepth * s.taps * s.inputDepth)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+            let want = filter.withUnsafeBufferPointer {
+                Int8QuadPacking.pack($0.baseAddress!, outputDepth: s.outputDepth, taps: s.taps, inputDepth: s.inputDepth)
+            }
+            let got = try filter.withUnsafeBufferPointer {
+                try Int8QuadPacking.packAligned($0.baseAddress!, outputDepth: s.outputDepth, taps: s.taps, inputDepth: s.inputDepth)
+            }
+            XCTAssertEqual(got.count, want.count, "\(s)")
+            XCTAssertEqual(Int(bitPattern: got.pointer) % AlignedArray<UInt8>.alignment, 0)
+            XCTAssertEqual(got.withUnsafeBufferPointer { Array($0) }, want, "\(s)")
+        }
+    }
+}

@@ -41,6 +41,14 @@ public final class AlignedArray<Element: BitwiseCopyable>: @unchecked Sendable {
         pointer.initialize(repeating: value, count: count)
     }
 
+    /// `count` elements written by `initialize`, which must write every one of them (packing
+    /// straight into the aligned memory, without a zero fill or an intermediate array).
+    /// - Throws: `AlignedArrayAllocationError`, or what `initialize` throws.
+    public convenience init(count: Int, initializingWith initialize: (UnsafeMutableBufferPointer<Element>) throws -> Void) throws {
+        try self.init(allocating: count)
+        try initialize(UnsafeMutableBufferPointer(start: pointer, count: count))
+    }
+
     /// A copy of `elements`. - Throws: `AlignedArrayAllocationError`.
     public convenience init(_ elements: [Element]) throws {
         try self.init(allocating: elements.count)

@@ -45,6 +45,51 @@ public enum Int8QuadPacking {
         packQuads(filter, outputDepth: outputDepth, taps: taps, inputDepth: inputDepth)
     }
 
+    /// The bytes of `pack` (for int8 weights pass their bit patterns), written straight into
+    /// cache-line-aligned memory in destination order: every byte once, 32-bit words copied
+    /// whole, no zero fill and no intermediate array (the packing runs over every weight at
+    /// every model load).
+    /// - Throws: `AlignedArrayAllocationError` when the system cannot provide the memory.
+    public static func packAligned(_ filter: UnsafePointer<UInt8>, outputDepth: Int, taps: Int,
+                                   inputDepth: Int) throws -> AlignedArray<UInt8> {
+        let panelWidth = Int16PairPacking.panelWidth
+        let panels = Int16PairPacking.panelCount(outputDepth: outputDepth)
+        let count = packedCount(outputDepth: outputDepth, taps: taps, inputDepth: inputDepth)
+        let fullWords = inputDepth / 4, tail = inputDepth % 4
+        let laneStride = taps &* inputDepth
+        return try AlignedArray(count: count) { buffer in
+            guard count > 0, let start = buffer.baseAddress else { return }
+            var d = UnsafeMutableRawPointer(start)
+            for panel in 0..<panels {
+                let firstChannel = panel &* panelWidth
+                let lanes = Swift.min(panelWidth, outputDepth &- firstChannel)
+                for t in 0..<taps {
+                    let row = UnsafeRawPointer(filter + (firstChannel &* taps &+ t) &* inputDepth)
+                    for j in 0..<fullWords {
+                        let word = row + 4 &* j
+                        for l in 0..<lanes {
+                            d.storeBytes(of: word.loadUnaligned(fromByteOffset: l &* laneStride, as: UInt32.self),
+                                         toByteOffset: 4 &* l, as: UInt32.self)
+                        }
+                        for l in lanes..<panelWidth { d.storeBytes(of: 0, toByteOffset: 4 &* l, as: UInt32.self) }
+                        d += 4 &* panelWidth
+                    }
+                    if tail > 0 {
+                        let word = row + 4 &* fullWords
+                        for l in 0..<panelWidth {
+                            for k in 0..<4 {
+                                let byte: UInt8 = l < lanes && k < tail ? word.load(fromByteOffset: l &* laneStride &+ k, as: UInt8.self) : 0
+                                d.storeBytes(of: byte, toByteOffset: 4 &* l &+ k, as: UInt8.self)
+                            }
+                        }
+                        d += 4 &* panelWidth
+                    }
+                }
+            }
+            precondition(d == UnsafeMutableRawPointer(start) + count, "quad packing wrote \(d - UnsafeMutableRawPointer(start)) of \(count) bytes")
+        }
+    }
+
     @inline(__always)
     static func packQuads<Weight: FixedWidthInteger>(_ filter: UnsafePointer<Weight>, outputDepth: Int, taps: Int,
                                                      inputDepth: Int) -> [Weight] {

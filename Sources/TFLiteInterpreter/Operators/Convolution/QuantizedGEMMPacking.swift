@@ -64,9 +64,8 @@ enum QuantizedGEMMPacking {
             let key = "int8 quads \(layout.packedShape) input offset \(q.inputOffset)"
             let packed = try node.packedWeights(of: tensor, key: key, byteCount: packedBytes, what) {
                 // Packing moves bytes unchanged, so the int8 weights pack as their bit patterns.
-                QuadWeights(weights: try AlignedArray(Int8QuadPacking.pack(bytes,
-                                                                           outputDepth: g.outputDepth, taps: taps,
-                                                                           inputDepth: g.inputDepth)),
+                QuadWeights(weights: try Int8QuadPacking.packAligned(bytes, outputDepth: g.outputDepth, taps: taps,
+                                                                     inputDepth: g.inputDepth),
                             correction: Int8QuadPacking.biasCorrection(w, outputDepth: g.outputDepth,
                                                                        depth: taps * g.inputDepth, inputOffset: q.inputOffset))
             }
@@ -77,8 +76,8 @@ enum QuantizedGEMMPacking {
             let w = try tensor.view(as: UInt8.self, "uint8 weights").base
             let key = "uint8 quads \(layout.packedShape) input offset \(q.inputOffset) filter offset \(q.filterOffset)"
             let packed = try node.packedWeights(of: tensor, key: key, byteCount: packedBytes, what) {
-                QuadWeights(weights: try AlignedArray(Int8QuadPacking.pack(w, outputDepth: g.outputDepth, taps: taps,
-                                                                           inputDepth: g.inputDepth)),
+                QuadWeights(weights: try Int8QuadPacking.packAligned(w, outputDepth: g.outputDepth, taps: taps,
+                                                                     inputDepth: g.inputDepth),
                             correction: Int8QuadPacking.unsignedWeightBiasCorrection(
                                 w, outputDepth: g.outputDepth, depth: taps * g.inputDepth,
                                 inputOffset: q.inputOffset, filterOffset: q.filterOffset))
