@@ -98,16 +98,19 @@ public enum AssociatedFileArchive {
         let count = storage.count
         guard count >= endRecordSize else { return nil }
         let lowest = Swift.max(0, count - endRecordSize - 0xFFFF)
-        var position = count - endRecordSize
-        while position >= lowest {
-            if storage.load(UInt32.self, at: position) == endRecordSignature,
-               let comment = storage.load(UInt16.self, at: position + 20),
-               position + endRecordSize + Int(comment) == count {
-                return position
+        // Concrete little-endian reads on the bytes: this scan visits up to 64K positions of every
+        // model without an archive, and the generic `ByteStorage.load` per position took ~3 ms.
+        return storage.withUnsafeBytes { bytes -> Int? in
+            var position = count - endRecordSize
+            while position >= lowest {
+                if UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: position, as: UInt32.self)) == endRecordSignature {
+                    let comment = UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: position + 20, as: UInt16.self))
+                    if position + endRecordSize + Int(comment) == count { return position }
+                }
+                position -= 1
             }
-            position -= 1
+            return nil
         }
-        return nil
     }
 
     private static func readCentralEntry(_ storage: ByteStorage, at position: Int, base: Int, index: Int) throws -> Entry {
