@@ -19,6 +19,15 @@ public final class AlignedArray<Element: BitwiseCopyable>: @unchecked Sendable {
     public let count: Int
     /// The first element (valid, if unusable, for `count == 0`).
     public let pointer: UnsafeMutablePointer<Element>
+    /// Bytes of the anonymous mapping at `pointer` (unmapped in `deinit`); 0 when `pointer`
+    /// comes from `posix_memalign` (freed instead).
+    private let mappedBytes: Int
+
+    /// Sizes from which the memory is an anonymous mapping whose pages the kernel provides in
+    /// one pass (`MAP_POPULATE`, Linux) instead of one page fault each as packing first writes
+    /// them: the packed weights of a model are written once, at load, where those faults were
+    /// a visible part of the cold start.
+    static var prefaultedMinimumBytes: Int { 1 << 18 }
 
     /// Allocates room for `count` elements, not yet initialised (callers reserve the bytes
     /// against their memory budget first).
@@ -27,11 +36,21 @@ public final class AlignedArray<Element: BitwiseCopyable>: @unchecked Sendable {
     private init(allocating count: Int) throws {
         let (bytes, overflow) = count.multipliedReportingOverflow(by: MemoryLayout<Element>.stride)
         guard count >= 0, !overflow else { throw AlignedArrayAllocationError(elements: count, bytes: nil) }
+        self.count = count
+        #if os(Linux)
+        if bytes >= Self.prefaultedMinimumBytes,
+           let mapped = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0),
+           mapped != MAP_FAILED {
+            mappedBytes = bytes
+            pointer = mapped.bindMemory(to: Element.self, capacity: max(1, count))
+            return
+        }
+        #endif
         var raw: UnsafeMutableRawPointer?
         guard posix_memalign(&raw, Self.alignment, max(bytes, Self.alignment)) == 0, let raw else {
             throw AlignedArrayAllocationError(elements: count, bytes: bytes)
         }
-        self.count = count
+        mappedBytes = 0
         pointer = raw.bindMemory(to: Element.self, capacity: max(1, count))
     }
 
@@ -66,7 +85,15 @@ public final class AlignedArray<Element: BitwiseCopyable>: @unchecked Sendable {
         if let base = source.baseAddress { pointer.initialize(from: base, count: count) }
     }
 
-    deinit { free(pointer) }
+    deinit {
+        #if os(Linux)
+        if mappedBytes > 0 {
+            munmap(UnsafeMutableRawPointer(pointer), mappedBytes)
+            return
+        }
+        #endif
+        free(pointer)
+    }
 
     /// Element `i` (`0 ≤ i < count`, checked).
     public subscript(i: Int) -> Element {
