@@ -29,13 +29,13 @@ extension QuantizedGEMM {
         return panels
     }
 
-    /// Fills `pointers[t·8 + r]` with output pixel `first + r`'s input run for tap `t` (`pixelBytes`
-    /// per input pixel; the padding pixel after the last batch for taps outside the input); rows
-    /// past `rows` repeat the last pixel.
+    /// Fills `pointers[t·8 + r]` with output pixel `origin.pixel + r`'s input run for tap `t`
+    /// (`pixelBytes` per input pixel; the padding pixel after the last batch for taps outside the
+    /// input); rows past `rows` repeat the last pixel.
     @inline(__always)
-    static func fillTable(_ g: ConvolutionGeometry, first: Int, rows: Int, input: UnsafeRawPointer, pixelBytes: Int,
-                          into pointers: UnsafeMutablePointer<UnsafeRawPointer>) {
-        let n = tilePixels
+    static func fillTable(_ g: ConvolutionGeometry, origin: GEMMTileOrigin, rows: Int, input: UnsafeRawPointer,
+                          pixelBytes: Int, into pointers: UnsafeMutablePointer<UnsafeRawPointer>) {
+        let n = tilePixels, first = origin.pixel
         // 1×1, stride 1, unpadded: pixel p reads input pixel p.
         if g.filterHeight == 1, g.filterWidth == 1, g.strideHeight == 1, g.strideWidth == 1, g.padTop == 0,
            g.padLeft == 0, g.inputHeight == g.outputHeight, g.inputWidth == g.outputWidth {
@@ -46,9 +46,9 @@ extension QuantizedGEMM {
         // A full tile inside one output row whose windows all lie inside the input (most tiles
         // of a large image): tap t of pixel r is tap t of pixel 0 plus r horizontal strides, 8
         // pointers per vector store instead of 8 bounds-checked computations.
-        let ox = first % g.outputWidth
+        let ox = origin.column
         if rows == n, ox + n <= g.outputWidth {
-            let oy = (first / g.outputWidth) % g.outputHeight, b = first / (g.outputHeight * g.outputWidth)
+            let oy = origin.row, b = origin.batch
             let y0 = oy * g.strideHeight - g.padTop, x0 = ox * g.strideWidth - g.padLeft
             if y0 >= 0, y0 + (g.filterHeight - 1) * g.dilationHeight < g.inputHeight, x0 >= 0,
                x0 + (n - 1) * g.strideWidth + (g.filterWidth - 1) * g.dilationWidth < g.inputWidth {
@@ -67,7 +67,7 @@ extension QuantizedGEMM {
             }
         }
         let padding = input + g.batches * imageSize
-        forEachPixel(g, first: first, rows: rows) { r, b, y0, x0 in
+        forEachPixel(g, origin: origin, rows: rows) { r, b, y0, x0 in
             let image = input + b * imageSize
             for fy in 0..<g.filterHeight {
                 let iy = y0 + fy * g.dilationHeight
@@ -81,11 +81,11 @@ extension QuantizedGEMM {
         }
     }
 
-    /// `terms[r]` = the window-sum term of output pixel `first + r` (uint8-weight quads), `r < rows`.
+    /// `terms[r]` = the window-sum term of output pixel `origin.pixel + r` (uint8-weight quads), `r < rows`.
     @inline(__always)
-    static func windowSumTerms(_ g: ConvolutionGeometry, first: Int, rows: Int, _ windowSums: QuantizedGEMMWindowSums,
-                               into terms: UnsafeMutablePointer<Int32>) {
-        forEachPixel(g, first: first, rows: rows) { r, b, y0, x0 in
+    static func windowSumTerms(_ g: ConvolutionGeometry, origin: GEMMTileOrigin, rows: Int,
+                               _ windowSums: QuantizedGEMMWindowSums, into terms: UnsafeMutablePointer<Int32>) {
+        forEachPixel(g, origin: origin, rows: rows) { r, b, y0, x0 in
             guard r < rows else { return }
             var sum: Int32 = 0
             for fy in 0..<g.filterHeight {
@@ -100,13 +100,12 @@ extension QuantizedGEMM {
         }
     }
 
-    /// Calls `body(r, batch, y0, x0)` for the 8 rows of the tile starting at output pixel `first`:
-    /// the batch and the top-left input coordinate of the pixel's window (rows past `rows` repeat
-    /// the last pixel). The first pixel's coordinates by division, the next ones by stepping.
+    /// Calls `body(r, batch, y0, x0)` for the 8 rows of the tile starting at `origin`: the batch
+    /// and the top-left input coordinate of the pixel's window (rows past `rows` repeat the last
+    /// pixel), stepping from pixel to pixel.
     @inline(__always)
-    static func forEachPixel(_ g: ConvolutionGeometry, first: Int, rows: Int, _ body: (Int, Int, Int, Int) -> Void) {
-        var ox = first % g.outputWidth, oy = (first / g.outputWidth) % g.outputHeight
-        var b = first / (g.outputHeight * g.outputWidth)
+    static func forEachPixel(_ g: ConvolutionGeometry, origin: GEMMTileOrigin, rows: Int, _ body: (Int, Int, Int, Int) -> Void) {
+        var ox = origin.column, oy = origin.row, b = origin.batch
         for r in 0..<tilePixels {
             body(r, b, oy * g.strideHeight - g.padTop, ox * g.strideWidth - g.padLeft)
             if r + 1 < rows {
@@ -185,11 +184,13 @@ struct FusedRequantization {
                     arguments.rightShifts = UnsafeRawPointer(requantizer.rightShifts + n0)
                     arguments.remainderMasks = UnsafeRawPointer(requantizer.remainderMasks + n0)
                 }
+                var origin = GEMMTileOrigin(g, pixel: tiles.lowerBound * n)
                 for tile in tiles {
-                    let first = tile * n
+                    if tile > tiles.lowerBound { origin.advance(g, by: n) }
+                    let first = origin.pixel
                     let rows = min(n, pixels - first)
-                    QuantizedGEMM.fillTable(g, first: first, rows: rows, input: input, pixelBytes: pixelBytes, into: pointers)
-                    if let windowSums { QuantizedGEMM.windowSumTerms(g, first: first, rows: rows, windowSums, into: rowTerms) }
+                    QuantizedGEMM.fillTable(g, origin: origin, rows: rows, input: input, pixelBytes: pixelBytes, into: pointers)
+                    if let windowSums { QuantizedGEMM.windowSumTerms(g, origin: origin, rows: rows, windowSums, into: rowTerms) }
                     arguments.rows = rows
                     switch kernels {
                     case .vnni(let onePanel, let twoPanels):

@@ -177,11 +177,13 @@ public enum QuantizedGEMM {
                 // Per-row window-sum terms (uint8WeightQuads), after the accumulators.
                 let rowTerms = acc + n * 2 * panelWidth
                 for r in 0..<n { rowTerms[r] = 0 }
+                var origin = GEMMTileOrigin(g, pixel: tiles.lowerBound * n)
                 for tile in tiles {
-                    let first = tile * n
+                    if tile > tiles.lowerBound { origin.advance(g, by: n) }
+                    let first = origin.pixel
                     let rows = min(n, pixels - first)
-                    fillTable(g, first: first, rows: rows, input: input, pixelBytes: pixelBytes, into: pointers)
-                    if let windowSums { windowSumTerms(g, first: first, rows: rows, windowSums, into: rowTerms) }
+                    fillTable(g, origin: origin, rows: rows, input: input, pixelBytes: pixelBytes, into: pointers)
+                    if let windowSums { windowSumTerms(g, origin: origin, rows: rows, windowSums, into: rowTerms) }
                     var panel = 0
                     while panel < panels {
                         let block = accumulate(kernel, layout: layout, pointers: pointers, taps: taps, words: words, rows: rows,

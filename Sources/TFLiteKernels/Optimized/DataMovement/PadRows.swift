@@ -11,8 +11,13 @@ public enum PadRows {
     public static func rowBytes(_ plan: PadPlan, elementSize: Int) -> Int { (plan.outputDims.last ?? 1) * elementSize }
 
     /// Writes output rows `rows`; padded positions get the `elementSize`-byte value at `padValue`.
+    /// - Precondition: `rows` within `0..<rowCount(plan)`, `elementSize ≥ 1`; `input` holds the
+    ///   plan's input elements, `output` its output elements. Checked under
+    ///   `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func run(_ plan: PadPlan, rows: Range<Int>, elementSize: Int, input: UnsafeRawPointer,
                            padValue: UnsafeRawPointer, output: UnsafeMutableRawPointer) {
+        KernelPrecondition.check(rows.lowerBound >= 0 && rows.upperBound <= rowCount(plan) && elementSize >= 1,
+                                 "PAD rows \(rows) of \(rowCount(plan)), element size \(elementSize)")
         let rank = PadPlan.maxRank
         let od = plan.outputDims, id = plan.inputDims, b = plan.before
         let rowElements = od[rank - 1], inRow = id[rank - 1], left = b[rank - 1]

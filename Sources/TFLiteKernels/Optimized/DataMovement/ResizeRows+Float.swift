@@ -48,8 +48,13 @@ public struct ResizeRowsPlan: Sendable {
 /// Row-range resize kernels.
 public enum ResizeRows {
     /// Bilinear float32 for output rows `rows` (indices into `batches × outputHeight`).
+    /// - Precondition: `rows` within `0..<plan.rowCount`; `input` and `output` hold the plan's
+    ///   input and output elements. Checked under `LITEVISION_INTERNAL_CHECKS` as far as the
+    ///   arguments show it.
     public static func bilinearFloat(_ plan: ResizeRowsPlan, rows: Range<Int>,
                                      input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>) {
+        KernelPrecondition.check(rows.lowerBound >= 0 && rows.upperBound <= plan.rowCount,
+                                 "RESIZE_BILINEAR rows \(rows) of \(plan.rowCount)")
         let p = plan.parameters
         let depth = p.depth, outWidth = p.outputWidth
         let rowStride = p.inputWidth * depth
@@ -112,8 +117,13 @@ public enum ResizeRows {
     static func load4(_ p: UnsafePointer<Float>) -> SIMD4<Float> { UnsafeRawPointer(p).loadUnaligned(as: SIMD4<Float>.self) }
 
     /// Nearest neighbour for output rows `rows`, elements of `elementSize` bytes.
+    /// - Precondition: `rows` within `0..<plan.rowCount`, `elementSize ≥ 1`; `input` and `output`
+    ///   hold the plan's input and output elements. Checked under `LITEVISION_INTERNAL_CHECKS` as
+    ///   far as the arguments show it.
     public static func nearest(_ plan: ResizeRowsPlan, rows: Range<Int>, elementSize: Int,
                                input: UnsafeRawPointer, output: UnsafeMutableRawPointer) {
+        KernelPrecondition.check(rows.lowerBound >= 0 && rows.upperBound <= plan.rowCount && elementSize >= 1,
+                                 "RESIZE_NEAREST_NEIGHBOR rows \(rows) of \(plan.rowCount), element size \(elementSize)")
         let p = plan.parameters
         let pixelBytes = p.depth * elementSize
         let rowBytes = p.inputWidth * pixelBytes

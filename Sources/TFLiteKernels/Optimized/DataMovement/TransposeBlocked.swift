@@ -98,8 +98,14 @@ public enum TransposeBlocked {
     }
 
     /// Runs work units `units` of `plan` (see `workUnits`).
+    /// - Precondition: `units` within `0..<workUnits(plan, elementSize:)`, `elementSize` one the
+    ///   data-movement kernels support; `input` and `output` hold `plan.elementCount` elements.
+    ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func run(_ plan: BlockedTransposePlan, units: Range<Int>, elementSize: Int,
                            input: UnsafeRawPointer, output: UnsafeMutableRawPointer) {
+        KernelPrecondition.check(units.lowerBound >= 0 && units.upperBound <= workUnits(plan, elementSize: elementSize)
+                                 && ElementSize.isSupported(elementSize),
+                                 "TRANSPOSE units \(units) of \(workUnits(plan, elementSize: elementSize)), element size \(elementSize)")
         guard !units.isEmpty else { return }
         switch plan.strategy {
         case .copy:

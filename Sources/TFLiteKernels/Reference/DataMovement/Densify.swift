@@ -125,8 +125,12 @@ public struct DensifyPlan: Sendable, Equatable {
 public enum Densify {
     /// Zero-fills `output` (`plan.denseElementCount` elements) and scatters the
     /// `plan.storedValueCount` stored values of `input` to their dense positions.
+    /// - Precondition: `elementSize ≥ 1`; `input` holds `plan.storedValueCount` elements and
+    ///   `output` `plan.denseElementCount`. Checked under `LITEVISION_INTERNAL_CHECKS` as far as
+    ///   the arguments show it.
     public static func run(_ plan: DensifyPlan, elementSize: Int,
                            input: UnsafeRawPointer, output: UnsafeMutableRawPointer) {
+        KernelPrecondition.check(elementSize >= 1, "DENSIFY element size \(elementSize)")
         output.initializeMemory(as: UInt8.self, repeating: 0, count: plan.denseElementCount * elementSize)
         for (k, destination) in plan.destinations.enumerated() {
             (output + destination * elementSize).copyMemory(from: input + k * elementSize, byteCount: elementSize)

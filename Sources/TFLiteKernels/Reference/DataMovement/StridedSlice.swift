@@ -164,8 +164,12 @@ public struct StridedSlicePlan: Sendable, Equatable {
 /// Reference STRIDED_SLICE kernel (any element type).
 public enum StridedSlice {
     /// Copies the planned slice of `input` into `output`.
+    /// - Precondition: `elementSize` one the data-movement kernels support; `input` holds the
+    ///   sliced tensor, `output` `plan.elementCount` elements. Checked under
+    ///   `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func run(_ plan: StridedSlicePlan, elementSize: Int,
                            input: UnsafeRawPointer, output: UnsafeMutableRawPointer) {
+        KernelPrecondition.check(ElementSize.isSupported(elementSize), "STRIDED_SLICE element size \(elementSize)")
         StridedCopy.run(plan.window, elementSize: elementSize, input: input, output: output)
     }
 }
