@@ -148,28 +148,34 @@ struct ColourRegions {
             let db = colours[p * 3 + 2] - colours[q * 3 + 2]
             return (dr * dr + dg * dg + db * db).squareRoot()
         }
-        var edges: [(weight: Float, p: Int32, q: Int32)] = []
-        edges.reserveCapacity(w * h * 4)
+        // Edges as (p, q) pairs and sort keys: the weight's bits (a non-negative float's bits
+        // order as the float does) above the edge's index, so equal weights keep edge order.
+        var ends: [(p: Int32, q: Int32)] = []
+        var keys: [UInt64] = []
+        ends.reserveCapacity(w * h * 4)
+        keys.reserveCapacity(w * h * 4)
         for (dx, dy) in [(1, 0), (0, 1), (1, 1), (-1, 1)] {
             for y in 0..<(h - dy) {
                 for x in max(0, -dx)..<(w - max(0, dx)) {
                     let p = y * w + x, q = (y + dy) * w + x + dx
-                    edges.append((distance(p, q), Int32(p), Int32(q)))
+                    keys.append(UInt64(distance(p, q).bitPattern) << 32 | UInt64(ends.count))
+                    ends.append((Int32(p), Int32(q)))
                 }
             }
         }
-        let order = edges.indices.sorted { edges[$0].weight != edges[$1].weight ? edges[$0].weight < edges[$1].weight : $0 < $1 }
+        keys.sort()
         var sets = DisjointSets(count: w * h)
         var threshold = [Float](repeating: k, count: w * h)
-        for e in order {
-            let (weight, p, q) = edges[e]
+        for key in keys {
+            let weight = Float(bitPattern: UInt32(key >> 32)), (p, q) = ends[Int(key & 0xFFFF_FFFF)]
             let a = sets.find(Int(p)), b = sets.find(Int(q))
             guard a != b, weight <= threshold[a], weight <= threshold[b] else { continue }
             let root = sets.union(a, b)
             threshold[root] = weight + k / Float(sets.size[root])
         }
-        for e in order {
-            let a = sets.find(Int(edges[e].p)), b = sets.find(Int(edges[e].q))
+        for key in keys {
+            let (p, q) = ends[Int(key & 0xFFFF_FFFF)]
+            let a = sets.find(Int(p)), b = sets.find(Int(q))
             if a != b && (sets.size[a] < minimumSize || sets.size[b] < minimumSize) { _ = sets.union(a, b) }
         }
         return (0..<(w * h)).map { sets.find($0) }
@@ -179,13 +185,11 @@ struct ColourRegions {
     /// `distance` joined transitively; region index per pixel and the number of regions.
     static func merged(_ components: [Int], colours: [Float], width w: Int, height h: Int,
                        distance: Float) -> ([Int32], Int) {
-        var index = [Int: Int]()
+        var index = [Int](repeating: -1, count: components.count), n = 0
         let dense = components.map { root -> Int in
-            if let i = index[root] { return i }
-            index[root] = index.count
-            return index.count - 1
+            if index[root] < 0 { index[root] = n; n += 1 }
+            return index[root]
         }
-        let n = index.count
         var mean = [Float](repeating: 0, count: n * 3), count = [Float](repeating: 0, count: n)
         for (p, c) in dense.enumerated() {
             for ch in 0..<3 { mean[c * 3 + ch] += colours[p * 3 + ch] }
@@ -205,13 +209,12 @@ struct ColourRegions {
                 if y + 1 < h { visit(dense[y * w + x], dense[(y + 1) * w + x]) }
             }
         }
-        var regionOf = [Int: Int32]()
+        var regionOf = [Int32](repeating: -1, count: n), regions: Int32 = 0
         let labels = dense.map { c -> Int32 in
             let root = sets.find(c)
-            if let r = regionOf[root] { return r }
-            regionOf[root] = Int32(regionOf.count)
-            return Int32(regionOf.count - 1)
+            if regionOf[root] < 0 { regionOf[root] = regions; regions += 1 }
+            return regionOf[root]
         }
-        return (labels, regionOf.count)
+        return (labels, Int(regions))
     }
 }
