@@ -97,7 +97,7 @@ let package = Package(
         .testTarget(name: "ModelHostingTests", dependencies: ["ModelHosting", "TestSupport"]),
         .testTarget(name: "ObjectDetectionTests", dependencies: ["ObjectDetection", "ImageCodecs", "ModelHosting", "ObjectTracking", "TestSupport"]),
         .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "TestSupport"]),
-        .testTarget(name: "BatchDetectionTests", dependencies: ["BatchDetection", "ObjectDetection", "TestSupport"]),
+        .testTarget(name: "BatchDetectionTests", dependencies: ["BatchDetection", "ObjectDetection", "ImageCodecs", "TestSupport"]),
         .testTarget(name: "ResourceLimitOptionsTests", dependencies: [
             "ResourceLimitOptions", "TFLiteSchema", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
     ],

@@ -16,14 +16,22 @@ import TFLiteSchema
 ///    7×7 map of a 224-pixel input is too coarse for a small object seen in the whole image);
 ///    classes whose final boxes overlap (IoU ≥ ``Settings/duplicateOverlap``) are one object
 ///    (espresso and cup, moped and motor scooter);
-/// 4. an activation object that repeats a segmentation region (IoU ≥ ``Settings/duplicateOverlap``)
+/// 4. each activation object's box is snapped to colour regions (``ColourRegions``, when
+///    ``Settings/snapsToColourRegions``): it becomes the union of the regions with at least
+///    ``Settings/regionInside`` of their pixels inside it that are neither specks
+///    (``Settings/regionArea``) nor background (``Settings/backgroundArea``: the sky), provided
+///    they fill at least ``Settings/minimumSnappedFill`` of that union; otherwise the map's box
+///    stays, ranked at the fraction of it those regions cover. The map of a thin object seen
+///    small holds only its most telling part (the rocket's nose cone); its colour region holds
+///    all of it;
+/// 5. an activation object that repeats a segmentation region (IoU ≥ ``Settings/duplicateOverlap``)
 ///    or lies inside one (``Settings/partOverlap``: the cat's face, the motorcycle's engine) is
 ///    dropped; the rest are ranked with the regions by prominence
 ///    (``prominence(areaFraction:centerX:centerY:confidence:)``, the confidence being the
 ///    object's summed class probability).
 ///
-/// Cost: one segmentation run and 1 + `refinementCount × refinementRounds` classifier runs
-/// (7 by default) per image.
+/// Cost: one segmentation run, 1 + `refinementCount × refinementRounds` classifier runs
+/// (7 by default) and, when there is an activation object, one ``ColourRegions`` per image.
 ///
 /// Candidates' class indices: VOC classes as the segmentation model numbers them, ImageNet
 /// class `i` as `vocCount + i` (see ``labels``).
@@ -49,6 +57,24 @@ final class EverydayObjectLocalizer: Localizer {
         var margin = 0.25
         /// IoU at which two boxes are the same object.
         var duplicateOverlap: Float = 0.5
+        /// Snap each activation object's final box to the colour regions it holds (step 4 of
+        /// the type's description); false keeps the activation maps' boxes.
+        var snapsToColourRegions = true
+        /// The colour regions boxes are snapped to.
+        var colourRegions = ColourRegions.Settings()
+        /// Fraction of a colour region's pixels that must lie in an activation box for the
+        /// region to be part of the object (the background only passes through the box).
+        var regionInside = 0.3
+        /// Fraction of the image a colour region needs to count (specks and noise do not).
+        var regionArea = 0.002
+        /// Fraction of the image above which a colour region is background (sky, table, wall).
+        var backgroundArea = 0.2
+        /// Fill a snapped box needs (the fraction of it its regions cover); a sparser union of
+        /// regions (several objects and the background between them) keeps the map's box.
+        var minimumSnappedFill: Float = 0.5
+        /// A box that keeps the map's box is ranked at the fraction of it the regions cover
+        /// (thin structures against the sky count little), not at the map's fill.
+        var regionFillRanks = true
     }
 
     /// An object found by activation maps, before fusion.
@@ -106,10 +132,11 @@ final class EverydayObjectLocalizer: Localizer {
         return result.sorted { $0.score > $1.score }
     }
 
-    /// Steps 2 and 3: the activation-map objects of `image`, most probable first.
+    /// Steps 2 to 4: the activation-map objects of `image`, most probable first.
     func activationObjects(_ image: RGBImage) throws -> [ActivationObject] {
         let bounds = ImageRect(x: 0, y: 0, width: Double(image.width), height: Double(image.height))
         let whole = try activations.run(image)
+        var regions: ColourRegions?
         let p = whole.probabilities
         let top = p.indices.sorted { p[$0] != p[$1] ? p[$0] > p[$1] : $0 < $1 }
             .prefix(settings.classCount).filter { p[$0] >= settings.minimumProbability }
@@ -124,6 +151,19 @@ final class EverydayObjectLocalizer: Localizer {
                                           fill: region.fill, confidence: min(1, p[c]))
             for _ in 0..<(rank < settings.refinementCount ? settings.refinementRounds : 0) {
                 guard try refine(&object, in: image, bounds: bounds) else { break }
+            }
+            if settings.snapsToColourRegions {
+                let colours = regions ?? ColourRegions(image, settings: settings.colourRegions)
+                regions = colours
+                if let snapped = colours.snappedBox(object.rect, minimumInside: settings.regionInside,
+                                                    minimumArea: settings.regionArea, maximumArea: settings.backgroundArea) {
+                    if snapped.fill >= settings.minimumSnappedFill, !snapped.rect.intersection(bounds).isEmpty {
+                        object.rect = snapped.rect.intersection(bounds)
+                        object.fill = snapped.fill
+                    } else if settings.regionFillRanks {
+                        object.fill = snapped.boxFill
+                    }
+                }
             }
             if let i = objects.firstIndex(where: { $0.rect.intersectionOverUnion(object.rect) >= settings.duplicateOverlap }) {
                 objects[i].classes.append(c)
