@@ -143,6 +143,14 @@ final class FloatConvKernelTests: XCTestCase {
         check(GeneratedFloatConvKernel8x32.self, seed: 17)
     }
 
+    /// The AVX-512 8 × 16 kernel (one panel of the 8 × 32 emitter; skipped with a message where it is not).
+    func testGeneratedKernel8x16MatchesReference() throws {
+        guard GeneratedKernels.current?.floatConv8x16 != nil else {
+            throw XCTSkip("no generated AVX-512 float kernel on this CPU / policy (\(GeneratedKernels.summary))")
+        }
+        check(GeneratedFloatConvKernel8x16.self, seed: 20)
+    }
+
     /// The generated kernels' fused multiply-add forms equal the reference computed with fused
     /// multiply-adds in the same order, bit for bit (so they do fuse, and keep the order).
     func testGeneratedFusedKernelsMatchFusedReference() throws {
@@ -154,6 +162,7 @@ final class FloatConvKernelTests: XCTestCase {
             throw XCTSkip("no generated AVX-512 float kernel on this CPU / policy (\(GeneratedKernels.summary))")
         }
         check(GeneratedFusedFloatConvKernel8x32.self, seed: 19, fused: true)
+        check(GeneratedFusedFloatConvKernel8x16.self, seed: 21, fused: true)
     }
 
     /// The SSE2 build's pre-broadcast 6 × 8 driver (used from 33 output channels on, and on shallow layers).

@@ -36,6 +36,8 @@ public enum Conv2DOptimized {
         case .rows8x32: indirect(FloatConvKernel8x32.self)
         case .generated8x32 where fusedMultiplyAdd: indirect(GeneratedFusedFloatConvKernel8x32.self)
         case .generated8x32: indirect(GeneratedFloatConvKernel8x32.self)
+        case .generated8x16 where fusedMultiplyAdd: indirect(GeneratedFusedFloatConvKernel8x16.self)
+        case .generated8x16: indirect(GeneratedFloatConvKernel8x16.self)
         case .generated6x16 where fusedMultiplyAdd: indirect(GeneratedFusedFloatConvKernel6x16.self)
         case .generated6x16: indirect(GeneratedFloatConvKernel6x16.self)
         case .rows6x16: indirect(FloatConvKernel6x16.self)

@@ -1,7 +1,9 @@
 import MachineCode
 
 /// The generated AVX-512 float convolution microkernel: 8 output pixels × 32 channels in 16 zmm
-/// accumulators (pixel `r` in zmm(2r), zmm(2r+1)), the `FloatConvTileKernel` contract of
+/// accumulators (pixel `r` in zmm(2r), zmm(2r+1)), or × 16 channels in 8 (`panels: 1`, for
+/// layers of 16 or fewer channels, or a multiple of 16 that 32 would pad: the 32-wide tile
+/// wastes half or more there), the `FloatConvTileKernel` contract of
 /// `FloatConvKernel8x32` with the epilogue fused (bias, clamp as `FloatConvEpilogue.clamp`, NaN
 /// passing through, rows `0 ..< count` stored). Each step loads the panel's two weight vectors
 /// and multiplies them by each pixel's input, broadcast once into zmm(18 + r), then adds:
@@ -10,12 +12,15 @@ import MachineCode
 /// with `fused`, one `vfmadd231ps` per product instead (see `FloatConv6x16AVX`).
 ///
 /// C signature (System V): `(arguments)`, a pointer to `GeneratedFloatTileArguments`.
-/// Preconditions: `taps ≥ 1`, `inputDepth ≥ 1`, `1 ≤ count ≤ 8`; 32 bias floats readable; the
-/// 32 lanes of each stored row writable.
+/// Preconditions: `taps ≥ 1`, `inputDepth ≥ 1`, `1 ≤ count ≤ 8`; 16 · `panels` bias floats
+/// readable; the 16 · `panels` lanes of each stored row writable.
 enum FloatConv8x32AVX512 {
     typealias Function = @convention(c) (UnsafeRawPointer) -> Void
 
-    static func emit(fused: Bool, into a: inout Assembler) {
+    static func emit(fused: Bool, panels: Int = 2, into a: inout Assembler) {
+        precondition(panels == 1 || panels == 2, "one or two 16-channel panels")
+        /// Pixel `r`'s accumulator for panel `h`.
+        func accumulator(_ r: Int, _ h: Int) -> VectorRegister { zmm(panels * r + h) }
         let args = GeneralRegister.rdi
         let runs = GeneralRegister.r11, taps = GeneralRegister.rsi, end = GeneralRegister.rdx
         let w = GeneralRegister.rcx, offset = GeneralRegister.r15
@@ -29,30 +34,30 @@ enum FloatConv8x32AVX512 {
             a.mov(taps, .mem(args, disp: Field.taps))
             a.mov(end, .mem(args, disp: Field.depthBytes))
             a.mov(w, .mem(args, disp: Field.weights))
-            for v in 0..<16 { a.vxorps(zmm(v), zmm(v), zmm(v)) }
+            for v in 0..<(8 * panels) { a.vxorps(zmm(v), zmm(v), zmm(v)) }
             let tap = a.newLabel(), step = a.newLabel()
             a.bind(tap)
             for (r, p) in pixels.enumerated() { a.mov(p, .mem(runs, disp: Int32(8 * r))) }
             a.xor(offset, offset, width: .dword)
             a.bind(step)
             a.vmovups(zmm(16), .mem(w))
-            a.vmovups(zmm(17), .mem(w, disp: 64))
+            if panels == 2 { a.vmovups(zmm(17), .mem(w, disp: 64)) }
             for (r, p) in pixels.enumerated() {
                 // One broadcast load per pixel feeds both panels' halves (a broadcast memory
                 // operand per instruction would load it twice: 18 loads per step, not 10).
                 let input = zmm(18 + r)
                 a.vbroadcastss(input, .mem(p, index: offset, scale: 1))
-                for h in 0..<2 {
+                for h in 0..<panels {
                     if fused {
-                        a.vfmadd231ps(zmm(2 * r + h), zmm(16 + h), input)
+                        a.vfmadd231ps(accumulator(r, h), zmm(16 + h), input)
                     } else {
                         let product = zmm(26 + (2 * r + h) % 6)
                         a.vmulps(product, zmm(16 + h), input)
-                        a.vaddps(zmm(2 * r + h), zmm(2 * r + h), product)
+                        a.vaddps(accumulator(r, h), accumulator(r, h), product)
                     }
                 }
             }
-            a.closeTapLoops(weights: w, weightBytes: 128, offset: offset, end: end, step: step,
+            a.closeTapLoops(weights: w, weightBytes: Int32(64 * panels), offset: offset, end: end, step: step,
                             table: runs, tableBytes: 64, taps: taps, tap: tap)
             // Epilogue: bias, clamp, store rows 0 ..< count.
             a.mov(output, .mem(args, disp: Field.output))
@@ -60,7 +65,7 @@ enum FloatConv8x32AVX512 {
             a.mov(count, .mem(args, disp: Field.count))
             a.mov(.rax, .mem(args, disp: Field.bias))
             a.vmovups(zmm(16), .mem(.rax))
-            a.vmovups(zmm(17), .mem(.rax, disp: 64))
+            if panels == 2 { a.vmovups(zmm(17), .mem(.rax, disp: 64)) }
             a.vbroadcastss(zmm(18), .mem(args, disp: Field.activationMin))
             a.vbroadcastss(zmm(19), .mem(args, disp: Field.activationMax))
             for r in 0..<8 {
@@ -68,8 +73,8 @@ enum FloatConv8x32AVX512 {
                     a.cmp(count, Int32(r))
                     a.j(.lessOrEqual, done)
                 }
-                for h in 0..<2 {
-                    let v = zmm(2 * r + h)
+                for h in 0..<panels {
+                    let v = accumulator(r, h)
                     a.vaddps(v, v, zmm(16 + h))
                     a.vmaxps(v, zmm(18), v)                   // x < min ? min : x
                     a.vminps(v, zmm(19), v)                   // x > max ? max : x

@@ -46,6 +46,20 @@ enum GeneratedFusedFloatConvKernel8x32: GeneratedFloatTileKernel {
     static var generated: @convention(c) (UnsafeRawPointer) -> Void { GeneratedKernels.current!.floatConv8x32Fused! }
 }
 
+/// `FloatConv8x32AVX512` with one panel: 8 × 16 (AVX-512 and up).
+enum GeneratedFloatConvKernel8x16: GeneratedFloatTileKernel {
+    static var rows: Int { 8 }
+    static var panelWidth: Int { 16 }
+    static var generated: @convention(c) (UnsafeRawPointer) -> Void { GeneratedKernels.current!.floatConv8x16! }
+}
+
+/// `FloatConv8x32AVX512` with one panel and fused multiply-adds (AVX-512 and up).
+enum GeneratedFusedFloatConvKernel8x16: GeneratedFloatTileKernel {
+    static var rows: Int { 8 }
+    static var panelWidth: Int { 16 }
+    static var generated: @convention(c) (UnsafeRawPointer) -> Void { GeneratedKernels.current!.floatConv8x16Fused! }
+}
+
 /// Runs generated float tile `kernel` (`rows` × `panelWidth`) on one tile, through whole-panel
 /// stack buffers where the panel is partial or has no bias.
 @inline(never)

@@ -22,6 +22,9 @@ public final class GeneratedKernels: Sendable {
     /// `FloatConv8x32AVX512` (at `.avx512` and up), separate roundings / fused multiply-adds.
     let floatConv8x32: FloatConv8x32AVX512.Function?
     let floatConv8x32Fused: FloatConv8x32AVX512.Function?
+    /// `FloatConv8x32AVX512` with one 16-channel panel (8 × 16), separate roundings / fused multiply-adds.
+    let floatConv8x16: FloatConv8x32AVX512.Function?
+    let floatConv8x16Fused: FloatConv8x32AVX512.Function?
     /// `DepthwiseConvTiles16AVX`.
     let depthwiseTiles16: DepthwiseConvTiles16AVX.Function?
     /// `DepthwiseConvTiles16AVX` for exact (quantized) sums: fused multiply-adds.
@@ -65,6 +68,7 @@ public final class GeneratedKernels: Sendable {
             (vnniGEMM, floatConv8x32, offsetUInt8ToFloat, offsetInt8ToFloat, byteTableLookup64) = (nil, nil, nil, nil, nil)
             (floatConv6x16Fused, floatConv8x32Fused, depthwiseFloatFinish, depthwiseRequantize512) = (nil, nil, nil, nil)
             (depthwiseFinishingTiles16, depthwiseFinishingExactTiles16, depthwiseRequantizingTiles16) = (nil, nil, nil)
+            (floatConv8x16, floatConv8x16Fused) = (nil, nil)
             return
         }
         var a = Assembler()
@@ -107,6 +111,10 @@ public final class GeneratedKernels: Sendable {
         if level >= .avx512 { FloatConv8x32AVX512.emit(fused: false, into: &a) }
         let float512FusedEntry = a.count
         if level >= .avx512 { FloatConv8x32AVX512.emit(fused: true, into: &a) }
+        let float8x16Entry = a.count
+        if level >= .avx512 { FloatConv8x32AVX512.emit(fused: false, panels: 1, into: &a) }
+        let float8x16FusedEntry = a.count
+        if level >= .avx512 { FloatConv8x32AVX512.emit(fused: true, panels: 1, into: &a) }
         let code = try ExecutableCode(try a.finish())
         self.code = code
         code.describeForProfilers(
@@ -121,7 +129,8 @@ public final class GeneratedKernels: Sendable {
              ("OffsetBytesToFloat.uint8", offsetUInt8Entry), ("OffsetBytesToFloat.int8", offsetInt8Entry),
              ("FlipSignBits+\(vectorWidth == .zmm ? "AVX512" : "AVX2")", flipEntry), ("ByteTableLookup64+AVX512VBMI", byteTableEntry)]
             + (vnniEntries ?? []).enumerated().map { ("QuantizedGEMM8x32+AVX512VNNI.\($0.offset)", $0.element) }
-            + [("FloatConv8x32+AVX512", float512Entry), ("FloatConv8x32+AVX512.fused", float512FusedEntry)])
+            + [("FloatConv8x32+AVX512", float512Entry), ("FloatConv8x32+AVX512.fused", float512FusedEntry),
+               ("FloatConv8x16+AVX512", float8x16Entry), ("FloatConv8x16+AVX512.fused", float8x16FusedEntry)])
         gemm8x16 = GEMM8x16Kernels(code: code, entries: gemm8x16Entries.map(\.offset), avxVNNI: avxVNNI)
         floatConv6x16 = unsafeBitCast(code.address(at: floatEntry), to: FloatConv6x16AVX.Function.self)
         floatConv6x16Fused = unsafeBitCast(code.address(at: floatFusedEntry), to: FloatConv6x16AVX.Function.self)
@@ -151,8 +160,12 @@ public final class GeneratedKernels: Sendable {
             ? unsafeBitCast(code.address(at: float512Entry), to: FloatConv8x32AVX512.Function.self) : nil
         floatConv8x32Fused = level >= .avx512
             ? unsafeBitCast(code.address(at: float512FusedEntry), to: FloatConv8x32AVX512.Function.self) : nil
+        floatConv8x16 = level >= .avx512
+            ? unsafeBitCast(code.address(at: float8x16Entry), to: FloatConv8x32AVX512.Function.self) : nil
+        floatConv8x16Fused = level >= .avx512
+            ? unsafeBitCast(code.address(at: float8x16FusedEntry), to: FloatConv8x32AVX512.Function.self) : nil
         kernelNames = (vnniGEMM == nil ? [] : ["QuantizedGEMM8x32+AVX512VNNI (pairs, quads, uint8-weight quads; sums, requantizing)"])
-            + (floatConv8x32 == nil ? [] : ["FloatConv8x32+AVX512 (separate roundings, fused multiply-add)"])
+            + (floatConv8x32 == nil ? [] : ["FloatConv8x32+AVX512, FloatConv8x16+AVX512 (separate roundings, fused multiply-add)"])
             + (byteTableLookup64 == nil ? [] : ["ByteTableLookup64+AVX512VBMI"])
             + [avxVNNI ? "QuantizedGEMM8x16+AVXVNNI (pairs, quads, uint8-weight quads; sums, uint8, int8 requantizing)"
                        : "QuantizedGEMM8x16+AVX2 (pairs; sums, uint8, int8 requantizing)", "FloatConv6x16+AVX (separate roundings, fused multiply-add)",

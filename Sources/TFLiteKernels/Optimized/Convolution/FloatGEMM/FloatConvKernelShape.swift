@@ -20,6 +20,8 @@ enum FloatConvKernelShape: CaseIterable {
     case generated6x16
     /// `GeneratedFloatConvKernel8x32` (AVX-512 code generated at run time), where available.
     case generated8x32
+    /// `GeneratedFloatConvKernel8x16` (the same, one 16-channel panel), where available.
+    case generated8x16
 
     /// Output pixels per tile.
     var rows: Int {
@@ -29,6 +31,7 @@ enum FloatConvKernelShape: CaseIterable {
         case .rows6x8: FloatConvKernel6x8.rows
         case .generated6x16: GeneratedFloatConvKernel6x16.rows
         case .generated8x32: GeneratedFloatConvKernel8x32.rows
+        case .generated8x16: GeneratedFloatConvKernel8x16.rows
         }
     }
 
@@ -40,6 +43,7 @@ enum FloatConvKernelShape: CaseIterable {
         case .rows6x8: FloatConvKernel6x8.panelWidth
         case .generated6x16: GeneratedFloatConvKernel6x16.panelWidth
         case .generated8x32: GeneratedFloatConvKernel8x32.panelWidth
+        case .generated8x16: GeneratedFloatConvKernel8x16.panelWidth
         }
     }
 
@@ -52,7 +56,7 @@ enum FloatConvKernelShape: CaseIterable {
         return [(.rows8x32, 225), (.rows6x16, 180), (.rows6x8, 105)]
         #elseif arch(x86_64) && !LITEVISION_TUNED
         let wide: [(shape: FloatConvKernelShape, rate: Int)] =
-            GeneratedKernels.current?.floatConv8x32 != nil ? [(.generated8x32, 6)] : []
+            GeneratedKernels.current?.floatConv8x32 != nil ? [(.generated8x32, 6), (.generated8x16, 5)] : []
         return wide + (generated ? [(.generated6x16, 4), (.rows6x8, 1)] : [(.rows6x8, 1)])
         #else
         return generated ? [(.generated6x16, 11), (.rows6x16, 10), (.rows6x8, 6)] : [(.rows6x16, 10), (.rows6x8, 6)]
