@@ -60,12 +60,13 @@ enum DepthwisePlan {
         switch arithmetic {
         case .float(let clamp):
             let layer = DepthwiseFloat(geometry: g, clamp: clamp, fusedMultiplyAdd: node.fusesMultiplyAdd)
-            // The input is read in place unless a window pays: its block converts at least as
+            // The input is read in place where the generated tiles take the border pixels and
+            // finish rows themselves, or unless a window pays: its block converts at least as
             // many rows as it moves (not so for deeplabv3's 33-pixel rows of 960 channels at
             // dilation 4, where the memmove took 15% of the model's time), and its padding taps
             // add `0 · w`, which only a finite weight leaves at 0.
             let plan = DepthwiseConv2DOptimized.inputWindowPlan(g)
-            guard filter.isConstant, filter.data != nil, plan.convertsMoreThanItMoves(g) else { return .floatInPlace(layer) }
+            guard !DepthwiseConv2DOptimized.floatReadsInPlace, filter.isConstant, filter.data != nil, plan.convertsMoreThanItMoves(g) else { return .floatInPlace(layer) }
             let weights = UnsafeBufferPointer(start: try filter.view(as: Float.self, "DEPTHWISE_CONV_2D filter").base,
                                               count: filter.elementCount)
             guard weights.allSatisfy(\.isFinite) else { return .floatInPlace(layer) }

@@ -16,6 +16,12 @@ public enum DepthwiseConv2DOptimized {
         g.inputDepth == g.outputDepth && g.filterHeight * g.filterWidth <= Conv2DOptimized.exactSteps
     }
 
+    /// True when float layers should read their input in place rather than through input
+    /// windows: the generated tiles run border pixels on clipped windows and finish rows in
+    /// registers (AVX-512), so copying rows into windows only adds work. Measured on an AVX-512
+    /// Xeon, 1 thread: face_detection_full_range 3.17 -> 2.89 ms, deeplabv3 11.3 -> 10.7-11.0 ms.
+    public static var floatReadsInPlace: Bool { DepthwiseRowOptions.finishingTiles }
+
     /// Number of output rows (the unit to split across threads).
     public static func rowCount(_ g: ConvolutionGeometry) -> Int { g.batches * g.outputHeight }
 

@@ -35,7 +35,7 @@ enum DepthwiseGeneratedRow {
     ///
     /// Preconditions: `options.requantize` only for rows whose every window has a tap inside the
     /// input; `options.finish` and `options.requantize` only with tiles that mask channels.
-    /// Complexity: O(outputWidth) to find the runs, then the tiles' work.
+    /// Complexity: O(border columns) to find the runs, then the tiles' work.
     static func row(_ g: ConvolutionGeometry, tiles: (function: DepthwiseConvTiles16AVX.Function, masksChannels: Bool),
                     batch b: Int, oy: Int, input: UnsafePointer<Float>, filter: UnsafePointer<Float>,
                     sums: UnsafeMutablePointer<Float>, options: DepthwiseRowOptions) {
@@ -50,11 +50,17 @@ enum DepthwiseGeneratedRow {
             taps(origin: ox * g.strideWidth - g.padLeft, dilation: g.dilationWidth, filterSize: g.filterWidth,
                  inputSize: g.inputWidth)
         }
+        // Interior columns take every tap: one run, found without a scan.
+        let interior = DepthwiseInteriorKernel.interiorColumns(g)
         var ox = 0
         while ox < g.outputWidth {
             let columns = columnTaps(ox)
             var end = ox + 1
-            while end < g.outputWidth, columnTaps(end) == columns { end += 1 }
+            if interior.contains(ox) {
+                end = interior.upperBound
+            } else {
+                while end < g.outputWidth, !interior.contains(end), columnTaps(end) == columns { end += 1 }
+            }
             if rows.isEmpty || columns.isEmpty {
                 precondition(options.requantize == nil, "requantized rows have a tap inside the input in every window")
                 writeEmptyWindows(pixels: ox..<end, channels: c, sums: sums, finish: options.finish)
