@@ -8,6 +8,9 @@
 public struct QuantizedSoftmaxTable: Sendable {
     /// `exp(−d)` in Q0.31 for d = 0…255 (0 where the difference is below `diffMin`).
     public let exps: [Int32]
+    /// Each exponential as the row sum adds it: rescaled to the sum's integer bits
+    /// (`GemmlowpFixedPoint.rescale(exps[d], from: 0, to: accumulationIntegerBits)`).
+    let sumTerms: [Int32]
 
     /// Tabulates the reference's exponentials for `params`.
     public init(_ params: SoftmaxKernels.QuantizedParams) {
@@ -17,6 +20,7 @@ public struct QuantizedSoftmaxTable: Sendable {
             let rescaled = multiplyByQuantizedMultiplierGreaterThanOne(diff, params.inputMultiplier, params.inputLeftShift)
             return GemmlowpFixedPoint.expOnNegativeValues(rescaled, integerBits: SoftmaxKernels.QuantizedParams.scaledDiffIntegerBits)
         }
+        sumTerms = exps.map { GemmlowpFixedPoint.rescale($0, from: 0, to: SoftmaxKernels.QuantizedParams.accumulationIntegerBits) }
     }
 
     @inline(__always)
@@ -47,10 +51,11 @@ public struct QuantizedSoftmaxTable: Sendable {
         }
     }
 
-    /// The same-type 8-bit rows with the row maximum, the exponentials' rescaled sum and the
-    /// output scaling in 16-lane vectors (the exponentials are read from the table into a
-    /// buffer). Rows go in groups of 16 whose reciprocals are computed together, one row per
-    /// lane (`FixedPointReciprocalSIMD`).
+    /// The same-type 8-bit rows with the row maximum and the output scaling in 16-lane vectors;
+    /// the exponentials are read from the table into a buffer while their rescaled terms are
+    /// summed from `sumTerms` (reading the just-written buffer back as vectors would stall on
+    /// store forwarding). Rows go in groups of 16 whose reciprocals are computed together, one
+    /// row per lane (`FixedPointReciprocalSIMD`).
     @inline(__always)
     func runVector<T: QuantizedByteLane>(depth: Int, rows: Range<Int>, _ x: UnsafePointer<T>,
                                          _ out: UnsafeMutablePointer<T>) {
@@ -59,54 +64,52 @@ public struct QuantizedSoftmaxTable: Sendable {
         let outMin = Int32(T.min), outMax = Int32(T.max)
         let blocks = depth / 16 * 16
         exps.withUnsafeBufferPointer { table in
-            let t = table.baseAddress!
-            withUnsafeTemporaryAllocation(of: Int32.self, capacity: 16 * depth) { buffer in
-                var first = rows.lowerBound
-                while first < rows.upperBound {
-                    let group = min(16, rows.upperBound - first)
-                    var sums = SIMD16<Int32>()
-                    for i in 0..<group {
-                        let xi = x + (first + i) * depth, e = buffer.baseAddress! + i * depth
-                        var vmax = SIMD16<Int32>(repeating: outMin)
-                        var c = 0
-                        while c < blocks { vmax = pointwiseMax(vmax, T.widened(xi + c)); c += 16 }
-                        var m = vmax.max()
-                        while c < depth { m = Swift.max(m, Int32(xi[c])); c += 1 }
-                        for k in 0..<depth { e[k] = t[Int(m &- Int32(xi[k]))] }
-                        var vsum = SIMD16<Int32>()
-                        c = 0
-                        while c < blocks {
-                            let v = UnsafeRawPointer(e + c).loadUnaligned(as: SIMD16<Int32>.self)
-                            vsum &+= QuantizedBinarySIMD.roundingDivideByPOT(v, Int32(accumBits))
-                            c += 16
+            sumTerms.withUnsafeBufferPointer { terms in
+                let t = table.baseAddress!, st = terms.baseAddress!
+                withUnsafeTemporaryAllocation(of: Int32.self, capacity: 16 * depth) { buffer in
+                    var first = rows.lowerBound
+                    while first < rows.upperBound {
+                        let group = min(16, rows.upperBound - first)
+                        var sums = SIMD16<Int32>()
+                        for i in 0..<group {
+                            let xi = x + (first + i) * depth, e = buffer.baseAddress! + i * depth
+                            var vmax = SIMD16<Int32>(repeating: outMin)
+                            var c = 0
+                            while c < blocks { vmax = pointwiseMax(vmax, T.widened(xi + c)); c += 16 }
+                            var m = vmax.max()
+                            while c < depth { m = Swift.max(m, Int32(xi[c])); c += 1 }
+                            var sum: Int32 = 0
+                            for k in 0..<depth {
+                                let d = Int(m &- Int32(xi[k]))
+                                e[k] = t[d]
+                                sum = sum &+ st[d]
+                            }
+                            sums[i] = sum
                         }
-                        var sum = vsum.wrappedSum()
-                        while c < depth { sum = sum &+ GemmlowpFixedPoint.rescale(e[c], from: 0, to: accumBits); c += 1 }
-                        sums[i] = sum
+                        // Lanes past the group repeat its first sum (any positive sum will do).
+                        for i in group..<16 { sums[i] = sums[0] }
+                        let (scales, bitsOverUnit) = FixedPointReciprocalSIMD.reciprocal(sums, integerDigits: accumBits)
+                        for i in 0..<group {
+                            let oi = out + (first + i) * depth, e = buffer.baseAddress! + i * depth
+                            let scale = scales[i]
+                            let exponent = Swift.max(0, Swift.min(31, Int(bitsOverUnit[i]) + 31 - T.bitWidth))
+                            let vscale = SIMD16<Int32>(repeating: scale)
+                            var c = 0
+                            while c < blocks {
+                                let v = UnsafeRawPointer(e + c).loadUnaligned(as: SIMD16<Int32>.self)
+                                let h = QuantizedBinarySIMD.roundingDivideByPOT(ConvRequantizer.roundingDoublingHighMul(vscale, v),
+                                                                                Int32(exponent))
+                                T.storeNarrowed(QuantizedBinarySIMD.clamp(h &+ SIMD16<Int32>(repeating: outMin), outMin, outMax), oi + c)
+                                c += 16
+                            }
+                            while c < depth {
+                                let unsat = roundingDivideByPOT(saturatingRoundingDoublingHighMul(scale, e[c]), exponent)
+                                oi[c] = T(truncatingIfNeeded: Swift.max(Swift.min(unsat &+ outMin, outMax), outMin))
+                                c += 1
+                            }
+                        }
+                        first += group
                     }
-                    // Lanes past the group repeat its first sum (any positive sum will do).
-                    for i in group..<16 { sums[i] = sums[0] }
-                    let (scales, bitsOverUnit) = FixedPointReciprocalSIMD.reciprocal(sums, integerDigits: accumBits)
-                    for i in 0..<group {
-                        let oi = out + (first + i) * depth, e = buffer.baseAddress! + i * depth
-                        let scale = scales[i]
-                        let exponent = Swift.max(0, Swift.min(31, Int(bitsOverUnit[i]) + 31 - T.bitWidth))
-                        let vscale = SIMD16<Int32>(repeating: scale)
-                        var c = 0
-                        while c < blocks {
-                            let v = UnsafeRawPointer(e + c).loadUnaligned(as: SIMD16<Int32>.self)
-                            let h = QuantizedBinarySIMD.roundingDivideByPOT(ConvRequantizer.roundingDoublingHighMul(vscale, v),
-                                                                            Int32(exponent))
-                            T.storeNarrowed(QuantizedBinarySIMD.clamp(h &+ SIMD16<Int32>(repeating: outMin), outMin, outMax), oi + c)
-                            c += 16
-                        }
-                        while c < depth {
-                            let unsat = roundingDivideByPOT(saturatingRoundingDoublingHighMul(scale, e[c]), exponent)
-                            oi[c] = T(truncatingIfNeeded: Swift.max(Swift.min(unsat &+ outMin, outMax), outMin))
-                            c += 1
-                        }
-                    }
-                    first += group
                 }
             }
         }
