@@ -105,16 +105,10 @@ extension QuantizedGEMM {
     /// pixel), stepping from pixel to pixel.
     @inline(__always)
     static func forEachPixel(_ g: ConvolutionGeometry, origin: GEMMTileOrigin, rows: Int, _ body: (Int, Int, Int, Int) -> Void) {
-        var ox = origin.column, oy = origin.row, b = origin.batch
+        var pixel = origin
         for r in 0..<tilePixels {
-            body(r, b, oy * g.strideHeight - g.padTop, ox * g.strideWidth - g.padLeft)
-            if r + 1 < rows {
-                ox += 1
-                if ox == g.outputWidth {
-                    ox = 0; oy += 1
-                    if oy == g.outputHeight { oy = 0; b += 1 }
-                }
-            }
+            body(r, pixel.batch, pixel.row * g.strideHeight - g.padTop, pixel.column * g.strideWidth - g.padLeft)
+            if r + 1 < rows { pixel.advance(g, by: 1) }
         }
     }
 }
