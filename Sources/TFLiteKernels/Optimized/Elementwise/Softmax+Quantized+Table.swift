@@ -30,22 +30,22 @@ public struct QuantizedSoftmaxTable: Sendable {
         let accumBits = SoftmaxKernels.QuantizedParams.accumulationIntegerBits
         let outMin = Int32(Out.min), outMax = Int32(Out.max)
         exps.withUnsafeBufferPointer { table in
-            let t = table.baseAddress!
-            for r in rows {
-                let xi = x + r * depth, oi = out + r * depth
-                var maxInRow = In.min
-                for c in 0..<depth { maxInRow = Swift.max(maxInRow, xi[c]) }
-                let m = Int32(maxInRow)
-                var sum: Int32 = 0
-                for c in 0..<depth {
-                    sum = sum &+ GemmlowpFixedPoint.rescale(t[Int(m - Int32(xi[c]))], from: 0, to: accumBits)
-                }
-                let (scale, bitsOverUnit) = GemmlowpFixedPoint.reciprocal(sum, integerDigits: accumBits)
-                let exponent = Swift.max(0, Swift.min(31, bitsOverUnit + 31 - Out.bitWidth))
-                for c in 0..<depth {
-                    let e = t[Int(m - Int32(xi[c]))]
-                    let unsat = roundingDivideByPOT(saturatingRoundingDoublingHighMul(scale, e), exponent)
-                    oi[c] = Out(truncatingIfNeeded: Swift.max(Swift.min(unsat &+ outMin, outMax), outMin))
+            sumTerms.withUnsafeBufferPointer { terms in
+                let t = table.baseAddress!, st = terms.baseAddress!
+                for r in rows {
+                    let xi = x + r * depth, oi = out + r * depth
+                    var maxInRow = In.min
+                    for c in 0..<depth { maxInRow = Swift.max(maxInRow, xi[c]) }
+                    let m = Int32(maxInRow)
+                    var sum: Int32 = 0
+                    for c in 0..<depth { sum = sum &+ st[Int(m - Int32(xi[c]))] }
+                    let (scale, bitsOverUnit) = GemmlowpFixedPoint.reciprocal(sum, integerDigits: accumBits)
+                    let exponent = Swift.max(0, Swift.min(31, bitsOverUnit + 31 - Out.bitWidth))
+                    for c in 0..<depth {
+                        let e = t[Int(m - Int32(xi[c]))]
+                        let unsat = roundingDivideByPOT(saturatingRoundingDoublingHighMul(scale, e), exponent)
+                        oi[c] = Out(truncatingIfNeeded: Swift.max(Swift.min(unsat &+ outMin, outMax), outMin))
+                    }
                 }
             }
         }
