@@ -3,6 +3,7 @@ import Foundation
 import TFLiteSchema
 import TestSupport
 import XCTest
+@testable import TFLiteKernels
 
 /// Float RELU-family nodes after an ADD (BlazeFace's residual blocks) or a convolution without
 /// an activation leave the run order: the producer clamps in the same pass and the RELU's output
@@ -21,7 +22,7 @@ final class ClampFusionTests: XCTestCase {
         XCTAssertEqual(skipped.count, relus.count, "every RELU follows an ADD or a CONV_2D read by it alone")
         for k in skipped {
             let relu = executor.nodes[k].context
-            let producer = try XCTUnwrap(executor.runOrder.first { p in
+            let producer = try XCTUnwrap(executor.nodes.indices.first { p in
                 executor.nodes[p].context.outputs.contains { $0.index == relu.inputs[0]?.index }
             })
             XCTAssertTrue([.add, .conv2D, .depthwiseConv2D].contains(executor.nodes[producer].context.code.builtin),
@@ -42,6 +43,39 @@ final class ClampFusionTests: XCTestCase {
             let reference = try runUnfused(path: path, values: sample)
             XCTAssertEqual(fused.count, reference.count)
             for (a, b) in zip(fused, reference) { XCTAssertEqual(a.map(\.bitPattern), b.map(\.bitPattern)) }
+        }
+    }
+
+    /// BlazeFace's residual ADDs run inside the convolution that produces one operand
+    /// (`ResidualAddFusion`) where that layer runs a generated float tile: 20 of face_detection_full_range's
+    /// 23 (the other three add a depthwise output or a tensor read twice). The ADD's output, and
+    /// the fused RELU's after it, share the convolution's output memory, the convolution keeps its
+    /// place before the ADD's other readers, and the bits equal the node-by-node run (the test above).
+    func testFaceDetectorResidualADDsRunInTheirConvolutions() throws {
+        let path = try TestPaths.model("face_detection_full_range.tflite")
+        let model = try Model(file: TFLiteModelFile(contentsOf: path))
+        let executor = SubgraphExecutor(blueprint: model.subgraphs[0], threads: ThreadPool(threadCount: 1))
+        try executor.prepare()
+        let adds = executor.nodes.indices.filter { executor.nodes[$0].context.code.builtin == .add }
+        let skipped = adds.filter { !executor.runOrder.contains($0) }
+        XCTAssertEqual(adds.count, 23)
+        guard GeneratedKernels.current?.floatConv6x16 != nil else {
+            XCTAssertEqual(skipped, [], "without generated float tiles no ADD is fused")
+            return
+        }
+        XCTAssertEqual(skipped.count, 20)
+        for k in skipped {
+            let add = executor.nodes[k].context
+            let producer = try XCTUnwrap(executor.runOrder.first { p in
+                add.inputs.contains { $0?.index == executor.nodes[p].context.outputs[0].index }
+                    && executor.nodes[p].context.code.builtin == .conv2D
+            })
+            XCTAssertEqual(add.outputs[0].data, executor.nodes[producer].context.outputs[0].data)
+            // Every other reader of the ADD's output still runs after the convolution.
+            let position = try XCTUnwrap(executor.runOrder.firstIndex(of: producer))
+            for reader in executor.runOrder where executor.nodes[reader].context.inputs.contains(where: { $0?.index == add.outputs[0].index }) {
+                XCTAssertGreaterThan(try XCTUnwrap(executor.runOrder.firstIndex(of: reader)), position)
+            }
         }
     }
 

@@ -165,6 +165,62 @@ final class FloatConvKernelTests: XCTestCase {
         check(GeneratedFusedFloatConvKernel8x16.self, seed: 21, fused: true)
     }
 
+    /// A fused ADD (`FloatConvResidual`) in every generated tile: the layer's output plus the
+    /// residual at the same offsets, clamped to the ADD's range, bit for bit what the tile gives
+    /// without it followed by the ADD (`x < lo ? lo : x`, then `x > hi ? hi : x`, as the
+    /// reference clamps), on partial panels, partial tiles and random thread chunks, with NaN,
+    /// infinities and signed zeros in the residual.
+    func testGeneratedKernelsAddAFusedResidual() throws {
+        guard let kernels = GeneratedKernels.current, kernels.floatConv6x16 != nil else {
+            throw XCTSkip("no generated float kernel on this CPU / policy (\(GeneratedKernels.summary))")
+        }
+        checkResidual(GeneratedFloatConvKernel6x16.self, seed: 31)
+        checkResidual(GeneratedFusedFloatConvKernel6x16.self, seed: 32)
+        guard kernels.floatConv8x32 != nil else {
+            throw XCTSkip("no generated AVX-512 float kernel on this CPU / policy (\(GeneratedKernels.summary))")
+        }
+        checkResidual(GeneratedFloatConvKernel8x32.self, seed: 33)
+        checkResidual(GeneratedFusedFloatConvKernel8x32.self, seed: 34)
+        checkResidual(GeneratedFloatConvKernel8x16.self, seed: 35)
+    }
+
+    private func checkResidual<K: FloatConvTileKernel>(_ kernel: K.Type, seed: UInt64) {
+        var rng = SeededGenerator(seed: seed)
+        for _ in 0..<30 {
+            let g = randomGeometry(&rng)
+            let input = (0..<g.inputCount).map { _ in rng.float() * 2 - 1 }
+            let filter = (0..<g.filterCount).map { _ in rng.float() * 2 - 1 }
+            let bias = (0..<g.outputDepth).map { _ in rng.float() - 0.5 }
+            let specials: [Float] = [.nan, .infinity, -.infinity, 0, -0.0]
+            let residual = (0..<g.outputCount).map { i in i % 13 == 0 ? specials[i / 13 % 5] : rng.float() * 4 - 2 }
+            let (lo, hi): (Float, Float) = [(-.infinity, .infinity), (0, 6), (-0.5, 1.5)][rng.int(0...2)]
+            let (addLo, addHi): (Float, Float) = [(-.infinity, .infinity), (0, .infinity), (-1, 1)][rng.int(0...2)]
+            let packed = ConvFilterPacking.packFloat(filter, outputDepth: g.outputDepth,
+                                                     depth: g.filterHeight * g.filterWidth * g.inputDepth,
+                                                     panelWidth: K.panelWidth)
+            let zeros = [Float](repeating: 0, count: g.inputDepth)
+            func run(_ fusedAdd: Bool) -> [Float] {
+                var output = [Float](repeating: .nan, count: g.outputCount)
+                for part in rng.chunks(Conv2DOptimized.floatTileCount(g, rows: K.rows)) {
+                    residual.withUnsafeBufferPointer { r in
+                        Conv2DOptimized.floatIndirect(
+                            K.self, g, activationMin: lo, activationMax: hi, input: input, packedFilter: packed, bias: bias,
+                            zeros: zeros, output: &output, tiles: part,
+                            residual: fusedAdd ? FloatConvResidual(input: r.baseAddress!, min: addLo, max: addHi) : nil)
+                    }
+                }
+                return output
+            }
+            let expected = zip(run(false), residual).map { t, r -> Float in
+                let sum = t + r
+                let low = sum < addLo ? addLo : sum
+                return low > addHi ? addHi : low
+            }
+            let actual = run(true)
+            XCTAssertEqual(actual.map(\.bitPattern), expected.map(\.bitPattern), "\(K.self) \(g)")
+        }
+    }
+
     /// The SSE2 build's pre-broadcast 6 × 8 driver (used from 33 output channels on, and on shallow layers).
     func testBroadcast6x8MatchesReference() {
         check(rows: 6, panelWidth: 8, name: "broadcast 6x8", seed: 15) { g, lo, hi, x, w, b, z, y, part in

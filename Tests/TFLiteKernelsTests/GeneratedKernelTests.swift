@@ -21,6 +21,9 @@ final class GeneratedKernelTests: XCTestCase {
         XCTAssertEqual(MemoryLayout<A>.offset(of: \A.count), Int(F.count))
         XCTAssertEqual(MemoryLayout<A>.offset(of: \A.activationMin), Int(F.activationMin))
         XCTAssertEqual(MemoryLayout<A>.offset(of: \A.activationMax), Int(F.activationMax))
+        XCTAssertEqual(MemoryLayout<A>.offset(of: \A.residual), Int(F.residual))
+        XCTAssertEqual(MemoryLayout<A>.offset(of: \A.residualMin), Int(F.residualMin))
+        XCTAssertEqual(MemoryLayout<A>.offset(of: \A.residualMax), Int(F.residualMax))
     }
 
     func testDepthwiseArgumentBlockLayoutMatchesTheGeneratedCode() {

@@ -10,7 +10,9 @@ import TFLiteSchema
 ///   their lifetimes. Graph inputs and outputs are live for the whole run, so they stay
 ///   valid between invokes.
 /// - `invoke()` calls every kernel's `invoke`; it allocates nothing. 8-bit `x · f(x)` pairs
-///   (YOLO's SiLU: LOGISTIC then MUL) run as one byte table (`ByteMapFusion`), bit-exact.
+///   (YOLO's SiLU: LOGISTIC then MUL) run as one byte table (`ByteMapFusion`), bit-exact; a
+///   float RELU after the node it clamps (`ClampFusion`) and a float ADD after the convolution
+///   producing one operand (`ResidualAddFusion`) run inside that node's pass.
 /// - Shapes known only at invoke: a node whose kernel reports invoke-time shapes
 ///   (``HostedKernel/hasInvokeTimeShapes(_:)``: WHERE on a computed input, IF or WHILE over
 ///   subgraphs whose shapes change) makes its outputs, and everything computed from them,
@@ -59,11 +61,14 @@ final class SubgraphExecutor {
     private(set) var runOrder: [Int] = []
     /// Fused 8-bit `x · f(x)` pairs by MUL node position (`ByteMapFusion`), from the last `prepare()`.
     private var fusedNodes: [ByteMapFusion?] = []
-    /// The outputs of skipped clamp nodes by the position of the node that writes them
-    /// (`ClampFusion`), from the last `prepare()`: each shares that node's output memory.
-    private var clampAliases: [Int: RuntimeTensor] = [:]
-    /// Whether `prepare()` fuses nodes (`ByteMapFusion`, `ClampFusion`); off only to check
-    /// that fused and unfused runs agree.
+    /// The outputs of skipped clamp and ADD nodes by the position of the node that writes them
+    /// (`ClampFusion`, `ResidualAddFusion`), from the last `prepare()`: each shares that node's
+    /// output memory.
+    private var fusedAliases: [Int: [RuntimeTensor]] = [:]
+    /// The fused ADD operand each node also reads (`ResidualAddFusion`), by node position.
+    private var fusedReads: [Int: RuntimeTensor] = [:]
+    /// Whether `prepare()` fuses nodes (`ByteMapFusion`, `ClampFusion`, `ResidualAddFusion`);
+    /// off only to check that fused and unfused runs agree.
     var fusesNodes = true
     /// Tensors made constant by the last `prepare()` (outputs of nodes evaluated there).
     private var preparedConstants: [Int] = []
@@ -233,8 +238,13 @@ final class SubgraphExecutor {
         let unfused = order.filter { !fusion.skipped.contains($0) }
         let clamps = fusesNodes ? ClampFusion.apply(nodes, order: unfused, graphInputs: graphInputs, graphOutputs: keptIndices)
             : ClampFusion(aliases: [:], skipped: [])
-        clampAliases = clamps.aliases
-        runOrder = unfused.filter { !clamps.skipped.contains($0) }
+        let clamped = unfused.filter { !clamps.skipped.contains($0) }
+        let adds = fusesNodes ? ResidualAddFusion.apply(nodes, order: clamped, clampAliases: clamps.aliases,
+                                                        graphInputs: graphInputs, graphOutputs: keptIndices)
+            : ResidualAddFusion(aliases: clamps.aliases.mapValues { [$0] }, reads: [:], order: clamped)
+        fusedAliases = adds.aliases
+        fusedReads = adds.reads
+        runOrder = adds.order
         try planMemory(budget: &memory.budget)
         preparedBudget = memory.budget
         isPrepared = true
@@ -331,7 +341,8 @@ final class SubgraphExecutor {
             let inputs = fusedNodes[k].map { [$0.input] } ?? node.context.inputs.compactMap { $0 }
             for input in inputs { use(input.index, at: step) }
             for output in node.context.outputs { use(output.index, at: step); produced.insert(output.index) }
-            if let alias = clampAliases[k] { use(alias.index, at: step); produced.insert(alias.index) }
+            for alias in fusedAliases[k] ?? [] { use(alias.index, at: step); produced.insert(alias.index) }
+            if let operand = fusedReads[k] { use(operand.index, at: step) }
         }
         for index in outputIndices { use(index, at: lastStep) }
         for index in preservedIndices where first[index] != nil { use(index, at: lastStep) }
@@ -348,8 +359,10 @@ final class SubgraphExecutor {
                   inBytes == TensorLayout.byteCount(output.shape, output.type) else { continue }
             root[find(output.index)] = find(input.index)
         }
-        // A fused clamp's output is its producer's output, written in place.
-        for (k, alias) in clampAliases { root[find(alias.index)] = find(nodes[k].context.outputs[0].index) }
+        // A fused clamp's or ADD's output is its producer's output, written in place.
+        for (k, aliases) in fusedAliases {
+            for alias in aliases { root[find(alias.index)] = find(nodes[k].context.outputs[0].index) }
+        }
         var groups: [Int: [Int]] = [:]
         for index in first.keys.sorted() { groups[find(index), default: []].append(index) }
         var members: [[Int]] = []

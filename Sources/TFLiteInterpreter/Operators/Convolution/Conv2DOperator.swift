@@ -30,4 +30,4 @@ final class Conv2DOperator: PlannedConvolutionOperator {
     }
 }
 
-extension Conv2DOperator: FloatClampFusable {}
+extension Conv2DOperator: FloatClampFusable, ResidualAddFusable {}

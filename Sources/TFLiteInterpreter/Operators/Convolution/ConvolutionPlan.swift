@@ -51,6 +51,16 @@ enum ConvolutionPlan {
     }
 }
 
+extension ConvolutionPlan {
+    /// The fusion hook of a float ADD that reads this layer's output (`ResidualAddFusable`):
+    /// the packed float GEMM with a generated tile adds the ADD's `operand` and applies its
+    /// `clamp` in the epilogue. Returns the fused plan, or nil (nothing changes).
+    func fusingResidualAdd(_ operand: RuntimeTensor, clamp: FloatClamp) -> ConvolutionPlan? {
+        guard case .packedGEMM(let plan) = self else { return nil }
+        return plan.fusingResidualAdd(operand, clamp: clamp).map { .packedGEMM($0) }
+    }
+}
+
 /// A convolution-family operator that decides a ``ConvolutionPlan`` at prepare: invoke runs it,
 /// and a float plan takes a following RELU's clamp (when the operator is `FloatClampFusable`).
 protocol PlannedConvolutionOperator: OperatorKernel {
@@ -64,6 +74,15 @@ extension PlannedConvolutionOperator {
     /// Runs the plan. - Throws: see ``ConvolutionPlan/run(_:op:)``.
     func invoke(_ node: NodeContext) throws {
         try plan.run(node, op: op)
+    }
+}
+
+extension PlannedConvolutionOperator where Self: ResidualAddFusable {
+    /// Takes a following ADD into the epilogue (see ``ConvolutionPlan/fusingResidualAdd(_:clamp:)``).
+    func fuseResidualAdd(_ operand: RuntimeTensor, min: Float, max: Float) -> Bool {
+        guard let fused = plan.fusingResidualAdd(operand, clamp: (min, max)) else { return false }
+        plan = fused
+        return true
     }
 }
 

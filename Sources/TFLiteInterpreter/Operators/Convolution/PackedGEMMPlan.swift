@@ -64,6 +64,17 @@ enum PackedGEMMPlan {
         }
     }
 
+    /// This plan with a following float ADD fused in (`ResidualAddFusion`): `operand` (the
+    /// ADD's other input, of the output's shape) added to every clamped output element, then
+    /// clamped to `clamp`; nil when the layer is not a float GEMM, already has one, or its
+    /// kernel is not a generated tile (``Conv2DOptimized/fusesResidual(_:)``).
+    func fusingResidualAdd(_ operand: RuntimeTensor, clamp: FloatClamp) -> PackedGEMMPlan? {
+        guard case .float(var gemm) = self, gemm.residual == nil,
+              Conv2DOptimized.fusesResidual(gemm.geometry) else { return nil }
+        gemm.residual = (operand, clamp)
+        return .float(gemm)
+    }
+
     /// This plan with `clamp` as the fused activation of a float GEMM (see
     /// ``ConvolutionArithmetic/fusedClamp(own:with:)``); nil for the others.
     func fusingFloatClamp(_ clamp: FloatClamp) -> PackedGEMMPlan? {
@@ -84,16 +95,22 @@ struct PackedFloatGEMM {
     let zeros: [Float]
     /// Whether each multiply-add rounds once (see `FloatArithmetic`).
     let fusedMultiplyAdd: Bool
+    /// The ADD fused into the layer (`ResidualAddFusion`): its other operand, a tensor of the
+    /// output's shape, and its activation range; nil without one.
+    var residual: (operand: RuntimeTensor, clamp: FloatClamp)?
 
     func run(_ o: ConvolutionOperands, threads: ThreadPool) {
         let (g, clamp, fma) = (geometry, clamp, fusedMultiplyAdd)
         let (x, b, y) = (o.input(Float.self), o.bias(Float.self), o.output(Float.self))
+        let fusedAdd = residual.map {
+            FloatConvResidual(input: $0.operand.pointer(as: Float.self), min: $0.clamp.min, max: $0.clamp.max)
+        }
         let tiles = Conv2DOptimized.floatTileCount(g)
         zeros.withUnsafeBufferPointer { z in
             threads.parallelFor(tiles, minChunk: WorkSplitPolicy.floatGEMMMinChunk(g)) { part in
                 Conv2DOptimized.float(g, activationMin: clamp.min, activationMax: clamp.max, input: x,
                                       packedFilter: weights.pointer, bias: b, zeros: z.baseAddress!, output: y,
-                                      tiles: part, fusedMultiplyAdd: fma)
+                                      tiles: part, fusedMultiplyAdd: fma, residual: fusedAdd)
             }
         }
     }

@@ -5,7 +5,7 @@ import TFLiteKernels
 /// two broadcast inputs, optional fused activation (ADD, SUB, MUL, DIV). Quantized DIV
 /// (uint8, int8, int16) rejects a divisor code equal to the divisor's zero point (a real 0) as
 /// the reference does: at prepare when the divisor is constant, else at invoke.
-final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClampFusable {
+final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClampFusable, FloatResidualAddKernel {
     private let operation: BinaryArithmetic.Operation
     private let name: String
     /// Whether the operator has a fused activation in its options (ADD, SUB, MUL, DIV).
@@ -67,6 +67,14 @@ final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClamp
         guard case let .quantizedMul(p) = plan, layout?.isElementwise == true,
               elementType == .int8 || elementType == .uint8 else { return nil }
         return { BinaryArithmetic.quantizedMulElement($0, $1, p) }
+    }
+
+    /// For a prepared float ADD of two same-shape operands: its activation range, for fusing
+    /// it into the node that produces one operand (`ResidualAddFusion`).
+    var floatResidualAdd: FloatClamp? {
+        guard operation == .add, elementType == .float32, case let .float32(lo, hi) = plan,
+              layout?.isElementwise == true else { return nil }
+        return (lo, hi)
     }
 
     /// Adds a clamp to a float ADD / SUB / MUL / DIV without a fused activation (operator fusion).

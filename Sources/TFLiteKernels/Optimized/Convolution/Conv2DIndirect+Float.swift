@@ -17,20 +17,33 @@ public enum Conv2DOptimized {
         (g.batches * g.outputHeight * g.outputWidth + rows - 1) / rows
     }
 
+    /// Whether the kernel this build runs for `g` takes a fused ADD (`FloatConvResidual`): the
+    /// generated tiles do, the Swift ones do not.
+    public static func fusesResidual(_ g: ConvolutionGeometry) -> Bool {
+        switch FloatConvKernelShape.native(outputDepth: g.outputDepth, depth: g.filterHeight * g.filterWidth * g.inputDepth) {
+        case .generated8x32, .generated8x16, .generated6x16: true
+        case .rows8x32, .rows6x16, .rows6x8: false
+        }
+    }
+
     /// Computes the output pixels of float tiles `tiles` (see `floatTileCount`) with the
     /// microkernel this build runs for `g`. `packedFilter` comes from `ConvFilterPacking.packFloat`
     /// (which packs for that same kernel); `zeros` must hold at least `inputDepth` zeros.
     /// Groups == 1 only. With `fusedMultiplyAdd`, the generated kernels add each product with
     /// one rounding (the Swift kernels are unchanged): the same order of sums, each within an
-    /// ulp of the separately rounded step.
+    /// ulp of the separately rounded step. A `residual` (an ADD fused into the layer) requires
+    /// `fusesResidual(g)`.
     public static func float(_ g: ConvolutionGeometry, activationMin: Float, activationMax: Float,
                              input: UnsafePointer<Float>, packedFilter: UnsafePointer<Float>,
                              bias: UnsafePointer<Float>?, zeros: UnsafePointer<Float>,
-                             output: UnsafeMutablePointer<Float>, tiles: Range<Int>, fusedMultiplyAdd: Bool = false) {
+                             output: UnsafeMutablePointer<Float>, tiles: Range<Int>, fusedMultiplyAdd: Bool = false,
+                             residual: FloatConvResidual? = nil) {
+        KernelPrecondition.check(residual == nil || fusesResidual(g), "a fused ADD needs a generated float tile")
         /// `floatIndirect` with kernel `K` on this call's operands.
         func indirect<K: FloatConvTileKernel>(_ kernel: K.Type) {
-            floatIndirect(K.self, g, activationMin: activationMin, activationMax: activationMax,
-                          input: input, packedFilter: packedFilter, bias: bias, zeros: zeros, output: output, tiles: tiles)
+            floatIndirect(K.self, g, activationMin: activationMin, activationMax: activationMax, input: input,
+                          packedFilter: packedFilter, bias: bias, zeros: zeros, output: output, tiles: tiles,
+                          residual: residual)
         }
         switch FloatConvKernelShape.native(outputDepth: g.outputDepth, depth: g.filterHeight * g.filterWidth * g.inputDepth) {
         case .rows8x32: indirect(FloatConvKernel8x32.self)

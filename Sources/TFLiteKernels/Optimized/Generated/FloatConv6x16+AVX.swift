@@ -4,8 +4,9 @@ import MachineCode
 /// accumulators, the same contract as `FloatConvTileKernel` (input runs per pixel and tap,
 /// a panel of 16-float weight steps), with the epilogue fused: `acc + bias`, clamped to the
 /// activation range as `FloatConvEpilogue.clamp` does (NaN passes through), stored for the
-/// first `count` rows. Products and sums are rounded separately (`vmulps`, `vaddps`; no FMA) in
-/// the reference kernel's order — taps, then input channels, bias last — so results are the
+/// first `count` rows; with a residual (an ADD fused into the layer, `FloatConvResidual`), each
+/// clamped row then adds the residual's row and clamps to the ADD's range. Products and sums
+/// are rounded separately (`vmulps`, `vaddps`; no FMA) in the reference kernel's order — taps, then input channels, bias last — so results are the
 /// reference's bit for bit, which hybrid models need: their on-the-fly input quantization
 /// turns one-ulp differences into whole quantization steps. (On Zen both run two per cycle.)
 /// With `fused`, each product is added with one rounding (`vfmadd231ps`), in the same order:
@@ -52,7 +53,7 @@ enum FloatConv6x16AVX {
             }
             a.closeTapLoops(weights: w, weightBytes: 64, offset: offset, end: end, step: step,
                             table: runs, tableBytes: 48, taps: taps, tap: tap)
-            // Epilogue: bias, clamp, store rows 0 ..< count.
+            // Epilogue: bias, clamp, (residual, its clamp,) store rows 0 ..< count.
             a.mov(output, .mem(args, disp: Field.output))
             a.mov(stride, .mem(args, disp: Field.rowStrideBytes))
             a.mov(count, .mem(args, disp: Field.count))
@@ -61,19 +62,41 @@ enum FloatConv6x16AVX {
             a.vmovups(ymm(13), .mem(.rax, disp: 32))
             a.vbroadcastss(ymm(14), .mem(args, disp: Field.activationMin))
             a.vbroadcastss(ymm(15), .mem(args, disp: Field.activationMax))
-            for r in 0..<6 {
-                if r > 0 {
-                    a.cmp(count, Int32(r))
-                    a.j(.lessOrEqual, done)
+            let residual = GeneralRegister.rbx, plain = a.newLabel()
+            a.mov(residual, .mem(args, disp: Field.residual))
+            a.test(residual, residual)
+            a.j(.equal, plain)
+            for withResidual in [true, false] {
+                if !withResidual { a.bind(plain) }
+                for r in 0..<6 {
+                    if r > 0 {
+                        a.cmp(count, Int32(r))
+                        a.j(.lessOrEqual, done)
+                    }
+                    for (v, b) in [(2 * r, 12), (2 * r + 1, 13)] {
+                        a.vaddps(ymm(v), ymm(v), ymm(b))
+                        a.vmaxps(ymm(v), ymm(14), ymm(v))         // x < min ? min : x
+                        a.vminps(ymm(v), ymm(15), ymm(v))         // x > max ? max : x
+                    }
+                    if withResidual {
+                        // All 16 ymm are taken: the ADD's bounds replace the layer's for this row.
+                        a.vaddps(ymm(2 * r), ymm(2 * r), .mem(residual))
+                        a.vaddps(ymm(2 * r + 1), ymm(2 * r + 1), .mem(residual, disp: 32))
+                        a.vbroadcastss(ymm(14), .mem(args, disp: Field.residualMin))
+                        a.vbroadcastss(ymm(15), .mem(args, disp: Field.residualMax))
+                        for v in [2 * r, 2 * r + 1] {
+                            a.vmaxps(ymm(v), ymm(14), ymm(v))
+                            a.vminps(ymm(v), ymm(15), ymm(v))
+                        }
+                        a.vbroadcastss(ymm(14), .mem(args, disp: Field.activationMin))
+                        a.vbroadcastss(ymm(15), .mem(args, disp: Field.activationMax))
+                    }
+                    a.vmovups(.mem(output), ymm(2 * r))
+                    a.vmovups(.mem(output, disp: 32), ymm(2 * r + 1))
+                    a.add(output, stride)
+                    if withResidual { a.add(residual, stride) }
                 }
-                for (v, b) in [(2 * r, 12), (2 * r + 1, 13)] {
-                    a.vaddps(ymm(v), ymm(v), ymm(b))
-                    a.vmaxps(ymm(v), ymm(14), ymm(v))         // x < min ? min : x
-                    a.vminps(ymm(v), ymm(15), ymm(v))         // x > max ? max : x
-                }
-                a.vmovups(.mem(output), ymm(2 * r))
-                a.vmovups(.mem(output, disp: 32), ymm(2 * r + 1))
-                a.add(output, stride)
+                if withResidual { a.jmp(done) }
             }
         }
     }
@@ -92,11 +115,18 @@ struct GeneratedFloatTileArguments {
     var count: Int
     var activationMin: Float
     var activationMax: Float
+    /// The fused ADD's other operand at the tile's first output element (rows `rowStrideBytes`
+    /// apart), or nil (no fused ADD).
+    var residual: UnsafeRawPointer?
+    /// The fused ADD's activation range.
+    var residualMin: Float = -.infinity
+    var residualMax: Float = .infinity
 
     /// Byte offsets of the fields (checked against `MemoryLayout` by the kernel tests).
     enum Field {
         static let runs: Int32 = 0, taps: Int32 = 8, depthBytes: Int32 = 16, weights: Int32 = 24, bias: Int32 = 32
         static let output: Int32 = 40, rowStrideBytes: Int32 = 48, count: Int32 = 56
         static let activationMin: Int32 = 64, activationMax: Int32 = 68
+        static let residual: Int32 = 72, residualMin: Int32 = 80, residualMax: Int32 = 84
     }
 }

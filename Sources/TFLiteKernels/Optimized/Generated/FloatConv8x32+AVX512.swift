@@ -9,11 +9,13 @@ import MachineCode
 /// and multiplies them by each pixel's input, broadcast once into zmm(18 + r), then adds:
 /// products and sums rounded separately (`vmulps`, `vaddps`; no FMA) in the reference kernel's
 /// order, as `FloatConv6x16AVX` and for the same reason (bit-exact float, which hybrid models need);
-/// with `fused`, one `vfmadd231ps` per product instead (see `FloatConv6x16AVX`).
+/// with `fused`, one `vfmadd231ps` per product instead (see `FloatConv6x16AVX`). With a
+/// residual (an ADD fused into the layer, `FloatConvResidual`), each clamped row then adds the
+/// residual's row (same offsets, same row stride) and clamps to the ADD's range.
 ///
 /// C signature (System V): `(arguments)`, a pointer to `GeneratedFloatTileArguments`.
 /// Preconditions: `taps ≥ 1`, `inputDepth ≥ 1`, `1 ≤ count ≤ 8`; 16 · `panels` bias floats
-/// readable; the 16 · `panels` lanes of each stored row writable.
+/// readable; the 16 · `panels` lanes of each stored row writable (and readable in the residual).
 enum FloatConv8x32AVX512 {
     typealias Function = @convention(c) (UnsafeRawPointer) -> Void
 
@@ -59,7 +61,7 @@ enum FloatConv8x32AVX512 {
             }
             a.closeTapLoops(weights: w, weightBytes: Int32(64 * panels), offset: offset, end: end, step: step,
                             table: runs, tableBytes: 64, taps: taps, tap: tap)
-            // Epilogue: bias, clamp, store rows 0 ..< count.
+            // Epilogue: bias, clamp, (residual, its clamp,) store rows 0 ..< count.
             a.mov(output, .mem(args, disp: Field.output))
             a.mov(stride, .mem(args, disp: Field.rowStrideBytes))
             a.mov(count, .mem(args, disp: Field.count))
@@ -68,19 +70,35 @@ enum FloatConv8x32AVX512 {
             if panels == 2 { a.vmovups(zmm(17), .mem(.rax, disp: 64)) }
             a.vbroadcastss(zmm(18), .mem(args, disp: Field.activationMin))
             a.vbroadcastss(zmm(19), .mem(args, disp: Field.activationMax))
-            for r in 0..<8 {
-                if r > 0 {
-                    a.cmp(count, Int32(r))
-                    a.j(.lessOrEqual, done)
+            let residual = GeneralRegister.rbx, plain = a.newLabel()
+            a.mov(residual, .mem(args, disp: Field.residual))
+            a.test(residual, residual)
+            a.j(.equal, plain)
+            a.vbroadcastss(zmm(20), .mem(args, disp: Field.residualMin))
+            a.vbroadcastss(zmm(21), .mem(args, disp: Field.residualMax))
+            for withResidual in [true, false] {
+                if !withResidual { a.bind(plain) }
+                for r in 0..<8 {
+                    if r > 0 {
+                        a.cmp(count, Int32(r))
+                        a.j(.lessOrEqual, done)
+                    }
+                    for h in 0..<panels {
+                        let v = accumulator(r, h)
+                        a.vaddps(v, v, zmm(16 + h))
+                        a.vmaxps(v, zmm(18), v)                   // x < min ? min : x
+                        a.vminps(v, zmm(19), v)                   // x > max ? max : x
+                        if withResidual {
+                            a.vaddps(v, v, .mem(residual, disp: Int32(64 * h)))
+                            a.vmaxps(v, zmm(20), v)
+                            a.vminps(v, zmm(21), v)
+                        }
+                        a.vmovups(.mem(output, disp: Int32(64 * h)), v)
+                    }
+                    a.add(output, stride)
+                    if withResidual { a.add(residual, stride) }
                 }
-                for h in 0..<panels {
-                    let v = accumulator(r, h)
-                    a.vaddps(v, v, zmm(16 + h))
-                    a.vmaxps(v, zmm(18), v)                   // x < min ? min : x
-                    a.vminps(v, zmm(19), v)                   // x > max ? max : x
-                    a.vmovups(.mem(output, disp: Int32(64 * h)), v)
-                }
-                a.add(output, stride)
+                if withResidual { a.jmp(done) }
             }
         }
     }

@@ -61,17 +61,20 @@ enum GeneratedFusedFloatConvKernel8x16: GeneratedFloatTileKernel {
 }
 
 /// Runs generated float tile `kernel` (`rows` × `panelWidth`) on one tile, through whole-panel
-/// stack buffers where the panel is partial or has no bias.
+/// stack buffers where the panel is partial (output and residual) or has no bias.
 @inline(never)
 func runGeneratedFloatTile(_ kernel: @convention(c) (UnsafeRawPointer) -> Void, rows: Int, panelWidth: Int,
                            runs: UnsafePointer<UnsafePointer<Float>>, taps: Int, inputDepth: Int,
                            weights: UnsafePointer<Float>, epilogue: FloatConvEpilogue,
                            output: UnsafeMutablePointer<Float>, rowStride: Int, count: Int) {
+    var residual = epilogue.residual
     func run(bias: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, rowStride: Int) {
         var arguments = GeneratedFloatTileArguments(
             runs: UnsafeRawPointer(runs), taps: taps, depthBytes: inputDepth * 4, weights: UnsafeRawPointer(weights),
             bias: UnsafeRawPointer(bias), output: UnsafeMutableRawPointer(output), rowStrideBytes: rowStride * 4,
-            count: count, activationMin: epilogue.activationMin, activationMax: epilogue.activationMax)
+            count: count, activationMin: epilogue.activationMin, activationMax: epilogue.activationMax,
+            residual: residual.map(UnsafeRawPointer.init), residualMin: epilogue.residualMin,
+            residualMax: epilogue.residualMax)
         withUnsafePointer(to: &arguments) { kernel(UnsafeRawPointer($0)) }
     }
     let lanes = epilogue.lanes
@@ -79,12 +82,18 @@ func runGeneratedFloatTile(_ kernel: @convention(c) (UnsafeRawPointer) -> Void, 
         run(bias: bias, output: output, rowStride: rowStride)
         return
     }
-    withUnsafeTemporaryAllocation(of: Float.self, capacity: panelWidth * (1 + rows)) { buffer in
-        let bias = buffer.baseAddress!, scratch = bias + panelWidth
+    withUnsafeTemporaryAllocation(of: Float.self, capacity: panelWidth * (1 + 2 * rows)) { buffer in
+        let bias = buffer.baseAddress!, scratch = bias + panelWidth, residualRows = scratch + rows * panelWidth
         for l in 0..<panelWidth { bias[l] = l < lanes ? epilogue.bias?[l] ?? 0 : 0 }
         if lanes == panelWidth {
             run(bias: bias, output: output, rowStride: rowStride)
             return
+        }
+        if let source = residual {
+            // The residual's partial rows, padded to whole panels like the output.
+            residualRows.initialize(repeating: 0, count: count * panelWidth)
+            for r in 0..<count { (residualRows + r * panelWidth).update(from: source + r * rowStride, count: lanes) }
+            residual = UnsafePointer(residualRows)
         }
         run(bias: bias, output: scratch, rowStride: panelWidth)
         for r in 0..<count {

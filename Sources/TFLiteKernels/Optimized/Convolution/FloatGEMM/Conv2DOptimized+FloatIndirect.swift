@@ -7,13 +7,20 @@ extension Conv2DOptimized {
     /// output pixels are processed in blocks: for every tile of a block it fills a table of
     /// input-run pointers (one per pixel and filter tap, the zero run where a tap falls into the
     /// padding), then runs `K` over every weight panel and, inside, every tile of the block, so a
-    /// panel is loaded once per block. `packedFilter` must be packed with `K.panelWidth`;
-    /// `tiles` counts `K.rows`-pixel tiles.
+    /// panel is loaded once per block. Without horizontal dilation a filter row's taps lie side
+    /// by side in the input, so a tile whose every window lies wholly inside the input takes one
+    /// run of `filterWidth · inputDepth` floats per filter row instead of one per tap: the packed
+    /// weights are in the same (row, column, channel) order either way, and the kernel adds the
+    /// products in the same order, so results are identical; it only loads fewer pointers (a
+    /// 3-channel stem: a third of the table and three times the steps per tap). `packedFilter`
+    /// must be packed with `K.panelWidth`; `tiles` counts `K.rows`-pixel tiles; a `residual`
+    /// needs a generated `K`.
     static func floatIndirect<K: FloatConvTileKernel>(_ kernel: K.Type, _ g: ConvolutionGeometry,
                                                       activationMin: Float, activationMax: Float,
                                                       input: UnsafePointer<Float>, packedFilter: UnsafePointer<Float>,
                                                       bias: UnsafePointer<Float>?, zeros: UnsafePointer<Float>,
-                                                      output: UnsafeMutablePointer<Float>, tiles: Range<Int>) {
+                                                      output: UnsafeMutablePointer<Float>, tiles: Range<Int>,
+                                                      residual: FloatConvResidual? = nil) {
         let mr = K.rows, nr = K.panelWidth
         let pixels = g.batches * g.outputHeight * g.outputWidth
         let cin = g.inputDepth, cout = g.outputDepth
@@ -26,53 +33,95 @@ extension Conv2DOptimized {
         // A pointwise layer (1×1, stride 1, no padding) reads output pixel p's input at pixel p.
         let pointwise = taps == 1 && g.strideHeight == 1 && g.strideWidth == 1 && g.padTop == 0 && g.padLeft == 0
             && g.inputHeight == g.outputHeight && g.inputWidth == g.outputWidth
+        let mergesRows = !pointwise && g.filterWidth > 1 && g.dilationWidth == 1
         withUnsafeTemporaryAllocation(of: UnsafePointer<Float>.self, capacity: block * tableSize) { table in
-            let runs = table.baseAddress!
-            var blockStart = tiles.lowerBound
-            while blockStart < tiles.upperBound {
-                let blockEnd = min(tiles.upperBound, blockStart + block)
-                for tile in blockStart..<blockEnd {
-                    let first = tile * mr
-                    let count = min(mr, pixels - first)
-                    let tileRuns = runs + (tile - blockStart) * tableSize
-                    if pointwise {
-                        // Rows past the output repeat the last pixel; they are computed, not stored.
-                        for r in 0..<mr { tileRuns[r] = input + (first + Swift.min(r, count - 1)) * cin }
-                        continue
-                    }
-                    var cursor = OutputPixelCursor(pixel: first, g)
-                    for r in 0..<mr {
-                        // Rows past the output repeat the last pixel; they are computed, not stored.
-                        if r > 0 && r < count { cursor.advance() }
-                        let y0 = cursor.row * g.strideHeight - g.padTop, x0 = cursor.column * g.strideWidth - g.padLeft
-                        let batchBase = input + cursor.batch * g.inputHeight * g.inputWidth * cin
-                        var t = r
-                        for fy in 0..<g.filterHeight {
-                            let iy = y0 + fy * g.dilationHeight
-                            let rowInside = iy >= 0 && iy < g.inputHeight
-                            for fx in 0..<g.filterWidth {
-                                let ix = x0 + fx * g.dilationWidth
-                                tileRuns[t] = rowInside && ix >= 0 && ix < g.inputWidth
-                                    ? batchBase + (iy * g.inputWidth + ix) * cin : zeros
-                                t += mr
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: block) { tapsPerTile in
+                let runs = table.baseAddress!, tileTaps = tapsPerTile.baseAddress!
+                if pointwise { tileTaps.initialize(repeating: 1, count: block) }
+                var blockStart = tiles.lowerBound
+                while blockStart < tiles.upperBound {
+                    let blockEnd = min(tiles.upperBound, blockStart + block)
+                    for tile in blockStart..<blockEnd {
+                        let first = tile * mr
+                        let count = min(mr, pixels - first)
+                        let tileRuns = runs + (tile - blockStart) * tableSize
+                        if pointwise {
+                            // Rows past the output repeat the last pixel; they are computed, not stored.
+                            for r in 0..<mr { tileRuns[r] = input + (first + Swift.min(r, count - 1)) * cin }
+                            continue
+                        }
+                        if mergesRows && fillRowRuns(tileRuns, first: first, count: count, g, input: input, rows: mr) {
+                            tileTaps[tile - blockStart] = g.filterHeight
+                            continue
+                        }
+                        tileTaps[tile - blockStart] = taps
+                        var cursor = OutputPixelCursor(pixel: first, g)
+                        for r in 0..<mr {
+                            // Rows past the output repeat the last pixel; they are computed, not stored.
+                            if r > 0 && r < count { cursor.advance() }
+                            let y0 = cursor.row * g.strideHeight - g.padTop, x0 = cursor.column * g.strideWidth - g.padLeft
+                            let batchBase = input + cursor.batch * g.inputHeight * g.inputWidth * cin
+                            var t = r
+                            for fy in 0..<g.filterHeight {
+                                let iy = y0 + fy * g.dilationHeight
+                                let rowInside = iy >= 0 && iy < g.inputHeight
+                                for fx in 0..<g.filterWidth {
+                                    let ix = x0 + fx * g.dilationWidth
+                                    tileRuns[t] = rowInside && ix >= 0 && ix < g.inputWidth
+                                        ? batchBase + (iy * g.inputWidth + ix) * cin : zeros
+                                    t += mr
+                                }
                             }
                         }
                     }
-                }
-                for panel in 0..<panels {
-                    let n0 = panel * nr
-                    let epilogue = FloatConvEpilogue(bias: bias.map { $0 + n0 }, lanes: min(nr, cout - n0),
-                                                     activationMin: activationMin, activationMax: activationMax)
-                    let weights = packedFilter + panel * depth * nr
-                    for tile in blockStart..<blockEnd {
-                        let first = tile * mr
-                        K.tile(runs: runs + (tile - blockStart) * tableSize, taps: taps, inputDepth: cin,
-                               weights: weights, epilogue: epilogue, output: output + first * cout + n0,
-                               rowStride: cout, count: min(mr, pixels - first))
+                    for panel in 0..<panels {
+                        let n0 = panel * nr
+                        var epilogue = FloatConvEpilogue(bias: bias.map { $0 + n0 }, lanes: min(nr, cout - n0),
+                                                         activationMin: activationMin, activationMax: activationMax,
+                                                         residualMin: residual?.min ?? -.infinity,
+                                                         residualMax: residual?.max ?? .infinity)
+                        let weights = packedFilter + panel * depth * nr
+                        for tile in blockStart..<blockEnd {
+                            let first = tile * mr
+                            let tileTap = tileTaps[tile - blockStart]
+                            epilogue.residual = residual.map { $0.input + first * cout + n0 }
+                            K.tile(runs: runs + (tile - blockStart) * tableSize, taps: tileTap,
+                                   inputDepth: tileTap == taps ? cin : depth / tileTap,
+                                   weights: weights, epilogue: epilogue, output: output + first * cout + n0,
+                                   rowStride: cout, count: min(mr, pixels - first))
+                        }
                     }
+                    blockStart = blockEnd
                 }
-                blockStart = blockEnd
             }
         }
+    }
+
+    /// Fills a tile's table with one run per filter row (`filterHeight` rows of `K.rows`
+    /// pointers, the layout of the per-tap table's first rows) when the windows of all its
+    /// pixels, `first ..< first + rows` with the rows past `count` repeating the last pixel, lie
+    /// wholly inside the input; returns false, having written nothing useful, otherwise.
+    /// Precondition: `dilationWidth == 1`, so each filter row is `filterWidth · inputDepth`
+    /// consecutive floats.
+    @inline(__always)
+    private static func fillRowRuns(_ tileRuns: UnsafeMutablePointer<UnsafePointer<Float>>, first: Int, count: Int,
+                                    _ g: ConvolutionGeometry, input: UnsafePointer<Float>, rows mr: Int) -> Bool {
+        let cin = g.inputDepth
+        let lastColumn = (g.filterWidth - 1), lastRow = (g.filterHeight - 1) * g.dilationHeight
+        let rowStep = g.dilationHeight * g.inputWidth * cin
+        var cursor = OutputPixelCursor(pixel: first, g)
+        for r in 0..<mr {
+            if r > 0 && r < count { cursor.advance() }
+            let y0 = cursor.row * g.strideHeight - g.padTop, x0 = cursor.column * g.strideWidth - g.padLeft
+            guard y0 >= 0, y0 + lastRow < g.inputHeight, x0 >= 0, x0 + lastColumn < g.inputWidth else { return false }
+            var run = input + ((cursor.batch * g.inputHeight + y0) * g.inputWidth + x0) * cin
+            var t = r
+            for _ in 0..<g.filterHeight {
+                tileRuns[t] = UnsafePointer(run)
+                run += rowStep
+                t += mr
+            }
+        }
+        return true
     }
 }

@@ -11,6 +11,11 @@ struct FloatConvEpilogue {
     let lanes: Int
     /// Activation range.
     let activationMin: Float, activationMax: Float
+    /// The fused ADD's operand at this tile's first output element (rows as the output's), or
+    /// nil; only the generated tiles take one (see `FloatConvResidual`).
+    var residual: UnsafePointer<Float>? = nil
+    /// The fused ADD's activation range.
+    var residualMin: Float = -.infinity, residualMax: Float = .infinity
 
     /// Bias lanes `offset ..< offset + 16` (zero past `lanes` or without bias).
     @inline(__always)
