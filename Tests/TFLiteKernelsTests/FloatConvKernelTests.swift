@@ -28,14 +28,25 @@ final class FloatConvKernelTests: XCTestCase {
     }
 
 
+    /// A 1 × 1, stride-1 layer (the drivers' pointwise path: whole tiles in one call where the
+    /// kernel `runsPointwiseTiles`), with pixel counts around the tile sizes.
+    private func randomPointwiseGeometry(_ rng: inout SeededGenerator) -> ConvolutionGeometry {
+        let cin = rng.int(1...41), h = rng.int(1...9), w = rng.int(1...17)
+        return ConvolutionGeometry(batches: rng.int(1...2), inputHeight: h, inputWidth: w, inputDepth: cin,
+                                   filterHeight: 1, filterWidth: 1, filterInputDepth: cin,
+                                   outputHeight: h, outputWidth: w, outputDepth: rng.int(1...75),
+                                   strideHeight: 1, strideWidth: 1, dilationHeight: 1, dilationWidth: 1, padTop: 0, padLeft: 0)
+    }
+
     /// The signature of the float drivers (`floatIndirect` for one kernel, `floatBroadcast6x8`).
     typealias Driver = (ConvolutionGeometry, Float, Float, UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>?,
                         UnsafePointer<Float>, UnsafeMutablePointer<Float>, Range<Int>) -> Void
 
     /// Runs microkernel `K` through `floatIndirect` on 50 random geometries against the reference
     /// (with `fused`, bit for bit against `fusedReference`).
-    private func check<K: FloatConvTileKernel>(_ kernel: K.Type, seed: UInt64, fused: Bool = false) {
-        check(rows: K.rows, panelWidth: K.panelWidth, name: "\(K.self)", seed: seed, fused: fused) { g, lo, hi, x, w, b, z, y, part in
+    private func check<K: FloatConvTileKernel>(_ kernel: K.Type, seed: UInt64, fused: Bool = false, pointwise: Bool = false) {
+        check(rows: K.rows, panelWidth: K.panelWidth, name: "\(K.self)", seed: seed, fused: fused,
+              pointwise: pointwise) { g, lo, hi, x, w, b, z, y, part in
             Conv2DOptimized.floatIndirect(K.self, g, activationMin: lo, activationMax: hi, input: x, packedFilter: w,
                                           bias: b, zeros: z, output: y, tiles: part)
         }
@@ -73,10 +84,11 @@ final class FloatConvKernelTests: XCTestCase {
 
     /// Runs `driver` (tiles of `rows` pixels, panels of `panelWidth` channels) on 50 random
     /// geometries against the reference, or with `fused` bit for bit against `fusedReference`.
-    private func check(rows: Int, panelWidth: Int, name: String, seed: UInt64, fused: Bool = false, driver: Driver) {
+    private func check(rows: Int, panelWidth: Int, name: String, seed: UInt64, fused: Bool = false, pointwise: Bool = false,
+                       driver: Driver) {
         var rng = SeededGenerator(seed: seed)
         for _ in 0..<50 {
-            let g = randomGeometry(&rng)
+            let g = pointwise ? randomPointwiseGeometry(&rng) : randomGeometry(&rng)
             let input = (0..<g.inputCount).map { _ in rng.float() }
             let filter = (0..<g.filterCount).map { _ in rng.float() }
             let bias: [Float]? = rng.int(0...3) == 0 ? nil : (0..<g.outputDepth).map { _ in rng.float() }
@@ -151,6 +163,22 @@ final class FloatConvKernelTests: XCTestCase {
         check(GeneratedFloatConvKernel8x16.self, seed: 20)
     }
 
+    /// The generated kernels on 1 × 1 layers, where the AVX-512 tiles run a block's whole
+    /// tiles in one call (masked partial panels, random thread chunks), plain and fused.
+    func testGeneratedKernelsOnPointwiseLayers() throws {
+        guard let kernels = GeneratedKernels.current, kernels.floatConv6x16 != nil else {
+            throw XCTSkip("no generated float kernel on this CPU / policy (\(GeneratedKernels.summary))")
+        }
+        check(GeneratedFloatConvKernel6x16.self, seed: 41, pointwise: true)
+        guard kernels.floatConv8x32 != nil else {
+            throw XCTSkip("no generated AVX-512 float kernel on this CPU / policy (\(GeneratedKernels.summary))")
+        }
+        check(GeneratedFloatConvKernel8x32.self, seed: 42, pointwise: true)
+        check(GeneratedFloatConvKernel8x16.self, seed: 43, pointwise: true)
+        check(GeneratedFusedFloatConvKernel8x32.self, seed: 44, fused: true, pointwise: true)
+        check(GeneratedFusedFloatConvKernel8x16.self, seed: 45, fused: true, pointwise: true)
+    }
+
     /// The generated kernels' fused multiply-add forms equal the reference computed with fused
     /// multiply-adds in the same order, bit for bit (so they do fuse, and keep the order).
     func testGeneratedFusedKernelsMatchFusedReference() throws {
@@ -186,8 +214,8 @@ final class FloatConvKernelTests: XCTestCase {
 
     private func checkResidual<K: FloatConvTileKernel>(_ kernel: K.Type, seed: UInt64) {
         var rng = SeededGenerator(seed: seed)
-        for _ in 0..<30 {
-            let g = randomGeometry(&rng)
+        for i in 0..<40 {
+            let g = i % 2 == 0 ? randomPointwiseGeometry(&rng) : randomGeometry(&rng)
             let input = (0..<g.inputCount).map { _ in rng.float() * 2 - 1 }
             let filter = (0..<g.filterCount).map { _ in rng.float() * 2 - 1 }
             let bias = (0..<g.outputDepth).map { _ in rng.float() - 0.5 }

@@ -121,6 +121,13 @@ struct GeneratedFloatTileArguments {
     /// The fused ADD's activation range.
     var residualMin: Float = -.infinity
     var residualMax: Float = .infinity
+    /// The panel's valid lanes, bit `i` for channel `i` (the AVX-512 tiles; the AVX2 tile
+    /// ignores it and always writes 16).
+    var laneMask: UInt32 = .max
+    /// With a nonzero count, the AVX-512 tiles run that many whole 1 × 1 tiles, pixel `p` at
+    /// `runs + p · depthBytes`, advancing `runs`, `output` and `residual` (the AVX2 tile
+    /// ignores it).
+    var pointwiseTiles: Int = 0
 
     /// Byte offsets of the fields (checked against `MemoryLayout` by the kernel tests).
     enum Field {
@@ -128,5 +135,6 @@ struct GeneratedFloatTileArguments {
         static let output: Int32 = 40, rowStrideBytes: Int32 = 48, count: Int32 = 56
         static let activationMin: Int32 = 64, activationMax: Int32 = 68
         static let residual: Int32 = 72, residualMin: Int32 = 80, residualMax: Int32 = 84
+        static let laneMask: Int32 = 88, pointwiseTiles: Int32 = 96
     }
 }

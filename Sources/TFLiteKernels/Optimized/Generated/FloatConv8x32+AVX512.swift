@@ -11,11 +11,17 @@ import MachineCode
 /// order, as `FloatConv6x16AVX` and for the same reason (bit-exact float, which hybrid models need);
 /// with `fused`, one `vfmadd231ps` per product instead (see `FloatConv6x16AVX`). With a
 /// residual (an ADD fused into the layer, `FloatConvResidual`), each clamped row then adds the
-/// residual's row (same offsets, same row stride) and clamps to the ADD's range.
+/// residual's row (same offsets, same row stride) and clamps to the ADD's range. Lanes past the
+/// panel's `laneMask` (opmask k1, k2) are neither loaded from the bias and the residual nor
+/// stored, so a last partial panel runs in place.
 ///
-/// C signature (System V): `(arguments)`, a pointer to `GeneratedFloatTileArguments`.
-/// Preconditions: `taps ≥ 1`, `inputDepth ≥ 1`, `1 ≤ count ≤ 8`; 16 · `panels` bias floats
-/// readable; the 16 · `panels` lanes of each stored row writable (and readable in the residual).
+/// With `pointwiseTiles > 0` the call runs that many whole tiles of a 1 × 1 layer whose pixel
+/// `p` reads `runs + p · depthBytes` (no pointer table): the tile loop lives in the generated
+/// code, which advances the input, output and residual cursors in the argument block.
+///
+/// C signature (System V): `(arguments)`, a pointer to `GeneratedFloatTileArguments` (written
+/// to in pointwise mode). Preconditions: `taps ≥ 1`, `inputDepth ≥ 1`, `1 ≤ count ≤ 8`; the
+/// lanes of `laneMask` readable in the bias and the residual and writable in each stored row.
 enum FloatConv8x32AVX512 {
     typealias Function = @convention(c) (UnsafeRawPointer) -> Void
 
@@ -26,22 +32,17 @@ enum FloatConv8x32AVX512 {
         let args = GeneralRegister.rdi
         let runs = GeneralRegister.r11, taps = GeneralRegister.rsi, end = GeneralRegister.rdx
         let w = GeneralRegister.rcx, offset = GeneralRegister.r15
-        // After the loop: the pixel registers r9 and r11 become the output cursor and row count.
+        // After the loop: the pixel registers r9, r10 and r11 become the output cursor, its
+        // stride and the row count; rbx the residual cursor.
         let output = GeneralRegister.r9, stride = GeneralRegister.r10, count = GeneralRegister.r11
+        let residual = GeneralRegister.rbx
         let pixels: [GeneralRegister] = [.rax, .rbx, .rbp, .r12, .r13, .r14, .r8, .r9]
         let saved: [GeneralRegister] = [.rbx, .rbp, .r12, .r13, .r14, .r15]
+        let masks = [k(1), k(2)]
         typealias Field = GeneratedFloatTileArguments.Field
-        a.function(saving: saved) { a, done in
-            a.mov(runs, .mem(args, disp: Field.runs))
-            a.mov(taps, .mem(args, disp: Field.taps))
-            a.mov(end, .mem(args, disp: Field.depthBytes))
-            a.mov(w, .mem(args, disp: Field.weights))
-            for v in 0..<(8 * panels) { a.vxorps(zmm(v), zmm(v), zmm(v)) }
-            let tap = a.newLabel(), step = a.newLabel()
-            a.bind(tap)
-            for (r, p) in pixels.enumerated() { a.mov(p, .mem(runs, disp: Int32(8 * r))) }
-            a.xor(offset, offset, width: .dword)
-            a.bind(step)
+
+        /// One multiply step of every pixel (input offset `offset`), weights at `w`.
+        func step(_ a: inout Assembler) {
             a.vmovups(zmm(16), .mem(w))
             if panels == 2 { a.vmovups(zmm(17), .mem(w, disp: 64)) }
             for (r, p) in pixels.enumerated() {
@@ -59,29 +60,31 @@ enum FloatConv8x32AVX512 {
                     }
                 }
             }
-            a.closeTapLoops(weights: w, weightBytes: Int32(64 * panels), offset: offset, end: end, step: step,
-                            table: runs, tableBytes: 64, taps: taps, tap: tap)
-            // Epilogue: bias, clamp, (residual, its clamp,) store rows 0 ..< count.
+        }
+
+        /// Bias, clamp, residual and its clamp, then the masked stores of rows `0 ..< count`
+        /// (all 8 without `checksCount`); leaves `output` and `residual` one row past the last
+        /// stored one, or jumps to `exit` after a partial tile.
+        func epilogue(_ a: inout Assembler, checksCount: Bool, exit: Assembler.Label) {
             a.mov(output, .mem(args, disp: Field.output))
             a.mov(stride, .mem(args, disp: Field.rowStrideBytes))
-            a.mov(count, .mem(args, disp: Field.count))
+            if checksCount { a.mov(count, .mem(args, disp: Field.count)) }
             a.mov(.rax, .mem(args, disp: Field.bias))
-            a.vmovups(zmm(16), .mem(.rax))
-            if panels == 2 { a.vmovups(zmm(17), .mem(.rax, disp: 64)) }
+            for h in 0..<panels { a.vmovups(zmm(16 + h), .mem(.rax, disp: Int32(64 * h)), mask: masks[h], zeroing: true) }
             a.vbroadcastss(zmm(18), .mem(args, disp: Field.activationMin))
             a.vbroadcastss(zmm(19), .mem(args, disp: Field.activationMax))
-            let residual = GeneralRegister.rbx, plain = a.newLabel()
+            a.vbroadcastss(zmm(20), .mem(args, disp: Field.residualMin))
+            a.vbroadcastss(zmm(21), .mem(args, disp: Field.residualMax))
+            let plain = a.newLabel(), stored = a.newLabel()
             a.mov(residual, .mem(args, disp: Field.residual))
             a.test(residual, residual)
             a.j(.equal, plain)
-            a.vbroadcastss(zmm(20), .mem(args, disp: Field.residualMin))
-            a.vbroadcastss(zmm(21), .mem(args, disp: Field.residualMax))
             for withResidual in [true, false] {
                 if !withResidual { a.bind(plain) }
                 for r in 0..<8 {
-                    if r > 0 {
+                    if checksCount && r > 0 {
                         a.cmp(count, Int32(r))
-                        a.j(.lessOrEqual, done)
+                        a.j(.lessOrEqual, exit)
                     }
                     for h in 0..<panels {
                         let v = accumulator(r, h)
@@ -89,17 +92,79 @@ enum FloatConv8x32AVX512 {
                         a.vmaxps(v, zmm(18), v)                   // x < min ? min : x
                         a.vminps(v, zmm(19), v)                   // x > max ? max : x
                         if withResidual {
-                            a.vaddps(v, v, .mem(residual, disp: Int32(64 * h)))
+                            a.vmovups(zmm(22), .mem(residual, disp: Int32(64 * h)), mask: masks[h], zeroing: true)
+                            a.vaddps(v, v, zmm(22))
                             a.vmaxps(v, zmm(20), v)
                             a.vminps(v, zmm(21), v)
                         }
-                        a.vmovups(.mem(output, disp: Int32(64 * h)), v)
+                        a.vmovups(.mem(output, disp: Int32(64 * h)), v, mask: masks[h])
                     }
                     a.add(output, stride)
                     if withResidual { a.add(residual, stride) }
                 }
-                if withResidual { a.jmp(done) }
+                if withResidual { a.jmp(stored) }
             }
+            a.bind(stored)
+        }
+
+        a.function(saving: saved) { a, done in
+            a.mov(.rax, .mem(args, disp: Field.laneMask), width: .dword)
+            a.kmovw(masks[0], .rax)
+            if panels == 2 {
+                a.shr(.rax, 16)
+                a.kmovw(masks[1], .rax)
+            }
+            a.mov(end, .mem(args, disp: Field.depthBytes))
+            let pointwise = a.newLabel()
+            a.mov(taps, .mem(args, disp: Field.pointwiseTiles))
+            a.test(taps, taps)
+            a.j(.notEqual, pointwise)
+
+            // One tile: the tap loop over the pointer table.
+            a.mov(runs, .mem(args, disp: Field.runs))
+            a.mov(taps, .mem(args, disp: Field.taps))
+            a.mov(w, .mem(args, disp: Field.weights))
+            for v in 0..<(8 * panels) { a.vxorps(zmm(v), zmm(v), zmm(v)) }
+            let tap = a.newLabel(), steps = a.newLabel()
+            a.bind(tap)
+            for (r, p) in pixels.enumerated() { a.mov(p, .mem(runs, disp: Int32(8 * r))) }
+            a.xor(offset, offset, width: .dword)
+            a.bind(steps)
+            step(&a)
+            a.closeTapLoops(weights: w, weightBytes: Int32(64 * panels), offset: offset, end: end, step: steps,
+                            table: runs, tableBytes: 64, taps: taps, tap: tap)
+            epilogue(&a, checksCount: true, exit: done)
+            a.jmp(done)
+
+            // Whole 1 × 1 tiles: pixel r of a tile at runs + r · depthBytes.
+            a.bind(pointwise)
+            let tile = a.newLabel(), pointwiseSteps = a.newLabel()
+            a.bind(tile)
+            a.mov(pixels[0], .mem(args, disp: Field.runs))
+            for r in 1..<8 {
+                a.mov(pixels[r], pixels[r - 1])
+                a.add(pixels[r], end)
+            }
+            a.mov(offset, pixels[7])
+            a.add(offset, end)
+            a.mov(.mem(args, disp: Field.runs), offset)
+            a.mov(w, .mem(args, disp: Field.weights))
+            for v in 0..<(8 * panels) { a.vxorps(zmm(v), zmm(v), zmm(v)) }
+            a.xor(offset, offset, width: .dword)
+            a.bind(pointwiseSteps)
+            step(&a)
+            a.add(w, Int32(64 * panels))
+            a.add(offset, 4)
+            a.cmp(offset, end)
+            a.j(.below, pointwiseSteps)
+            epilogue(&a, checksCount: false, exit: done)
+            a.mov(.mem(args, disp: Field.output), output)
+            a.mov(.mem(args, disp: Field.residual), residual)
+            a.mov(end, .mem(args, disp: Field.depthBytes))
+            a.mov(taps, .mem(args, disp: Field.pointwiseTiles))
+            a.dec(taps)
+            a.mov(.mem(args, disp: Field.pointwiseTiles), taps)
+            a.j(.notEqual, tile)
         }
     }
 }

@@ -1,10 +1,14 @@
 /// The generated float tiles behind the `FloatConvTileKernel` contract, so
 /// `Conv2DOptimized.floatIndirect` drives them like the Swift kernels: `FloatConv6x16AVX` and
-/// `FloatConv8x32AVX512`, each with separate roundings and with fused multiply-adds. A partial last panel and a missing bias go through stack buffers of a
-/// whole panel, so the generated code always reads and writes whole panels.
+/// `FloatConv8x32AVX512`, each with separate roundings and with fused multiply-adds. The
+/// AVX-512 tiles mask a partial last panel's lanes; for the AVX2 tile a partial panel goes
+/// through stack buffers of a whole panel, so it always reads and writes whole panels.
 protocol GeneratedFloatTileKernel: FloatConvTileKernel {
     /// This process's generated code for the tile. Precondition: generated (see `FloatConvKernelShape.candidates`).
     static var generated: @convention(c) (UnsafeRawPointer) -> Void { get }
+    /// Whether the tile masks the lanes of a partial panel and runs whole 1 × 1 tiles in one
+    /// call (`GeneratedFloatTileArguments.laneMask`, `pointwiseTiles`): the AVX-512 tiles.
+    static var masksLanes: Bool { get }
 }
 
 extension GeneratedFloatTileKernel {
@@ -12,14 +16,27 @@ extension GeneratedFloatTileKernel {
     static func tile(runs: UnsafePointer<UnsafePointer<Float>>, taps: Int, inputDepth: Int,
                      weights: UnsafePointer<Float>, epilogue: FloatConvEpilogue,
                      output: UnsafeMutablePointer<Float>, rowStride: Int, count: Int) {
-        runGeneratedFloatTile(generated, rows: rows, panelWidth: panelWidth, runs: runs, taps: taps,
-                              inputDepth: inputDepth, weights: weights, epilogue: epilogue, output: output,
+        runGeneratedFloatTile(generated, rows: rows, panelWidth: panelWidth, masksLanes: masksLanes, runs: runs,
+                              taps: taps, inputDepth: inputDepth, weights: weights, epilogue: epilogue, output: output,
                               rowStride: rowStride, count: count)
+    }
+
+    static var runsPointwiseTiles: Bool { masksLanes }
+
+    @inline(__always)
+    static func pointwiseTiles(_ tiles: Int, input: UnsafePointer<Float>, inputDepth: Int, weights: UnsafePointer<Float>,
+                               epilogue: FloatConvEpilogue, output: UnsafeMutablePointer<Float>, rowStride: Int) {
+        withUnsafePointer(to: input) { first in
+            runGeneratedFloatTile(generated, rows: rows, panelWidth: panelWidth, masksLanes: masksLanes, runs: first,
+                                  taps: 1, inputDepth: inputDepth, weights: weights, epilogue: epilogue, output: output,
+                                  rowStride: rowStride, count: rows, pointwiseTiles: tiles)
+        }
     }
 }
 
 /// `FloatConv6x16AVX` (AVX2 and up).
 enum GeneratedFloatConvKernel6x16: GeneratedFloatTileKernel {
+    static var masksLanes: Bool { false }
     static var rows: Int { 6 }
     static var panelWidth: Int { 16 }
     static var generated: @convention(c) (UnsafeRawPointer) -> Void { GeneratedKernels.current!.floatConv6x16! }
@@ -27,6 +44,7 @@ enum GeneratedFloatConvKernel6x16: GeneratedFloatTileKernel {
 
 /// `FloatConv6x16AVX` with fused multiply-adds (AVX2 and up).
 enum GeneratedFusedFloatConvKernel6x16: GeneratedFloatTileKernel {
+    static var masksLanes: Bool { false }
     static var rows: Int { 6 }
     static var panelWidth: Int { 16 }
     static var generated: @convention(c) (UnsafeRawPointer) -> Void { GeneratedKernels.current!.floatConv6x16Fused! }
@@ -34,6 +52,7 @@ enum GeneratedFusedFloatConvKernel6x16: GeneratedFloatTileKernel {
 
 /// `FloatConv8x32AVX512` (AVX-512 and up).
 enum GeneratedFloatConvKernel8x32: GeneratedFloatTileKernel {
+    static var masksLanes: Bool { true }
     static var rows: Int { 8 }
     static var panelWidth: Int { 32 }
     static var generated: @convention(c) (UnsafeRawPointer) -> Void { GeneratedKernels.current!.floatConv8x32! }
@@ -41,6 +60,7 @@ enum GeneratedFloatConvKernel8x32: GeneratedFloatTileKernel {
 
 /// `FloatConv8x32AVX512` with fused multiply-adds (AVX-512 and up).
 enum GeneratedFusedFloatConvKernel8x32: GeneratedFloatTileKernel {
+    static var masksLanes: Bool { true }
     static var rows: Int { 8 }
     static var panelWidth: Int { 32 }
     static var generated: @convention(c) (UnsafeRawPointer) -> Void { GeneratedKernels.current!.floatConv8x32Fused! }
@@ -48,6 +68,7 @@ enum GeneratedFusedFloatConvKernel8x32: GeneratedFloatTileKernel {
 
 /// `FloatConv8x32AVX512` with one panel: 8 × 16 (AVX-512 and up).
 enum GeneratedFloatConvKernel8x16: GeneratedFloatTileKernel {
+    static var masksLanes: Bool { true }
     static var rows: Int { 8 }
     static var panelWidth: Int { 16 }
     static var generated: @convention(c) (UnsafeRawPointer) -> Void { GeneratedKernels.current!.floatConv8x16! }
@@ -55,37 +76,44 @@ enum GeneratedFloatConvKernel8x16: GeneratedFloatTileKernel {
 
 /// `FloatConv8x32AVX512` with one panel and fused multiply-adds (AVX-512 and up).
 enum GeneratedFusedFloatConvKernel8x16: GeneratedFloatTileKernel {
+    static var masksLanes: Bool { true }
     static var rows: Int { 8 }
     static var panelWidth: Int { 16 }
     static var generated: @convention(c) (UnsafeRawPointer) -> Void { GeneratedKernels.current!.floatConv8x16Fused! }
 }
 
-/// Runs generated float tile `kernel` (`rows` × `panelWidth`) on one tile, through whole-panel
-/// stack buffers where the panel is partial (output and residual) or has no bias.
+/// Runs generated float tile `kernel` (`rows` × `panelWidth`) on one tile, or with
+/// `pointwiseTiles > 0` on that many whole tiles of a 1 × 1 layer whose pixel `p` is at
+/// `runs[0] + p · inputDepth` (kernels that `masksLanes` only). Kernels that mask lanes run
+/// partial panels in place; the others go through whole-panel stack buffers for the output and
+/// the residual. A missing bias reads zeros from the stack.
 @inline(never)
 func runGeneratedFloatTile(_ kernel: @convention(c) (UnsafeRawPointer) -> Void, rows: Int, panelWidth: Int,
-                           runs: UnsafePointer<UnsafePointer<Float>>, taps: Int, inputDepth: Int,
+                           masksLanes: Bool, runs: UnsafePointer<UnsafePointer<Float>>, taps: Int, inputDepth: Int,
                            weights: UnsafePointer<Float>, epilogue: FloatConvEpilogue,
-                           output: UnsafeMutablePointer<Float>, rowStride: Int, count: Int) {
+                           output: UnsafeMutablePointer<Float>, rowStride: Int, count: Int, pointwiseTiles: Int = 0) {
+    KernelPrecondition.check(pointwiseTiles == 0 || (masksLanes && count == rows), "pointwise tiles need whole masked tiles")
+    let lanes = epilogue.lanes
     var residual = epilogue.residual
     func run(bias: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, rowStride: Int) {
         var arguments = GeneratedFloatTileArguments(
-            runs: UnsafeRawPointer(runs), taps: taps, depthBytes: inputDepth * 4, weights: UnsafeRawPointer(weights),
+            runs: pointwiseTiles > 0 ? UnsafeRawPointer(runs[0]) : UnsafeRawPointer(runs), taps: taps,
+            depthBytes: inputDepth * 4, weights: UnsafeRawPointer(weights),
             bias: UnsafeRawPointer(bias), output: UnsafeMutableRawPointer(output), rowStrideBytes: rowStride * 4,
             count: count, activationMin: epilogue.activationMin, activationMax: epilogue.activationMax,
             residual: residual.map(UnsafeRawPointer.init), residualMin: epilogue.residualMin,
-            residualMax: epilogue.residualMax)
-        withUnsafePointer(to: &arguments) { kernel(UnsafeRawPointer($0)) }
+            residualMax: epilogue.residualMax, laneMask: lanes >= 32 ? .max : (1 << UInt32(lanes)) - 1,
+            pointwiseTiles: pointwiseTiles)
+        withUnsafeMutablePointer(to: &arguments) { kernel(UnsafeRawPointer($0)) }
     }
-    let lanes = epilogue.lanes
-    if lanes == panelWidth, let bias = epilogue.bias {
+    if let bias = epilogue.bias, lanes == panelWidth || masksLanes {
         run(bias: bias, output: output, rowStride: rowStride)
         return
     }
     withUnsafeTemporaryAllocation(of: Float.self, capacity: panelWidth * (1 + 2 * rows)) { buffer in
         let bias = buffer.baseAddress!, scratch = bias + panelWidth, residualRows = scratch + rows * panelWidth
         for l in 0..<panelWidth { bias[l] = l < lanes ? epilogue.bias?[l] ?? 0 : 0 }
-        if lanes == panelWidth {
+        if lanes == panelWidth || masksLanes {
             run(bias: bias, output: output, rowStride: rowStride)
             return
         }

@@ -12,7 +12,9 @@ extension Conv2DOptimized {
     /// run of `filterWidth · inputDepth` floats per filter row instead of one per tap: the packed
     /// weights are in the same (row, column, channel) order either way, and the kernel adds the
     /// products in the same order, so results are identical; it only loads fewer pointers (a
-    /// 3-channel stem: a third of the table and three times the steps per tap). `packedFilter`
+    /// 3-channel stem: a third of the table and three times the steps per tap). On a 1 × 1
+    /// layer a kernel that `runsPointwiseTiles` takes a block's whole tiles in one call, without
+    /// a table. `packedFilter`
     /// must be packed with `K.panelWidth`; `tiles` counts `K.rows`-pixel tiles; a `residual`
     /// needs a generated `K`.
     static func floatIndirect<K: FloatConvTileKernel>(_ kernel: K.Type, _ g: ConvolutionGeometry,
@@ -41,7 +43,8 @@ extension Conv2DOptimized {
                 var blockStart = tiles.lowerBound
                 while blockStart < tiles.upperBound {
                     let blockEnd = min(tiles.upperBound, blockStart + block)
-                    for tile in blockStart..<blockEnd {
+                    let wholeTiles = pointwise && K.runsPointwiseTiles ? max(0, min(blockEnd, pixels / mr) - blockStart) : 0
+                    for tile in (blockStart + wholeTiles)..<blockEnd {
                         let first = tile * mr
                         let count = min(mr, pixels - first)
                         let tileRuns = runs + (tile - blockStart) * tableSize
@@ -81,7 +84,13 @@ extension Conv2DOptimized {
                                                          residualMin: residual?.min ?? -.infinity,
                                                          residualMax: residual?.max ?? .infinity)
                         let weights = packedFilter + panel * depth * nr
-                        for tile in blockStart..<blockEnd {
+                        // Whole 1 × 1 tiles in one call where the kernel loops over them itself.
+                        if wholeTiles > 0 {
+                            epilogue.residual = residual.map { $0.input + blockStart * mr * cout + n0 }
+                            K.pointwiseTiles(wholeTiles, input: input + blockStart * mr * cin, inputDepth: cin, weights: weights,
+                                             epilogue: epilogue, output: output + blockStart * mr * cout + n0, rowStride: cout)
+                        }
+                        for tile in (blockStart + wholeTiles)..<blockEnd {
                             let first = tile * mr
                             let tileTap = tileTaps[tile - blockStart]
                             epilogue.residual = residual.map { $0.input + first * cout + n0 }

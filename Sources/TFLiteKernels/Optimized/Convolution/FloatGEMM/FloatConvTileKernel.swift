@@ -14,4 +14,21 @@ protocol FloatConvTileKernel {
     static func tile(runs: UnsafePointer<UnsafePointer<Float>>, taps: Int, inputDepth: Int,
                      weights: UnsafePointer<Float>, epilogue: FloatConvEpilogue,
                      output: UnsafeMutablePointer<Float>, rowStride: Int, count: Int)
+
+    /// Whether `pointwiseTiles` runs (the kernel loops over whole 1 × 1 tiles itself).
+    static var runsPointwiseTiles: Bool { get }
+
+    /// Runs `tiles` whole tiles of a 1 × 1 layer in one call, pixel `p` reading `input + p ·
+    /// inputDepth` and writing `output + p · rowStride`. Precondition: `runsPointwiseTiles`.
+    static func pointwiseTiles(_ tiles: Int, input: UnsafePointer<Float>, inputDepth: Int, weights: UnsafePointer<Float>,
+                               epilogue: FloatConvEpilogue, output: UnsafeMutablePointer<Float>, rowStride: Int)
+}
+
+extension FloatConvTileKernel {
+    static var runsPointwiseTiles: Bool { false }
+
+    static func pointwiseTiles(_ tiles: Int, input: UnsafePointer<Float>, inputDepth: Int, weights: UnsafePointer<Float>,
+                               epilogue: FloatConvEpilogue, output: UnsafeMutablePointer<Float>, rowStride: Int) {
+        preconditionFailure("\(Self.self) runs no pointwise tiles")
+    }
 }
