@@ -23,24 +23,39 @@ public enum PadRows {
         let rowElements = od[rank - 1], inRow = id[rank - 1], left = b[rank - 1]
         let right = rowElements - inRow - left
         let size = elementSize
-        for r in rows {
-            // Output index digits of row r; the input row when every digit is inside.
-            var rest = r, inputRow = 0, inputScale = 1, inside = true
+        guard !rows.isEmpty else { return }
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: rank) { digits in
+            // Output index digits of the first row (divisions once per call); each further row
+            // steps them like an odometer.
+            let digit = digits.baseAddress!
+            var rest = rows.lowerBound
             for k in stride(from: rank - 2, through: 0, by: -1) {
-                let i = rest % od[k]
+                digit[k] = rest % od[k]
                 rest /= od[k]
-                let j = i - b[k]
-                if j < 0 || j >= id[k] { inside = false }
-                inputRow += j * inputScale
-                inputScale *= id[k]
             }
-            let dst = output + r * rowElements * size
-            if inside {
-                fill(dst, count: left, value: padValue, size: size)
-                RowCopy.bytes(dst + left * size, input + inputRow * inRow * size, inRow * size)
-                fill(dst + (left + inRow) * size, count: right, value: padValue, size: size)
-            } else {
-                fill(dst, count: rowElements, value: padValue, size: size)
+            for r in rows {
+                // The input row when every digit is inside.
+                var inputRow = 0, inside = true
+                for k in 0..<(rank - 1) {
+                    let j = digit[k] - b[k]
+                    if j < 0 || j >= id[k] { inside = false }
+                    inputRow = inputRow * id[k] + j
+                }
+                var k = rank - 2
+                while k >= 0 {
+                    digit[k] += 1
+                    if digit[k] < od[k] { break }
+                    digit[k] = 0
+                    k -= 1
+                }
+                let dst = output + r * rowElements * size
+                if inside {
+                    fill(dst, count: left, value: padValue, size: size)
+                    RowCopy.bytes(dst + left * size, input + inputRow * inRow * size, inRow * size)
+                    fill(dst + (left + inRow) * size, count: right, value: padValue, size: size)
+                } else {
+                    fill(dst, count: rowElements, value: padValue, size: size)
+                }
             }
         }
     }
