@@ -58,57 +58,101 @@ public enum ResizeRows {
         let p = plan.parameters
         let depth = p.depth, outWidth = p.outputWidth
         let rowStride = p.inputWidth * depth
+        // Upscaling reads each input column for several output columns: each row's products
+        // with its vertical weight (`p00 · wy0`, the reference's first multiply) are then made
+        // once per input element, 2 per input element instead of 4 more per output element.
+        let weighsRows = p.inputWidth < 2 * outWidth
         plan.xLower.withUnsafeBufferPointer { xl in
         plan.xUpper.withUnsafeBufferPointer { xu in
         plan.xFraction.withUnsafeBufferPointer { xf in
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: weighsRows ? 2 * rowStride : 0) { weighted in
             for row in rows {
                 let b = row / p.outputHeight, y = row % p.outputHeight
                 let dy = plan.yFraction[y], wy0 = 1 - dy
                 let base = input + b * p.inputHeight * rowStride
                 let r0 = base + plan.yLower[y] * rowStride, r1 = base + plan.yUpper[y] * rowStride
-                var dst = output + row * outWidth * depth
-                for x in 0..<outWidth {
-                    let dx = xf[x], wx0 = 1 - dx
-                    let p00 = r0 + xl[x], p10 = r1 + xl[x], p01 = r0 + xu[x], p11 = r1 + xu[x]
-                    // 16 and 4 channels at a time, then single ones; every lane keeps the
-                    // reference's operation order, so results stay bit-identical.
-                    var c = 0
-                    if depth >= 16 {
-                        let vwy0 = SIMD16<Float>(repeating: wy0), vdy = SIMD16<Float>(repeating: dy)
-                        let vwx0 = SIMD16<Float>(repeating: wx0), vdx = SIMD16<Float>(repeating: dx)
-                        while c + 16 <= depth {
-                            let a = load16(p00 + c) * vwy0 * vwx0
-                            let bb = load16(p10 + c) * vdy * vwx0
-                            let cc = load16(p01 + c) * vwy0 * vdx
-                            let d = load16(p11 + c) * vdy * vdx
-                            UnsafeMutableRawPointer(dst + c).storeBytes(of: a + bb + cc + d, as: SIMD16<Float>.self)
-                            c += 16
-                        }
-                    }
-                    if c + 4 <= depth {
-                        let vwy0 = SIMD4<Float>(repeating: wy0), vdy = SIMD4<Float>(repeating: dy)
-                        let vwx0 = SIMD4<Float>(repeating: wx0), vdx = SIMD4<Float>(repeating: dx)
-                        while c + 4 <= depth {
-                            let a = load4(p00 + c) * vwy0 * vwx0
-                            let bb = load4(p10 + c) * vdy * vwx0
-                            let cc = load4(p01 + c) * vwy0 * vdx
-                            let d = load4(p11 + c) * vdy * vdx
-                            UnsafeMutableRawPointer(dst + c).storeBytes(of: a + bb + cc + d, as: SIMD4<Float>.self)
-                            c += 4
-                        }
-                    }
-                    while c < depth {
-                        let a = p00[c] * wy0 * wx0
-                        let bb = p10[c] * dy * wx0
-                        let cc = p01[c] * wy0 * dx
-                        let d = p11[c] * dy * dx
-                        dst[c] = a + bb + cc + d
-                        c += 1
-                    }
-                    dst += depth
+                let dst = output + row * outWidth * depth
+                if weighsRows {
+                    let top = weighted.baseAddress!, bottom = top + rowStride
+                    for i in 0..<rowStride { top[i] = r0[i] * wy0 }
+                    for i in 0..<rowStride { bottom[i] = r1[i] * dy }
+                    interpolate(top: top, bottom: bottom, rowWeights: nil, xl: xl, xu: xu, xf: xf,
+                                depth: depth, width: outWidth, output: dst)
+                } else {
+                    interpolate(top: r0, bottom: r1, rowWeights: (wy0, dy), xl: xl, xu: xu, xf: xf,
+                                depth: depth, width: outWidth, output: dst)
                 }
             }
-        } } }
+        } } } }
+    }
+
+    /// One output row from input rows `top` and `bottom`: the reference's
+    /// `p00·wy0·wx0 + p10·dy·wx0 + p01·wy0·dx + p11·dy·dx`, in its order, 16 and 4 channels at
+    /// a time, then single ones (every lane keeps the order, so results stay bit-identical).
+    /// With `rowWeights` nil the rows already hold `p · wy0` and `p · dy`.
+    @inline(__always)
+    private static func interpolate(top r0: UnsafePointer<Float>, bottom r1: UnsafePointer<Float>,
+                                    rowWeights: (wy0: Float, dy: Float)?, xl: UnsafeBufferPointer<Int>,
+                                    xu: UnsafeBufferPointer<Int>, xf: UnsafeBufferPointer<Float>, depth: Int, width: Int,
+                                    output: UnsafeMutablePointer<Float>) {
+        var dst = output
+        for x in 0..<width {
+            let dx = xf[x], wx0 = 1 - dx
+            let p00 = r0 + xl[x], p10 = r1 + xl[x], p01 = r0 + xu[x], p11 = r1 + xu[x]
+            var c = 0
+            if let (wy0, dy) = rowWeights {
+                if depth >= 16 {
+                    let vwy0 = SIMD16<Float>(repeating: wy0), vdy = SIMD16<Float>(repeating: dy)
+                    let vwx0 = SIMD16<Float>(repeating: wx0), vdx = SIMD16<Float>(repeating: dx)
+                    while c + 16 <= depth {
+                        let a = load16(p00 + c) * vwy0 * vwx0
+                        let bb = load16(p10 + c) * vdy * vwx0
+                        let cc = load16(p01 + c) * vwy0 * vdx
+                        let d = load16(p11 + c) * vdy * vdx
+                        UnsafeMutableRawPointer(dst + c).storeBytes(of: a + bb + cc + d, as: SIMD16<Float>.self)
+                        c += 16
+                    }
+                }
+                if c + 4 <= depth {
+                    let vwy0 = SIMD4<Float>(repeating: wy0), vdy = SIMD4<Float>(repeating: dy)
+                    let vwx0 = SIMD4<Float>(repeating: wx0), vdx = SIMD4<Float>(repeating: dx)
+                    while c + 4 <= depth {
+                        let a = load4(p00 + c) * vwy0 * vwx0
+                        let bb = load4(p10 + c) * vdy * vwx0
+                        let cc = load4(p01 + c) * vwy0 * vdx
+                        let d = load4(p11 + c) * vdy * vdx
+                        UnsafeMutableRawPointer(dst + c).storeBytes(of: a + bb + cc + d, as: SIMD4<Float>.self)
+                        c += 4
+                    }
+                }
+                while c < depth {
+                    dst[c] = p00[c] * wy0 * wx0 + p10[c] * dy * wx0 + p01[c] * wy0 * dx + p11[c] * dy * dx
+                    c += 1
+                }
+            } else {
+                if depth >= 16 {
+                    let vwx0 = SIMD16<Float>(repeating: wx0), vdx = SIMD16<Float>(repeating: dx)
+                    while c + 16 <= depth {
+                        let sum = load16(p00 + c) * vwx0 + load16(p10 + c) * vwx0 + load16(p01 + c) * vdx
+                        UnsafeMutableRawPointer(dst + c).storeBytes(of: sum + load16(p11 + c) * vdx, as: SIMD16<Float>.self)
+                        c += 16
+                    }
+                }
+                if c + 4 <= depth {
+                    let vwx0 = SIMD4<Float>(repeating: wx0), vdx = SIMD4<Float>(repeating: dx)
+                    while c + 4 <= depth {
+                        let sum = load4(p00 + c) * vwx0 + load4(p10 + c) * vwx0 + load4(p01 + c) * vdx
+                        UnsafeMutableRawPointer(dst + c).storeBytes(of: sum + load4(p11 + c) * vdx, as: SIMD4<Float>.self)
+                        c += 4
+                    }
+                }
+                while c < depth {
+                    dst[c] = p00[c] * wx0 + p10[c] * wx0 + p01[c] * dx + p11[c] * dx
+                    c += 1
+                }
+            }
+            dst += depth
+        }
     }
 
     @inline(__always)
