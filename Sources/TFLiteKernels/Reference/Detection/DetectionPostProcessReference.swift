@@ -57,7 +57,7 @@ public enum DetectionPostProcessError: Error, Equatable, Sendable, CustomStringC
     }
 }
 
-/// Scratch memory for ``DetectionPostProcess``, sized once so a run allocates nothing.
+/// Scratch memory for ``DetectionPostProcessReference``, sized once so a run allocates nothing.
 public struct DetectionPostProcessWorkspace: Sendable {
     /// Decoded boxes, 4 floats (ymin, xmin, ymax, xmax) per anchor.
     public var decodedBoxes: [Float]
@@ -144,7 +144,7 @@ public struct DetectionPostProcessWorkspace: Sendable {
 /// The reference runtime splits the regular NMS's classes over its threads when it has more
 /// than one, which changes the order of equal scores from different classes; this kernel
 /// matches its single-threaded order (the one the golden cases are generated with).
-public enum DetectionPostProcess {
+public enum DetectionPostProcessReference {
     /// Decodes center-size encodings against anchors into corner boxes in `workspace.decodedBoxes`.
     ///
     /// - Parameters:
