@@ -25,6 +25,26 @@ enum KernelPrecondition {
         check(range.lowerBound >= 0, "kernel range \(range) starts below 0", file: file, line: line)
     }
 
+    /// Traps with the message `violation` returns, when it returns one, in builds with internal
+    /// checks only. For contracts checked by a function that names what is broken (nil when the
+    /// contract holds), which tests call with violating arguments without trapping: the argument
+    /// blocks of the generated kernels (`GeneratedFloatTileArguments.violation(rows:panelWidth:)`
+    /// and its siblings), the detection workspace (`DetectionPostProcessWorkspace.violation`).
+    @inlinable @inline(__always)
+    static func holds(_ violation: @autoclosure () -> String?, file: StaticString = #fileID, line: UInt = #line) {
+        #if LITEVISION_INTERNAL_CHECKS
+        if let message = violation() { fatalError(message, file: file, line: line) }
+        #endif
+    }
+
+    /// Whether the byte ranges `a ..< a + aBytes` and `b ..< b + bBytes` share a byte (empty
+    /// ranges share none).
+    static func overlap(_ a: UnsafeRawPointer, _ aBytes: Int, _ b: UnsafeRawPointer, _ bBytes: Int) -> Bool {
+        let x = UInt(bitPattern: Int(bitPattern: a)), y = UInt(bitPattern: Int(bitPattern: b))
+        guard aBytes > 0, bBytes > 0 else { return false }
+        return x < y &+ UInt(bBytes) && y < x &+ UInt(aBytes)
+    }
+
     /// Checks that `count` is not negative.
     @inlinable @inline(__always)
     static func validCount(_ count: Int, _ what: StaticString = "count", file: StaticString = #fileID, line: UInt = #line) {

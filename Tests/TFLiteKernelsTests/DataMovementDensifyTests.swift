@@ -25,7 +25,7 @@ final class DataMovementDensifyTests: XCTestCase {
         var dense = [Float](repeating: -1, count: 16)
         values.withUnsafeBytes { src in
             dense.withUnsafeMutableBytes { dst in
-                Densify.run(plan, elementSize: 4, input: src.baseAddress!, output: dst.baseAddress!)
+                DensifyReference.run(plan, elementSize: 4, input: src.baseAddress!, output: dst.baseAddress!)
             }
         }
         XCTAssertEqual(dense, [1, 0, 0, 0, 2, 3, 0, 0, 0, 0, 4, 5, 0, 0, 6, 0])
@@ -42,7 +42,7 @@ final class DataMovementDensifyTests: XCTestCase {
         let values: [UInt16] = [7, 8, 9]
         var dense = [UInt16](repeating: 99, count: 15)
         values.withUnsafeBytes { src in
-            dense.withUnsafeMutableBytes { Densify.run(plan, elementSize: 2, input: src.baseAddress!, output: $0.baseAddress!) }
+            dense.withUnsafeMutableBytes { DensifyReference.run(plan, elementSize: 2, input: src.baseAddress!, output: $0.baseAddress!) }
         }
         XCTAssertEqual(dense, [0, 7, 0, 0, 8, 0, 0, 0, 0, 0, 9, 0, 0, 0, 0])
     }

@@ -30,11 +30,11 @@ final class DataMovementOptimizedTests: XCTestCase {
             let input = rng.floats(p.inputElementCount, in: -10...10)
             var expected = [Float](repeating: 0, count: p.outputElementCount)
             var actual = [Float](repeating: .nan, count: p.outputElementCount)
-            ResizeBilinear.runFloat(p, input: input, output: &expected)
+            ResizeBilinearReference.runFloat(p, input: input, output: &expected)
             let plan = ResizeRowsPlan(bilinear: p)
             for rows in chunks(plan.rowCount, &rng) {
                 input.withUnsafeBufferPointer { x in actual.withUnsafeMutableBufferPointer { y in
-                    ResizeRows.bilinearFloat(plan, rows: rows, input: x.baseAddress!, output: y.baseAddress!)
+                    ResizeOptimized.bilinearFloat(plan, rows: rows, input: x.baseAddress!, output: y.baseAddress!)
                 } }
             }
             XCTAssertEqual(actual.map(\.bitPattern), expected.map(\.bitPattern), "\(p)")
@@ -50,12 +50,12 @@ final class DataMovementOptimizedTests: XCTestCase {
             var expected = [UInt8](repeating: 0, count: p.outputElementCount * size)
             var actual = [UInt8](repeating: 0xEE, count: expected.count)
             input.withUnsafeBytes { x in expected.withUnsafeMutableBytes { y in
-                ResizeNearestNeighbor.run(p, elementSize: size, input: x.baseAddress!, output: y.baseAddress!)
+                ResizeNearestNeighborReference.run(p, elementSize: size, input: x.baseAddress!, output: y.baseAddress!)
             } }
             let plan = ResizeRowsPlan(nearest: p)
             for rows in chunks(plan.rowCount, &rng) {
                 input.withUnsafeBytes { x in actual.withUnsafeMutableBytes { y in
-                    ResizeRows.nearest(plan, rows: rows, elementSize: size, input: x.baseAddress!, output: y.baseAddress!)
+                    ResizeOptimized.nearest(plan, rows: rows, elementSize: size, input: x.baseAddress!, output: y.baseAddress!)
                 } }
             }
             XCTAssertEqual(actual, expected, "\(p) element size \(size)")
@@ -82,8 +82,8 @@ final class DataMovementTransposeBlockedTests: XCTestCase {
             let input = (0..<(reference.elementCount * size)).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ $0 >> 7) }
             var expected = [UInt8](repeating: 0, count: input.count), actual = [UInt8](repeating: 1, count: input.count)
             input.withUnsafeBytes { x in
-                expected.withUnsafeMutableBytes { Transpose.run(reference, elementSize: size, input: x.baseAddress!, output: $0.baseAddress!) }
-                actual.withUnsafeMutableBytes { TransposeBlocked.run(blocked, elementSize: size, input: x.baseAddress!, output: $0.baseAddress!) }
+                expected.withUnsafeMutableBytes { TransposeReference.run(reference, elementSize: size, input: x.baseAddress!, output: $0.baseAddress!) }
+                actual.withUnsafeMutableBytes { TransposeOptimized.run(blocked, elementSize: size, input: x.baseAddress!, output: $0.baseAddress!) }
             }
             XCTAssertEqual(actual, expected, "shape \(shape) perm \(perm) strategy \(blocked.strategy)")
         }
@@ -102,13 +102,13 @@ final class DataMovementTransposeBlockedTests: XCTestCase {
             let blocked = BlockedTransposePlan(inputShape: shape, permutation: perm)!
             let input = (0..<reference.elementCount).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
             var expected = [UInt8](repeating: 0, count: input.count), actual = [UInt8](repeating: 0xA5, count: input.count)
-            let units = TransposeBlocked.workUnits(blocked, elementSize: 1)
+            let units = TransposeOptimized.workUnits(blocked, elementSize: 1)
             let split = rng.int(0...units)
             input.withUnsafeBytes { x in
-                expected.withUnsafeMutableBytes { Transpose.run(reference, elementSize: 1, input: x.baseAddress!, output: $0.baseAddress!) }
+                expected.withUnsafeMutableBytes { TransposeReference.run(reference, elementSize: 1, input: x.baseAddress!, output: $0.baseAddress!) }
                 actual.withUnsafeMutableBytes { out in
                     for part in [0..<split, split..<units] {
-                        TransposeBlocked.run(blocked, units: part, elementSize: 1, input: x.baseAddress!, output: out.baseAddress!)
+                        TransposeOptimized.run(blocked, units: part, elementSize: 1, input: x.baseAddress!, output: out.baseAddress!)
                     }
                 }
             }

@@ -39,7 +39,7 @@ final class DataMovementReferenceTests: XCTestCase {
             let input = bytes(plan.elementCount, size: size)
             var output = [UInt8](repeating: 0, count: input.count)
             input.withUnsafeBytes { i in output.withUnsafeMutableBytes { o in
-                Transpose.run(plan, elementSize: size, input: i.baseAddress!, output: o.baseAddress!)
+                TransposeReference.run(plan, elementSize: size, input: i.baseAddress!, output: o.baseAddress!)
             } }
             for (k, outIndex) in indices(plan.outputShape).enumerated() {
                 var inIndex = [Int](repeating: 0, count: rank)
@@ -65,7 +65,7 @@ final class DataMovementReferenceTests: XCTestCase {
             let pad = [UInt8](repeating: 0xAB, count: size)
             var output = [UInt8](repeating: 0, count: plan.elementCount * size)
             input.withUnsafeBytes { i in pad.withUnsafeBytes { p in output.withUnsafeMutableBytes { o in
-                Pad.run(plan, elementSize: size, input: i.baseAddress!, padValue: p.baseAddress!, output: o.baseAddress!)
+                PadReference.run(plan, elementSize: size, input: i.baseAddress!, padValue: p.baseAddress!, output: o.baseAddress!)
             } } }
             for (k, outIndex) in indices(plan.outputShape).enumerated() {
                 let inIndex = (0..<rank).map { outIndex[$0] - before[$0] }
@@ -108,7 +108,7 @@ final class DataMovementReferenceTests: XCTestCase {
             let input = bytes(shape.reduce(1, *), size: 4)
             var output = [UInt8](repeating: 0, count: plan.elementCount * 4)
             input.withUnsafeBytes { i in output.withUnsafeMutableBytes { o in
-                StridedSlice.run(plan, elementSize: 4, input: i.baseAddress!, output: o.baseAddress!)
+                StridedSliceReference.run(plan, elementSize: 4, input: i.baseAddress!, output: o.baseAddress!)
             } }
             for (k, outIndex) in indices(plan.outputShape).enumerated() {
                 let inIndex = (0..<rank).map { positions[$0][outIndex[$0]] }
@@ -126,7 +126,7 @@ final class DataMovementReferenceTests: XCTestCase {
         func run(_ plan: IndexedCopyPlan) -> [Int32] {
             var out = [Int32](repeating: 0, count: plan.elementCount)
             input.withUnsafeBytes { i in out.withUnsafeMutableBytes { o in
-                IndexedCopy.run(plan, elementSize: 4, input: i.baseAddress!, output: o.baseAddress!)
+                IndexedCopyReference.run(plan, elementSize: 4, input: i.baseAddress!, output: o.baseAddress!)
             } }
             return out
         }
@@ -140,10 +140,10 @@ final class DataMovementReferenceTests: XCTestCase {
 
     func testResizeNearestIndices() {
         // Half-pixel, 3 → 6: 0 0 1 1 2 2; aligned corners, 3 → 5: 0 1 1 2 2 (round half away).
-        XCTAssertEqual((0..<6).map { ResizeNearestNeighbor.sourceIndex($0, inputSize: 3, outputSize: 6,
+        XCTAssertEqual((0..<6).map { ResizeNearestNeighborReference.sourceIndex($0, inputSize: 3, outputSize: 6,
                                                                        alignCorners: false, halfPixelCenters: true) },
                        [0, 0, 1, 1, 2, 2])
-        XCTAssertEqual((0..<5).map { ResizeNearestNeighbor.sourceIndex($0, inputSize: 3, outputSize: 5,
+        XCTAssertEqual((0..<5).map { ResizeNearestNeighborReference.sourceIndex($0, inputSize: 3, outputSize: 5,
                                                                        alignCorners: true, halfPixelCenters: false) },
                        [0, 1, 1, 2, 2])
     }
@@ -151,11 +151,11 @@ final class DataMovementReferenceTests: XCTestCase {
     func testQuantizeRoundsHalfAwayAndSaturates() {
         let x: [Float] = [0.5, -0.5, 1.5, 1000, -1000, .nan]
         var q = [Int8](repeating: 0, count: x.count)
-        Quantize.affine(x, count: x.count, scale: 1, zeroPoint: 0, output: &q)
+        QuantizeReference.affine(x, count: x.count, scale: 1, zeroPoint: 0, output: &q)
         XCTAssertEqual(q, [1, -1, 2, 127, -128, 0])
         var r = [UInt8](repeating: 0, count: 3)
         let i8: [Int8] = [-128, 0, 127]
-        Quantize.requantize(i8, count: 3, inputZeroPoint: 0, multiplier: QuantizedMultiplier(1.0),
+        QuantizeReference.requantize(i8, count: 3, inputZeroPoint: 0, multiplier: QuantizedMultiplier(1.0),
                             outputZeroPoint: 128, output: &r)
         XCTAssertEqual(r, [0, 128, 255])
     }
@@ -166,7 +166,7 @@ final class DataMovementReferenceTests: XCTestCase {
         var indices = [Int32](repeating: 0, count: 3)
         var scratch = [Int32](repeating: 0, count: 5)
         scratch.withUnsafeMutableBufferPointer {
-            TopK.run(rowCount: 1, rowSize: 5, k: 3, input: x, values: &values, indices: &indices, scratch: $0)
+            TopKReference.run(rowCount: 1, rowSize: 5, k: 3, input: x, values: &values, indices: &indices, scratch: $0)
         }
         XCTAssertEqual(values, [3, 3, 3])
         XCTAssertEqual(indices, [0, 2, 4])

@@ -19,7 +19,7 @@ final class DetectionPostProcessTests: XCTestCase {
         var w = DetectionPostProcessWorkspace(boxCount: n, encodingLength: 4, classesWithBackground: columns, parameters: p)
         try encodings.withUnsafeBufferPointer { e in
             try anchors.withUnsafeBufferPointer { a in
-                try DetectionPostProcess.decodeBoxes(encodings: e, encodingLength: 4, anchors: a, boxCount: n, parameters: p, into: &w)
+                try DetectionPostProcessReference.decodeBoxes(encodings: e, encodingLength: 4, anchors: a, boxCount: n, parameters: p, into: &w)
             }
         }
         for i in scores.indices { w.scores[i] = scores[i] }
@@ -28,7 +28,7 @@ final class DetectionPostProcessTests: XCTestCase {
         let count = try boxes.withUnsafeMutableBufferPointer { b in
             try classes.withUnsafeMutableBufferPointer { c in
                 try out.withUnsafeMutableBufferPointer { s in
-                    try DetectionPostProcess.suppress(boxCount: n, classesWithBackground: columns, parameters: p, workspace: &w,
+                    try DetectionPostProcessReference.suppress(boxCount: n, classesWithBackground: columns, parameters: p, workspace: &w,
                                                       boxes: b, classes: c, scores: s)
                 }
             }

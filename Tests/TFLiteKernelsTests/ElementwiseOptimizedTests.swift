@@ -22,7 +22,7 @@ final class ElementwiseOptimizedTests: XCTestCase {
 
     func testFloatBinaryMatchesReference() throws {
         var rng = SeededGenerator(seed: 11)
-        let ops: [BinaryArithmetic.Operation] = [.add, .sub, .mul, .div, .maximum, .minimum, .squaredDifference]
+        let ops: [BinaryArithmeticReference.Operation] = [.add, .sub, .mul, .div, .maximum, .minimum, .squaredDifference]
         for trial in 0..<120 {
             let (sa, sb) = randomShapes(&rng)
             let layout = try BroadcastLayout(sa, sb)
@@ -33,15 +33,15 @@ final class ElementwiseOptimizedTests: XCTestCase {
             var want = [Float](repeating: 0, count: layout.elementCount), got = want
             a.withUnsafeBufferPointer { pa in b.withUnsafeBufferPointer { pb in
                 want.withUnsafeMutableBufferPointer { pw in
-                    BinaryArithmetic.float32(op, layout: layout, rows: 0..<layout.rowCount, pa.baseAddress!, pb.baseAddress!,
+                    BinaryArithmeticReference.float32(op, layout: layout, rows: 0..<layout.rowCount, pa.baseAddress!, pb.baseAddress!,
                                              pw.baseAddress!, activationMin: lo, activationMax: hi)
                 }
                 got.withUnsafeMutableBufferPointer { pg in
                     if layout.isElementwise {
-                        OptimizedBinaryArithmetic.float32Elementwise(op, range: 0..<layout.elementCount, pa.baseAddress!,
+                        BinaryArithmeticOptimized.float32Elementwise(op, range: 0..<layout.elementCount, pa.baseAddress!,
                                                                      pb.baseAddress!, pg.baseAddress!, activationMin: lo, activationMax: hi)
                     } else {
-                        OptimizedBinaryArithmetic.float32(op, layout: layout, rows: 0..<layout.rowCount, pa.baseAddress!,
+                        BinaryArithmeticOptimized.float32(op, layout: layout, rows: 0..<layout.rowCount, pa.baseAddress!,
                                                           pb.baseAddress!, pg.baseAddress!, activationMin: lo, activationMax: hi)
                     }
                 }
@@ -52,15 +52,15 @@ final class ElementwiseOptimizedTests: XCTestCase {
 
     func testFloatActivationsWithinTolerance() {
         var rng = SeededGenerator(seed: 12)
-        let functions: [ActivationKernels.Float32Function] = [.logistic, .tanh, .hardSwish, .clamp(0, 6), .clamp(-1, 1),
+        let functions: [ActivationReference.Float32Function] = [.logistic, .tanh, .hardSwish, .clamp(0, 6), .clamp(-1, 1),
                                                               .leakyRelu(alpha: 0.1)]
         for f in functions {
             for n in [1, 15, 16, 17, 100, 1023] {
                 let x = rng.floats(n, in: -20...20)
                 var want = [Float](repeating: 0, count: n), got = want
                 x.withUnsafeBufferPointer { px in
-                    want.withUnsafeMutableBufferPointer { ActivationKernels.float32(f, range: 0..<n, px.baseAddress!, $0.baseAddress!) }
-                    got.withUnsafeMutableBufferPointer { OptimizedActivation.float32(f, range: 0..<n, px.baseAddress!, $0.baseAddress!) }
+                    want.withUnsafeMutableBufferPointer { ActivationReference.float32(f, range: 0..<n, px.baseAddress!, $0.baseAddress!) }
+                    got.withUnsafeMutableBufferPointer { ActivationOptimized.float32(f, range: 0..<n, px.baseAddress!, $0.baseAddress!) }
                 }
                 for i in 0..<n {
                     XCTAssertEqual(got[i], want[i], accuracy: 2e-6 * max(1, abs(want[i])), "\(f) x=\(x[i])")
@@ -69,17 +69,17 @@ final class ElementwiseOptimizedTests: XCTestCase {
         }
     }
 
-    private func randomAddParams(_ rng: inout SeededGenerator, signed: Bool, mul: Bool) -> (BinaryArithmetic.QuantizedAddParams, BinaryArithmetic.QuantizedMulParams) {
+    private func randomAddParams(_ rng: inout SeededGenerator, signed: Bool, mul: Bool) -> (BinaryArithmeticReference.QuantizedAddParams, BinaryArithmeticReference.QuantizedMulParams) {
         let lo: Int32 = signed ? -128 : 0, hi: Int32 = signed ? 127 : 255
         func zp() -> Int32 { Int32.random(in: lo...hi, using: &rng) }
         func scale() -> Float { Float.random(in: 0.001...0.5, using: &rng) }
         let s1 = scale(), s2 = scale(), so = mul ? Float.random(in: 0.0005...0.05, using: &rng) : scale()
         let z1 = zp(), z2 = zp(), zo = zp()
         let amin = Bool.random(using: &rng) ? lo : min(hi, zo)
-        let add = BinaryArithmetic.QuantizedAddParams(input1Scale: s1, input1ZeroPoint: z1, input2Scale: s2, input2ZeroPoint: z2,
+        let add = BinaryArithmeticReference.QuantizedAddParams(input1Scale: s1, input1ZeroPoint: z1, input2Scale: s2, input2ZeroPoint: z2,
                                                        outputScale: so, outputZeroPoint: zo, leftShift: 20,
                                                        activationMin: amin, activationMax: hi)
-        let m = BinaryArithmetic.QuantizedMulParams(input1Scale: s1, input1ZeroPoint: z1, input2Scale: s2, input2ZeroPoint: z2,
+        let m = BinaryArithmeticReference.QuantizedMulParams(input1Scale: s1, input1ZeroPoint: z1, input2Scale: s2, input2ZeroPoint: z2,
                                                      outputScale: so, outputZeroPoint: zo, activationMin: amin, activationMax: hi)
         return (add, m)
     }
@@ -97,9 +97,9 @@ final class ElementwiseOptimizedTests: XCTestCase {
                 let x = pa.baseAddress!, y = pb.baseAddress!
                 want.withUnsafeMutableBufferPointer { w in
                     switch trial % 3 {
-                    case 0: BinaryArithmetic.quantizedAdd(layout: layout, rows: 0..<layout.rowCount, x, y, w.baseAddress!, pAdd)
-                    case 1: BinaryArithmetic.quantizedAdd(layout: layout, rows: 0..<layout.rowCount, x, y, w.baseAddress!, pAdd, subtract: true)
-                    default: BinaryArithmetic.quantizedMul(layout: layout, rows: 0..<layout.rowCount, x, y, w.baseAddress!, pMul)
+                    case 0: BinaryArithmeticReference.quantizedAdd(layout: layout, rows: 0..<layout.rowCount, x, y, w.baseAddress!, pAdd)
+                    case 1: BinaryArithmeticReference.quantizedAdd(layout: layout, rows: 0..<layout.rowCount, x, y, w.baseAddress!, pAdd, subtract: true)
+                    default: BinaryArithmeticReference.quantizedMul(layout: layout, rows: 0..<layout.rowCount, x, y, w.baseAddress!, pMul)
                     }
                 }
                 let table: QuantizedPairTable
@@ -133,14 +133,14 @@ final class ElementwiseOptimizedTests: XCTestCase {
             let got: QuantizedPairTable, want: QuantizedPairTable
             if mul {
                 got = .mul(signed: signed, pMul)
-                want = QuantizedPairTable(signed: signed) { BinaryArithmetic.quantizedMulElement($0, $1, pMul) }
-                if QuantizedBinarySIMD.supports(pMul) { vectorBuilt += 1 }
+                want = QuantizedPairTable(signed: signed) { BinaryArithmeticReference.quantizedMulElement($0, $1, pMul) }
+                if QuantizedBinaryArithmeticOptimized.supports(pMul) { vectorBuilt += 1 }
             } else {
                 got = .add(signed: signed, pAdd, subtract: subtract)
                 want = QuantizedPairTable(signed: signed) {
-                    BinaryArithmetic.quantizedAddElement($0, $1, pAdd, subtract: subtract)
+                    BinaryArithmeticReference.quantizedAddElement($0, $1, pAdd, subtract: subtract)
                 }
-                if QuantizedBinarySIMD.supports(pAdd) { vectorBuilt += 1 }
+                if QuantizedBinaryArithmeticOptimized.supports(pAdd) { vectorBuilt += 1 }
             }
             XCTAssertEqual(got.entries, want.entries, "trial \(trial) signed \(signed) mul \(mul) subtract \(subtract)")
         }
@@ -160,9 +160,9 @@ final class ElementwiseOptimizedTests: XCTestCase {
                 let x = pa.baseAddress!, y = pb.baseAddress!
                 want.withUnsafeMutableBufferPointer { w in
                     if trial % 2 == 0 {
-                        BinaryArithmetic.quantizedAdd(layout: layout, rows: 0..<layout.rowCount, x, y, w.baseAddress!, pAdd)
+                        BinaryArithmeticReference.quantizedAdd(layout: layout, rows: 0..<layout.rowCount, x, y, w.baseAddress!, pAdd)
                     } else {
-                        BinaryArithmetic.quantizedMul(layout: layout, rows: 0..<layout.rowCount, x, y, w.baseAddress!, pMul)
+                        BinaryArithmeticReference.quantizedMul(layout: layout, rows: 0..<layout.rowCount, x, y, w.baseAddress!, pMul)
                     }
                 }
                 let table: QuantizedPairTable = trial % 2 == 0 ? .add(signed: false, pAdd, subtract: false) : .mul(signed: false, pMul)
@@ -185,16 +185,16 @@ final class ElementwiseSoftmaxTableTests: XCTestCase {
         var rng = SeededGenerator(seed: 15)
         for trial in 0..<40 {
             let beta = Float.random(in: 0.2...3, using: &rng), scale = Float.random(in: 0.005...0.5, using: &rng)
-            let p = SoftmaxKernels.QuantizedParams(beta: beta, inputScale: scale)
+            let p = SoftmaxReference.QuantizedParams(beta: beta, inputScale: scale)
             let table = QuantizedSoftmaxTable(p)
             let depth = Int.random(in: 1...70, using: &rng), rows = Int.random(in: 1...5, using: &rng)
             let x = (0..<(depth * rows)).map { _ in Int8.random(in: .min ... .max, using: &rng) }
             var want = [Int8](repeating: 0, count: x.count), got = want
             var want16 = [Int16](repeating: 0, count: x.count), got16 = want16
             x.withUnsafeBufferPointer { px in
-                want.withUnsafeMutableBufferPointer { SoftmaxKernels.int8(p, depth: depth, rows: 0..<rows, px.baseAddress!, $0.baseAddress!) }
+                want.withUnsafeMutableBufferPointer { SoftmaxReference.int8(p, depth: depth, rows: 0..<rows, px.baseAddress!, $0.baseAddress!) }
                 got.withUnsafeMutableBufferPointer { table.int8(depth: depth, rows: 0..<rows, px.baseAddress!, $0.baseAddress!) }
-                want16.withUnsafeMutableBufferPointer { SoftmaxKernels.int8ToInt16(p, depth: depth, rows: 0..<rows, px.baseAddress!, $0.baseAddress!) }
+                want16.withUnsafeMutableBufferPointer { SoftmaxReference.int8ToInt16(p, depth: depth, rows: 0..<rows, px.baseAddress!, $0.baseAddress!) }
                 got16.withUnsafeMutableBufferPointer { table.int8ToInt16(depth: depth, rows: 0..<rows, px.baseAddress!, $0.baseAddress!) }
             }
             XCTAssertEqual(got, want, "trial \(trial)")
@@ -202,7 +202,7 @@ final class ElementwiseSoftmaxTableTests: XCTestCase {
             let u = x.map { UInt8(bitPattern: $0) }
             var wantU = [UInt8](repeating: 0, count: x.count), gotU = wantU
             u.withUnsafeBufferPointer { pu in
-                wantU.withUnsafeMutableBufferPointer { SoftmaxKernels.uint8(p, depth: depth, rows: 0..<rows, pu.baseAddress!, $0.baseAddress!) }
+                wantU.withUnsafeMutableBufferPointer { SoftmaxReference.uint8(p, depth: depth, rows: 0..<rows, pu.baseAddress!, $0.baseAddress!) }
                 gotU.withUnsafeMutableBufferPointer { table.uint8(depth: depth, rows: 0..<rows, pu.baseAddress!, $0.baseAddress!) }
             }
             XCTAssertEqual(gotU, wantU, "trial \(trial) uint8")

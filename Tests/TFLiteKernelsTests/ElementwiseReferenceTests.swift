@@ -39,7 +39,7 @@ final class ElementwiseReferenceTests: XCTestCase {
             let xb = (0..<b.reduce(1, *)).map { Float($0) * 1000 }
             var got = [Float](repeating: -1, count: layout.elementCount)
             xa.withUnsafeBufferPointer { pa in xb.withUnsafeBufferPointer { pb in got.withUnsafeMutableBufferPointer { po in
-                BinaryArithmetic.float32(.add, layout: layout, rows: 0..<layout.rowCount, pa.baseAddress!, pb.baseAddress!, po.baseAddress!)
+                BinaryArithmeticReference.float32(.add, layout: layout, rows: 0..<layout.rowCount, pa.baseAddress!, pb.baseAddress!, po.baseAddress!)
             } } }
             for i in 0..<layout.elementCount {
                 let want = xa[broadcastIndex(i, out: out, shape: a)] + xb[broadcastIndex(i, out: out, shape: b)]
@@ -56,14 +56,14 @@ final class ElementwiseReferenceTests: XCTestCase {
 
     func testQuantizedAddUsesTwentyBitLeftShift() {
         // Equal scales: 0.5 multipliers; output scale equal → plain integer add with zero points.
-        let p = BinaryArithmetic.QuantizedAddParams(input1Scale: 0.1, input1ZeroPoint: 3, input2Scale: 0.1, input2ZeroPoint: -2,
+        let p = BinaryArithmeticReference.QuantizedAddParams(input1Scale: 0.1, input1ZeroPoint: 3, input2Scale: 0.1, input2ZeroPoint: -2,
                                                      outputScale: 0.1, outputZeroPoint: 1, leftShift: 20,
                                                      activationMin: -128, activationMax: 127)
         XCTAssertEqual(p.input1Multiplier.multiplier, 1 << 30)
         XCTAssertEqual(p.input1Multiplier.shift, 0)
-        XCTAssertEqual(BinaryArithmetic.quantizedAddElement(13, 8, p, subtract: false), (13 - 3) + (8 + 2) + 1)
-        XCTAssertEqual(BinaryArithmetic.quantizedAddElement(13, 8, p, subtract: true), (13 - 3) - (8 + 2) + 1)
-        XCTAssertEqual(BinaryArithmetic.quantizedAddElement(127, 127, p, subtract: false), 127, "saturates at the clamp")
+        XCTAssertEqual(BinaryArithmeticReference.quantizedAddElement(13, 8, p, subtract: false), (13 - 3) + (8 + 2) + 1)
+        XCTAssertEqual(BinaryArithmeticReference.quantizedAddElement(13, 8, p, subtract: true), (13 - 3) - (8 + 2) + 1)
+        XCTAssertEqual(BinaryArithmeticReference.quantizedAddElement(127, 127, p, subtract: false), 127, "saturates at the clamp")
     }
 
     func testFixedPointExpAndReciprocal() {
@@ -77,11 +77,11 @@ final class ElementwiseReferenceTests: XCTestCase {
     }
 
     func testQuantizedSoftmaxSumsToOne() {
-        let p = SoftmaxKernels.QuantizedParams(beta: 1, inputScale: 0.1)
+        let p = SoftmaxReference.QuantizedParams(beta: 1, inputScale: 0.1)
         let x: [Int8] = [-128, -20, 0, 30, 127, 127, 5, -5]
         var y = [Int8](repeating: 0, count: x.count)
         x.withUnsafeBufferPointer { px in y.withUnsafeMutableBufferPointer { py in
-            SoftmaxKernels.int8(p, depth: x.count, rows: 0..<1, px.baseAddress!, py.baseAddress!)
+            SoftmaxReference.int8(p, depth: x.count, rows: 0..<1, px.baseAddress!, py.baseAddress!)
         } }
         let probabilities = y.map { (Double($0) + 128) / 256 }
         XCTAssertEqual(probabilities.reduce(0, +), 1, accuracy: 0.02)
@@ -90,7 +90,7 @@ final class ElementwiseReferenceTests: XCTestCase {
     }
 
     func testLogisticTableIsMonotonicAndCentered() {
-        let t = ActivationKernels.LookupTable8.logistic(signed: true, inputScale: 0.1, inputZeroPoint: 0,
+        let t = ActivationReference.LookupTable8.logistic(signed: true, inputScale: 0.1, inputZeroPoint: 0,
                                                         outputScale: 1.0 / 256, outputZeroPoint: -128)
         XCTAssertEqual(Int8(bitPattern: t.entries[0]), 0, "sigmoid(0) = 0.5 → 128 - 128")
         var previous = Int.min
@@ -111,7 +111,7 @@ final class ElementwiseReferenceTests: XCTestCase {
         let x = (0..<24).map { Float($0) }
         var y = [Float](repeating: 0, count: 8)
         x.withUnsafeBufferPointer { px in y.withUnsafeMutableBufferPointer { py in
-            ReductionKernels.float32(.maximum, plan: k, px.baseAddress!, py.baseAddress!)
+            ReductionReference.float32(.maximum, plan: k, px.baseAddress!, py.baseAddress!)
         } }
         XCTAssertEqual(y, [8, 9, 10, 11, 20, 21, 22, 23])
     }
@@ -122,11 +122,11 @@ final class ElementwiseReferenceTests: XCTestCase {
         var out = [Int32](repeating: 0, count: 3)
         XCTAssertThrowsError(try a.withUnsafeBufferPointer { pa in try b.withUnsafeBufferPointer { pb in
             try out.withUnsafeMutableBufferPointer { po in
-                try BinaryArithmetic.int32(.floorDiv, layout: layout, rows: 0..<1, pa.baseAddress!, pb.baseAddress!, po.baseAddress!)
+                try BinaryArithmeticReference.int32(.floorDiv, layout: layout, rows: 0..<1, pa.baseAddress!, pb.baseAddress!, po.baseAddress!)
             } } })
         let c: [Int32] = [2, 2, 3]
         try a.withUnsafeBufferPointer { pa in try c.withUnsafeBufferPointer { pc in try out.withUnsafeMutableBufferPointer { po in
-            try BinaryArithmetic.int32(.floorDiv, layout: layout, rows: 0..<1, pa.baseAddress!, pc.baseAddress!, po.baseAddress!)
+            try BinaryArithmeticReference.int32(.floorDiv, layout: layout, rows: 0..<1, pa.baseAddress!, pc.baseAddress!, po.baseAddress!)
         } } }
         XCTAssertEqual(out, [3, -4, 0])
     }

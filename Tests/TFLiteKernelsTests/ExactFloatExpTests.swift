@@ -36,8 +36,8 @@ final class ExactFloatExpTests: XCTestCase {
         var x = (0..<100_000).map { _ in rng.float() * 20 }
         x += [-9, -9.000001, 16.619047, 16.62, 0, -0, 0.5, -0.5, .infinity, -.infinity, .nan, -200, 200]
         var reference = [Float](repeating: 0, count: x.count), optimized = [Float](repeating: .nan, count: x.count)
-        ActivationKernels.float32(.logistic, range: 0..<x.count, x, &reference)
-        OptimizedActivation.float32(.logistic, range: 0..<x.count, x, &optimized)
+        ActivationReference.float32(.logistic, range: 0..<x.count, x, &reference)
+        ActivationOptimized.float32(.logistic, range: 0..<x.count, x, &optimized)
         XCTAssertNil(TolerantCompare.exactMismatch(optimized.map(Double.init), reference.map(Double.init)))
     }
 }

@@ -6,16 +6,16 @@ import XCTest
 /// the fixed-point functions' symmetries on every code.
 final class Int16ActivationTests: XCTestCase {
     func testTableRescalingFollowsTheReferenceAndRejectsWhatItCannotApply() throws {
-        let unit = try XCTUnwrap(ActivationKernels.Int16SigmoidTableParams.general(inputScale: 1))
+        let unit = try XCTUnwrap(ActivationReference.Int16SigmoidTableParams.general(inputScale: 1))
         XCTAssertEqual(unit.multiplier, 24576)   // 12288, doubled once
         XCTAssertEqual(unit.rightShift, 1)
-        let five = try XCTUnwrap(ActivationKernels.Int16SigmoidTableParams.general(inputScale: 5))
+        let five = try XCTUnwrap(ActivationReference.Int16SigmoidTableParams.general(inputScale: 5))
         XCTAssertEqual(five.multiplier, 61440)
         XCTAssertEqual(five.rightShift, 0)
         // Products would pass 32 bits; the multiplier would truncate to 0.
-        XCTAssertNil(ActivationKernels.Int16SigmoidTableParams.general(inputScale: 6))
-        XCTAssertNil(ActivationKernels.Int16SigmoidTableParams.general(inputScale: 1e-15))
-        XCTAssertNil(ActivationKernels.Int16SigmoidTableParams.general(inputScale: .infinity))
+        XCTAssertNil(ActivationReference.Int16SigmoidTableParams.general(inputScale: 6))
+        XCTAssertNil(ActivationReference.Int16SigmoidTableParams.general(inputScale: 1e-15))
+        XCTAssertNil(ActivationReference.Int16SigmoidTableParams.general(inputScale: .infinity))
     }
 
     func testInterpolatedTableReadsBothEndsInBounds() {
@@ -41,12 +41,12 @@ final class Int16ActivationTests: XCTestCase {
     }
 
     func testSoftmaxRowOfEqualValuesIsUniform() {
-        let p = SoftmaxKernels.Int16Params(beta: 1, inputScale: 0.001)
+        let p = SoftmaxReference.Int16Params(beta: 1, inputScale: 0.001)
         for depth in [1, 2, 7, 64] {
             let x = [Int16](repeating: -32768, count: depth)
             var out = [Int16](repeating: 0, count: depth)
             x.withUnsafeBufferPointer { xp in
-                out.withUnsafeMutableBufferPointer { SoftmaxKernels.int16(p, depth: depth, rows: 0..<1, xp.baseAddress!, $0.baseAddress!) }
+                out.withUnsafeMutableBufferPointer { SoftmaxReference.int16(p, depth: depth, rows: 0..<1, xp.baseAddress!, $0.baseAddress!) }
             }
             XCTAssertEqual(Set(out).count, 1, "depth \(depth)")
             XCTAssertLessThanOrEqual(abs(Int(out[0]) * depth - 32768), depth, "depth \(depth): \(out[0])")

@@ -17,15 +17,15 @@ final class PadRowsTests: XCTestCase {
             let input = (0..<(shape.reduce(1, *) * size)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
             let value = (0..<size).map { UInt8(0xC0 + $0) }
             var expected = [UInt8](repeating: 0, count: plan.elementCount * size), actual = [UInt8](repeating: 0x11, count: expected.count)
-            let rows = PadRows.rowCount(plan)
-            XCTAssertEqual(rows * PadRows.rowBytes(plan, elementSize: size), expected.count)
+            let rows = PadOptimized.rowCount(plan)
+            XCTAssertEqual(rows * PadOptimized.rowBytes(plan, elementSize: size), expected.count)
             var cuts = [0, rows] + (0..<3).map { _ in Int.random(in: 0...rows, using: &rng) }
             cuts.sort()
             input.withUnsafeBytes { x in value.withUnsafeBytes { v in
-                expected.withUnsafeMutableBytes { Pad.run(plan, elementSize: size, input: x.baseAddress!, padValue: v.baseAddress!, output: $0.baseAddress!) }
+                expected.withUnsafeMutableBytes { PadReference.run(plan, elementSize: size, input: x.baseAddress!, padValue: v.baseAddress!, output: $0.baseAddress!) }
                 actual.withUnsafeMutableBytes { y in
                     for (lo, hi) in zip(cuts, cuts.dropFirst()) {
-                        PadRows.run(plan, rows: lo..<hi, elementSize: size, input: x.baseAddress!, padValue: v.baseAddress!, output: y.baseAddress!)
+                        PadOptimized.run(plan, rows: lo..<hi, elementSize: size, input: x.baseAddress!, padValue: v.baseAddress!, output: y.baseAddress!)
                     }
                 }
             } }

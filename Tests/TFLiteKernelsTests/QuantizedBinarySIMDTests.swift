@@ -41,21 +41,21 @@ final class QuantizedBinarySIMDTests: XCTestCase {
             let qa = randomQuantization(&rng, signed: signed), qb = randomQuantization(&rng, signed: signed)
             let qo = randomQuantization(&rng, signed: signed)
             let (lo, hi) = activation(&rng, signed: signed)
-            let p = BinaryArithmetic.QuantizedMulParams(input1Scale: qa.scale, input1ZeroPoint: qa.zeroPoint, input2Scale: qb.scale,
+            let p = BinaryArithmeticReference.QuantizedMulParams(input1Scale: qa.scale, input1ZeroPoint: qa.zeroPoint, input2Scale: qb.scale,
                                                         input2ZeroPoint: qb.zeroPoint, outputScale: qo.scale,
                                                         outputZeroPoint: qo.zeroPoint, activationMin: lo, activationMax: hi)
-            guard QuantizedBinarySIMD.supports(p) else { continue }
+            guard QuantizedBinaryArithmeticOptimized.supports(p) else { continue }
             tested += 1
             if signed {
                 var got = [Int8](repeating: 0, count: 65536)
-                QuantizedBinarySIMD.mul(p, range: 0..<65536, ai, bi, &got)
-                for i in 0..<65536 where Int32(got[i]) != BinaryArithmetic.quantizedMulElement(Int32(ai[i]), Int32(bi[i]), p) {
+                QuantizedBinaryArithmeticOptimized.mul(p, range: 0..<65536, ai, bi, &got)
+                for i in 0..<65536 where Int32(got[i]) != BinaryArithmeticReference.quantizedMulElement(Int32(ai[i]), Int32(bi[i]), p) {
                     XCTFail("int8 MUL \(p): \(ai[i]) × \(bi[i]) gave \(got[i])"); break
                 }
             } else {
                 var got = [UInt8](repeating: 0, count: 65536)
-                QuantizedBinarySIMD.mul(p, range: 0..<65536, au, bu, &got)
-                for i in 0..<65536 where Int32(got[i]) != BinaryArithmetic.quantizedMulElement(Int32(au[i]), Int32(bu[i]), p) {
+                QuantizedBinaryArithmeticOptimized.mul(p, range: 0..<65536, au, bu, &got)
+                for i in 0..<65536 where Int32(got[i]) != BinaryArithmeticReference.quantizedMulElement(Int32(au[i]), Int32(bu[i]), p) {
                     XCTFail("uint8 MUL \(p): \(au[i]) × \(bu[i]) gave \(got[i])"); break
                 }
             }
@@ -72,23 +72,23 @@ final class QuantizedBinarySIMDTests: XCTestCase {
             let qa = randomQuantization(&rng, signed: signed), qb = randomQuantization(&rng, signed: signed)
             let qo = randomQuantization(&rng, signed: signed)
             let (lo, hi) = activation(&rng, signed: signed)
-            let p = BinaryArithmetic.QuantizedAddParams(input1Scale: qa.scale, input1ZeroPoint: qa.zeroPoint, input2Scale: qb.scale,
+            let p = BinaryArithmeticReference.QuantizedAddParams(input1Scale: qa.scale, input1ZeroPoint: qa.zeroPoint, input2Scale: qb.scale,
                                                         input2ZeroPoint: qb.zeroPoint, outputScale: qo.scale,
                                                         outputZeroPoint: qo.zeroPoint, leftShift: 20, activationMin: lo, activationMax: hi)
-            guard QuantizedBinarySIMD.supports(p) else { continue }
+            guard QuantizedBinaryArithmeticOptimized.supports(p) else { continue }
             tested += 1
             if signed {
                 var got = [Int8](repeating: 0, count: 65536)
-                QuantizedBinarySIMD.add(p, subtract: subtract, range: 0..<65536, ai, bi, &got)
+                QuantizedBinaryArithmeticOptimized.add(p, subtract: subtract, range: 0..<65536, ai, bi, &got)
                 for i in 0..<65536
-                where Int32(got[i]) != BinaryArithmetic.quantizedAddElement(Int32(ai[i]), Int32(bi[i]), p, subtract: subtract) {
+                where Int32(got[i]) != BinaryArithmeticReference.quantizedAddElement(Int32(ai[i]), Int32(bi[i]), p, subtract: subtract) {
                     XCTFail("int8 \(subtract ? "SUB" : "ADD") \(p): \(ai[i]), \(bi[i]) gave \(got[i])"); break
                 }
             } else {
                 var got = [UInt8](repeating: 0, count: 65536)
-                QuantizedBinarySIMD.add(p, subtract: subtract, range: 0..<65536, au, bu, &got)
+                QuantizedBinaryArithmeticOptimized.add(p, subtract: subtract, range: 0..<65536, au, bu, &got)
                 for i in 0..<65536
-                where Int32(got[i]) != BinaryArithmetic.quantizedAddElement(Int32(au[i]), Int32(bu[i]), p, subtract: subtract) {
+                where Int32(got[i]) != BinaryArithmeticReference.quantizedAddElement(Int32(au[i]), Int32(bu[i]), p, subtract: subtract) {
                     XCTFail("uint8 \(subtract ? "SUB" : "ADD") \(p): \(au[i]), \(bu[i]) gave \(got[i])"); break
                 }
             }
@@ -108,26 +108,26 @@ final class QuantizedBinarySIMDTests: XCTestCase {
             let b = (0..<sb.reduce(1, *)).map { _ in Int8.random(in: .min ... .max, using: &rng) }
             let qa = randomQuantization(&rng, signed: true), qb = randomQuantization(&rng, signed: true)
             let qo = randomQuantization(&rng, signed: true)
-            let mp = BinaryArithmetic.QuantizedMulParams(input1Scale: qa.scale, input1ZeroPoint: qa.zeroPoint, input2Scale: qb.scale,
+            let mp = BinaryArithmeticReference.QuantizedMulParams(input1Scale: qa.scale, input1ZeroPoint: qa.zeroPoint, input2Scale: qb.scale,
                                                          input2ZeroPoint: qb.zeroPoint, outputScale: qo.scale,
                                                          outputZeroPoint: qo.zeroPoint, activationMin: -128, activationMax: 127)
-            let ap = BinaryArithmetic.QuantizedAddParams(input1Scale: qa.scale, input1ZeroPoint: qa.zeroPoint, input2Scale: qb.scale,
+            let ap = BinaryArithmeticReference.QuantizedAddParams(input1Scale: qa.scale, input1ZeroPoint: qa.zeroPoint, input2Scale: qb.scale,
                                                          input2ZeroPoint: qb.zeroPoint, outputScale: qo.scale,
                                                          outputZeroPoint: qo.zeroPoint, leftShift: 20,
                                                          activationMin: -100, activationMax: 120)
             var want = [Int8](repeating: 0, count: layout.elementCount), got = want
-            if QuantizedBinarySIMD.supports(mp) {
-                BinaryArithmetic.quantizedMul(layout: layout, rows: 0..<layout.rowCount, a, b, &want, mp)
+            if QuantizedBinaryArithmeticOptimized.supports(mp) {
+                BinaryArithmeticReference.quantizedMul(layout: layout, rows: 0..<layout.rowCount, a, b, &want, mp)
                 // Two uneven row chunks, as a thread split would give.
                 let mid = layout.rowCount / 3
-                QuantizedBinarySIMD.mul(mp, layout: layout, rows: 0..<mid, a, b, &got)
-                QuantizedBinarySIMD.mul(mp, layout: layout, rows: mid..<layout.rowCount, a, b, &got)
+                QuantizedBinaryArithmeticOptimized.mul(mp, layout: layout, rows: 0..<mid, a, b, &got)
+                QuantizedBinaryArithmeticOptimized.mul(mp, layout: layout, rows: mid..<layout.rowCount, a, b, &got)
                 XCTAssertEqual(got, want, "MUL \(sa) \(sb)")
             }
-            if QuantizedBinarySIMD.supports(ap) {
+            if QuantizedBinaryArithmeticOptimized.supports(ap) {
                 let subtract = trial % 2 == 1
-                BinaryArithmetic.quantizedAdd(layout: layout, rows: 0..<layout.rowCount, a, b, &want, ap, subtract: subtract)
-                QuantizedBinarySIMD.add(ap, subtract: subtract, layout: layout, rows: 0..<layout.rowCount, a, b, &got)
+                BinaryArithmeticReference.quantizedAdd(layout: layout, rows: 0..<layout.rowCount, a, b, &want, ap, subtract: subtract)
+                QuantizedBinaryArithmeticOptimized.add(ap, subtract: subtract, layout: layout, rows: 0..<layout.rowCount, a, b, &got)
                 XCTAssertEqual(got, want, "ADD/SUB \(sa) \(sb)")
             }
         }

@@ -17,12 +17,12 @@ final class ResizeBilinearVectorTests: XCTestCase {
             let input = rng.floats(p.inputElementCount, in: -30...30)
             var expected = [Float](repeating: 0, count: p.outputElementCount)
             var actual = [Float](repeating: .nan, count: p.outputElementCount)
-            ResizeBilinear.runFloat(p, input: input, output: &expected)
+            ResizeBilinearReference.runFloat(p, input: input, output: &expected)
             let plan = ResizeRowsPlan(bilinear: p)
             let mid = plan.rowCount / 2
             input.withUnsafeBufferPointer { x in actual.withUnsafeMutableBufferPointer { y in
-                ResizeRows.bilinearFloat(plan, rows: 0..<mid, input: x.baseAddress!, output: y.baseAddress!)
-                ResizeRows.bilinearFloat(plan, rows: mid..<plan.rowCount, input: x.baseAddress!, output: y.baseAddress!)
+                ResizeOptimized.bilinearFloat(plan, rows: 0..<mid, input: x.baseAddress!, output: y.baseAddress!)
+                ResizeOptimized.bilinearFloat(plan, rows: mid..<plan.rowCount, input: x.baseAddress!, output: y.baseAddress!)
             } }
             XCTAssertEqual(actual.map(\.bitPattern), expected.map(\.bitPattern), "\(p)")
         }

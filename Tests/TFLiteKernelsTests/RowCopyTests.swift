@@ -38,10 +38,10 @@ final class RowCopyTests: XCTestCase {
             defer { buffers.forEach { $0.deallocate() } }
             let pointers = buffers.map { UnsafeRawPointer($0) }
             want.withUnsafeMutableBytes { w in
-                Concatenation.run(outerCount: outer, innerByteCounts: inner, inputs: pointers, output: w.baseAddress!)
+                ConcatenationReference.run(outerCount: outer, innerByteCounts: inner, inputs: pointers, output: w.baseAddress!)
             }
             got.withUnsafeMutableBytes { g in
-                chunks(outer) { RowCopy.concatenate(outer: $0, innerByteCounts: inner, rowBytes: rowBytes, inputs: pointers, output: g.baseAddress!) }
+                chunks(outer) { RowCopyOptimized.concatenate(outer: $0, innerByteCounts: inner, rowBytes: rowBytes, inputs: pointers, output: g.baseAddress!) }
             }
             XCTAssertEqual(got, want, "trial \(trial): \(outer) rows of \(inner)")
         }
@@ -62,22 +62,22 @@ final class RowCopyTests: XCTestCase {
                 starts.append(start); steps.append(step); counts.append(Int.random(in: 1...maxCount, using: &rng))
             }
             let window = StridedWindow(inputShape: shape, starts: starts, counts: counts, steps: steps)
-            guard let runs = RowCopy.runCount(window) else { continue }
+            guard let runs = RowCopyOptimized.runCount(window) else { continue }
             tested += 1
             let elementSize = [1, 2, 4, 8].randomElement(using: &rng)!
             let input = randomBytes(shape.reduce(1, *) * elementSize, &rng)
             var want = [UInt8](repeating: 0, count: window.elementCount * elementSize), got = want
             input.withUnsafeBytes { src in
-                want.withUnsafeMutableBytes { StridedCopy.run(window, elementSize: elementSize, input: src.baseAddress!, output: $0.baseAddress!) }
+                want.withUnsafeMutableBytes { StridedCopyReference.run(window, elementSize: elementSize, input: src.baseAddress!, output: $0.baseAddress!) }
                 got.withUnsafeMutableBytes { g in
-                    chunks(runs) { RowCopy.stridedRuns(window, runs: $0, elementSize: elementSize, input: src.baseAddress!, output: g.baseAddress!) }
+                    chunks(runs) { RowCopyOptimized.stridedRuns(window, runs: $0, elementSize: elementSize, input: src.baseAddress!, output: g.baseAddress!) }
                 }
             }
             XCTAssertEqual(got, want, "trial \(trial): \(shape) starts \(starts) counts \(counts) steps \(steps)")
         }
         XCTAssertGreaterThan(tested, 60)
         // A non-unit innermost step is left to the reference loop.
-        XCTAssertNil(RowCopy.runCount(StridedWindow(inputShape: [4, 6], starts: [0, 0], counts: [4, 3], steps: [1, 2])))
+        XCTAssertNil(RowCopyOptimized.runCount(StridedWindow(inputShape: [4, 6], starts: [0, 0], counts: [4, 3], steps: [1, 2])))
     }
 
     /// The window element at row-major output position `p`, from its own digits:
@@ -109,7 +109,7 @@ final class RowCopyTests: XCTestCase {
             let input = (0..<Int32(shape.reduce(1, *))).map { $0 }
             var got = [Int32](repeating: -1, count: window.elementCount)
             input.withUnsafeBytes { src in
-                got.withUnsafeMutableBytes { StridedCopy.run(window, elementSize: 4, input: src.baseAddress!, output: $0.baseAddress!) }
+                got.withUnsafeMutableBytes { StridedCopyReference.run(window, elementSize: 4, input: src.baseAddress!, output: $0.baseAddress!) }
             }
             let want = (0..<window.elementCount).map {
                 Int32(inputOffset(of: $0, base: window.baseOffset, counts: window.counts, steps: window.elementSteps))

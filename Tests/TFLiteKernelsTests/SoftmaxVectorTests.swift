@@ -22,13 +22,13 @@ final class SoftmaxVectorTests: XCTestCase {
         var rng = SeededGenerator(seed: 61)
         let settings: [(beta: Float, scale: Float)] = [(1, 0.22119), (1, 1e-4), (1, 2.0), (0.01, 0.1), (20, 0.5), (1, 0.00390625)]
         for (beta, scale) in settings {
-            let p = SoftmaxKernels.QuantizedParams(beta: beta, inputScale: scale)
+            let p = SoftmaxReference.QuantizedParams(beta: beta, inputScale: scale)
             let table = QuantizedSoftmaxTable(p)
             for depth in [1, 2, 15, 16, 17, 31, 32, 48, 80, 257] {
                 let count = 37  // groups of 16 rows share their reciprocals: two full groups, a partial one
                 let x = rows(&rng, depth: depth, count: count)
                 var want = [Int8](repeating: 0, count: x.count), got = want
-                SoftmaxKernels.int8(p, depth: depth, rows: 0..<count, x, &want)
+                SoftmaxReference.int8(p, depth: depth, rows: 0..<count, x, &want)
                 // Two chunks of rows, as a thread split would give.
                 table.int8(depth: depth, rows: 0..<4, x, &got)
                 table.int8(depth: depth, rows: 4..<21, x, &got)
@@ -36,7 +36,7 @@ final class SoftmaxVectorTests: XCTestCase {
                 XCTAssertEqual(got, want, "int8 beta \(beta) scale \(scale) depth \(depth)")
                 let u = x.map { UInt8(bitPattern: $0) }
                 var wantU = [UInt8](repeating: 0, count: x.count), gotU = wantU
-                SoftmaxKernels.uint8(p, depth: depth, rows: 0..<count, u, &wantU)
+                SoftmaxReference.uint8(p, depth: depth, rows: 0..<count, u, &wantU)
                 table.uint8(depth: depth, rows: 0..<count, u, &gotU)
                 XCTAssertEqual(gotU, wantU, "uint8 beta \(beta) scale \(scale) depth \(depth)")
             }

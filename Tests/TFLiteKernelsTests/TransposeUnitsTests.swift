@@ -19,15 +19,15 @@ final class TransposeUnitsTests: XCTestCase {
             strategies.insert("\(blocked.strategy)".prefix(while: { $0 != "(" }).description)
             let input = (0..<(reference.elementCount * size)).map { UInt8(truncatingIfNeeded: $0 &* 29 &+ $0 >> 9) }
             var expected = [UInt8](repeating: 0, count: input.count), actual = [UInt8](repeating: 0xA5, count: input.count)
-            let units = TransposeBlocked.workUnits(blocked, elementSize: size)
-            XCTAssertGreaterThan(TransposeBlocked.unitBytes(blocked, elementSize: size), 0)
+            let units = TransposeOptimized.workUnits(blocked, elementSize: size)
+            XCTAssertGreaterThan(TransposeOptimized.unitBytes(blocked, elementSize: size), 0)
             var cuts = [0, units] + (0..<3).map { _ in Int.random(in: 0...units, using: &rng) }
             cuts.sort()
             input.withUnsafeBytes { x in
-                expected.withUnsafeMutableBytes { Transpose.run(reference, elementSize: size, input: x.baseAddress!, output: $0.baseAddress!) }
+                expected.withUnsafeMutableBytes { TransposeReference.run(reference, elementSize: size, input: x.baseAddress!, output: $0.baseAddress!) }
                 actual.withUnsafeMutableBytes { y in
                     for (lo, hi) in zip(cuts, cuts.dropFirst()) {
-                        TransposeBlocked.run(blocked, units: lo..<hi, elementSize: size, input: x.baseAddress!, output: y.baseAddress!)
+                        TransposeOptimized.run(blocked, units: lo..<hi, elementSize: size, input: x.baseAddress!, output: y.baseAddress!)
                     }
                 }
             }

@@ -156,6 +156,9 @@ public enum Int8QuadPacking {
 
     /// Runs `kernel` on `x[0..<count]`; returns the bytes it converted (whole steps of
     /// `bytesPerStep`).
+    /// - Precondition: `count ≥ 0`; `x` and `out` hold `count` bytes, the same bytes or not
+    ///   overlapping. Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it
+    ///   (`GeneratedByteTableArguments.violation`).
     @inline(never)
     static func flipSignBitsGenerated(_ kernel: FlipSignBitsAVX.Function, bytesPerStep: Int, _ x: UnsafePointer<UInt8>,
                                       count: Int, into out: UnsafeMutablePointer<UInt8>) -> Int {
@@ -163,6 +166,7 @@ public enum Int8QuadPacking {
         return withUnsafePointer(to: &pattern) { p in
             var arguments = GeneratedByteTableArguments(source: UnsafeRawPointer(x), destination: UnsafeMutableRawPointer(out),
                                                         count: count, table: UnsafeRawPointer(p))
+            KernelPrecondition.holds(arguments.violation())
             withUnsafePointer(to: &arguments) { kernel(UnsafeRawPointer($0)) }
             return count - count % bytesPerStep
         }

@@ -38,7 +38,7 @@ final class CastOperator: OperatorKernel {
         let input = try node.input(0), output = try node.output(0)
         let n = output.elementCount
         guard n > 0 else { return }
-        Cast.run(count: n, inputType: inputType, input: try DataMovementSupport.data(input, "CAST"),
+        CastReference.run(count: n, inputType: inputType, input: try DataMovementSupport.data(input, "CAST"),
                  outputType: outputType, output: try DataMovementSupport.data(output, "CAST"))
     }
 }

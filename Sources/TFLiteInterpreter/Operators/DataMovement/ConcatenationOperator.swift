@@ -74,7 +74,7 @@ final class ConcatenationOperator: OperatorKernel {
             inputPointers.append(UnsafeRawPointer(t.elementCount == 0 ? out : try DataMovementSupport.data(t, op)))
         }
         if needsRequantization {
-            Concatenation.runUInt8(outerCount: outerCount, innerCounts: innerCounts, inputs: inputPointers,
+            ConcatenationReference.runUInt8(outerCount: outerCount, innerCounts: innerCounts, inputs: inputPointers,
                                    inputQuantization: inputQuantization, outputScale: output.scale,
                                    outputZeroPoint: output.zeroPoint, output: try output.mutableView(as: UInt8.self, op).base)
         } else {
@@ -82,7 +82,7 @@ final class ConcatenationOperator: OperatorKernel {
             let rowBytes = counts.reduce(0, +)
             let minRows = max(1, DataMovementSupport.bytesPerTask / max(1, rowBytes))
             node.threads.parallelFor(outerCount, minChunk: minRows) { rows in
-                RowCopy.concatenate(outer: rows, innerByteCounts: counts, rowBytes: rowBytes, inputs: sources, output: out)
+                RowCopyOptimized.concatenate(outer: rows, innerByteCounts: counts, rowBytes: rowBytes, inputs: sources, output: out)
             }
         }
     }

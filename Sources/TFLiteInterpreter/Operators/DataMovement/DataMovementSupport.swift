@@ -10,13 +10,13 @@ enum DataMovementSupport {
     /// the thread pool by contiguous runs when the innermost step is 1, else the reference loop.
     static func copyWindow(_ window: StridedWindow, elementSize: Int, input: UnsafeRawPointer,
                            output: UnsafeMutableRawPointer, threads: ThreadPool) {
-        guard let runs = RowCopy.runCount(window) else {
-            StridedCopy.run(window, elementSize: elementSize, input: input, output: output)
+        guard let runs = RowCopyOptimized.runCount(window) else {
+            StridedCopyReference.run(window, elementSize: elementSize, input: input, output: output)
             return
         }
         let runBytes = (window.counts.last ?? 1) * elementSize
         threads.parallelFor(runs, minChunk: max(1, bytesPerTask / max(1, runBytes))) { r in
-            RowCopy.stridedRuns(window, runs: r, elementSize: elementSize, input: input, output: output)
+            RowCopyOptimized.stridedRuns(window, runs: r, elementSize: elementSize, input: input, output: output)
         }
     }
 

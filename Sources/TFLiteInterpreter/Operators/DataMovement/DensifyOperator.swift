@@ -49,6 +49,6 @@ final class DensifyOperator: OperatorKernel {
             dst.initializeMemory(as: UInt8.self, repeating: 0, count: output.byteCount)
             return
         }
-        Densify.run(plan, elementSize: elementSize, input: try DataMovementSupport.data(input, op), output: dst)
+        DensifyReference.run(plan, elementSize: elementSize, input: try DataMovementSupport.data(input, op), output: dst)
     }
 }

@@ -45,10 +45,10 @@ final class DepthToSpaceOperator: OperatorKernel {
         let s = input.shape
         let src = try DataMovementSupport.data(input, op), dst = try DataMovementSupport.data(output, op)
         if toSpace {
-            DepthToSpace.run(batches: s[0], inputHeight: s[1], inputWidth: s[2], inputDepth: s[3],
+            DepthToSpaceReference.run(batches: s[0], inputHeight: s[1], inputWidth: s[2], inputDepth: s[3],
                              blockSize: blockSize, elementSize: elementSize, input: src, output: dst)
         } else {
-            SpaceToDepth.run(batches: s[0], inputHeight: s[1], inputWidth: s[2], inputDepth: s[3],
+            SpaceToDepthReference.run(batches: s[0], inputHeight: s[1], inputWidth: s[2], inputDepth: s[3],
                              blockSize: blockSize, elementSize: elementSize, input: src, output: dst)
         }
     }

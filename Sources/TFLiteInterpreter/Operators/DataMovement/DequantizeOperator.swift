@@ -42,7 +42,7 @@ final class DequantizeOperator: OperatorKernel {
         _ = try DataMovementSupport.data(input, op); _ = try DataMovementSupport.data(output, op)
         let y = try output.mutableView(as: Float.self, op).base
         switch input.type {
-        case .float16: Dequantize.float16(try input.view(as: UInt16.self, op).base, count: n, output: y)
+        case .float16: DequantizeReference.float16(try input.view(as: UInt16.self, op).base, count: n, output: y)
         case .uint8: dequantize(try input.view(as: UInt8.self, op).base, n, input, y)
         case .int8: dequantize(try input.view(as: Int8.self, op).base, n, input, y)
         default: dequantize(try input.view(as: Int16.self, op).base, n, input, y)
@@ -52,10 +52,10 @@ final class DequantizeOperator: OperatorKernel {
     private func dequantize<T: FixedWidthInteger>(_ x: UnsafePointer<T>, _ n: Int, _ input: RuntimeTensor,
                                                   _ y: UnsafeMutablePointer<Float>) {
         if let pc = perChannel {
-            Dequantize.affinePerChannel(x, outerCount: pc.outer, channelCount: pc.channels, innerCount: pc.inner,
+            DequantizeReference.affinePerChannel(x, outerCount: pc.outer, channelCount: pc.channels, innerCount: pc.inner,
                                         scales: pc.scales, zeroPoints: pc.zeros, output: y)
         } else {
-            Dequantize.affine(x, count: n, scale: input.scale, zeroPoint: input.zeroPoint, output: y)
+            DequantizeReference.affine(x, count: n, scale: input.scale, zeroPoint: input.zeroPoint, output: y)
         }
     }
 }

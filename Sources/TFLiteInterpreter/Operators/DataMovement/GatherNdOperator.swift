@@ -31,9 +31,9 @@ final class GatherNdOperator: OperatorKernel {
         let src = try DataMovementSupport.data(params, op), dst = try DataMovementSupport.data(output, op)
         _ = try DataMovementSupport.data(indices, op)
         let bad = indices.type == .int64
-            ? Gather.runND(inputShape: params.shape, depth: depth, indexCount: indexCount,
+            ? GatherReference.runND(inputShape: params.shape, depth: depth, indexCount: indexCount,
                            indices: try indices.view(as: Int64.self, op).base, elementSize: elementSize, input: src, output: dst)
-            : Gather.runND(inputShape: params.shape, depth: depth, indexCount: indexCount,
+            : GatherReference.runND(inputShape: params.shape, depth: depth, indexCount: indexCount,
                            indices: try indices.view(as: Int32.self, op).base, elementSize: elementSize, input: src, output: dst)
         if let bad { throw InterpreterError.invocationFailed("\(op): index tuple \(bad) is outside \(params.shape)") }
     }

@@ -45,11 +45,11 @@ final class GatherOperator: OperatorKernel {
         _ = try DataMovementSupport.data(indices, op)
         let bad: Int?
         if indices.type == .int64 {
-            bad = Gather.run(batchCount: batchCount, outerCount: outerCount, axisSize: axisSize, innerCount: innerCount,
+            bad = GatherReference.run(batchCount: batchCount, outerCount: outerCount, axisSize: axisSize, innerCount: innerCount,
                              coordinateCount: coordinateCount, indices: try indices.view(as: Int64.self, op).base,
                              elementSize: elementSize, input: src, output: dst)
         } else {
-            bad = Gather.run(batchCount: batchCount, outerCount: outerCount, axisSize: axisSize, innerCount: innerCount,
+            bad = GatherReference.run(batchCount: batchCount, outerCount: outerCount, axisSize: axisSize, innerCount: innerCount,
                              coordinateCount: coordinateCount, indices: try indices.view(as: Int32.self, op).base,
                              elementSize: elementSize, input: src, output: dst)
         }

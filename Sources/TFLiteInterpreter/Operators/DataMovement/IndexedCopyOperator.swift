@@ -71,7 +71,7 @@ final class IndexedCopyOperator: OperatorKernel {
         guard let plan else { throw InterpreterError.allocateTensorsRequired }
         let output = try node.output(0)
         guard output.elementCount > 0 else { return }
-        IndexedCopy.run(plan, elementSize: elementSize, input: try DataMovementSupport.data(try node.input(0), op),
+        IndexedCopyReference.run(plan, elementSize: elementSize, input: try DataMovementSupport.data(try node.input(0), op),
                         output: try DataMovementSupport.data(output, op))
     }
 }

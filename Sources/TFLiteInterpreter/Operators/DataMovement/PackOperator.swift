@@ -38,7 +38,7 @@ final class PackOperator: OperatorKernel {
         guard output.elementCount > 0 else { return }
         inputPointers.removeAll(keepingCapacity: true)
         for i in 0..<node.inputs.count { inputPointers.append(UnsafeRawPointer(try DataMovementSupport.data(try node.input(i), op))) }
-        Concatenation.run(outerCount: outerCount, innerByteCounts: innerByteCounts, inputs: inputPointers,
+        ConcatenationReference.run(outerCount: outerCount, innerByteCounts: innerByteCounts, inputs: inputPointers,
                           output: try DataMovementSupport.data(output, op))
     }
 }

@@ -59,10 +59,10 @@ final class PadOperator: OperatorKernel {
                                                            : try DataMovementSupport.data(output, op))
         let dst = try DataMovementSupport.data(output, op)
         let size = elementSize
-        let minRows = max(1, DataMovementSupport.bytesPerTask / max(1, PadRows.rowBytes(plan, elementSize: size)))
+        let minRows = max(1, DataMovementSupport.bytesPerTask / max(1, PadOptimized.rowBytes(plan, elementSize: size)))
         func pad(_ value: UnsafeRawPointer) {
-            node.threads.parallelFor(PadRows.rowCount(plan), minChunk: minRows) { rows in
-                PadRows.run(plan, rows: rows, elementSize: size, input: src, padValue: value, output: dst)
+            node.threads.parallelFor(PadOptimized.rowCount(plan), minChunk: minRows) { rows in
+                PadOptimized.run(plan, rows: rows, elementSize: size, input: src, padValue: value, output: dst)
             }
         }
         if node.inputs.count >= 3, let value = node.inputs[2] {

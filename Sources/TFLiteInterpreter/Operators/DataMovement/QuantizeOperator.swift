@@ -88,7 +88,7 @@ final class QuantizeOperator: OperatorKernel {
         var out = [UInt8](repeating: 0, count: 256)
         let m = multiplier
         func fill<T: FixedWidthInteger, U: FixedWidthInteger>(_ x: UnsafePointer<T>, _ y: UnsafeMutablePointer<U>) {
-            Quantize.requantize(x, count: 256, inputZeroPoint: zIn, multiplier: m, outputZeroPoint: zOut, output: y)
+            QuantizeReference.requantize(x, count: 256, inputZeroPoint: zIn, multiplier: m, outputZeroPoint: zOut, output: y)
         }
         codes.withUnsafeBufferPointer { c in
             out.withUnsafeMutableBufferPointer { o in
@@ -110,12 +110,12 @@ final class QuantizeOperator: OperatorKernel {
     private func quantize<T: FixedWidthInteger>(_ x: UnsafePointer<Float>, _ n: Int, _ output: RuntimeTensor,
                                                 _ y: UnsafeMutablePointer<T>, _ threads: ThreadPool) {
         if let pc = perChannel {
-            Quantize.affinePerChannel(x, outerCount: pc.outer, channelCount: pc.channels, innerCount: pc.inner,
+            QuantizeReference.affinePerChannel(x, outerCount: pc.outer, channelCount: pc.channels, innerCount: pc.inner,
                                       scales: pc.scales, zeroPoints: pc.zeros, output: y)
         } else {
             let scale = output.scale, zeroPoint = output.zeroPoint
             threads.parallelFor(n, minChunk: Self.chunk) { r in
-                Quantize.affine(x + r.lowerBound, count: r.count, scale: scale, zeroPoint: zeroPoint, output: y + r.lowerBound)
+                QuantizeReference.affine(x + r.lowerBound, count: r.count, scale: scale, zeroPoint: zeroPoint, output: y + r.lowerBound)
             }
         }
     }
@@ -137,7 +137,7 @@ final class QuantizeOperator: OperatorKernel {
         _ y: UnsafeMutablePointer<U>, _ threads: ThreadPool) {
         let zIn = input.zeroPoint, zOut = output.zeroPoint, m = multiplier
         threads.parallelFor(n, minChunk: Self.chunk) { r in
-            Quantize.requantize(x + r.lowerBound, count: r.count, inputZeroPoint: zIn, multiplier: m, outputZeroPoint: zOut,
+            QuantizeReference.requantize(x + r.lowerBound, count: r.count, inputZeroPoint: zIn, multiplier: m, outputZeroPoint: zOut,
                                 output: y + r.lowerBound)
         }
     }

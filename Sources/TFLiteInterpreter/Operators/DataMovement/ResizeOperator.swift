@@ -71,22 +71,22 @@ final class ResizeOperator: OperatorKernel {
             guard let plan = rowsPlan else { throw InterpreterError.allocateTensorsRequired }
             let size = elementSize
             node.threads.parallelFor(plan.rowCount, minChunk: minRows) { rows in
-                ResizeRows.nearest(plan, rows: rows, elementSize: size, input: src, output: dst)
+                ResizeOptimized.nearest(plan, rows: rows, elementSize: size, input: src, output: dst)
             }
         case (.bilinear, .float32):
             guard let plan = rowsPlan else { throw InterpreterError.allocateTensorsRequired }
             let x = try input.view(as: Float.self, op).base, y = try output.mutableView(as: Float.self, op).base
             node.threads.parallelFor(plan.rowCount, minChunk: minRows) { rows in
-                ResizeRows.bilinearFloat(plan, rows: rows, input: x, output: y)
+                ResizeOptimized.bilinearFloat(plan, rows: rows, input: x, output: y)
             }
         case (.bilinear, .uint8):
-            ResizeBilinear.runUInt8(p, input: try input.view(as: UInt8.self, op).base,
+            ResizeBilinearReference.runUInt8(p, input: try input.view(as: UInt8.self, op).base,
                                     output: try output.mutableView(as: UInt8.self, op).base)
         case (.bilinear, .int8):
-            ResizeBilinear.runInt8(p, input: try input.view(as: Int8.self, op).base,
+            ResizeBilinearReference.runInt8(p, input: try input.view(as: Int8.self, op).base,
                                    output: try output.mutableView(as: Int8.self, op).base)
         case (.bilinear, .int16):
-            ResizeBilinear.runInt16(p, input: try input.view(as: Int16.self, op).base,
+            ResizeBilinearReference.runInt16(p, input: try input.view(as: Int16.self, op).base,
                                     output: try output.mutableView(as: Int16.self, op).base)
         default:
             throw InterpreterError.invocationFailed("\(op): unsupported type \(input.type)")

@@ -61,7 +61,7 @@ final class ScatterNdOperator: OperatorKernel {
         add: (Element, Element) -> Element) throws -> Int? {
         let dst = try output.mutableView(as: Element.self, op).base
         let upd = updates.elementCount > 0 ? try updates.view(as: Element.self, op).base : UnsafePointer(dst)
-        return ScatterNd.run(outputShape: output.shape, depth: depth, indexCount: indexCount, indices: idx,
+        return ScatterNdReference.run(outputShape: output.shape, depth: depth, indexCount: indexCount, indices: idx,
                              updates: upd, output: dst, add: add)
     }
 }

@@ -70,6 +70,6 @@ final class SplitOperator: OperatorKernel {
         for output in node.outputs {
             outputPointers.append(output.elementCount == 0 ? src : try DataMovementSupport.data(output, op))
         }
-        Split.run(outerCount: outerCount, innerByteCounts: innerByteCounts, input: src, outputs: outputPointers)
+        SplitReference.run(outerCount: outerCount, innerByteCounts: innerByteCounts, input: src, outputs: outputPointers)
     }
 }

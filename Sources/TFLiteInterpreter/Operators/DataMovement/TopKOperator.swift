@@ -53,7 +53,7 @@ final class TopKOperator: OperatorKernel {
                                     _ idx: UnsafeMutablePointer<Int32>, _ type: T.Type, _ op: String) throws {
         let src = try input.view(as: T.self, op).base, dst = try values.mutableView(as: T.self, op).base
         scratch.withUnsafeMutableBufferPointer { scratch in
-            TopK.run(rowCount: rowCount, rowSize: rowSize, k: k, input: src, values: dst, indices: idx, scratch: scratch)
+            TopKReference.run(rowCount: rowCount, rowSize: rowSize, k: k, input: src, values: dst, indices: idx, scratch: scratch)
         }
     }
 }

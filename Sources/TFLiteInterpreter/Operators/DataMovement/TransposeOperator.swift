@@ -30,10 +30,10 @@ final class TransposeOperator: OperatorKernel {
         let input = try node.input(0)
         let src = UnsafeRawPointer(try DataMovementSupport.data(input, op)), dst = try DataMovementSupport.data(output, op)
         let size = elementSize
-        let units = TransposeBlocked.workUnits(plan, elementSize: size)
-        let minUnits = max(1, DataMovementSupport.bytesPerTask / max(1, TransposeBlocked.unitBytes(plan, elementSize: size)))
+        let units = TransposeOptimized.workUnits(plan, elementSize: size)
+        let minUnits = max(1, DataMovementSupport.bytesPerTask / max(1, TransposeOptimized.unitBytes(plan, elementSize: size)))
         node.threads.parallelFor(units, minChunk: minUnits) { r in
-            TransposeBlocked.run(plan, units: r, elementSize: size, input: src, output: dst)
+            TransposeOptimized.run(plan, units: r, elementSize: size, input: src, output: dst)
         }
     }
 }

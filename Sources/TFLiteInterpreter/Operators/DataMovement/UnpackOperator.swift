@@ -37,7 +37,7 @@ final class UnpackOperator: OperatorKernel {
         guard input.elementCount > 0 else { return }
         outputPointers.removeAll(keepingCapacity: true)
         for output in node.outputs { outputPointers.append(try DataMovementSupport.data(output, op)) }
-        Split.run(outerCount: outerCount, innerByteCounts: innerByteCounts,
+        SplitReference.run(outerCount: outerCount, innerByteCounts: innerByteCounts,
                   input: try DataMovementSupport.data(input, op), outputs: outputPointers)
     }
 }

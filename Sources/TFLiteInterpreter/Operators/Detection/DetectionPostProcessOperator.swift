@@ -6,7 +6,7 @@ import TFLiteSchema
 /// encodings) → boxes `[1, M, 4]` (ymin, xmin, ymax, xmax), classes `[1, M]`, scores
 /// `[1, M]`, count `[1]`, all float32, with M = max_detections × max_classes_per_detection.
 /// Options come from the node's FlexBuffer map. Quantized inputs are dequantized exactly as
-/// the reference does before decoding; the kernel is ``DetectionPostProcess``.
+/// the reference does before decoding; the kernel is ``DetectionPostProcessReference``.
 final class DetectionPostProcessOperator: OperatorKernel {
     private static let op = "TFLite_Detection_PostProcess"
     private var parameters = DetectionPostProcessParameters(maxDetections: 0, maxClassesPerDetection: 0, scoreThreshold: 0,
@@ -138,11 +138,11 @@ final class DetectionPostProcessOperator: OperatorKernel {
             let encodingCopy = workspace.encodings, anchorCopy = workspace.anchors
             try encodingCopy.withUnsafeBufferPointer { e in
                 try anchorCopy.withUnsafeBufferPointer { a in
-                    try DetectionPostProcess.decodeBoxes(encodings: e, encodingLength: encodingLength, anchors: a,
+                    try DetectionPostProcessReference.decodeBoxes(encodings: e, encodingLength: encodingLength, anchors: a,
                                                          boxCount: n, parameters: parameters, into: &workspace)
                 }
             }
-            let detections = try DetectionPostProcess.suppress(boxCount: n, classesWithBackground: columns,
+            let detections = try DetectionPostProcessReference.suppress(boxCount: n, classesWithBackground: columns,
                                                                parameters: parameters, workspace: &workspace,
                                                                boxes: boxes, classes: classes, scores: outScores)
             if count.count > 0 { count[0] = Float(detections) }

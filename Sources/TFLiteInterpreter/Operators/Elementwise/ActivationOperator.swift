@@ -17,12 +17,12 @@ final class ActivationOperator: OperatorKernel, ByteMapKernel, FloatClampKernel 
     private var count = 0
 
     private enum Plan {
-        case float32(ActivationKernels.Float32Function)
-        case relu(ActivationKernels.QuantizedReluParams)
-        case leakyRelu(ActivationKernels.QuantizedLeakyReluParams)
-        case hardSwish(ActivationKernels.QuantizedHardSwishParams)
+        case float32(ActivationReference.Float32Function)
+        case relu(ActivationReference.QuantizedReluParams)
+        case leakyRelu(ActivationReference.QuantizedLeakyReluParams)
+        case hardSwish(ActivationReference.QuantizedHardSwishParams)
         case table(ByteTableLookup)
-        case int16Table(ActivationKernels.Int16SigmoidTableParams, tanh: Bool)
+        case int16Table(ActivationReference.Int16SigmoidTableParams, tanh: Bool)
         case int16FixedPoint(tanh: Bool, leftShift: Int)
     }
     private var plan: Plan = .float32(.logistic)
@@ -73,18 +73,18 @@ final class ActivationOperator: OperatorKernel, ByteMapKernel, FloatClampKernel 
                 plan = .leakyRelu(.init(inputScale: qi.scale, inputZeroPoint: qi.zeroPoint, outputScale: qo.scale,
                                         outputZeroPoint: qo.zeroPoint, alpha: alpha))
             case .hardSwish:
-                let p = ActivationKernels.QuantizedHardSwishParams(inputScale: qi.scale, inputZeroPoint: qi.zeroPoint,
+                let p = ActivationReference.QuantizedHardSwishParams(inputScale: qi.scale, inputZeroPoint: qi.zeroPoint,
                                                                    outputScale: qo.scale, outputZeroPoint: qo.zeroPoint)
                 guard p.outputMultiplierExponent <= 0 else {
                     throw InterpreterError.invalidModel("\(name): output scale too small for the input scale")
                 }
                 plan = .hardSwish(p)
             case .logistic:
-                plan = .table(ByteTableLookup(ActivationKernels.LookupTable8.logistic(
+                plan = .table(ByteTableLookup(ActivationReference.LookupTable8.logistic(
                     signed: signed, inputScale: qi.scale, inputZeroPoint: qi.zeroPoint,
                     outputScale: qo.scale, outputZeroPoint: qo.zeroPoint).entries))
             case .tanh:
-                plan = .table(ByteTableLookup(ActivationKernels.LookupTable8.tanh(
+                plan = .table(ByteTableLookup(ActivationReference.LookupTable8.tanh(
                     signed: signed, inputScale: qi.scale, inputZeroPoint: qi.zeroPoint,
                     outputScale: qo.scale, outputZeroPoint: qo.zeroPoint).entries))
             case .elu:
@@ -112,16 +112,16 @@ final class ActivationOperator: OperatorKernel, ByteMapKernel, FloatClampKernel 
         guard out.type == .int16, qi.zeroPoint == 0, qo.zeroPoint == 0 else {
             throw InterpreterError.invalidModel("\(name): int16 input and output need zero point 0")
         }
-        let outputLog = BinaryArithmetic.checkedLog2(qo.scale)
+        let outputLog = BinaryArithmeticReference.checkedLog2(qo.scale)
         guard outputLog.isPowerOfTwo, outputLog.log2 == -15 else {
             throw InterpreterError.invalidModel("\(name): int16 output scale must be 2^-15")
         }
-        let inputLog = BinaryArithmetic.checkedLog2(qi.scale)
+        let inputLog = BinaryArithmeticReference.checkedLog2(qi.scale)
         let shift = 12 + inputLog.log2
         if inputLog.isPowerOfTwo && (shift == 0 || (isTanh && shift == 1)) {
             return .int16FixedPoint(tanh: isTanh, leftShift: shift)
         }
-        guard let p = ActivationKernels.Int16SigmoidTableParams.general(inputScale: qi.scale) else {
+        guard let p = ActivationReference.Int16SigmoidTableParams.general(inputScale: qi.scale) else {
             throw InterpreterError.invalidModel(
                 "\(name): int16 input scale \(qi.scale) is outside what the reference's table rescaling handles (about 3.8e-14 to 5.3)")
         }
@@ -134,30 +134,30 @@ final class ActivationOperator: OperatorKernel, ByteMapKernel, FloatClampKernel 
         switch plan {
         case let .float32(f):
             let vx = try x.view(as: Float.self, name), vo = try out.mutableView(as: Float.self, name)
-            ElementwiseParallel.flat(n, node.threads) { r in OptimizedActivation.float32(f, range: r, vx.base, vo.base) }
+            ElementwiseParallel.flat(n, node.threads) { r in ActivationOptimized.float32(f, range: r, vx.base, vo.base) }
         case let .relu(p):
             if x.type == .int8 {
                 let vx = try x.view(as: Int8.self, name), vo = try out.mutableView(as: Int8.self, name)
-                ElementwiseParallel.flat(n, node.threads) { r in ActivationKernels.quantizedRelu(p, range: r, vx.base, vo.base) }
+                ElementwiseParallel.flat(n, node.threads) { r in ActivationReference.quantizedRelu(p, range: r, vx.base, vo.base) }
             } else {
                 let vx = try x.view(as: UInt8.self, name), vo = try out.mutableView(as: UInt8.self, name)
-                ElementwiseParallel.flat(n, node.threads) { r in ActivationKernels.quantizedRelu(p, range: r, vx.base, vo.base) }
+                ElementwiseParallel.flat(n, node.threads) { r in ActivationReference.quantizedRelu(p, range: r, vx.base, vo.base) }
             }
         case let .leakyRelu(p):
             if x.type == .int8 {
                 let vx = try x.view(as: Int8.self, name), vo = try out.mutableView(as: Int8.self, name)
-                ElementwiseParallel.flat(n, node.threads) { r in ActivationKernels.quantizedLeakyRelu(p, range: r, vx.base, vo.base) }
+                ElementwiseParallel.flat(n, node.threads) { r in ActivationReference.quantizedLeakyRelu(p, range: r, vx.base, vo.base) }
             } else {
                 let vx = try x.view(as: UInt8.self, name), vo = try out.mutableView(as: UInt8.self, name)
-                ElementwiseParallel.flat(n, node.threads) { r in ActivationKernels.quantizedLeakyRelu(p, range: r, vx.base, vo.base) }
+                ElementwiseParallel.flat(n, node.threads) { r in ActivationReference.quantizedLeakyRelu(p, range: r, vx.base, vo.base) }
             }
         case let .hardSwish(p):
             if x.type == .int8 {
                 let vx = try x.view(as: Int8.self, name), vo = try out.mutableView(as: Int8.self, name)
-                ElementwiseParallel.flat(n, node.threads) { r in ActivationKernels.quantizedHardSwish(p, range: r, vx.base, vo.base) }
+                ElementwiseParallel.flat(n, node.threads) { r in ActivationReference.quantizedHardSwish(p, range: r, vx.base, vo.base) }
             } else {
                 let vx = try x.view(as: UInt8.self, name), vo = try out.mutableView(as: UInt8.self, name)
-                ElementwiseParallel.flat(n, node.threads) { r in ActivationKernels.quantizedHardSwish(p, range: r, vx.base, vo.base) }
+                ElementwiseParallel.flat(n, node.threads) { r in ActivationReference.quantizedHardSwish(p, range: r, vx.base, vo.base) }
             }
         case let .table(t):
             let vx = try x.byteView(name), vo = try out.mutableByteView(name)
@@ -165,14 +165,14 @@ final class ActivationOperator: OperatorKernel, ByteMapKernel, FloatClampKernel 
         case let .int16Table(p, isTanh):
             let input = try x.view(as: Int16.self, name).base, output = try out.mutableView(as: Int16.self, name).base
             ElementwiseParallel.flat(n, node.threads) { r in
-                if isTanh { ActivationKernels.int16TanhTable(p, range: r, input, output) }
-                else { ActivationKernels.int16LogisticTable(p, range: r, input, output) }
+                if isTanh { ActivationReference.int16TanhTable(p, range: r, input, output) }
+                else { ActivationReference.int16LogisticTable(p, range: r, input, output) }
             }
         case let .int16FixedPoint(isTanh, shift):
             let input = try x.view(as: Int16.self, name).base, output = try out.mutableView(as: Int16.self, name).base
             ElementwiseParallel.flat(n, node.threads) { r in
-                if isTanh { ActivationKernels.int16TanhFixedPoint(leftShift: shift, range: r, input, output) }
-                else { ActivationKernels.int16LogisticFixedPoint(range: r, input, output) }
+                if isTanh { ActivationReference.int16TanhFixedPoint(leftShift: shift, range: r, input, output) }
+                else { ActivationReference.int16LogisticFixedPoint(range: r, input, output) }
             }
         }
     }

@@ -6,7 +6,7 @@ final class ArgMinMaxOperator: OperatorKernel {
     private let isMax: Bool
     private let name: String
     private var outer = 0, axisSize = 0, inner = 0
-    private var inputType: ArgMinMaxKernels.InputType = .float32
+    private var inputType: ArgMinMaxReference.InputType = .float32
 
     init(max: Bool) { isMax = max; name = max ? "ARG_MAX" : "ARG_MIN" }
 
@@ -43,7 +43,7 @@ final class ArgMinMaxOperator: OperatorKernel {
     func invoke(_ node: NodeContext) throws {
         let x = try node.input(0), out = try node.output(0)
         let px = try ElementwiseSupport.data(x, name), po = try ElementwiseSupport.data(out, name)
-        ArgMinMaxKernels.argMinMax(isMax: isMax, type: inputType, outer: outer, axisSize: axisSize, inner: inner,
+        ArgMinMaxReference.argMinMax(isMax: isMax, type: inputType, outer: outer, axisSize: axisSize, inner: inner,
                                    UnsafeRawPointer(px), po, outputIsInt64: out.type == .int64)
     }
 }

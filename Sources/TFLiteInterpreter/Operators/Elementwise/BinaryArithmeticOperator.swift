@@ -6,7 +6,7 @@ import TFLiteKernels
 /// (uint8, int8, int16) rejects a divisor code equal to the divisor's zero point (a real 0) as
 /// the reference does: at prepare when the divisor is constant, else at invoke.
 final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClampFusable, FloatResidualAddKernel {
-    private let operation: BinaryArithmetic.Operation
+    private let operation: BinaryArithmeticReference.Operation
     private let name: String
     /// Whether the operator has a fused activation in its options (ADD, SUB, MUL, DIV).
     private var hasFusedActivation: Bool {
@@ -20,12 +20,12 @@ final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClamp
         case float32(min: Float, max: Float)
         case int32(min: Int32, max: Int32)
         case int64(min: Int64, max: Int64)
-        case quantizedAdd(BinaryArithmetic.QuantizedAddParams, subtract: Bool)
-        case quantizedMul(BinaryArithmetic.QuantizedMulParams)
-        case quantizedDiv(BinaryArithmetic.QuantizedDivParams)
-        case int16PowerOfTwoAdd(BinaryArithmetic.Int16PowerOfTwoAddParams)
+        case quantizedAdd(BinaryArithmeticReference.QuantizedAddParams, subtract: Bool)
+        case quantizedMul(BinaryArithmeticReference.QuantizedMulParams)
+        case quantizedDiv(BinaryArithmeticReference.QuantizedDivParams)
+        case int16PowerOfTwoAdd(BinaryArithmeticReference.Int16PowerOfTwoAddParams)
         case rawMaxMin(maximum: Bool)
-        case quantizedSquaredDifference(BinaryArithmetic.QuantizedSquaredDifferenceParams)
+        case quantizedSquaredDifference(BinaryArithmeticReference.QuantizedSquaredDifferenceParams)
     }
     private var plan: Plan = .float32(min: -.infinity, max: .infinity)
     /// For large 8-bit ADD / SUB / MUL: every output code by input-code pair, built by the
@@ -41,7 +41,7 @@ final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClamp
     private var layout: BroadcastLayout?
     private var elementType: TensorType = .float32
 
-    init(_ operation: BinaryArithmetic.Operation, name: String) {
+    init(_ operation: BinaryArithmeticReference.Operation, name: String) {
         self.operation = operation; self.name = name
     }
 
@@ -66,7 +66,7 @@ final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClamp
     var codePairFunction: ((Int32, Int32) -> Int32)? {
         guard case let .quantizedMul(p) = plan, layout?.isElementwise == true,
               elementType == .int8 || elementType == .uint8 else { return nil }
-        return { BinaryArithmetic.quantizedMulElement($0, $1, p) }
+        return { BinaryArithmeticReference.quantizedMulElement($0, $1, p) }
     }
 
     /// For a prepared float ADD of two same-shape operands: its activation range, for fusing
@@ -111,7 +111,7 @@ final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClamp
                     // The reference's power-of-two int16 path (pot_scale_int16, symmetric).
                     let pot = options.potScaleInt16
                     let symmetric = qa.zeroPoint == 0 && qb.zeroPoint == 0 && qo.zeroPoint == 0
-                    let logs = [qa.scale, qb.scale, qo.scale].map(BinaryArithmetic.checkedLog2)
+                    let logs = [qa.scale, qb.scale, qo.scale].map(BinaryArithmeticReference.checkedLog2)
                     if pot && symmetric && logs.allSatisfy(\.isPowerOfTwo) {
                         let shift1 = logs[0].log2 - logs[2].log2, shift2 = logs[1].log2 - logs[2].log2
                         guard shift1 == 0 || shift2 == 0, shift1 <= 0, shift2 <= 0 else {
@@ -132,21 +132,21 @@ final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClamp
                 let twiceMax = 2 * Double(max(qa.scale, qb.scale))
                 try ElementwiseSupport.checkMultiplier(twiceMax / (Double(1 << (type == .int16 ? 15 : 20)) * Double(qo.scale)),
                                                        "output multiplier (2 × larger input scale / output scale)", name)
-                plan = .quantizedAdd(BinaryArithmetic.QuantizedAddParams(
+                plan = .quantizedAdd(BinaryArithmeticReference.QuantizedAddParams(
                     input1Scale: qa.scale, input1ZeroPoint: qa.zeroPoint, input2Scale: qb.scale,
                     input2ZeroPoint: qb.zeroPoint, outputScale: qo.scale, outputZeroPoint: qo.zeroPoint,
                     leftShift: type == .int16 ? 15 : 20, activationMin: lo, activationMax: hi), subtract: operation == .sub)
             case .mul:
                 try ElementwiseSupport.checkMultiplier(Double(qa.scale * qb.scale / qo.scale),
                                                        "output multiplier (input scales' product / output scale)", name)
-                plan = .quantizedMul(BinaryArithmetic.QuantizedMulParams(
+                plan = .quantizedMul(BinaryArithmeticReference.QuantizedMulParams(
                     input1Scale: qa.scale, input1ZeroPoint: qa.zeroPoint, input2Scale: qb.scale,
                     input2ZeroPoint: qb.zeroPoint, outputScale: qo.scale, outputZeroPoint: qo.zeroPoint,
                     activationMin: lo, activationMax: hi))
             case .div:
                 try ElementwiseSupport.checkMultiplier(Double(qa.scale / (qb.scale * qo.scale)),
                                                        "output multiplier (dividend scale / (divisor scale × output scale))", name)
-                plan = .quantizedDiv(BinaryArithmetic.QuantizedDivParams(
+                plan = .quantizedDiv(BinaryArithmeticReference.QuantizedDivParams(
                     input1Scale: qa.scale, input1ZeroPoint: qa.zeroPoint, input2Scale: qb.scale,
                     input2ZeroPoint: qb.zeroPoint, outputScale: qo.scale, outputZeroPoint: qo.zeroPoint,
                     activationMin: lo, activationMax: hi))
@@ -178,16 +178,16 @@ final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClamp
                     let signed = type == .int8
                     pairTableBuilder = { .add(signed: signed, p, subtract: subtract) }
                 } else {
-                    useVectorKernel = Self.vectorFriendly(layout) && QuantizedBinarySIMD.supports(p)
+                    useVectorKernel = Self.vectorFriendly(layout) && QuantizedBinaryArithmeticOptimized.supports(p)
                 }
             case let .quantizedMul(p):
-                if layout.isElementwise && QuantizedBinarySIMD.mulBeatsPairTable(p) {
+                if layout.isElementwise && QuantizedBinaryArithmeticOptimized.mulBeatsPairTable(p) {
                     useVectorKernel = true
                 } else if layout.elementCount >= Self.pairTableMinimumElements {
                     let signed = type == .int8
                     pairTableBuilder = { .mul(signed: signed, p) }
                 } else {
-                    useVectorKernel = Self.vectorFriendly(layout) && QuantizedBinarySIMD.supports(p)
+                    useVectorKernel = Self.vectorFriendly(layout) && QuantizedBinaryArithmeticOptimized.supports(p)
                 }
             default: break
             }
@@ -218,44 +218,44 @@ final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClamp
         }
     }
 
-    private func vectorAdd(_ p: BinaryArithmetic.QuantizedAddParams, subtract: Bool, _ layout: BroadcastLayout,
+    private func vectorAdd(_ p: BinaryArithmeticReference.QuantizedAddParams, subtract: Bool, _ layout: BroadcastLayout,
                            _ pool: ThreadPool, _ lhs: RuntimeTensor, _ rhs: RuntimeTensor, _ output: RuntimeTensor) throws {
         if elementType == .int8 {
             let a = try lhs.view(as: Int8.self, name).base, b = try rhs.view(as: Int8.self, name).base
             let o = try output.mutableView(as: Int8.self, name).base
             if layout.isElementwise {
-                ElementwiseParallel.flat(layout.elementCount, pool) { r in QuantizedBinarySIMD.add(p, subtract: subtract, range: r, a, b, o) }
+                ElementwiseParallel.flat(layout.elementCount, pool) { r in QuantizedBinaryArithmeticOptimized.add(p, subtract: subtract, range: r, a, b, o) }
             } else {
-                ElementwiseParallel.rows(layout, pool) { r in QuantizedBinarySIMD.add(p, subtract: subtract, layout: layout, rows: r, a, b, o) }
+                ElementwiseParallel.rows(layout, pool) { r in QuantizedBinaryArithmeticOptimized.add(p, subtract: subtract, layout: layout, rows: r, a, b, o) }
             }
         } else {
             let a = try lhs.view(as: UInt8.self, name).base, b = try rhs.view(as: UInt8.self, name).base
             let o = try output.mutableView(as: UInt8.self, name).base
             if layout.isElementwise {
-                ElementwiseParallel.flat(layout.elementCount, pool) { r in QuantizedBinarySIMD.add(p, subtract: subtract, range: r, a, b, o) }
+                ElementwiseParallel.flat(layout.elementCount, pool) { r in QuantizedBinaryArithmeticOptimized.add(p, subtract: subtract, range: r, a, b, o) }
             } else {
-                ElementwiseParallel.rows(layout, pool) { r in QuantizedBinarySIMD.add(p, subtract: subtract, layout: layout, rows: r, a, b, o) }
+                ElementwiseParallel.rows(layout, pool) { r in QuantizedBinaryArithmeticOptimized.add(p, subtract: subtract, layout: layout, rows: r, a, b, o) }
             }
         }
     }
 
-    private func vectorMul(_ p: BinaryArithmetic.QuantizedMulParams, _ layout: BroadcastLayout, _ pool: ThreadPool,
+    private func vectorMul(_ p: BinaryArithmeticReference.QuantizedMulParams, _ layout: BroadcastLayout, _ pool: ThreadPool,
                            _ lhs: RuntimeTensor, _ rhs: RuntimeTensor, _ output: RuntimeTensor) throws {
         if elementType == .int8 {
             let a = try lhs.view(as: Int8.self, name).base, b = try rhs.view(as: Int8.self, name).base
             let o = try output.mutableView(as: Int8.self, name).base
             if layout.isElementwise {
-                ElementwiseParallel.flat(layout.elementCount, pool) { r in QuantizedBinarySIMD.mul(p, range: r, a, b, o) }
+                ElementwiseParallel.flat(layout.elementCount, pool) { r in QuantizedBinaryArithmeticOptimized.mul(p, range: r, a, b, o) }
             } else {
-                ElementwiseParallel.rows(layout, pool) { r in QuantizedBinarySIMD.mul(p, layout: layout, rows: r, a, b, o) }
+                ElementwiseParallel.rows(layout, pool) { r in QuantizedBinaryArithmeticOptimized.mul(p, layout: layout, rows: r, a, b, o) }
             }
         } else {
             let a = try lhs.view(as: UInt8.self, name).base, b = try rhs.view(as: UInt8.self, name).base
             let o = try output.mutableView(as: UInt8.self, name).base
             if layout.isElementwise {
-                ElementwiseParallel.flat(layout.elementCount, pool) { r in QuantizedBinarySIMD.mul(p, range: r, a, b, o) }
+                ElementwiseParallel.flat(layout.elementCount, pool) { r in QuantizedBinaryArithmeticOptimized.mul(p, range: r, a, b, o) }
             } else {
-                ElementwiseParallel.rows(layout, pool) { r in QuantizedBinarySIMD.mul(p, layout: layout, rows: r, a, b, o) }
+                ElementwiseParallel.rows(layout, pool) { r in QuantizedBinaryArithmeticOptimized.mul(p, layout: layout, rows: r, a, b, o) }
             }
         }
     }
@@ -285,28 +285,28 @@ final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClamp
             let op = operation
             let fa = try a.view(as: Float.self, name).base, fb = try b.view(as: Float.self, name).base
             let fo = try out.mutableView(as: Float.self, name).base
-            if !OptimizedBinaryArithmetic.supportsFloat(op) {
+            if !BinaryArithmeticOptimized.supportsFloat(op) {
                 ElementwiseParallel.rows(layout, node.threads) { r in
-                    BinaryArithmetic.float32(op, layout: layout, rows: r, fa, fb, fo, activationMin: lo, activationMax: hi)
+                    BinaryArithmeticReference.float32(op, layout: layout, rows: r, fa, fb, fo, activationMin: lo, activationMax: hi)
                 }
             } else if layout.isElementwise {
                 ElementwiseParallel.flat(layout.elementCount, node.threads) { r in
-                    OptimizedBinaryArithmetic.float32Elementwise(op, range: r, fa, fb, fo, activationMin: lo, activationMax: hi)
+                    BinaryArithmeticOptimized.float32Elementwise(op, range: r, fa, fb, fo, activationMin: lo, activationMax: hi)
                 }
             } else {
                 ElementwiseParallel.rows(layout, node.threads) { r in
-                    OptimizedBinaryArithmetic.float32(op, layout: layout, rows: r, fa, fb, fo, activationMin: lo, activationMax: hi)
+                    BinaryArithmeticOptimized.float32(op, layout: layout, rows: r, fa, fb, fo, activationMin: lo, activationMax: hi)
                 }
             }
         case let .int32(lo, hi):
             do {
-                try BinaryArithmetic.int32(operation, layout: layout, rows: rows, try a.view(as: Int32.self, name).base,
+                try BinaryArithmeticReference.int32(operation, layout: layout, rows: rows, try a.view(as: Int32.self, name).base,
                                            try b.view(as: Int32.self, name).base, try out.mutableView(as: Int32.self, name).base,
                                            activationMin: lo, activationMax: hi)
             } catch { throw InterpreterError.invocationFailed("\(name): division by zero") }
         case let .int64(lo, hi):
             do {
-                try BinaryArithmetic.int64(operation, layout: layout, rows: rows, try a.view(as: Int64.self, name).base,
+                try BinaryArithmeticReference.int64(operation, layout: layout, rows: rows, try a.view(as: Int64.self, name).base,
                                            try b.view(as: Int64.self, name).base, try out.mutableView(as: Int64.self, name).base,
                                            activationMin: lo, activationMax: hi)
             } catch { throw InterpreterError.invocationFailed("\(name): division by zero") }
@@ -321,15 +321,15 @@ final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClamp
             }
             switch elementType {
             case .int8:
-                BinaryArithmetic.quantizedAdd(layout: layout, rows: rows, try a.view(as: Int8.self, name).base,
+                BinaryArithmeticReference.quantizedAdd(layout: layout, rows: rows, try a.view(as: Int8.self, name).base,
                                               try b.view(as: Int8.self, name).base, try out.mutableView(as: Int8.self, name).base,
                                               p, subtract: subtract)
             case .uint8:
-                BinaryArithmetic.quantizedAdd(layout: layout, rows: rows, try a.view(as: UInt8.self, name).base,
+                BinaryArithmeticReference.quantizedAdd(layout: layout, rows: rows, try a.view(as: UInt8.self, name).base,
                                               try b.view(as: UInt8.self, name).base, try out.mutableView(as: UInt8.self, name).base,
                                               p, subtract: subtract)
             default:
-                BinaryArithmetic.quantizedAdd(layout: layout, rows: rows, try a.view(as: Int16.self, name).base,
+                BinaryArithmeticReference.quantizedAdd(layout: layout, rows: rows, try a.view(as: Int16.self, name).base,
                                               try b.view(as: Int16.self, name).base, try out.mutableView(as: Int16.self, name).base,
                                               p, subtract: subtract)
             }
@@ -344,22 +344,22 @@ final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClamp
             }
             switch elementType {
             case .int8:
-                BinaryArithmetic.quantizedMul(layout: layout, rows: rows, try a.view(as: Int8.self, name).base,
+                BinaryArithmeticReference.quantizedMul(layout: layout, rows: rows, try a.view(as: Int8.self, name).base,
                                               try b.view(as: Int8.self, name).base, try out.mutableView(as: Int8.self, name).base, p)
             case .uint8:
-                BinaryArithmetic.quantizedMul(layout: layout, rows: rows, try a.view(as: UInt8.self, name).base,
+                BinaryArithmeticReference.quantizedMul(layout: layout, rows: rows, try a.view(as: UInt8.self, name).base,
                                               try b.view(as: UInt8.self, name).base, try out.mutableView(as: UInt8.self, name).base, p)
             default:
-                BinaryArithmetic.quantizedMul(layout: layout, rows: rows, try a.view(as: Int16.self, name).base,
+                BinaryArithmeticReference.quantizedMul(layout: layout, rows: rows, try a.view(as: Int16.self, name).base,
                                               try b.view(as: Int16.self, name).base, try out.mutableView(as: Int16.self, name).base, p)
             }
         case let .int16PowerOfTwoAdd(p):
             let a16 = try a.view(as: Int16.self, name).base, b16 = try b.view(as: Int16.self, name).base
             let o16 = try out.mutableView(as: Int16.self, name).base
             if layout.isElementwise {
-                BinaryArithmetic.int16PowerOfTwoAdd(p, range: 0..<layout.elementCount, a16, b16, o16)
+                BinaryArithmeticReference.int16PowerOfTwoAdd(p, range: 0..<layout.elementCount, a16, b16, o16)
             } else {
-                BinaryArithmetic.int16PowerOfTwoAdd(p, layout: layout, rows: rows, a16, b16, o16)
+                BinaryArithmeticReference.int16PowerOfTwoAdd(p, layout: layout, rows: rows, a16, b16, o16)
             }
         case let .quantizedDiv(p):
             guard try !Self.holdsCode(-p.input2Offset, b, name) else {
@@ -367,28 +367,28 @@ final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClamp
             }
             switch elementType {
             case .int8:
-                BinaryArithmetic.quantizedDiv(layout: layout, rows: rows, try a.view(as: Int8.self, name).base,
+                BinaryArithmeticReference.quantizedDiv(layout: layout, rows: rows, try a.view(as: Int8.self, name).base,
                                               try b.view(as: Int8.self, name).base, try out.mutableView(as: Int8.self, name).base, p)
             case .uint8:
-                BinaryArithmetic.quantizedDiv(layout: layout, rows: rows, try a.view(as: UInt8.self, name).base,
+                BinaryArithmeticReference.quantizedDiv(layout: layout, rows: rows, try a.view(as: UInt8.self, name).base,
                                               try b.view(as: UInt8.self, name).base, try out.mutableView(as: UInt8.self, name).base, p)
             default:
-                BinaryArithmetic.quantizedDiv(layout: layout, rows: rows, try a.view(as: Int16.self, name).base,
+                BinaryArithmeticReference.quantizedDiv(layout: layout, rows: rows, try a.view(as: Int16.self, name).base,
                                               try b.view(as: Int16.self, name).base, try out.mutableView(as: Int16.self, name).base, p)
             }
         case let .quantizedSquaredDifference(p):
-            BinaryArithmetic.quantizedSquaredDifference(layout: layout, rows: rows, try a.view(as: Int8.self, name).base,
+            BinaryArithmeticReference.quantizedSquaredDifference(layout: layout, rows: rows, try a.view(as: Int8.self, name).base,
                                                         try b.view(as: Int8.self, name).base, try out.mutableView(as: Int8.self, name).base, p)
         case let .rawMaxMin(maximum):
             switch elementType {
             case .int8:
-                BinaryArithmetic.rawMaxMin(maximum, layout: layout, rows: rows, try a.view(as: Int8.self, name).base,
+                BinaryArithmeticReference.rawMaxMin(maximum, layout: layout, rows: rows, try a.view(as: Int8.self, name).base,
                                            try b.view(as: Int8.self, name).base, try out.mutableView(as: Int8.self, name).base)
             case .uint8:
-                BinaryArithmetic.rawMaxMin(maximum, layout: layout, rows: rows, try a.view(as: UInt8.self, name).base,
+                BinaryArithmeticReference.rawMaxMin(maximum, layout: layout, rows: rows, try a.view(as: UInt8.self, name).base,
                                            try b.view(as: UInt8.self, name).base, try out.mutableView(as: UInt8.self, name).base)
             default:
-                BinaryArithmetic.rawMaxMin(maximum, layout: layout, rows: rows, try a.view(as: Int16.self, name).base,
+                BinaryArithmeticReference.rawMaxMin(maximum, layout: layout, rows: rows, try a.view(as: Int16.self, name).base,
                                            try b.view(as: Int16.self, name).base, try out.mutableView(as: Int16.self, name).base)
             }
         }

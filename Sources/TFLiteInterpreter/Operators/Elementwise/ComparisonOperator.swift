@@ -3,12 +3,12 @@ import TFLiteKernels
 
 /// GREATER, GREATER_EQUAL, LESS, LESS_EQUAL, EQUAL, NOT_EQUAL with broadcasting; bool out.
 final class ComparisonOperator: OperatorKernel {
-    private let operation: ElementwiseComparison.Operation
+    private let operation: ElementwiseComparisonReference.Operation
     private let name: String
     private var layout: BroadcastLayout?
-    private var quantized: ElementwiseComparison.QuantizedParams?
+    private var quantized: ElementwiseComparisonReference.QuantizedParams?
 
-    init(_ operation: ElementwiseComparison.Operation, name: String) { self.operation = operation; self.name = name }
+    init(_ operation: ElementwiseComparisonReference.Operation, name: String) { self.operation = operation; self.name = name }
 
     func prepare(_ node: NodeContext) throws {
         let a = try node.input(0), b = try node.input(1), out = try node.output(0)
@@ -36,21 +36,21 @@ final class ComparisonOperator: OperatorKernel {
         let op = operation
         switch a.type {
         case .float32:
-            ElementwiseComparison.float32(op, layout: layout, try a.view(as: Float.self, name).base, try b.view(as: Float.self, name).base, po)
+            ElementwiseComparisonReference.float32(op, layout: layout, try a.view(as: Float.self, name).base, try b.view(as: Float.self, name).base, po)
         case .int32:
-            ElementwiseComparison.int32(op, layout: layout, try a.view(as: Int32.self, name).base, try b.view(as: Int32.self, name).base, po)
+            ElementwiseComparisonReference.int32(op, layout: layout, try a.view(as: Int32.self, name).base, try b.view(as: Int32.self, name).base, po)
         case .int64:
-            ElementwiseComparison.int64(op, layout: layout, try a.view(as: Int64.self, name).base, try b.view(as: Int64.self, name).base, po)
+            ElementwiseComparisonReference.int64(op, layout: layout, try a.view(as: Int64.self, name).base, try b.view(as: Int64.self, name).base, po)
         case .int16:
-            ElementwiseComparison.int16(op, layout: layout, try a.view(as: Int16.self, name).base, try b.view(as: Int16.self, name).base, po)
+            ElementwiseComparisonReference.int16(op, layout: layout, try a.view(as: Int16.self, name).base, try b.view(as: Int16.self, name).base, po)
         case .bool:
-            ElementwiseComparison.bool(op, layout: layout, try a.view(as: UInt8.self, name).base, try b.view(as: UInt8.self, name).base, po)
+            ElementwiseComparisonReference.bool(op, layout: layout, try a.view(as: UInt8.self, name).base, try b.view(as: UInt8.self, name).base, po)
         case .int8:
             guard let q = quantized else { throw InterpreterError.allocateTensorsRequired }
-            ElementwiseComparison.int8(op, layout: layout, try a.view(as: Int8.self, name).base, try b.view(as: Int8.self, name).base, po, q)
+            ElementwiseComparisonReference.int8(op, layout: layout, try a.view(as: Int8.self, name).base, try b.view(as: Int8.self, name).base, po, q)
         default:
             guard let q = quantized else { throw InterpreterError.allocateTensorsRequired }
-            ElementwiseComparison.uint8(op, layout: layout, try a.view(as: UInt8.self, name).base, try b.view(as: UInt8.self, name).base, po, q)
+            ElementwiseComparisonReference.uint8(op, layout: layout, try a.view(as: UInt8.self, name).base, try b.view(as: UInt8.self, name).base, po, q)
         }
     }
 }
@@ -86,12 +86,12 @@ final class LogicalOperator: OperatorKernel {
         let a = try node.input(0), out = try node.output(0)
         let pa = try ElementwiseSupport.pointer(a, name, as: UInt8.self), po = try ElementwiseSupport.pointer(out, name, as: UInt8.self)
         if kind == .not {
-            LogicalKernels.not(count: count, pa, po)
+            LogicalReference.not(count: count, pa, po)
             return
         }
         guard let layout else { throw InterpreterError.allocateTensorsRequired }
         let pb = try ElementwiseSupport.pointer(try node.input(1), name, as: UInt8.self)
-        LogicalKernels.binary(isAnd: kind == .and, layout: layout, pa, pb, po)
+        LogicalReference.binary(isAnd: kind == .and, layout: layout, pa, pb, po)
     }
 }
 
@@ -131,7 +131,7 @@ final class SelectOperator: OperatorKernel {
     func invoke(_ node: NodeContext) throws {
         guard let plan else { throw InterpreterError.allocateTensorsRequired }
         let c = try node.input(0), x = try node.input(1), y = try node.input(2), out = try node.output(0)
-        SelectKernels.select(plan: plan, elementSize: elementSize,
+        SelectReference.select(plan: plan, elementSize: elementSize,
                              condition: try ElementwiseSupport.pointer(c, name, as: UInt8.self),
                              UnsafeRawPointer(try ElementwiseSupport.data(x, name)),
                              UnsafeRawPointer(try ElementwiseSupport.data(y, name)), try ElementwiseSupport.data(out, name))

@@ -18,7 +18,7 @@ extension OperatorRegistry {
         f[.floorDiv] = { BinaryArithmeticOperator(.floorDiv, name: "FLOOR_DIV") }
         f[.floorMod] = { BinaryArithmeticOperator(.floorMod, name: "FLOOR_MOD") }
         // One-input math.
-        let unary: [(BuiltinOperator, ElementwiseUnary.Operation, String)] = [
+        let unary: [(BuiltinOperator, ElementwiseUnaryReference.Operation, String)] = [
             (.abs, .abs, "ABS"), (.neg, .neg, "NEG"), (.exp, .exp, "EXP"), (.log, .log, "LOG"),
             (.sqrt, .sqrt, "SQRT"), (.rsqrt, .rsqrt, "RSQRT"), (.square, .square, "SQUARE"),
             (.floor, .floor, "FLOOR"), (.ceil, .ceil, "CEIL"), (.round, .round, "ROUND"),
@@ -47,7 +47,7 @@ extension OperatorRegistry {
         f[.argMax] = { ArgMinMaxOperator(max: true) }
         f[.argMin] = { ArgMinMaxOperator(max: false) }
         // Comparisons, logic, selection.
-        let comparisons: [(BuiltinOperator, ElementwiseComparison.Operation, String)] = [
+        let comparisons: [(BuiltinOperator, ElementwiseComparisonReference.Operation, String)] = [
             (.greater, .greater, "GREATER"), (.greaterEqual, .greaterEqual, "GREATER_EQUAL"),
             (.less, .less, "LESS"), (.lessEqual, .lessEqual, "LESS_EQUAL"),
             (.equal, .equal, "EQUAL"), (.notEqual, .notEqual, "NOT_EQUAL"),

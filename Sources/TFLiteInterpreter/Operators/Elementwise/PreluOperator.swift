@@ -5,7 +5,7 @@ import TFLiteKernels
 final class PreluOperator: OperatorKernel {
     private let name = "PRELU"
     private var layout: BroadcastLayout?
-    private var quantized: ActivationKernels.QuantizedPreluParams?
+    private var quantized: ActivationReference.QuantizedPreluParams?
 
     func prepare(_ node: NodeContext) throws {
         let x = try node.input(0), alpha = try node.input(1), out = try node.output(0)
@@ -36,15 +36,15 @@ final class PreluOperator: OperatorKernel {
             let fx = try x.view(as: Float.self, name).base, fa = try alpha.view(as: Float.self, name).base
             let fo = try out.mutableView(as: Float.self, name).base
             ElementwiseParallel.rows(layout, node.threads) { r in
-                ActivationKernels.preluFloat32(layout: layout, rows: r, fx, fa, fo)
+                ActivationReference.preluFloat32(layout: layout, rows: r, fx, fa, fo)
             }
         case .int8:
             guard let q = quantized else { throw InterpreterError.allocateTensorsRequired }
-            ActivationKernels.quantizedPrelu(q, layout: layout, try x.view(as: Int8.self, name).base,
+            ActivationReference.quantizedPrelu(q, layout: layout, try x.view(as: Int8.self, name).base,
                                              try alpha.view(as: Int8.self, name).base, try out.mutableView(as: Int8.self, name).base)
         default:
             guard let q = quantized else { throw InterpreterError.allocateTensorsRequired }
-            ActivationKernels.quantizedPrelu(q, layout: layout, try x.view(as: UInt8.self, name).base,
+            ActivationReference.quantizedPrelu(q, layout: layout, try x.view(as: UInt8.self, name).base,
                                              try alpha.view(as: UInt8.self, name).base, try out.mutableView(as: UInt8.self, name).base)
         }
     }

@@ -10,14 +10,14 @@ final class ReductionOperator: OperatorKernel {
     private let kind: Kind
     private let name: String
     private var plan: ReductionPlan?
-    private var quantized: ReductionKernels.QuantizedMeanParams?
+    private var quantized: ReductionReference.QuantizedMeanParams?
     /// Int32 / Int64 accumulators, sized at prepare.
     private var scratch32: [Int32] = []
     private var scratch64: [Int64] = []
 
     init(_ kind: Kind, name: String) { self.kind = kind; self.name = name }
 
-    private var operation: ReductionKernels.Operation {
+    private var operation: ReductionReference.Operation {
         switch kind {
         case .sum, .mean: return .sum
         case .maximum: return .maximum
@@ -40,7 +40,7 @@ final class ReductionOperator: OperatorKernel {
         case .float32, .int32, .int64: break
         case .int8, .uint8, .int16:
             let qi = try ElementwiseSupport.perTensor(x, name), qo = try ElementwiseSupport.perTensor(out, name)
-            let p = ReductionKernels.QuantizedMeanParams(inputScale: qi.scale, inputZeroPoint: qi.zeroPoint,
+            let p = ReductionReference.QuantizedMeanParams(inputScale: qi.scale, inputZeroPoint: qi.zeroPoint,
                                                          outputScale: qo.scale, outputZeroPoint: qo.zeroPoint)
             switch kind {
             case .mean:
@@ -83,32 +83,32 @@ final class ReductionOperator: OperatorKernel {
         switch x.type {
         case .float32:
             let xi = try x.view(as: Float.self, name).base, o = try out.mutableView(as: Float.self, name).base
-            if kind == .mean { ReductionKernels.meanFloat32(plan: plan, xi, o) } else { ReductionKernels.float32(op, plan: plan, xi, o) }
+            if kind == .mean { ReductionReference.meanFloat32(plan: plan, xi, o) } else { ReductionReference.float32(op, plan: plan, xi, o) }
         case .int32:
             let xi = try x.view(as: Int32.self, name).base, o = try out.mutableView(as: Int32.self, name).base
             if kind == .mean {
-                scratch64.withUnsafeMutableBufferPointer { s in ReductionKernels.meanInt32(plan: plan, scratch: s.baseAddress!, xi, o) }
-            } else { ReductionKernels.int32(op, plan: plan, xi, o) }
+                scratch64.withUnsafeMutableBufferPointer { s in ReductionReference.meanInt32(plan: plan, scratch: s.baseAddress!, xi, o) }
+            } else { ReductionReference.int32(op, plan: plan, xi, o) }
         case .int64:
             let xi = try x.view(as: Int64.self, name).base, o = try out.mutableView(as: Int64.self, name).base
-            if kind == .mean { ReductionKernels.meanInt64(plan: plan, xi, o) } else { ReductionKernels.int64(op, plan: plan, xi, o) }
+            if kind == .mean { ReductionReference.meanInt64(plan: plan, xi, o) } else { ReductionReference.int64(op, plan: plan, xi, o) }
         case .int8:
             let xi = try x.view(as: Int8.self, name).base, o = try out.mutableView(as: Int8.self, name).base
-            try quantizedRun(plan, xi, o, mean: ReductionKernels.meanInt8, sum: ReductionKernels.sumInt8, raw: ReductionKernels.int8)
+            try quantizedRun(plan, xi, o, mean: ReductionReference.meanInt8, sum: ReductionReference.sumInt8, raw: ReductionReference.int8)
         case .uint8:
             let xi = try x.view(as: UInt8.self, name).base, o = try out.mutableView(as: UInt8.self, name).base
-            try quantizedRun(plan, xi, o, mean: ReductionKernels.meanUInt8, sum: ReductionKernels.sumUInt8, raw: ReductionKernels.uint8)
+            try quantizedRun(plan, xi, o, mean: ReductionReference.meanUInt8, sum: ReductionReference.sumUInt8, raw: ReductionReference.uint8)
         default:
             let xi = try x.view(as: Int16.self, name).base, o = try out.mutableView(as: Int16.self, name).base
-            try quantizedRun(plan, xi, o, mean: ReductionKernels.meanInt16, sum: ReductionKernels.sumInt16, raw: ReductionKernels.int16)
+            try quantizedRun(plan, xi, o, mean: ReductionReference.meanInt16, sum: ReductionReference.sumInt16, raw: ReductionReference.int16)
         }
     }
 
     private func quantizedRun<T>(
         _ plan: ReductionPlan, _ x: UnsafePointer<T>, _ out: UnsafeMutablePointer<T>,
-        mean: (ReductionKernels.QuantizedMeanParams, ReductionPlan, UnsafeMutablePointer<Int32>, UnsafePointer<T>, UnsafeMutablePointer<T>) -> Void,
-        sum: (ReductionKernels.QuantizedMeanParams, ReductionPlan, UnsafeMutablePointer<Int32>, UnsafePointer<T>, UnsafeMutablePointer<T>) -> Void,
-        raw: (ReductionKernels.Operation, ReductionPlan, UnsafePointer<T>, UnsafeMutablePointer<T>) -> Void
+        mean: (ReductionReference.QuantizedMeanParams, ReductionPlan, UnsafeMutablePointer<Int32>, UnsafePointer<T>, UnsafeMutablePointer<T>) -> Void,
+        sum: (ReductionReference.QuantizedMeanParams, ReductionPlan, UnsafeMutablePointer<Int32>, UnsafePointer<T>, UnsafeMutablePointer<T>) -> Void,
+        raw: (ReductionReference.Operation, ReductionPlan, UnsafePointer<T>, UnsafeMutablePointer<T>) -> Void
     ) throws {
         switch kind {
         case .mean:

@@ -10,10 +10,10 @@ final class SoftmaxOperator: OperatorKernel {
     private var depth = 0
     private var rows = 0
     private var beta: Float = 1
-    private var quantized: SoftmaxKernels.QuantizedParams?
+    private var quantized: SoftmaxReference.QuantizedParams?
     private var table: QuantizedSoftmaxTable?
-    private var logParams: SoftmaxKernels.QuantizedLogParams?
-    private var int16Params: SoftmaxKernels.Int16Params?
+    private var logParams: SoftmaxReference.QuantizedLogParams?
+    private var int16Params: SoftmaxReference.Int16Params?
 
     init(log: Bool) { isLog = log; name = log ? "LOG_SOFTMAX" : "SOFTMAX" }
 
@@ -33,7 +33,7 @@ final class SoftmaxOperator: OperatorKernel {
             let qi = try ElementwiseSupport.perTensor(x, name)
             guard out.type == x.type || out.type == .int16 else { throw ElementwiseSupport.unsupported(name, out.type) }
             try ElementwiseSupport.checkMultiplier(Double(beta) * Double(qi.scale) * 0x1p26, "input multiplier (beta × input scale)", name)
-            let p = SoftmaxKernels.QuantizedParams(beta: beta, inputScale: qi.scale)
+            let p = SoftmaxReference.QuantizedParams(beta: beta, inputScale: qi.scale)
             quantized = p
             table = QuantizedSoftmaxTable(p)
         case .int16 where !isLog:
@@ -43,7 +43,7 @@ final class SoftmaxOperator: OperatorKernel {
                 throw InterpreterError.invalidModel("\(name): int16 input and output need zero point 0")
             }
             _ = try QuantizedMultiplier(checking: Double(qi.scale * beta) / (10.0 / 65535.0), "\(name) input multiplier (input scale × beta)")
-            int16Params = SoftmaxKernels.Int16Params(beta: beta, inputScale: qi.scale)
+            int16Params = SoftmaxReference.Int16Params(beta: beta, inputScale: qi.scale)
         case .int8 where isLog:
             let qi = try ElementwiseSupport.perTensor(x, name), qo = try ElementwiseSupport.perTensor(out, name)
             guard out.type == .int8, qo.scale == 16.0 / 256, qo.zeroPoint == 127 else {
@@ -65,9 +65,9 @@ final class SoftmaxOperator: OperatorKernel {
             let vx = try x.view(as: Float.self, name), vo = try out.mutableView(as: Float.self, name)
             node.threads.parallelFor(rows, minChunk: minRows) { r in
                 if isLog {
-                    SoftmaxKernels.logSoftmaxFloat32(depth: depth, rows: r, vx.base, vo.base)
+                    SoftmaxReference.logSoftmaxFloat32(depth: depth, rows: r, vx.base, vo.base)
                 } else {
-                    SoftmaxKernels.float32(beta: beta, depth: depth, rows: r, vx.base, vo.base)
+                    SoftmaxReference.float32(beta: beta, depth: depth, rows: r, vx.base, vo.base)
                 }
             }
             return
@@ -76,7 +76,7 @@ final class SoftmaxOperator: OperatorKernel {
             guard let lp = logParams else { throw InterpreterError.allocateTensorsRequired }
             let vx = try x.view(as: Int8.self, name), vo = try out.mutableView(as: Int8.self, name)
             node.threads.parallelFor(rows, minChunk: minRows) { r in
-                SoftmaxKernels.logSoftmaxInt8(lp, depth: depth, rows: r, vx.base, vo.base)
+                SoftmaxReference.logSoftmaxInt8(lp, depth: depth, rows: r, vx.base, vo.base)
             }
             return
         }
@@ -84,7 +84,7 @@ final class SoftmaxOperator: OperatorKernel {
             guard let p = int16Params else { throw InterpreterError.allocateTensorsRequired }
             let vx = try x.view(as: Int16.self, name), vo = try out.mutableView(as: Int16.self, name)
             node.threads.parallelFor(rows, minChunk: minRows) { r in
-                SoftmaxKernels.int16(p, depth: depth, rows: r, vx.base, vo.base)
+                SoftmaxReference.int16(p, depth: depth, rows: r, vx.base, vo.base)
             }
             return
         }

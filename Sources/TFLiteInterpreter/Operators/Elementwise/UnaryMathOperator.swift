@@ -8,16 +8,16 @@ import TFLiteKernels
 /// RSQRT (zero points 0) through the reference's 513-entry interpolated table of 1/sqrt(x)
 /// (x ≤ 0 maps to the largest output), rejecting a negative code at invoke.
 final class UnaryMathOperator: OperatorKernel {
-    private let operation: ElementwiseUnary.Operation
+    private let operation: ElementwiseUnaryReference.Operation
     private let name: String
     private var count = 0
-    private var table: ActivationKernels.LookupTable8?
+    private var table: ActivationReference.LookupTable8?
     /// int8 RSQRT: the smallest valid input code (the input zero point); nil for other operators.
     private var minimumCode: Int8?
     /// int16 RSQRT's table.
     private var int16Table: Int16InterpolatedTable?
 
-    init(_ operation: ElementwiseUnary.Operation, name: String) {
+    init(_ operation: ElementwiseUnaryReference.Operation, name: String) {
         self.operation = operation; self.name = name
     }
 
@@ -41,10 +41,10 @@ final class UnaryMathOperator: OperatorKernel {
             guard (-128...127).contains(qi.zeroPoint), (-128...127).contains(qo.zeroPoint) else {
                 throw InterpreterError.invalidModel("\(name): int8 zero points must lie in -128...127")
             }
-            let multiplier = ElementwiseUnary.quantizedRsqrtMultiplier(inputScale: qi.scale, outputScale: qo.scale)
-            table = ActivationKernels.LookupTable8(signed: true) { q in
+            let multiplier = ElementwiseUnaryReference.quantizedRsqrtMultiplier(inputScale: qi.scale, outputScale: qo.scale)
+            table = ActivationReference.LookupTable8(signed: true) { q in
                 // Codes below the zero point never reach the table (invoke rejects them).
-                q < qi.zeroPoint ? 0 : ElementwiseUnary.quantizedRsqrtElement(
+                q < qi.zeroPoint ? 0 : ElementwiseUnaryReference.quantizedRsqrtElement(
                     q, inputZeroPoint: qi.zeroPoint, outputZeroPoint: qo.zeroPoint, multiplier)
             }
             minimumCode = Int8(qi.zeroPoint)
@@ -58,8 +58,8 @@ final class UnaryMathOperator: OperatorKernel {
                                                 outputZeroPoint: 0) { (v: Float) -> Float in
                 v <= 0 ? 32767 * outputScale : 1 / v.squareRoot()
             }
-        case .int32 where ElementwiseUnary.supportsIntegers(operation): break
-        case .int64 where ElementwiseUnary.supportsIntegers(operation): break
+        case .int32 where ElementwiseUnaryReference.supportsIntegers(operation): break
+        case .int64 where ElementwiseUnaryReference.supportsIntegers(operation): break
         default: throw ElementwiseSupport.unsupported(name, x.type)
         }
         count = try ElementwiseSupport.checkedCount(x.shape, name)
@@ -73,7 +73,7 @@ final class UnaryMathOperator: OperatorKernel {
         switch x.type {
         case .float32:
             let vx = try x.view(as: Float.self, name), vo = try out.mutableView(as: Float.self, name)
-            ElementwiseParallel.flat(n, node.threads) { r in ElementwiseUnary.float32(op, range: r, vx.base, vo.base) }
+            ElementwiseParallel.flat(n, node.threads) { r in ElementwiseUnaryReference.float32(op, range: r, vx.base, vo.base) }
         case .int8:
             guard let t = table else { throw InterpreterError.allocateTensorsRequired }
             if let minimumCode, UnsafeBufferPointer(start: try x.view(as: Int8.self, name).base, count: n)
@@ -90,9 +90,9 @@ final class UnaryMathOperator: OperatorKernel {
             }
             ElementwiseParallel.flat(n, node.threads) { r in t.apply(range: r, vx.base, vo.base) }
         case .int32:
-            ElementwiseUnary.int32(op, count: n, try x.view(as: Int32.self, name).base, try out.mutableView(as: Int32.self, name).base)
+            ElementwiseUnaryReference.int32(op, count: n, try x.view(as: Int32.self, name).base, try out.mutableView(as: Int32.self, name).base)
         default:
-            ElementwiseUnary.int64(op, count: n, try x.view(as: Int64.self, name).base, try out.mutableView(as: Int64.self, name).base)
+            ElementwiseUnaryReference.int64(op, count: n, try x.view(as: Int64.self, name).base, try out.mutableView(as: Int64.self, name).base)
         }
     }
 }

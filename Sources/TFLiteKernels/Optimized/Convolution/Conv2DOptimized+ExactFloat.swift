@@ -33,12 +33,16 @@ extension Conv2DOptimized {
 
     /// Runs generated conversion `kernel` (when non-nil) on the leading whole vectors of `count`
     /// bytes at `x`; returns how many values it converted.
+    /// - Precondition: `count ≥ 0`; `x` holds `count` values and `out` room for `count` floats,
+    ///   not overlapping them. Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments
+    ///   show it (`GeneratedOffsetArguments.violation`).
     private static func generatedOffsetInput<T>(_ kernel: (function: OffsetBytesToFloatAVX.Function, lanes: Int)?,
                                                 _ x: UnsafePointer<T>, count: Int, offset: Int32,
                                                 into out: UnsafeMutablePointer<Float>) -> Int {
         guard let kernel, count >= kernel.lanes else { return 0 }
         var arguments = GeneratedOffsetArguments(source: UnsafeRawPointer(x), destination: UnsafeMutableRawPointer(out),
                                                  count: count, offset: Float(offset))
+        KernelPrecondition.holds(arguments.violation())
         withUnsafePointer(to: &arguments) { kernel.function(UnsafeRawPointer($0)) }
         return count / kernel.lanes * kernel.lanes
     }

@@ -13,6 +13,9 @@ protocol DepthwiseEpilogue {
     /// Where the sums of output row `row` go: the row itself or `scratch` (one row of floats).
     func sums(for row: UnsafeMutablePointer<Output>, scratch: UnsafeMutablePointer<Float>) -> UnsafeMutablePointer<Float>
     /// Finishes `pixels` output pixels of `channels` channels.
+    /// - Precondition: `pixels ≥ 0`, `channels ≥ 1`; `sums` holds `pixels · channels` floats and
+    ///   `dst` room for as many outputs (for in-place epilogues, the same row). The generated
+    ///   forms' argument blocks are checked under `LITEVISION_INTERNAL_CHECKS`, once per call.
     func finish(_ sums: UnsafeMutablePointer<Float>, pixels: Int, channels: Int, to dst: UnsafeMutablePointer<Output>)
     /// The same finish as bias and clamp bounds for the generated tiles to apply in registers
     /// (`DepthwiseRowOptions.finish`), or nil when it is not of that form.
@@ -40,6 +43,8 @@ struct DepthwiseFloatEpilogue: DepthwiseEpilogue {
     /// Adds the bias and clamps: in the generated `DepthwiseFloatFinish16AVX` where this CPU has
     /// it for `c` channels, else 16 lanes at a time in Swift (per pixel in blocks of 16 channels
     /// then 8, or, when the channel count divides 16, over the whole row with the bias repeated).
+    /// The generated form's argument block is checked under `LITEVISION_INTERNAL_CHECKS`
+    /// (`GeneratedDepthwiseFinishArguments.violation(masksChannels:)`).
     @inline(never)
     func finish(_ sums: UnsafeMutablePointer<Float>, pixels: Int, channels c: Int, to dst: UnsafeMutablePointer<Float>) {
         #if !LITEVISION_AVX512
@@ -48,6 +53,7 @@ struct DepthwiseFloatEpilogue: DepthwiseEpilogue {
                 sums: UnsafeRawPointer(sums), dst: UnsafeMutableRawPointer(dst), pixels: pixels, channelBytes: c * 4,
                 fullBlockBytes: (masksChannels ? c / 16 * 16 : c) * 4, bias: bias.map { UnsafeRawPointer($0) },
                 activationMin: activationMin, activationMax: activationMax, laneMask: (1 << (c % 16)) - 1)
+            KernelPrecondition.holds(arguments.violation(masksChannels: masksChannels))
             withUnsafePointer(to: &arguments) { kernel(UnsafeRawPointer($0)) }
             return
         }
@@ -127,6 +133,10 @@ struct DepthwiseRequantizeEpilogue: DepthwiseEpilogue {
         return GeneratedKernels.current?.depthwiseRequantize512
     }
 
+    /// Requantizes the row: in the generated AVX-512 form for every channel where it applies,
+    /// else whole 16-channel blocks in the AVX2 form and the rest in Swift. The generated forms'
+    /// argument blocks are checked under `LITEVISION_INTERNAL_CHECKS`
+    /// (`GeneratedDepthwiseRequantizeArguments.violation(masksLastBlock:)`).
     @inline(never)
     func finish(_ sums: UnsafeMutablePointer<Float>, pixels: Int, channels c: Int, to dst: UnsafeMutablePointer<UInt8>) {
         if pixels > 0, c > 0, let generated = generatedKernel512 {
@@ -138,6 +148,7 @@ struct DepthwiseRequantizeEpilogue: DepthwiseEpilogue {
                 remainderMasks: UnsafeRawPointer(requantizer.remainderMasks), outputOffset: p.outputOffset,
                 activationMin: p.activationMin, activationMax: p.activationMax,
                 lastLaneMask: c % 16 == 0 ? 0xFFFF : (1 << UInt32(c % 16)) - 1)
+            KernelPrecondition.holds(arguments.violation(masksLastBlock: true))
             withUnsafePointer(to: &arguments) { generated(UnsafeRawPointer($0)) }
             return
         }
@@ -151,6 +162,7 @@ struct DepthwiseRequantizeEpilogue: DepthwiseEpilogue {
                 multipliers: UnsafeRawPointer(requantizer.multipliers), rightShifts: UnsafeRawPointer(requantizer.rightShifts),
                 remainderMasks: UnsafeRawPointer(requantizer.remainderMasks), outputOffset: p.outputOffset,
                 activationMin: p.activationMin, activationMax: p.activationMax)
+            KernelPrecondition.holds(arguments.violation(masksLastBlock: false))
             withUnsafePointer(to: &arguments) { generated(UnsafeRawPointer($0)) }
             guard blocks * 16 < c else { return }
             for p in 0..<pixels {

@@ -34,7 +34,10 @@ enum DepthwiseGeneratedRow {
     /// Pixels without a tap inside the input get sums 0 (finished: the clamped bias).
     ///
     /// Preconditions: `options.requantize` only for rows whose every window has a tap inside the
-    /// input; `options.finish` and `options.requantize` only with tiles that mask channels.
+    /// input; `options.finish` and `options.requantize` only with tiles that mask channels;
+    /// `g.inputDepth ≥ 1`; `input` holds the batch's input rows, `filter` the whole filter, `sums`
+    /// (or the requantized output) the row. Each tile call's argument block is checked under
+    /// `LITEVISION_INTERNAL_CHECKS` (`GeneratedDepthwiseArguments.violation`, once per call).
     /// Complexity: O(border columns) to find the runs, then the tiles' work.
     static func row(_ g: ConvolutionGeometry, tiles: (function: DepthwiseConvTiles16AVX.Function, masksChannels: Bool),
                     batch b: Int, oy: Int, input: UnsafePointer<Float>, filter: UnsafePointer<Float>,
@@ -89,6 +92,8 @@ enum DepthwiseGeneratedRow {
                     arguments.remainderMasks = UnsafeRawPointer(q.remainderMasks + ch)
                     (arguments.outputOffset, arguments.outputMin, arguments.outputMax) = (p.outputOffset, p.activationMin, p.activationMax)
                 }
+                KernelPrecondition.holds(arguments.violation(masksChannels: tiles.masksChannels,
+                                                             requantizing: options.requantize != nil))
                 withUnsafePointer(to: &arguments) { tiles.function(UnsafeRawPointer($0)) }
             }
             ox = end

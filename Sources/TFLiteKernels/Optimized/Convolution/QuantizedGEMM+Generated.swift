@@ -3,6 +3,9 @@
 /// `QuantizedGEMM.accumulate`, and the tile loop of the variants that requantize in registers.
 extension QuantizedGEMM {
     /// The generated ymm sums-only kernel `sums` on one tile (see `accumulate`).
+    /// - Precondition: `taps ≥ 1`, `words ≥ 1`, `1 ≤ rows ≤ 8`; `pointers` holds `taps · 8` input
+    ///   pointers, `acc` room for 8 rows of 32 sums. Checked under `LITEVISION_INTERNAL_CHECKS` as
+    ///   far as the arguments show it (`GeneratedIntegerTileArguments.violation`, once per call).
     @inline(never)
     static func generated8x16Sums(_ sums: QuantizedGEMM8x16AVX2.Function, _ pointers: UnsafePointer<UnsafeRawPointer>,
                                   taps: Int, words: Int, weights: UnsafeRawPointer, rows: Int,
@@ -10,11 +13,17 @@ extension QuantizedGEMM {
         var arguments = GeneratedIntegerTileArguments(table: UnsafeRawPointer(pointers), taps: taps, words: words,
                                                       weights: weights, rows: rows)
         arguments.accumulators = UnsafeMutableRawPointer(acc)
+        KernelPrecondition.holds(arguments.violation(requantizing: false, panels: 1))
         withUnsafePointer(to: &arguments) { sums(UnsafeRawPointer($0)) }
     }
 
     /// The generated AVX512-VNNI sums-only kernel on one tile (see `accumulate`): two panels
     /// when `panelsLeft ≥ 2`, else one. Returns the number of panels done.
+    /// - Precondition: `taps ≥ 1`, `words ≥ 1`, `panelsLeft ≥ 1`; with two panels,
+    ///   `panelStride` (32-bit words) at least one panel (`16 · taps · words`); `pointers` holds
+    ///   `taps · 8` input pointers, `acc` room for 8 rows of 32 sums. Checked under
+    ///   `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it
+    ///   (`GeneratedIntegerTileArguments.violation`, once per call).
     @inline(never)
     static func generatedVNNISums(_ kernels: VNNIQuantizedGEMMKernels, layout: QuantizedGEMMLayout,
                                   _ pointers: UnsafePointer<UnsafeRawPointer>, taps: Int, words: Int,
@@ -25,6 +34,7 @@ extension QuantizedGEMM {
                                                       weights: weights, rows: tilePixels)
         arguments.accumulators = UnsafeMutableRawPointer(acc)
         arguments.panelStride = panelStride * 4
+        KernelPrecondition.holds(arguments.violation(requantizing: false, panels: panels))
         withUnsafePointer(to: &arguments) { kernels.kernel(layout, panels: panels, output: .accumulators)(UnsafeRawPointer($0)) }
         return panels
     }
@@ -195,6 +205,7 @@ struct FusedRequantization {
                             func lanes(_ c: Int) -> Int32 { Int32((1 << min(panelWidth, max(0, g.outputDepth - c))) - 1) }
                             arguments.laneMasks = (lanes(n0), lanes(n0 + panelWidth))
                             select(channel: n0, first: first)
+                            KernelPrecondition.holds(arguments.violation(requantizing: true, panels: panels))
                             withUnsafePointer(to: &arguments) { (panels == 2 ? twoPanels : onePanel)(UnsafeRawPointer($0)) }
                             n0 += panels * panelWidth
                         }
@@ -202,6 +213,7 @@ struct FusedRequantization {
                         let fullPanels = g.outputDepth / panelWidth
                         for panel in 0..<fullPanels {
                             select(channel: panel * panelWidth, first: first)
+                            KernelPrecondition.holds(arguments.violation(requantizing: true, panels: 1))
                             withUnsafePointer(to: &arguments) { kernel(UnsafeRawPointer($0)) }
                         }
                         let n0 = fullPanels * panelWidth

@@ -1,7 +1,7 @@
-/// The mixed-radix counter the optimized copies (`RowCopy.stridedRuns`, the blocked transpose)
+/// The mixed-radix counter the optimized copies (`RowCopyOptimized.stridedRuns`, the blocked transpose)
 /// step with: digits `index[0 ... last]`, digit `d` running over `0 ..< counts[d]` (digit `last`
 /// fastest), and `offset` kept equal to `base + Σ index[d] · steps[d]` as it counts.
-/// The reference `StridedCopy` does not use it (a plain loop nest), so comparing the two
+/// The reference `StridedCopyReference` does not use it (a plain loop nest), so comparing the two
 /// checks this counter.
 struct StridedOdometer {
     private let counts: UnsafePointer<Int>

@@ -2,14 +2,14 @@
 // branch-free scalar loops the compiler vectorizes; TANH uses the polynomial exp of
 // `ElementwiseFastMath` (within the float tolerance of the reference); LOGISTIC is bit-exact
 // with the reference through `ExactFloatExp` (hybrid models quantize its outputs on the fly,
-// where one ulp can flip a rounding). Tested against `ActivationKernels.float32`.
+// where one ulp can flip a rounding). Tested against `ActivationReference.float32`.
 
 /// Optimized one-input float activations.
-public enum OptimizedActivation {
+public enum ActivationOptimized {
     /// `out = f(x)` over `range`.
     /// - Precondition: `range.lowerBound ≥ 0`; every pointer holds at least `range.upperBound` elements.
     ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
-    public static func float32(_ f: ActivationKernels.Float32Function, range: Range<Int>,
+    public static func float32(_ f: ActivationReference.Float32Function, range: Range<Int>,
                                _ x: UnsafePointer<Float>, _ out: UnsafeMutablePointer<Float>) {
         KernelPrecondition.validRange(range)
         let x = x + range.lowerBound, out = out + range.lowerBound, n = range.count
@@ -25,7 +25,7 @@ public enum OptimizedActivation {
         case .tanh:
             for i in 0..<n { out[i] = 1 - 2 / (ElementwiseFastMath.exp(2 * x[i]) + 1) }
         case .elu:
-            ActivationKernels.float32(f, range: 0..<n, x, out)
+            ActivationReference.float32(f, range: 0..<n, x, out)
         }
     }
 }

@@ -1,12 +1,12 @@
 // Optimized float32 ADD / SUB / MUL / DIV / MAXIMUM / MINIMUM / SQUARED_DIFFERENCE with the
 // fused clamp: unit-stride loops (one per broadcast pattern, so the compiler vectorizes
 // them) over contiguous runs, and a flat entry point for same-shape operands that the
-// interpreter splits across threads. Tested against `BinaryArithmetic.float32`.
+// interpreter splits across threads. Tested against `BinaryArithmeticReference.float32`.
 
 /// Optimized two-input float kernels.
-public enum OptimizedBinaryArithmetic {
+public enum BinaryArithmeticOptimized {
     /// True for the operations these kernels implement.
-    public static func supportsFloat(_ op: BinaryArithmetic.Operation) -> Bool {
+    public static func supportsFloat(_ op: BinaryArithmeticReference.Operation) -> Bool {
         switch op {
         case .add, .sub, .mul, .div, .maximum, .minimum, .squaredDifference: return true
         default: return false
@@ -32,7 +32,7 @@ public enum OptimizedBinaryArithmetic {
     }
 
     @inline(__always)
-    static func dispatch(_ op: BinaryArithmetic.Operation, _ n: Int, _ a: UnsafePointer<Float>, _ sa: Int,
+    static func dispatch(_ op: BinaryArithmeticReference.Operation, _ n: Int, _ a: UnsafePointer<Float>, _ sa: Int,
                          _ b: UnsafePointer<Float>, _ sb: Int, _ out: UnsafeMutablePointer<Float>, _ lo: Float, _ hi: Float) {
         switch op {
         case .add: run(n, a, sa, b, sb, out, lo, hi) { $0 + $1 }
@@ -50,7 +50,7 @@ public enum OptimizedBinaryArithmetic {
     /// Same-shape elementwise operation on `range` of the flat buffers.
     /// - Precondition: `range.lowerBound ≥ 0`; every pointer holds at least `range.upperBound` elements.
     ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
-    public static func float32Elementwise(_ op: BinaryArithmetic.Operation, range: Range<Int>,
+    public static func float32Elementwise(_ op: BinaryArithmeticReference.Operation, range: Range<Int>,
                                           _ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>,
                                           _ out: UnsafeMutablePointer<Float>,
                                           activationMin lo: Float = -.infinity, activationMax hi: Float = .infinity) {
@@ -62,7 +62,7 @@ public enum OptimizedBinaryArithmetic {
     /// Broadcast operation over the innermost `rows` of `layout`.
     /// - Precondition: `rows` lies in `0..<layout.rowCount`; the pointers hold the layout's operand and output elements.
     ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
-    public static func float32(_ op: BinaryArithmetic.Operation, layout: BroadcastLayout, rows: Range<Int>,
+    public static func float32(_ op: BinaryArithmeticReference.Operation, layout: BroadcastLayout, rows: Range<Int>,
                                _ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, _ out: UnsafeMutablePointer<Float>,
                                activationMin lo: Float = -.infinity, activationMax hi: Float = .infinity) {
         KernelPrecondition.check(rows.lowerBound >= 0 && rows.upperBound <= layout.rowCount, "rows \(rows) outside 0..<\(layout.rowCount)")

@@ -43,6 +43,7 @@ public struct ByteTableLookup: Sendable {
                 var arguments = GeneratedByteTableArguments(
                     source: UnsafeRawPointer(x + range.lowerBound), destination: UnsafeMutableRawPointer(out + range.lowerBound),
                     count: range.count, table: UnsafeRawPointer(table.baseAddress!))
+                KernelPrecondition.holds(arguments.violation())
                 withUnsafePointer(to: &arguments) { kernel(UnsafeRawPointer($0)) }
             }
             done += range.count / ByteTableLookup64AVX512VBMI.lanes * ByteTableLookup64AVX512VBMI.lanes

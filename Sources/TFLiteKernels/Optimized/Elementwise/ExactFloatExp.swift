@@ -43,7 +43,7 @@ enum ExactFloatExp {
         return Float(y * scale)
     }
 
-    /// The reference's float logistic (`ActivationKernels.logistic`) with this exp.
+    /// The reference's float logistic (`ActivationReference.logistic`) with this exp.
     @inline(__always)
     static func logistic(_ x: Float) -> Float {
         if x > 16.619047164916992188 { return 1 }

@@ -6,13 +6,13 @@ import _Builtin_intrinsics.intel
 // integer arithmetic: zero-point offsets and products in Int32 lanes, the rounding doubling
 // high multiply as unsigned 32×32→64 products of even and odd lanes (shared with the
 // convolution epilogue), then the rounding divide by a power of two, output offset and clamp. No lookups, so the loop
-// vectorizes; bit-exact with `BinaryArithmetic.quantizedAddElement` / `quantizedMulElement`.
+// vectorizes; bit-exact with `BinaryArithmeticReference.quantizedAddElement` / `quantizedMulElement`.
 
 /// Vectorized 8-bit quantized ADD, SUB and MUL.
-public enum QuantizedBinarySIMD {
+public enum QuantizedBinaryArithmeticOptimized {
     /// Whether `p` is within what the vector ADD handles (rescales with shift ≤ 0 and right
     /// shifts below 32, left shift ≤ 24); otherwise use the table or the reference.
-    public static func supports(_ p: BinaryArithmetic.QuantizedAddParams) -> Bool {
+    public static func supports(_ p: BinaryArithmeticReference.QuantizedAddParams) -> Bool {
         [p.input1Multiplier, p.input2Multiplier, p.outputMultiplier].allSatisfy {
             $0.multiplier >= 0 && $0.shift <= 0 && $0.shift > -32
         }
@@ -20,7 +20,7 @@ public enum QuantizedBinarySIMD {
     }
 
     /// Whether `p` is within what the vector MUL handles (|shift| < 32).
-    public static func supports(_ p: BinaryArithmetic.QuantizedMulParams) -> Bool {
+    public static func supports(_ p: BinaryArithmeticReference.QuantizedMulParams) -> Bool {
         p.outputMultiplier.multiplier >= 0 && p.outputMultiplier.shift > -32 && p.outputMultiplier.shift < 31
     }
 
@@ -54,7 +54,7 @@ public enum QuantizedBinarySIMD {
         var leftShift: Int32, rightShift: Int32, multiplier: Int64
         var outputOffset: SIMD16<Int32>, lo: Int32, hi: Int32
 
-        init(_ p: BinaryArithmetic.QuantizedMulParams) {
+        init(_ p: BinaryArithmeticReference.QuantizedMulParams) {
             offsetA = SIMD16(repeating: p.input1Offset); offsetB = SIMD16(repeating: p.input2Offset)
             let shift = Int32(p.outputMultiplier.shift)
             leftShift = max(shift, 0); rightShift = max(-shift, 0)
@@ -78,7 +78,7 @@ public enum QuantizedBinarySIMD {
         var multiplierOut: Int64, shiftOut: Int32
         var outputOffset: SIMD16<Int32>, lo: Int32, hi: Int32, subtract: Bool
 
-        init(_ p: BinaryArithmetic.QuantizedAddParams, subtract: Bool) {
+        init(_ p: BinaryArithmeticReference.QuantizedAddParams, subtract: Bool) {
             offsetA = SIMD16(repeating: p.input1Offset); offsetB = SIMD16(repeating: p.input2Offset)
             leftShift = SIMD16(repeating: Int32(p.leftShift))
             multiplierA = Int64(p.input1Multiplier.multiplier); shiftA = Int32(-p.input1Multiplier.shift)
@@ -100,7 +100,7 @@ public enum QuantizedBinarySIMD {
 
     /// Whether a same-shape MUL with `p` is faster computed than read from the 64K pair table
     /// (AVX-512 builds, when the intrinsic kernel handles `p`).
-    public static func mulBeatsPairTable(_ p: BinaryArithmetic.QuantizedMulParams) -> Bool {
+    public static func mulBeatsPairTable(_ p: BinaryArithmeticReference.QuantizedMulParams) -> Bool {
         #if LITEVISION_AVX512
         return avx512Supports(p)
         #else
@@ -111,7 +111,7 @@ public enum QuantizedBinarySIMD {
     /// int8 MUL of same-shape operands over `range`.
     /// - Precondition: `range.lowerBound ≥ 0`; every pointer holds at least `range.upperBound` elements.
     ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
-    public static func mul(_ p: BinaryArithmetic.QuantizedMulParams, range: Range<Int>,
+    public static func mul(_ p: BinaryArithmeticReference.QuantizedMulParams, range: Range<Int>,
                            _ a: UnsafePointer<Int8>, _ b: UnsafePointer<Int8>, _ out: UnsafeMutablePointer<Int8>) {
         KernelPrecondition.validRange(range)
         #if LITEVISION_AVX512
@@ -122,14 +122,14 @@ public enum QuantizedBinarySIMD {
         #endif
         let k = MulConstants(p)
         run(range: range, a, b, out, stepA: 1, stepB: 1) { k.apply($0, $1) } scalar: {
-            BinaryArithmetic.quantizedMulElement($0, $1, p)
+            BinaryArithmeticReference.quantizedMulElement($0, $1, p)
         }
     }
 
     /// uint8 MUL of same-shape operands over `range`.
     /// - Precondition: `range.lowerBound ≥ 0`; every pointer holds at least `range.upperBound` elements.
     ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
-    public static func mul(_ p: BinaryArithmetic.QuantizedMulParams, range: Range<Int>,
+    public static func mul(_ p: BinaryArithmeticReference.QuantizedMulParams, range: Range<Int>,
                            _ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ out: UnsafeMutablePointer<UInt8>) {
         KernelPrecondition.validRange(range)
         #if LITEVISION_AVX512
@@ -140,75 +140,75 @@ public enum QuantizedBinarySIMD {
         #endif
         let k = MulConstants(p)
         run(range: range, a, b, out, stepA: 1, stepB: 1) { k.apply($0, $1) } scalar: {
-            BinaryArithmetic.quantizedMulElement($0, $1, p)
+            BinaryArithmeticReference.quantizedMulElement($0, $1, p)
         }
     }
 
     /// int8 ADD (or SUB) of same-shape operands over `range`.
     /// - Precondition: `range.lowerBound ≥ 0`; every pointer holds at least `range.upperBound` elements.
     ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
-    public static func add(_ p: BinaryArithmetic.QuantizedAddParams, subtract: Bool, range: Range<Int>,
+    public static func add(_ p: BinaryArithmeticReference.QuantizedAddParams, subtract: Bool, range: Range<Int>,
                            _ a: UnsafePointer<Int8>, _ b: UnsafePointer<Int8>, _ out: UnsafeMutablePointer<Int8>) {
         KernelPrecondition.validRange(range)
         let k = AddConstants(p, subtract: subtract)
         run(range: range, a, b, out, stepA: 1, stepB: 1) { k.apply($0, $1) } scalar: {
-            BinaryArithmetic.quantizedAddElement($0, $1, p, subtract: subtract)
+            BinaryArithmeticReference.quantizedAddElement($0, $1, p, subtract: subtract)
         }
     }
 
     /// uint8 ADD (or SUB) of same-shape operands over `range`.
     /// - Precondition: `range.lowerBound ≥ 0`; every pointer holds at least `range.upperBound` elements.
     ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
-    public static func add(_ p: BinaryArithmetic.QuantizedAddParams, subtract: Bool, range: Range<Int>,
+    public static func add(_ p: BinaryArithmeticReference.QuantizedAddParams, subtract: Bool, range: Range<Int>,
                            _ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ out: UnsafeMutablePointer<UInt8>) {
         KernelPrecondition.validRange(range)
         let k = AddConstants(p, subtract: subtract)
         run(range: range, a, b, out, stepA: 1, stepB: 1) { k.apply($0, $1) } scalar: {
-            BinaryArithmetic.quantizedAddElement($0, $1, p, subtract: subtract)
+            BinaryArithmeticReference.quantizedAddElement($0, $1, p, subtract: subtract)
         }
     }
 
     /// int8 MUL over the innermost `rows` of a broadcast `layout`.
     /// - Precondition: `rows` lies in `0..<layout.rowCount`; the pointers hold the layout's operand and output elements.
     ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
-    public static func mul(_ p: BinaryArithmetic.QuantizedMulParams, layout: BroadcastLayout, rows: Range<Int>,
+    public static func mul(_ p: BinaryArithmeticReference.QuantizedMulParams, layout: BroadcastLayout, rows: Range<Int>,
                            _ a: UnsafePointer<Int8>, _ b: UnsafePointer<Int8>, _ out: UnsafeMutablePointer<Int8>) {
         KernelPrecondition.check(rows.lowerBound >= 0 && rows.upperBound <= layout.rowCount, "rows \(rows) outside 0..<\(layout.rowCount)")
         let k = MulConstants(p)
-        broadcast(layout, rows: rows, a, b, out) { k.apply($0, $1) } scalar: { BinaryArithmetic.quantizedMulElement($0, $1, p) }
+        broadcast(layout, rows: rows, a, b, out) { k.apply($0, $1) } scalar: { BinaryArithmeticReference.quantizedMulElement($0, $1, p) }
     }
 
     /// uint8 MUL over the innermost `rows` of a broadcast `layout`.
     /// - Precondition: `rows` lies in `0..<layout.rowCount`; the pointers hold the layout's operand and output elements.
     ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
-    public static func mul(_ p: BinaryArithmetic.QuantizedMulParams, layout: BroadcastLayout, rows: Range<Int>,
+    public static func mul(_ p: BinaryArithmeticReference.QuantizedMulParams, layout: BroadcastLayout, rows: Range<Int>,
                            _ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ out: UnsafeMutablePointer<UInt8>) {
         KernelPrecondition.check(rows.lowerBound >= 0 && rows.upperBound <= layout.rowCount, "rows \(rows) outside 0..<\(layout.rowCount)")
         let k = MulConstants(p)
-        broadcast(layout, rows: rows, a, b, out) { k.apply($0, $1) } scalar: { BinaryArithmetic.quantizedMulElement($0, $1, p) }
+        broadcast(layout, rows: rows, a, b, out) { k.apply($0, $1) } scalar: { BinaryArithmeticReference.quantizedMulElement($0, $1, p) }
     }
 
     /// int8 ADD (or SUB) over the innermost `rows` of a broadcast `layout`.
     /// - Precondition: `rows` lies in `0..<layout.rowCount`; the pointers hold the layout's operand and output elements.
     ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
-    public static func add(_ p: BinaryArithmetic.QuantizedAddParams, subtract: Bool, layout: BroadcastLayout, rows: Range<Int>,
+    public static func add(_ p: BinaryArithmeticReference.QuantizedAddParams, subtract: Bool, layout: BroadcastLayout, rows: Range<Int>,
                            _ a: UnsafePointer<Int8>, _ b: UnsafePointer<Int8>, _ out: UnsafeMutablePointer<Int8>) {
         KernelPrecondition.check(rows.lowerBound >= 0 && rows.upperBound <= layout.rowCount, "rows \(rows) outside 0..<\(layout.rowCount)")
         let k = AddConstants(p, subtract: subtract)
         broadcast(layout, rows: rows, a, b, out) { k.apply($0, $1) } scalar: {
-            BinaryArithmetic.quantizedAddElement($0, $1, p, subtract: subtract)
+            BinaryArithmeticReference.quantizedAddElement($0, $1, p, subtract: subtract)
         }
     }
 
     /// uint8 ADD (or SUB) over the innermost `rows` of a broadcast `layout`.
     /// - Precondition: `rows` lies in `0..<layout.rowCount`; the pointers hold the layout's operand and output elements.
     ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
-    public static func add(_ p: BinaryArithmetic.QuantizedAddParams, subtract: Bool, layout: BroadcastLayout, rows: Range<Int>,
+    public static func add(_ p: BinaryArithmeticReference.QuantizedAddParams, subtract: Bool, layout: BroadcastLayout, rows: Range<Int>,
                            _ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ out: UnsafeMutablePointer<UInt8>) {
         KernelPrecondition.check(rows.lowerBound >= 0 && rows.upperBound <= layout.rowCount, "rows \(rows) outside 0..<\(layout.rowCount)")
         let k = AddConstants(p, subtract: subtract)
         broadcast(layout, rows: rows, a, b, out) { k.apply($0, $1) } scalar: {
-            BinaryArithmetic.quantizedAddElement($0, $1, p, subtract: subtract)
+            BinaryArithmeticReference.quantizedAddElement($0, $1, p, subtract: subtract)
         }
     }
 

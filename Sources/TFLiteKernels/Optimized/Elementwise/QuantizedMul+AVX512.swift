@@ -6,17 +6,17 @@ import _Builtin_intrinsics.intel
 // of even and odd lanes (`(x·m + 2^30) >> 31`, the reference's nudged truncating division for
 // either sign), the rounding right shift as one biased arithmetic shift, output offset, clamp,
 // narrow. Used when the output multiplier shifts right only (so no intermediate overflows);
-// bit-exact with `BinaryArithmetic.quantizedMulElement`.
-extension QuantizedBinarySIMD {
+// bit-exact with `BinaryArithmeticReference.quantizedMulElement`.
+extension QuantizedBinaryArithmeticOptimized {
     /// Whether the AVX-512 MUL handles `p`.
-    static func avx512Supports(_ p: BinaryArithmetic.QuantizedMulParams) -> Bool {
+    static func avx512Supports(_ p: BinaryArithmeticReference.QuantizedMulParams) -> Bool {
         p.outputMultiplier.multiplier >= 0 && p.outputMultiplier.shift <= 0 && p.outputMultiplier.shift > -31
     }
 
     /// Elements `range` of a same-shape MUL; `widen` loads 16 elements as Int32 lanes, `T`
     /// stores the low bytes of the clamped results.
     @inline(__always)
-    static func mulAVX512<T: QuantizedByteLane>(_ p: BinaryArithmetic.QuantizedMulParams, range: Range<Int>,
+    static func mulAVX512<T: QuantizedByteLane>(_ p: BinaryArithmeticReference.QuantizedMulParams, range: Range<Int>,
                                                 _ a: UnsafePointer<T>, _ b: UnsafePointer<T>, _ out: UnsafeMutablePointer<T>,
                                                 widen: (UnsafeRawPointer) -> __m512i) {
         let e = Int32(-p.outputMultiplier.shift)
@@ -43,7 +43,7 @@ extension QuantizedBinarySIMD {
             i += 16
         }
         while i < range.upperBound {
-            out[i] = T(truncatingIfNeeded: BinaryArithmetic.quantizedMulElement(Int32(a[i]), Int32(b[i]), p))
+            out[i] = T(truncatingIfNeeded: BinaryArithmeticReference.quantizedMulElement(Int32(a[i]), Int32(b[i]), p))
             i += 1
         }
     }

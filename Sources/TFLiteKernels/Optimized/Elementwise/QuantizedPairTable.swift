@@ -26,23 +26,23 @@ public struct QuantizedPairTable: Sendable {
     }
 
     /// The table of quantized ADD (or SUB): 16 entries at a time with the vector arithmetic
-    /// (`QuantizedBinarySIMD`, bit-exact with the element function) when it handles `p`, else
+    /// (`QuantizedBinaryArithmeticOptimized`, bit-exact with the element function) when it handles `p`, else
     /// one element function call per entry.
-    public static func add(signed: Bool, _ p: BinaryArithmetic.QuantizedAddParams, subtract: Bool) -> QuantizedPairTable {
-        guard QuantizedBinarySIMD.supports(p) else {
-            return QuantizedPairTable(signed: signed) { BinaryArithmetic.quantizedAddElement($0, $1, p, subtract: subtract) }
+    public static func add(signed: Bool, _ p: BinaryArithmeticReference.QuantizedAddParams, subtract: Bool) -> QuantizedPairTable {
+        guard QuantizedBinaryArithmeticOptimized.supports(p) else {
+            return QuantizedPairTable(signed: signed) { BinaryArithmeticReference.quantizedAddElement($0, $1, p, subtract: subtract) }
         }
-        let k = QuantizedBinarySIMD.AddConstants(p, subtract: subtract)
-        return tabulated(signed: signed, { k.apply($0, $1) }) { BinaryArithmetic.quantizedAddElement($0, $1, p, subtract: subtract) }
+        let k = QuantizedBinaryArithmeticOptimized.AddConstants(p, subtract: subtract)
+        return tabulated(signed: signed, { k.apply($0, $1) }) { BinaryArithmeticReference.quantizedAddElement($0, $1, p, subtract: subtract) }
     }
 
     /// The table of quantized MUL, vectorized as `add` is.
-    public static func mul(signed: Bool, _ p: BinaryArithmetic.QuantizedMulParams) -> QuantizedPairTable {
-        guard QuantizedBinarySIMD.supports(p) else {
-            return QuantizedPairTable(signed: signed) { BinaryArithmetic.quantizedMulElement($0, $1, p) }
+    public static func mul(signed: Bool, _ p: BinaryArithmeticReference.QuantizedMulParams) -> QuantizedPairTable {
+        guard QuantizedBinaryArithmeticOptimized.supports(p) else {
+            return QuantizedPairTable(signed: signed) { BinaryArithmeticReference.quantizedMulElement($0, $1, p) }
         }
-        let k = QuantizedBinarySIMD.MulConstants(p)
-        return tabulated(signed: signed, { k.apply($0, $1) }) { BinaryArithmetic.quantizedMulElement($0, $1, p) }
+        let k = QuantizedBinaryArithmeticOptimized.MulConstants(p)
+        return tabulated(signed: signed, { k.apply($0, $1) }) { BinaryArithmeticReference.quantizedMulElement($0, $1, p) }
     }
 
     /// Each 256-entry row (one first code against every second code, in byte order) through
@@ -60,7 +60,7 @@ public struct QuantizedPairTable: Sendable {
                     let c = c.baseAddress!
                     out.withMemoryRebound(to: Int8.self, capacity: 65536) { o in
                         for hiByte in 0..<256 {
-                            QuantizedBinarySIMD.run(range: 0..<256, c + hiByte, c, o + (hiByte << 8),
+                            QuantizedBinaryArithmeticOptimized.run(range: 0..<256, c + hiByte, c, o + (hiByte << 8),
                                                     stepA: 0, stepB: 1, vector, scalar: scalar)
                         }
                     }
@@ -70,7 +70,7 @@ public struct QuantizedPairTable: Sendable {
                 codes.withUnsafeBufferPointer { c in
                     let c = c.baseAddress!
                     for hiByte in 0..<256 {
-                        QuantizedBinarySIMD.run(range: 0..<256, c + hiByte, c, out + (hiByte << 8),
+                        QuantizedBinaryArithmeticOptimized.run(range: 0..<256, c + hiByte, c, out + (hiByte << 8),
                                                 stepA: 0, stepB: 1, vector, scalar: scalar)
                     }
                 }

@@ -2,7 +2,7 @@
 // differences from its maximum lie in [−255, 0], so exp(diff) (Q0.31, exactly as the
 // reference computes it, 0 below `diffMin`) is read from a 256-entry table built at prepare.
 // The row sum, reciprocal and output scaling are the reference's, so results are bit-exact
-// with `SoftmaxKernels.int8/uint8`.
+// with `SoftmaxReference.int8/uint8`.
 
 /// Table-driven quantized softmax.
 public struct QuantizedSoftmaxTable: Sendable {
@@ -13,21 +13,21 @@ public struct QuantizedSoftmaxTable: Sendable {
     let sumTerms: [Int32]
 
     /// Tabulates the reference's exponentials for `params`.
-    public init(_ params: SoftmaxKernels.QuantizedParams) {
+    public init(_ params: SoftmaxReference.QuantizedParams) {
         exps = (0..<256).map { d in
             let diff = Int32(-d)
             guard diff >= params.diffMin else { return 0 }
             let rescaled = multiplyByQuantizedMultiplierGreaterThanOne(diff, params.inputMultiplier, params.inputLeftShift)
-            return GemmlowpFixedPoint.expOnNegativeValues(rescaled, integerBits: SoftmaxKernels.QuantizedParams.scaledDiffIntegerBits)
+            return GemmlowpFixedPoint.expOnNegativeValues(rescaled, integerBits: SoftmaxReference.QuantizedParams.scaledDiffIntegerBits)
         }
-        sumTerms = exps.map { GemmlowpFixedPoint.rescale($0, from: 0, to: SoftmaxKernels.QuantizedParams.accumulationIntegerBits) }
+        sumTerms = exps.map { GemmlowpFixedPoint.rescale($0, from: 0, to: SoftmaxReference.QuantizedParams.accumulationIntegerBits) }
     }
 
     @inline(__always)
     func run<In: FixedWidthInteger, Out: FixedWidthInteger>(depth: Int, rows: Range<Int>, _ x: UnsafePointer<In>,
                                                             _ out: UnsafeMutablePointer<Out>) {
         guard depth > 0 else { return }
-        let accumBits = SoftmaxKernels.QuantizedParams.accumulationIntegerBits
+        let accumBits = SoftmaxReference.QuantizedParams.accumulationIntegerBits
         let outMin = Int32(Out.min), outMax = Int32(Out.max)
         exps.withUnsafeBufferPointer { table in
             sumTerms.withUnsafeBufferPointer { terms in
@@ -60,7 +60,7 @@ public struct QuantizedSoftmaxTable: Sendable {
     func runVector<T: QuantizedByteLane>(depth: Int, rows: Range<Int>, _ x: UnsafePointer<T>,
                                          _ out: UnsafeMutablePointer<T>) {
         guard depth > 0 else { return }
-        let accumBits = SoftmaxKernels.QuantizedParams.accumulationIntegerBits
+        let accumBits = SoftmaxReference.QuantizedParams.accumulationIntegerBits
         let outMin = Int32(T.min), outMax = Int32(T.max)
         let blocks = depth / 16 * 16
         exps.withUnsafeBufferPointer { table in
@@ -97,9 +97,9 @@ public struct QuantizedSoftmaxTable: Sendable {
                             var c = 0
                             while c < blocks {
                                 let v = UnsafeRawPointer(e + c).loadUnaligned(as: SIMD16<Int32>.self)
-                                let h = QuantizedBinarySIMD.roundingDivideByPOT(ConvRequantizer.roundingDoublingHighMul(vscale, v),
+                                let h = QuantizedBinaryArithmeticOptimized.roundingDivideByPOT(ConvRequantizer.roundingDoublingHighMul(vscale, v),
                                                                                 Int32(exponent))
-                                T.storeNarrowed(QuantizedBinarySIMD.clamp(h &+ SIMD16<Int32>(repeating: outMin), outMin, outMax), oi + c)
+                                T.storeNarrowed(QuantizedBinaryArithmeticOptimized.clamp(h &+ SIMD16<Int32>(repeating: outMin), outMin, outMax), oi + c)
                                 c += 16
                             }
                             while c < depth {

@@ -244,3 +244,49 @@ struct GeneratedDepthwiseArguments {
         static let outputMin: Int32 = 148, outputMax: Int32 = 152, filterRowSkipBytes: Int32 = 160
     }
 }
+
+extension GeneratedDepthwiseArguments {
+    /// The contract of `DepthwiseConvTiles16AVX` for one call, as far as the block shows it:
+    /// - `pixels ≥ 0`; `kh ≥ 1`, `kw ≥ 1` (the window loops run their body before testing
+    ///   their counters, so 0 would not end them);
+    /// - `channelBytes` a positive multiple of 4; the strides (`rowStrideBytes`, `tapStepBytes`,
+    ///   `pixelStepBytes`) and `filterRowSkipBytes` non-negative multiples of 4;
+    /// - `laneMask` a non-empty 16-bit mask, and all 16 lanes (`0xFFFF`) for the forms that do
+    ///   not mask channels (`masksChannels` false: the AVX forms always do 16 channels);
+    /// - `activationMin ≤ activationMax`;
+    /// - requantizing form (`requantizing`): the bias and the requantizer's tables set,
+    ///   `outputPixelBytes ≥ 1`, `outputMin ≤ outputMax`.
+    ///
+    /// The kernels rely on no alignment (unaligned and masked loads and stores). What the block
+    /// cannot show — every window read inside the input, the block's filter taps, 16 (or the
+    /// masked) writable channels per pixel, exact sums below 2^24 for the exact-sum forms — is
+    /// the caller's (`DepthwiseGeneratedRow.row` clips the windows).
+    /// - Returns: nil when the contract holds, else what is broken.
+    func violation(masksChannels: Bool, requantizing: Bool) -> String? {
+        if pixels < 0 { return "generated depthwise tiles: pixels \(pixels) < 0" }
+        if kh < 1 || kw < 1 { return "generated depthwise tiles: window \(kh)×\(kw) is empty" }
+        if channelBytes < 4 || channelBytes % 4 != 0 {
+            return "generated depthwise tiles: channel bytes \(channelBytes) is not a positive multiple of 4"
+        }
+        let steps = (rowStrideBytes, tapStepBytes, pixelStepBytes, filterRowSkipBytes)
+        let badStep = { (bytes: Int) in bytes < 0 || bytes % 4 != 0 }
+        if badStep(steps.0) || badStep(steps.1) || badStep(steps.2) || badStep(steps.3) {
+            return "generated depthwise tiles: row stride, tap step, pixel step, filter row skip \(steps) bytes: "
+                + "each must be a non-negative multiple of 4"
+        }
+        if laneMask < 1 || laneMask > 0xFFFF || (!masksChannels && laneMask != 0xFFFF) {
+            return "generated depthwise tiles: lane mask \(laneMask) for a form that \(masksChannels ? "masks" : "does not mask") channels"
+        }
+        if activationMin > activationMax {
+            return "generated depthwise tiles: activation range \(activationMin)...\(activationMax) is empty"
+        }
+        if requantizing {
+            if bias == nil || multipliers == nil || rightShifts == nil || remainderMasks == nil {
+                return "generated depthwise tiles: the requantizing form needs the bias and every requantizer table"
+            }
+            if outputPixelBytes < 1 { return "generated depthwise tiles: output pixel bytes \(outputPixelBytes) < 1" }
+            if outputMin > outputMax { return "generated depthwise tiles: output range \(outputMin)...\(outputMax) is empty" }
+        }
+        return nil
+    }
+}

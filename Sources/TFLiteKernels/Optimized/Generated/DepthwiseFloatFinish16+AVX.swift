@@ -104,3 +104,36 @@ struct GeneratedDepthwiseFinishArguments {
         static let laneMask: Int32 = 56
     }
 }
+
+extension GeneratedDepthwiseFinishArguments {
+    /// The contract of `DepthwiseFloatFinish16AVX`, as far as the block shows it:
+    /// - `pixels ≥ 0`; `channelBytes` a positive multiple of 4;
+    /// - the form that does not mask channels (`masksChannels` false, ymm) needs the channel
+    ///   count a multiple of 8 (its 8-float vector) and `fullBlockBytes = channelBytes`; the
+    ///   masking form (zmm) needs `fullBlockBytes` = the channel bytes rounded down to whole
+    ///   16-channel blocks and `laneMask` = the channels of the last, partial block;
+    /// - `activationMin ≤ activationMax`.
+    ///
+    /// The kernel relies on no alignment (unaligned loads and stores). `pixels · channels` floats
+    /// at `sums` and `dst` (the same row or not overlapping) and `channels` bias floats are the
+    /// caller's.
+    /// - Returns: nil when the contract holds, else what is broken.
+    func violation(masksChannels: Bool) -> String? {
+        if pixels < 0 { return "generated depthwise finish: pixels \(pixels) < 0" }
+        if channelBytes < 4 || channelBytes % 4 != 0 {
+            return "generated depthwise finish: channel bytes \(channelBytes) is not a positive multiple of 4"
+        }
+        let channels = channelBytes / 4
+        if masksChannels {
+            if fullBlockBytes != channels / 16 * 64 || laneMask != (1 << (channels % 16)) - 1 {
+                return "generated depthwise finish: full block bytes \(fullBlockBytes), lane mask \(laneMask) for \(channels) channels"
+            }
+        } else if channels % 8 != 0 || fullBlockBytes != channelBytes {
+            return "generated depthwise finish: \(channels) channels, full block bytes \(fullBlockBytes): the unmasked form needs a multiple of 8 channels, all in full blocks"
+        }
+        if activationMin > activationMax {
+            return "generated depthwise finish: activation range \(activationMin)...\(activationMax) is empty"
+        }
+        return nil
+    }
+}

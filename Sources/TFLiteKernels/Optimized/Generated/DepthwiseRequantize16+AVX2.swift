@@ -79,3 +79,32 @@ struct GeneratedDepthwiseRequantizeArguments {
         static let activationMax: Int32 = 96, lastLaneMask: Int32 = 100
     }
 }
+
+extension GeneratedDepthwiseRequantizeArguments {
+    /// The contract of `DepthwiseRequantize16AVX2` (`masksLastBlock` false: whole 16-channel
+    /// blocks only) and `DepthwiseRequantize16AVX512` (`masksLastBlock` true: the last block
+    /// masked by `lastLaneMask`), as far as the block shows it:
+    /// - `pixels ≥ 1`, `blocks ≥ 1` (the loops run their body before testing their counters);
+    /// - each pixel's sums (`sumsPixelBytes`) and output bytes (`outputPixelBytes`) hold the
+    ///   blocks' channels: `16 · blocks` of them, or more than `16 · (blocks − 1)` when the last
+    ///   block is masked, with `lastLaneMask` a non-empty 16-bit mask;
+    /// - `activationMin ≤ activationMax`.
+    ///
+    /// The kernels rely on no alignment. That the requantizer has no left shift, and that
+    /// `pixels` rows of sums, output bytes and every table's entries are there, is the caller's.
+    /// - Returns: nil when the contract holds, else what is broken.
+    func violation(masksLastBlock: Bool) -> String? {
+        if pixels < 1 || blocks < 1 { return "generated depthwise requantize: pixels \(pixels), blocks \(blocks): both must be ≥ 1" }
+        let leastChannels = masksLastBlock ? 16 * (blocks - 1) + 1 : 16 * blocks
+        if sumsPixelBytes < 4 * leastChannels || outputPixelBytes < leastChannels {
+            return "generated depthwise requantize: pixel bytes \(sumsPixelBytes) (sums), \(outputPixelBytes) (output) for \(blocks) blocks"
+        }
+        if masksLastBlock && (lastLaneMask < 1 || lastLaneMask > 0xFFFF) {
+            return "generated depthwise requantize: last lane mask \(lastLaneMask) is not a non-empty 16-bit mask"
+        }
+        if activationMin > activationMax {
+            return "generated depthwise requantize: activation range \(activationMin)...\(activationMax) is empty"
+        }
+        return nil
+    }
+}

@@ -138,3 +138,49 @@ struct GeneratedFloatTileArguments {
         static let laneMask: Int32 = 88, pointwiseTiles: Int32 = 96
     }
 }
+
+extension GeneratedFloatTileArguments {
+    /// The contract of the generated float tiles (`FloatConv6x16AVX`, `FloatConv8x32AVX512`) for a
+    /// tile of `rows` pixels × `panelWidth` channels (the lanes stored per row; `masksLanes`: the
+    /// AVX-512 tiles, which read `laneMask` and `pointwiseTiles`), as far as the block shows it:
+    /// - `taps ≥ 1` and `depthBytes` a positive multiple of 4 (`inputDepth ≥ 1`): the tap and
+    ///   channel loops test their counters at the bottom, so 0 would not end them;
+    /// - `1 ≤ count ≤ rows`;
+    /// - `rowStrideBytes` a multiple of 4, and when more than one row is stored at least the
+    ///   bytes of the lanes stored per row (`panelWidth`, or for the masking tiles the lanes of
+    ///   `laneMask`), so rows of the tile do not overwrite each other;
+    /// - `activationMin ≤ activationMax` (either may be infinite), and with a `residual`,
+    ///   `residualMin ≤ residualMax` (its rows are `rowStrideBytes` apart, like the output's; the
+    ///   kernel reads a residual row before it stores the output row, so the two may be the same);
+    /// - for the masking tiles, `laneMask` non-empty and within the panel's `panelWidth` lanes;
+    /// - `pointwiseTiles ≥ 0`, and a pointwise call (`> 0`) only on a masking tile, with one tap
+    ///   and whole tiles (`count = rows`): `runs` is then the first pixel, not a pointer table.
+    ///
+    /// The kernels rely on no alignment (unaligned loads and stores). What the block cannot show
+    /// — `taps · rows` input runs of `inputDepth` floats at `runs`, the panel's
+    /// `taps · inputDepth · panelWidth` weights, `panelWidth` bias floats, `panelWidth` writable
+    /// floats per stored row and as many residual floats — is the caller's
+    /// (`runGeneratedFloatTile` pads partial panels).
+    /// - Returns: nil when the contract holds, else what is broken.
+    func violation(rows: Int, panelWidth: Int, masksLanes: Bool) -> String? {
+        if taps < 1 { return "generated float tile: taps \(taps) < 1" }
+        if depthBytes < 4 || depthBytes % 4 != 0 { return "generated float tile: input depth bytes \(depthBytes) is not a positive multiple of 4" }
+        if count < 1 || count > rows { return "generated float tile: count \(count) outside 1...\(rows)" }
+        // The lanes each row stores: the whole panel, or the masked ones (contiguous from lane 0).
+        let storedLanes = masksLanes ? min(panelWidth, laneMask.nonzeroBitCount) : panelWidth
+        if rowStrideBytes % 4 != 0 || (count > 1 && rowStrideBytes < 4 * storedLanes) {
+            return "generated float tile: row stride \(rowStrideBytes) bytes for \(count) rows of \(storedLanes) floats"
+        }
+        if activationMin > activationMax { return "generated float tile: activation range \(activationMin)...\(activationMax) is empty" }
+        if residual != nil && residualMin > residualMax {
+            return "generated float tile: residual range \(residualMin)...\(residualMax) is empty"
+        }
+        if masksLanes && (laneMask == 0 || (panelWidth < 32 && laneMask >= 1 << UInt32(panelWidth))) {
+            return "generated float tile: lane mask \(laneMask) for a panel of \(panelWidth) lanes"
+        }
+        if pointwiseTiles < 0 || (pointwiseTiles > 0 && (!masksLanes || taps != 1 || count != rows)) {
+            return "generated float tile: \(pointwiseTiles) pointwise tiles need a masking tile, one tap and whole tiles"
+        }
+        return nil
+    }
+}

@@ -87,6 +87,16 @@ enum GeneratedFusedFloatConvKernel8x16: GeneratedFloatTileKernel {
 /// `runs[0] + p · inputDepth` (kernels that `masksLanes` only). Kernels that mask lanes run
 /// partial panels in place; the others go through whole-panel stack buffers for the output and
 /// the residual. A missing bias reads zeros from the stack.
+///
+/// - Precondition: the `FloatConvTileKernel.tile` contract: `taps ≥ 1`, `inputDepth ≥ 1`,
+///   `1 ≤ count ≤ rows`, `rowStride ≥ min(panelWidth, epilogue.lanes)` (masking kernels) or `≥ panelWidth`
+///   (the others, in place) when more than one row is stored,
+///   an activation range (and, with a residual, the ADD's range) that is not empty; `runs`
+///   holds `taps · rows` runs of `inputDepth` floats (pointwise: `runs[0]` the first of the
+///   tiles' consecutive pixels, `taps = 1`, whole tiles), `weights` the panel, the residual
+///   `count` rows of `epilogue.lanes` floats `rowStride` apart. Checked under
+///   `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it
+///   (`GeneratedFloatTileArguments.violation(rows:panelWidth:masksLanes:)`, once per call).
 @inline(never)
 func runGeneratedFloatTile(_ kernel: @convention(c) (UnsafeRawPointer) -> Void, rows: Int, panelWidth: Int,
                            masksLanes: Bool, runs: UnsafePointer<UnsafePointer<Float>>, taps: Int, inputDepth: Int,
@@ -104,6 +114,7 @@ func runGeneratedFloatTile(_ kernel: @convention(c) (UnsafeRawPointer) -> Void, 
             residual: residual.map(UnsafeRawPointer.init), residualMin: epilogue.residualMin,
             residualMax: epilogue.residualMax, laneMask: lanes >= 32 ? .max : (1 << UInt32(lanes)) - 1,
             pointwiseTiles: pointwiseTiles)
+        KernelPrecondition.holds(arguments.violation(rows: rows, panelWidth: panelWidth, masksLanes: masksLanes))
         withUnsafeMutablePointer(to: &arguments) { kernel(UnsafeRawPointer($0)) }
     }
     if let bias = epilogue.bias, lanes == panelWidth || masksLanes {

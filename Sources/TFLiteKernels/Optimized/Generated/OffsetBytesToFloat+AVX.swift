@@ -56,3 +56,22 @@ struct GeneratedOffsetArguments {
         static let source: Int32 = 0, destination: Int32 = 8, count: Int32 = 16, offset: Int32 = 24
     }
 }
+
+extension GeneratedOffsetArguments {
+    /// The contract of `OffsetBytesToFloatAVX`, as far as the block shows it:
+    /// - `count ≥ 0`: the kernel shifts it right into an unsigned step count;
+    /// - the `count` source bytes and the `4 · count` destination bytes do not overlap (the
+    ///   floats are wider than the bytes, so even in place a store would overwrite bytes not yet
+    ///   read).
+    ///
+    /// The kernel relies on no alignment (unaligned loads and stores). `count` bytes readable
+    /// and `count` floats writable are the caller's.
+    /// - Returns: nil when the contract holds, else what is broken.
+    func violation() -> String? {
+        if count < 0 { return "OffsetBytesToFloat: count \(count) is negative" }
+        if KernelPrecondition.overlap(source, count, UnsafeRawPointer(destination), 4 * count) {
+            return "OffsetBytesToFloat: the \(count) source bytes overlap the destination floats"
+        }
+        return nil
+    }
+}

@@ -206,3 +206,48 @@ struct GeneratedIntegerTileArguments {
         static let panelStride: Int32 = 120, rowTerms: Int32 = 128, laneMasks: Int32 = 136
     }
 }
+
+extension GeneratedIntegerTileArguments {
+    /// The contract of the generated integer tiles (`QuantizedGEMM8x16AVX2`,
+    /// `QuantizedGEMM8x32AVX512VNNI`) for a call on `panels` 16-channel panels that stores the
+    /// sums (`requantizing` false) or the requantized bytes, as far as the block shows it:
+    /// - `taps ≥ 1`, `words ≥ 1`: the tap and word loops run their body before testing their
+    ///   counters, so 0 taps would not end and 0 words would read a step;
+    /// - `1 ≤ rows ≤ 8` (`QuantizedGEMM.tilePixels`);
+    /// - sums: `accumulators` set; requantizing: `output` and the per-channel tables (`bias`,
+    ///   `multipliers`, `rightShifts`, `remainderMasks`) set, `outputStride ≥ 1`,
+    ///   `activationMin ≤ activationMax`;
+    /// - `panels` 1 or 2; with 2, the second panel's weights start at least one panel
+    ///   (`64 · taps · words` bytes) after the first's (`panelStride`);
+    /// - the lane masks of the panels called are non-empty 16-bit masks.
+    ///
+    /// The kernels rely on no alignment (unaligned and broadcast loads). What the block cannot
+    /// show — the `taps · 8` input pointers of `table` (rows past `rows` repeating a real pixel),
+    /// the panels' weights, 16 entries per panel in every table, 8 `rowTerms` where the layout
+    /// needs them, the written accumulators or output rows — is the caller's.
+    /// - Returns: nil when the contract holds, else what is broken.
+    func violation(requantizing: Bool, panels: Int) -> String? {
+        if taps < 1 || words < 1 { return "generated integer tile: taps \(taps), words \(words): both must be ≥ 1" }
+        if rows < 1 || rows > 8 { return "generated integer tile: rows \(rows) outside 1...8" }
+        if requantizing {
+            if output == nil || bias == nil || multipliers == nil || rightShifts == nil || remainderMasks == nil {
+                return "generated integer tile: a requantizing call needs the output and every per-channel table"
+            }
+            if outputStride < 1 { return "generated integer tile: output stride \(outputStride) < 1" }
+            if activationMin > activationMax {
+                return "generated integer tile: activation range \(activationMin)...\(activationMax) is empty"
+            }
+        } else if accumulators == nil {
+            return "generated integer tile: a sums call needs the accumulators"
+        }
+        if panels != 1 && panels != 2 { return "generated integer tile: \(panels) panels (1 or 2)" }
+        if panels == 2 && panelStride < 64 * taps * words {
+            return "generated integer tile: panel stride \(panelStride) bytes is shorter than a panel (\(64 * taps * words))"
+        }
+        let validMask = { (mask: Int32) in mask >= 1 && mask <= 0xFFFF }
+        if !validMask(laneMasks.0) || (panels == 2 && !validMask(laneMasks.1)) {
+            return "generated integer tile: lane masks \(laneMasks) for \(panels) panel(s)"
+        }
+        return nil
+    }
+}

@@ -78,6 +78,9 @@ public enum BoxNonMaxSuppression {
     /// kept unless its IoU with an already kept box (of the same class, when `classAware`) is
     /// greater than `iouThreshold`.
     /// - Returns: indices of the kept boxes, highest score first, at most `maxOutputs`.
+    /// - Precondition: none. Every argument value is defined (`maxOutputs ≤ 0` keeps nothing,
+    ///   any threshold compares as stated, non-finite boxes are dropped) and the function only
+    ///   indexes `boxes` by its own indices, so there is nothing to check.
     /// - Complexity: O(n log n + n·k) for n candidates and k kept boxes.
     public static func hard(_ boxes: [ScoredBox], iouThreshold: Float, scoreThreshold: Float = -.infinity,
                             maxOutputs: Int = .max, classAware: Bool = true) -> [Int] {
@@ -103,6 +106,8 @@ public enum BoxNonMaxSuppression {
     /// the remaining boxes (of the same class, when `classAware`) that overlap it; boxes whose
     /// score falls below `scoreThreshold` are dropped.
     /// - Returns: kept boxes in selection order (non-increasing decayed score), at most `maxOutputs`.
+    /// - Precondition: none, as for ``hard(_:iouThreshold:scoreThreshold:maxOutputs:classAware:)``
+    ///   (a Gaussian `sigma ≤ 0` sets the score of every overlapping box to 0 instead of dividing by it).
     /// - Complexity: O(n²).
     public static func soft(_ boxes: [ScoredBox], method: SoftSuppressionMethod, scoreThreshold: Float = 0.001,
                             maxOutputs: Int = .max, classAware: Bool = true) -> [SoftSuppressionSelection] {

@@ -41,7 +41,11 @@ enum ReferenceHeapOrder {
     }
 
     /// `std::make_heap` over `a[base ..< base + length]`.
+    /// - Precondition: `0 ≤ base`, `0 ≤ length`, `base + length ≤ a.count` (checked under
+    ///   `LITEVISION_INTERNAL_CHECKS`: tuned builds drop the array's own bounds checks).
     static func makeHeap<T>(_ a: inout [T], base: Int, length: Int, _ precedes: (T, T) -> Bool) {
+        KernelPrecondition.check(base >= 0 && length >= 0 && base + length <= a.count,
+                                 "heap \(base)..<\(base + length) outside \(a.count) elements")
         guard length >= 2 else { return }
         var parent = (length - 2) / 2
         while true {
@@ -58,8 +62,11 @@ enum ReferenceHeapOrder {
         adjust(&a, base: base, hole: 0, length: length, value: value, precedes)
     }
 
-    /// `std::sort_heap` over `a[base ..< base + length]`.
+    /// `std::sort_heap` over `a[base ..< base + length]`, a heap.
+    /// - Precondition: as `makeHeap`'s (checked under `LITEVISION_INTERNAL_CHECKS`).
     static func sortHeap<T>(_ a: inout [T], base: Int, length: Int, _ precedes: (T, T) -> Bool) {
+        KernelPrecondition.check(base >= 0 && length >= 0 && base + length <= a.count,
+                                 "heap \(base)..<\(base + length) outside \(a.count) elements")
         var last = length
         while last > 1 {
             last -= 1
@@ -69,7 +76,11 @@ enum ReferenceHeapOrder {
 
     /// `std::partial_sort(first, first + middle, first + count)`: afterwards `a[0 ..< middle]`
     /// holds the first `middle` elements in `precedes` order, tie order as in libstdc++.
+    /// - Precondition: `middle ≤ count ≤ a.count` when both are positive (otherwise nothing
+    ///   happens); checked under `LITEVISION_INTERNAL_CHECKS`.
     static func partialSort<T>(_ a: inout [T], middle: Int, count: Int, _ precedes: (T, T) -> Bool) {
+        KernelPrecondition.check(middle <= 0 || count <= 0 || (middle <= count && count <= a.count),
+                                 "partial sort of \(middle) of \(count) elements in \(a.count)")
         guard middle > 0, count > 0 else { return }
         makeHeap(&a, base: 0, length: middle, precedes)
         var i = middle
@@ -87,7 +98,10 @@ struct ReferencePriorityQueue<Element> {
     private(set) var storage: [Element] = []
     private let precedes: (Element, Element) -> Bool
 
+    /// An empty queue with room for `capacity` elements.
+    /// - Precondition: `capacity ≥ 0`, checked under `LITEVISION_INTERNAL_CHECKS`.
     init(precedes: @escaping (Element, Element) -> Bool, capacity: Int = 0) {
+        KernelPrecondition.validCount(capacity, "queue capacity")
         self.precedes = precedes
         storage.reserveCapacity(capacity)
     }

@@ -1,7 +1,7 @@
 // Float activations: RELU family, LEAKY_RELU, PRELU, HARD_SWISH, LOGISTIC, TANH, ELU.
 
 /// Activation kernels.
-public enum ActivationKernels {
+public enum ActivationReference {
     /// A one-input float activation.
     public enum Float32Function: Sendable, Equatable {
         /// `clamp(x, lo, hi)`: RELU (0, ∞), RELU6 (0, 6), RELU_N1_TO_1 (-1, 1), RELU_0_TO_1 (0, 1).

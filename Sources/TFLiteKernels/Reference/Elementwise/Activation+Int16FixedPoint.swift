@@ -5,7 +5,7 @@
 // Checked over every int16 input against the reference runtime's default kernels, whose
 // vectorised and scalar forms agree there.
 
-extension ActivationKernels {
+extension ActivationReference {
     /// int16 LOGISTIC on Q3.12 inputs (scale 2^-12), output Q0.15, for the elements in `range`.
     public static func int16LogisticFixedPoint(range: Range<Int>, _ x: UnsafePointer<Int16>,
                                                _ out: UnsafeMutablePointer<Int16>) {

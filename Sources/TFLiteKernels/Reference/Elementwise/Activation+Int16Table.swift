@@ -5,7 +5,7 @@
 // low bits interpolate linearly to the next one, and the symmetry sigmoid(−x) = 1 − sigmoid(x)
 // (tanh(x) = 2·sigmoid(2x) − 1) gives negative inputs.
 
-extension ActivationKernels {
+extension ActivationReference {
     /// Input rescaling of the int16 LOGISTIC / TANH table path, from the reference `Prepare`.
     public struct Int16SigmoidTableParams: Sendable, Equatable {
         /// Integer multiplier applied to every input code (already includes the factor 3).

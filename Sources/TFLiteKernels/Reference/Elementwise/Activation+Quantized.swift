@@ -2,7 +2,7 @@
 // with requantization, LEAKY_RELU, PRELU, HARD_SWISH (16-bit fixed point), and 256-entry
 // lookup tables built by dequantize → float function → quantize (LOGISTIC, TANH).
 
-extension ActivationKernels {
+extension ActivationReference {
     /// Requantizing clamp (quantized RELU, RELU6, RELU_N1_TO_1, RELU_0_TO_1).
     public struct QuantizedReluParams: Sendable, Equatable {
         /// Input zero point.

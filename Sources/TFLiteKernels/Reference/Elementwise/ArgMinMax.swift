@@ -1,7 +1,7 @@
 // ARG_MAX / ARG_MIN along one axis; ties pick the first index, as the reference does.
 
 /// ARG_MAX / ARG_MIN kernels.
-public enum ArgMinMaxKernels {
+public enum ArgMinMaxReference {
     /// Finds, for each (outer, inner) position, the index along the axis of the largest
     /// (`isMax`) or smallest value. Input is viewed as `[outer, axisSize, inner]`.
     @inline(__always)

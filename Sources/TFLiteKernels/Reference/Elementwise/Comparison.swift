@@ -3,7 +3,7 @@
 // as the reference does, so inputs with different scales compare by real value.
 
 /// Comparison kernels; outputs are bool bytes (0 or 1).
-public enum ElementwiseComparison {
+public enum ElementwiseComparisonReference {
     /// The comparison.
     public enum Operation: Sendable, Equatable, CaseIterable {
         case greater, greaterEqual, less, lessEqual, equal, notEqual
@@ -114,7 +114,7 @@ public enum ElementwiseComparison {
 }
 
 /// LOGICAL_AND / LOGICAL_OR / LOGICAL_NOT on bool bytes.
-public enum LogicalKernels {
+public enum LogicalReference {
     /// Broadcast AND (`isAnd`) or OR.
     public static func binary(isAnd: Bool, layout: BroadcastLayout, _ a: UnsafePointer<UInt8>,
                               _ b: UnsafePointer<UInt8>, _ out: UnsafeMutablePointer<UInt8>) {

@@ -3,7 +3,7 @@
 // (gemmlowp's Newton–Raphson `1 / (1 + x)`), RSQRT takes a fixed-point inverse square root
 // (five Newton–Raphson steps in Q3.28) and requantizes it.
 
-extension BinaryArithmetic {
+extension BinaryArithmeticReference {
     /// Fixed-point parameters of quantized DIV, computed once at prepare.
     public struct QuantizedDivParams: Sendable, Equatable {
         /// `-zeroPoint` of the dividend.
@@ -105,7 +105,7 @@ extension BinaryArithmetic {
     }
 }
 
-extension ElementwiseUnary {
+extension ElementwiseUnaryReference {
     /// `1 / sqrt(x)` of an integer `x ≥ 0` as a Q31 multiplier and a left shift (the
     /// reference's `GetInvSqrtQuantizedMultiplierExp` with a reversed shift): `x ≤ 1` gives
     /// (`Int32.max`, 0); otherwise `x` is normalised into [2^27, 2^29) by pairs of bits and

@@ -2,7 +2,7 @@
 // zero-point correction, and one fixed-point requantization (for MEAN the 1/count factor
 // is folded into the multiplier).
 
-extension ReductionKernels {
+extension ReductionReference {
     /// Quantization of the input and output of a quantized reduction.
     public struct QuantizedMeanParams: Sendable, Equatable {
         /// Input scale.

@@ -91,7 +91,7 @@ public struct ReductionPlan: Sendable, Equatable {
 }
 
 /// Reduction kernels.
-public enum ReductionKernels {
+public enum ReductionReference {
     /// The reduction.
     public enum Operation: Sendable, Equatable {
         case sum, product, maximum, minimum

@@ -52,7 +52,7 @@ public struct MultiBroadcast: Sendable, Equatable {
 }
 
 /// SELECT kernels.
-public enum SelectKernels {
+public enum SelectReference {
     /// `out[i] = cond[i] ? x[i] : y[i]` under `plan` (inputs: condition, x, y), copying
     /// `elementSize`-byte elements.
     public static func select(plan: MultiBroadcast, elementSize: Int, condition: UnsafePointer<UInt8>,

@@ -1,7 +1,7 @@
 // Float SOFTMAX and LOG_SOFTMAX over the last dimension.
 
 /// SOFTMAX / LOG_SOFTMAX kernels.
-public enum SoftmaxKernels {
+public enum SoftmaxReference {
     /// `out = softmax(beta · x)` along rows of `depth` elements, for rows in `rows`.
     /// - Precondition: `depth ≥ 0`, `rows.lowerBound ≥ 0`; `x` and `out` hold `rows.upperBound × depth` elements.
     ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.

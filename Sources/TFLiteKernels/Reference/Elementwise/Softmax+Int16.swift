@@ -5,7 +5,7 @@
 
 import Foundation
 
-extension SoftmaxKernels {
+extension SoftmaxReference {
     /// Parameters and tables of the int16 SOFTMAX, from the reference `Prepare`.
     public struct Int16Params: Sendable, Equatable {
         /// Multiplier taking an input difference onto the exp table's input grid.

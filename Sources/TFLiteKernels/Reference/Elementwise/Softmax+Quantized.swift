@@ -2,7 +2,7 @@
 // kernels' gemmlowp fixed-point arithmetic: input differences from the row maximum are
 // scaled into Q5.26, exponentiated, summed in Q12.19 and divided by a fixed-point reciprocal.
 
-extension SoftmaxKernels {
+extension SoftmaxReference {
     /// Fixed-point parameters of quantized SOFTMAX.
     public struct QuantizedParams: Sendable, Equatable {
         /// `beta × inputScale` in Q5.26 terms, as a multiplier greater than one.
@@ -106,7 +106,7 @@ extension SoftmaxKernels {
     }
 }
 
-extension SoftmaxKernels {
+extension SoftmaxReference {
     /// Fixed-point parameters of quantized int8 LOG_SOFTMAX (output scale 16/256, zero point 127).
     public struct QuantizedLogParams: Sendable, Equatable {
         /// Input scale in Q5.26 terms (multiplier greater than one).

@@ -1,7 +1,7 @@
 // One-input float math: ABS, NEG, EXP, LOG, SQRT, RSQRT, SQUARE, FLOOR, CEIL, ROUND, SIN, COS.
 
 /// One-input elementwise math kernels.
-public enum ElementwiseUnary {
+public enum ElementwiseUnaryReference {
     /// The function.
     public enum Operation: Sendable, Equatable, CaseIterable {
         case abs, neg, exp, log, sqrt, rsqrt, square, floor, ceil, round, sin, cos, sign

@@ -36,7 +36,7 @@ public struct PadPlan: Sendable, Equatable {
 }
 
 /// Reference PAD kernel.
-public enum Pad {
+public enum PadReference {
     /// Writes the padded input; padded positions get the element at `padValue`.
     /// `input` holds the input elements, `padValue` one element, `output` `plan.elementCount`.
     public static func run(_ plan: PadPlan, elementSize: Int, input: UnsafeRawPointer,

@@ -32,7 +32,7 @@ public struct TransposePlan: Sendable, Equatable {
 }
 
 /// Reference TRANSPOSE kernel.
-public enum Transpose {
+public enum TransposeReference {
     /// Writes the transposed input. `input` and `output` hold `plan.elementCount` elements of
     /// `elementSize` bytes and must not overlap.
     /// - Precondition: `elementSize ≥ 1`, and the input's shape has no negative dimension (the

@@ -2,7 +2,7 @@
 // on float32 with broadcasting and the fused activation clamp.
 
 /// Two-input arithmetic kernels (reference versions: plain scalar loops).
-public enum BinaryArithmetic {
+public enum BinaryArithmeticReference {
     /// The arithmetic operation.
     public enum Operation: Sendable, Equatable, CaseIterable {
         case add, sub, mul, div, squaredDifference, maximum, minimum, pow, floorDiv, floorMod

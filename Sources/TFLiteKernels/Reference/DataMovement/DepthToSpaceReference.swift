@@ -1,7 +1,7 @@
 // DEPTH_TO_SPACE and SPACE_TO_DEPTH: NHWC block rearrangements, any element type.
 
 /// Reference DEPTH_TO_SPACE kernel.
-public enum DepthToSpace {
+public enum DepthToSpaceReference {
     /// Moves depth blocks into `blockSize × blockSize` spatial blocks.
     /// Input `[batches, height, width, depth]`; output
     /// `[batches, height × blockSize, width × blockSize, depth / blockSize²]`.
@@ -34,7 +34,7 @@ public enum DepthToSpace {
 }
 
 /// Reference SPACE_TO_DEPTH kernel.
-public enum SpaceToDepth {
+public enum SpaceToDepthReference {
     /// Moves `blockSize × blockSize` spatial blocks into depth.
     /// Input `[batches, height, width, depth]`; output
     /// `[batches, height / blockSize, width / blockSize, depth × blockSize²]`.

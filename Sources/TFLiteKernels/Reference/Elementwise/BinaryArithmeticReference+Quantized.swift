@@ -2,7 +2,7 @@
 // runtime's integer arithmetic: inputs are rescaled onto a common scale shifted left by
 // `leftShift` (20 bits for 8-bit, 15 for 16-bit), added, then requantized.
 
-extension BinaryArithmetic {
+extension BinaryArithmeticReference {
     /// Fixed-point parameters of quantized ADD and SUB, computed once at prepare.
     public struct QuantizedAddParams: Sendable, Equatable {
         /// Bits the zero-point-corrected inputs are shifted left by (20 for 8-bit, 15 for 16-bit).

@@ -2,7 +2,7 @@
 // their index order, as the reference's top-k container does.
 
 /// Reference TOPK_V2 kernel.
-public enum TopK {
+public enum TopKReference {
     /// For each of `rowCount` rows of `rowSize` values, writes the `k` largest values and
     /// their int32 indices. `scratch` holds at least `rowSize` Int32s.
     /// - Precondition: `rowCount ≥ 0`, `0 ≤ k ≤ rowSize`, `scratch.count ≥ rowSize`; `input` holds

@@ -2,7 +2,7 @@
 
 /// Reference GATHER / GATHER_ND kernels. Index values are checked; a bad index returns its
 /// position instead of reading outside the input.
-public enum Gather {
+public enum GatherReference {
     /// GATHER with `batch_dims`: for each batch, outer slice and coordinate, copies the
     /// `innerCount`-element slice at `indices[batch][i]` of the axis.
     /// - Returns: nil on success, else the position of the first index outside `0..<axisSize`.

@@ -11,7 +11,7 @@ public struct ConcatenationInputQuantization: Sendable, Equatable {
     public init(scale: Float, zeroPoint: Int32) { self.scale = scale; self.zeroPoint = zeroPoint }
 }
 
-extension Concatenation {
+extension ConcatenationReference {
     /// Joins uint8 inputs along an axis, requantizing inputs whose parameters differ from the
     /// output's: `clamp(round(q × s_in/s_out − z_in × s_in/s_out) + z_out, 0, 255)` in float,
     /// rounding half away from zero, as the reference does.

@@ -1,7 +1,7 @@
 // RESIZE_NEAREST_NEIGHBOR: picks one input pixel per output pixel, any element type.
 
 /// Reference RESIZE_NEAREST_NEIGHBOR kernel.
-public enum ResizeNearestNeighbor {
+public enum ResizeNearestNeighborReference {
     /// The reference's `GetNearestNeighbor`: the input index sampled for output index `value`.
     public static func sourceIndex(_ value: Int, inputSize: Int, outputSize: Int,
                                    alignCorners: Bool, halfPixelCenters: Bool) -> Int {

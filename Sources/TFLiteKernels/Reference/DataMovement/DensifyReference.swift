@@ -122,7 +122,7 @@ public struct DensifyPlan: Sendable, Equatable {
 }
 
 /// Reference DENSIFY kernel.
-public enum Densify {
+public enum DensifyReference {
     /// Zero-fills `output` (`plan.denseElementCount` elements) and scatters the
     /// `plan.storedValueCount` stored values of `input` to their dense positions.
     /// - Precondition: `elementSize ≥ 1`; `input` holds `plan.storedValueCount` elements and

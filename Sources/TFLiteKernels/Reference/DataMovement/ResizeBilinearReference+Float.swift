@@ -2,7 +2,7 @@
 // template does (the result rounded half away from zero).
 
 /// Reference RESIZE_BILINEAR kernels.
-public enum ResizeBilinear {
+public enum ResizeBilinearReference {
     /// Float32 NHWC resize.
     public static func runFloat(_ p: ResizeParameters, input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>) {
         run(p, input: input, output: output, load: { $0 }, store: { $0 })

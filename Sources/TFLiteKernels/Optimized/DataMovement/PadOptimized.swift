@@ -3,7 +3,7 @@
 // input run and right padding. Pure data movement: the bytes equal the reference's.
 
 /// Row-split constant padding.
-public enum PadRows {
+public enum PadOptimized {
     /// Output rows of `plan` (every dimension but the innermost, after folding).
     public static func rowCount(_ plan: PadPlan) -> Int { plan.outputDims.dropLast().reduce(1, *) }
 
@@ -51,7 +51,7 @@ public enum PadRows {
                 let dst = output + r * rowElements * size
                 if inside {
                     fill(dst, count: left, value: padValue, size: size)
-                    RowCopy.bytes(dst + left * size, input + inputRow * inRow * size, inRow * size)
+                    RowCopyOptimized.bytes(dst + left * size, input + inputRow * inRow * size, inRow * size)
                     fill(dst + (left + inRow) * size, count: right, value: padValue, size: size)
                 } else {
                     fill(dst, count: rowElements, value: padValue, size: size)

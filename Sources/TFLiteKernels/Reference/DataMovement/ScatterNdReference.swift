@@ -1,7 +1,7 @@
 // SCATTER_ND: a zero tensor of the given shape with update slices added at index tuples.
 
 /// Reference SCATTER_ND kernel.
-public enum ScatterNd {
+public enum ScatterNdReference {
     /// Zero-fills `output` (`outputShape`) and adds each of the `indexCount` update slices at
     /// its index tuple (`depth` values); duplicates accumulate, as in the reference.
     /// - Returns: nil on success, else the position of the first bad index tuple.

@@ -1,7 +1,7 @@
 // CONCATENATION (and PACK): inputs joined along one axis; moves bytes, any element type.
 
 /// Reference CONCATENATION kernel for inputs that need no requantization.
-public enum Concatenation {
+public enum ConcatenationReference {
     /// Joins the inputs along `axis`.
     /// - Parameters:
     ///   - outerCount: product of the dimensions before `axis` (equal for every input).

@@ -1,6 +1,6 @@
 // RESIZE_BILINEAR for int8 and int16: the reference's 10-bit fixed-point interpolation.
 
-extension ResizeBilinear {
+extension ResizeBilinearReference {
     /// Int8 NHWC resize (reference integer variant, round half away from zero).
     public static func runInt8(_ p: ResizeParameters, input: UnsafePointer<Int8>, output: UnsafeMutablePointer<Int8>) {
         runInteger(p, input: input, output: output)

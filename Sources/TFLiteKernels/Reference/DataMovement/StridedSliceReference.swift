@@ -162,7 +162,7 @@ public struct StridedSlicePlan: Sendable, Equatable {
 }
 
 /// Reference STRIDED_SLICE kernel (any element type).
-public enum StridedSlice {
+public enum StridedSliceReference {
     /// Copies the planned slice of `input` into `output`.
     /// - Precondition: `elementSize` one the data-movement kernels support; `input` holds the
     ///   sliced tensor, `output` `plan.elementCount` elements. Checked under
@@ -170,6 +170,6 @@ public enum StridedSlice {
     public static func run(_ plan: StridedSlicePlan, elementSize: Int,
                            input: UnsafeRawPointer, output: UnsafeMutableRawPointer) {
         KernelPrecondition.check(ElementSize.isSupported(elementSize), "STRIDED_SLICE element size \(elementSize)")
-        StridedCopy.run(plan.window, elementSize: elementSize, input: input, output: output)
+        StridedCopyReference.run(plan.window, elementSize: elementSize, input: input, output: output)
     }
 }

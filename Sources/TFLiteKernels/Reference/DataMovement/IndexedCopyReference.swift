@@ -70,7 +70,7 @@ public struct IndexedCopyPlan: Sendable, Equatable {
 }
 
 /// Copies through an `IndexedCopyPlan`, any element type.
-public enum IndexedCopy {
+public enum IndexedCopyReference {
     /// Writes `plan.elementCount` output elements.
     public static func run(_ plan: IndexedCopyPlan, elementSize: Int,
                            input: UnsafeRawPointer, output: UnsafeMutableRawPointer) {

@@ -28,7 +28,7 @@ public struct StridedWindow: Sendable, Equatable {
 }
 
 /// Copies a `StridedWindow` of the input into a contiguous output, any element type.
-public enum StridedCopy {
+public enum StridedCopyReference {
     /// Copies `window` of `input` to `output` (`window.elementCount` elements).
     public static func run(_ window: StridedWindow, elementSize: Int,
                            input: UnsafeRawPointer, output: UnsafeMutableRawPointer) {

@@ -63,7 +63,7 @@ public struct BlockedTransposePlan: Sendable, Equatable {
 }
 
 /// The simplified transpose kernel.
-public enum TransposeBlocked {
+public enum TransposeOptimized {
     /// Tile edge of the 2-D transpose, in elements.
     static let tile = 32
 
@@ -118,7 +118,7 @@ public enum TransposeBlocked {
             ElementSize.dispatch(elementSize, Matrix(batches: batches, height: height, width: width, units: units,
                                                      input: input, output: output))
         case let .reference(full):
-            Transpose.run(full, elementSize: elementSize, input: input, output: output)
+            TransposeReference.run(full, elementSize: elementSize, input: input, output: output)
         }
     }
 
@@ -135,7 +135,7 @@ public enum TransposeBlocked {
                                                    index: index.baseAddress!, last: counts.count - 1,
                                                    position: rows.lowerBound, base: 0)
                     for r in rows {
-                        RowCopy.bytes(output + r * rowBytes, input + odometer.offset * rowBytes, rowBytes)
+                        RowCopyOptimized.bytes(output + r * rowBytes, input + odometer.offset * rowBytes, rowBytes)
                         _ = odometer.advance()
                     }
                 }
@@ -152,7 +152,7 @@ public enum TransposeBlocked {
         let output: UnsafeMutableRawPointer
 
         func run<T>(_ carrier: T.Type) {
-            let tile = TransposeBlocked.tile
+            let tile = TransposeOptimized.tile
             let tilesPerBatch = (width + tile - 1) / tile
             for unit in units {
                 let b = unit / tilesPerBatch

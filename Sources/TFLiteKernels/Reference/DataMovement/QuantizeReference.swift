@@ -1,7 +1,7 @@
 // QUANTIZE: float → integer (affine) and integer → integer requantization.
 
 /// Reference QUANTIZE kernels.
-public enum Quantize {
+public enum QuantizeReference {
     /// Float → integer: `clamp(round(x / scale) + zeroPoint)` with `round` half away from zero
     /// and the division in float, as the reference's `AffineQuantize`.
     /// - Precondition: `count ≥ 0`; every pointer holds at least `count` elements.

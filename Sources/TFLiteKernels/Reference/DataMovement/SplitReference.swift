@@ -1,8 +1,8 @@
 // SPLIT, SPLIT_V and UNPACK: the input cut along one axis into consecutive pieces; moves
 // bytes, any element type.
 
-/// Reference split kernel (the inverse of `Concatenation.run`).
-public enum Split {
+/// Reference split kernel (the inverse of `ConcatenationReference.run`).
+public enum SplitReference {
     /// Copies consecutive pieces of each outer slice of `input` to the outputs.
     /// - Parameters:
     ///   - outerCount: product of the dimensions before the axis.

@@ -57,7 +57,7 @@ public enum DetectionPostProcessError: Error, Equatable, Sendable, CustomStringC
     }
 }
 
-/// Scratch memory for ``DetectionPostProcess``, sized once so a run allocates nothing.
+/// Scratch memory for ``DetectionPostProcessReference``, sized once so a run allocates nothing.
 public struct DetectionPostProcessWorkspace: Sendable {
     /// Decoded boxes, 4 floats (ymin, xmin, ymax, xmax) per anchor.
     public var decodedBoxes: [Float]
@@ -105,6 +105,25 @@ public struct DetectionPostProcessWorkspace: Sendable {
         return total
     }
 
+    /// The contract between a workspace and a run of
+    /// ``DetectionPostProcessReference/suppress(boxCount:classesWithBackground:parameters:workspace:boxes:classes:scores:)``:
+    /// the internal arrays the suppression indexes without further checks hold what `boxCount`
+    /// anchors with `classesWithBackground` score columns and `p` need — as the initializer with
+    /// the same arguments (or larger ones) sizes them.
+    /// - Returns: nil when the workspace fits, else what is too small.
+    func violation(boxCount: Int, classesWithBackground: Int, parameters p: DetectionPostProcessParameters) -> String? {
+        let n = max(0, boxCount), classes = max(0, p.numClasses), maxDet = max(0, p.maxDetections)
+        if decodedBoxes.count < 4 * n || scores.count < n * max(0, classesWithBackground) || classScores.count < n
+            || maxScores.count < n || sortedClassIndices.count < n * classes || rowOrder.count < classes {
+            return "detection workspace smaller than \(boxCount) anchors of \(classesWithBackground) columns, \(p.numClasses) classes"
+        }
+        if mergedIndices.count < maxDet || mergedScores.count < maxDet || mergeOrder.count < 2 * maxDet
+            || sortedValues.count < 2 * maxDet {
+            return "detection workspace smaller than \(p.maxDetections) detections"
+        }
+        return nil
+    }
+
     /// Scratch for `boxCount` anchors with `encodingLength` values each and `classesWithBackground` scores.
     public init(boxCount: Int, encodingLength: Int, classesWithBackground: Int, parameters p: DetectionPostProcessParameters) {
         let n = max(0, boxCount), k = max(0, classesWithBackground), maxDet = max(0, p.maxDetections)
@@ -144,7 +163,7 @@ public struct DetectionPostProcessWorkspace: Sendable {
 /// The reference runtime splits the regular NMS's classes over its threads when it has more
 /// than one, which changes the order of equal scores from different classes; this kernel
 /// matches its single-threaded order (the one the golden cases are generated with).
-public enum DetectionPostProcess {
+public enum DetectionPostProcessReference {
     /// Decodes center-size encodings against anchors into corner boxes in `workspace.decodedBoxes`.
     ///
     /// - Parameters:
@@ -186,10 +205,18 @@ public enum DetectionPostProcess {
     ///     with one extra column, column 0 is the background and is skipped).
     ///   - boxes: `outputBoxCount * 4` floats; `classes`, `scores`: `outputBoxCount` floats.
     /// - Returns: the number of detections (also the value of the fourth output).
+    /// - Precondition: `boxCount ≥ 0`, and `workspace` made for at least `boxCount` anchors with
+    ///   these `classesWithBackground` and parameters
+    ///   (``DetectionPostProcessWorkspace/init(boxCount:encodingLength:classesWithBackground:parameters:)``);
+    ///   both checked under `LITEVISION_INTERNAL_CHECKS`, the workspace once the arguments passed
+    ///   the checks that throw (`DetectionPostProcessWorkspace.violation`). Parameters the operator cannot work
+    ///   with and short output buffers are not preconditions: they throw
+    ///   ``DetectionPostProcessError/invalidArgument(_:)``.
     public static func suppress(boxCount: Int, classesWithBackground: Int, parameters p: DetectionPostProcessParameters,
                                 workspace w: inout DetectionPostProcessWorkspace,
                                 boxes: UnsafeMutableBufferPointer<Float>, classes: UnsafeMutableBufferPointer<Float>,
                                 scores: UnsafeMutableBufferPointer<Float>) throws -> Int {
+        KernelPrecondition.validCount(boxCount, "box count")
         let labelOffset = classesWithBackground - p.numClasses
         guard p.numClasses >= 0, labelOffset >= 0, labelOffset <= 1 else {
             throw DetectionPostProcessError.invalidArgument(
@@ -203,6 +230,7 @@ public enum DetectionPostProcess {
               w.scores.count >= boxCount * classesWithBackground, w.decodedBoxes.count >= boxCount * 4 else {
             throw DetectionPostProcessError.invalidArgument("output or scratch buffers are too small")
         }
+        KernelPrecondition.holds(w.violation(boxCount: boxCount, classesWithBackground: classesWithBackground, parameters: p))
         for i in 0..<outputCount * 4 { boxes[i] = 0 }
         for i in 0..<outputCount { classes[i] = 0; scores[i] = 0 }
         if p.useRegularNMS {
@@ -288,9 +316,14 @@ public enum DetectionPostProcess {
 
     /// `DecreasingPartialArgSort`: the first `toSort` entries of `order` become the indices of
     /// the largest `values[0..<count]`, in the reference's order (first maximum for one entry).
-    /// `scratch` must hold at least `count` elements.
+    /// - Precondition: `1 ≤ toSort ≤ count ≤ values.count`, `scratch.count ≥ count`, `base ≥ 0`,
+    ///   and `order` holds `base + count` entries (`base + 1` for one entry). Checked under
+    ///   `LITEVISION_INTERNAL_CHECKS` (tuned builds drop the arrays' own bounds checks).
     static func decreasingPartialArgSort(_ values: UnsafeBufferPointer<Float>, count: Int, toSort: Int, order: inout [Int],
                                          base: Int, scratch: inout [Int]) {
+        KernelPrecondition.check(toSort >= 1 && toSort <= count && count <= values.count && scratch.count >= count
+                                 && base >= 0 && order.count >= base + (toSort == 1 ? 1 : count),
+                                 "arg sort of \(toSort) of \(count) values (\(values.count)) into \(order.count) at \(base), scratch \(scratch.count)")
         if toSort == 1 {
             var best = 0
             for i in 1..<max(1, count) where values[i] > values[best] { best = i }

@@ -31,11 +31,11 @@ public struct ResizeRowsPlan: Sendable {
     public init(nearest p: ResizeParameters) {
         parameters = p
         yLower = (0..<p.outputHeight).map {
-            ResizeNearestNeighbor.sourceIndex($0, inputSize: p.inputHeight, outputSize: p.outputHeight,
+            ResizeNearestNeighborReference.sourceIndex($0, inputSize: p.inputHeight, outputSize: p.outputHeight,
                                               alignCorners: p.alignCorners, halfPixelCenters: p.halfPixelCenters)
         }
         xLower = (0..<p.outputWidth).map {
-            ResizeNearestNeighbor.sourceIndex($0, inputSize: p.inputWidth, outputSize: p.outputWidth,
+            ResizeNearestNeighborReference.sourceIndex($0, inputSize: p.inputWidth, outputSize: p.outputWidth,
                                               alignCorners: p.alignCorners, halfPixelCenters: p.halfPixelCenters) * p.depth
         }
         yUpper = []; xUpper = []; yFraction = []; xFraction = []
@@ -46,7 +46,7 @@ public struct ResizeRowsPlan: Sendable {
 }
 
 /// Row-range resize kernels.
-public enum ResizeRows {
+public enum ResizeOptimized {
     /// Bilinear float32 for output rows `rows` (indices into `batches × outputHeight`).
     /// - Precondition: `rows` within `0..<plan.rowCount`; `input` and `output` hold the plan's
     ///   input and output elements. Checked under `LITEVISION_INTERNAL_CHECKS` as far as the

@@ -4,7 +4,7 @@
 // one library call per run. Pure data movement: the bytes equal the reference's.
 
 /// Contiguous-run copies over ranges of outer rows.
-public enum RowCopy {
+public enum RowCopyOptimized {
     /// Copies `count` bytes; runs under 256 bytes inline (no call), longer ones with `copyMemory`.
     /// - Precondition: `count ≥ 0`; every pointer holds at least `count` elements.
     ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.

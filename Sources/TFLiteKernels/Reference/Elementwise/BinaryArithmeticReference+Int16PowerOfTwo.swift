@@ -7,7 +7,7 @@
 
 import Foundation
 
-extension BinaryArithmetic {
+extension BinaryArithmeticReference {
     /// Parameters of the power-of-two int16 ADD and SUB, from the reference `Prepare`.
     public struct Int16PowerOfTwoAddParams: Sendable, Equatable {
         /// Right shift of input 1 onto the output scale (0 or more).

@@ -31,7 +31,7 @@ public enum CastElementType: Sendable, Equatable {
 }
 
 /// Reference CAST kernel.
-public enum Cast {
+public enum CastReference {
     /// `value` as `T`: clamped to `T`'s range when `saturating`, else wrapped.
     @inline(__always)
     static func narrow<T: FixedWidthInteger>(_ value: Int64, saturating: Bool, as: T.Type) -> T {

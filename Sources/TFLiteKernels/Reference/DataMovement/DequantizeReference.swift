@@ -1,7 +1,7 @@
 // DEQUANTIZE: integer → float (per tensor or per channel) and float16 → float.
 
 /// Reference DEQUANTIZE kernels.
-public enum Dequantize {
+public enum DequantizeReference {
     /// `Float(scale × (q − zeroPoint))` with the product in double, as the reference does.
     /// - Precondition: `count ≥ 0`; every pointer holds at least `count` elements.
     ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.

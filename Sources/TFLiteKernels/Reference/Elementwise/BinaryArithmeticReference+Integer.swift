@@ -1,7 +1,7 @@
 // Two-input arithmetic on int32 / int64 (non-quantized integers), as the reference runtime
 // computes it: wrapping add/sub/mul, truncating DIV, floor semantics for FLOOR_DIV/MOD.
 
-extension BinaryArithmetic {
+extension BinaryArithmeticReference {
     /// Errors of integer arithmetic.
     public enum IntegerError: Error, Equatable, Sendable {
         /// Integer division or modulo by zero.
