@@ -73,6 +73,98 @@ final class ThreadPoolTests: XCTestCase {
         XCTAssertEqual(total, 40)
     }
 
+    /// Records which worker indices bodies hold: a body entering with an index out of range,
+    /// or one another running body holds, is a violation.
+    private final class IndexLedger: @unchecked Sendable {
+        let lock = NSLock()
+        let workerCount: Int
+        private var holders: [Int]
+        private(set) var violations: [String] = []
+        private(set) var seen = Set<Int>()
+
+        init(workerCount: Int) { self.workerCount = workerCount; holders = Array(repeating: 0, count: workerCount) }
+
+        /// Runs `work` as `worker`, recording the index as held meanwhile.
+        func hold(_ worker: Int, _ work: () -> Void) {
+            lock.lock()
+            guard (0..<workerCount).contains(worker) else {
+                violations.append("index \(worker) out of 0..<\(workerCount)"); lock.unlock(); return
+            }
+            holders[worker] += 1
+            if holders[worker] > 1 { violations.append("index \(worker) held by \(holders[worker]) running bodies") }
+            seen.insert(worker)
+            lock.unlock()
+            work()
+            lock.lock(); holders[worker] -= 1; lock.unlock()
+        }
+    }
+
+    /// Busy work long enough that the chunks of a job overlap in time.
+    private static func spin(_ n: Int = 2_000) -> Double {
+        var x = 0.0
+        for i in 0..<n { x += Double(i).squareRoot() }
+        return x
+    }
+
+    /// Worker indices are in `0..<threadCount`, no two bodies running at once share one, and
+    /// the workers really run with indices of their own (more than one index is seen).
+    func testWorkerIndicesAreInRangeAndNeverShared() {
+        for threadCount in [1, 2, 4] {
+            let pool = ThreadPool(threadCount: threadCount)
+            let ledger = IndexLedger(workerCount: threadCount)
+            for count in [1, 2, 7, 64, 1000] {
+                for _ in 0..<50 {
+                    pool.parallelFor(count) { range, worker in
+                        ledger.hold(worker) { XCTAssertGreaterThan(Self.spin(range.count * 20), -1) }
+                    }
+                }
+            }
+            XCTAssertEqual(ledger.violations, [], "\(threadCount) threads")
+            if threadCount > 1 { XCTAssertGreaterThan(ledger.seen.count, 1, "\(threadCount) threads: only index \(ledger.seen)") }
+            else { XCTAssertEqual(ledger.seen, [0]) }
+        }
+    }
+
+    /// A call nested in a body runs serially with that body's index, whichever thread runs it.
+    func testNestedCallsRunAsTheEnclosingWorker() {
+        let pool = ThreadPool(threadCount: 3)
+        let lock = NSLock()
+        var mismatches: [String] = [], outerIndices = Set<Int>()
+        for _ in 0..<100 {
+            pool.parallelFor(12) { _, outer in
+                lock.lock(); outerIndices.insert(outer); lock.unlock()
+                pool.parallelFor(40) { _, inner in
+                    if inner != outer { lock.lock(); mismatches.append("inner \(inner) in outer \(outer)"); lock.unlock() }
+                }
+                XCTAssertGreaterThan(Self.spin(), 0)
+            }
+        }
+        XCTAssertEqual(mismatches, [])
+        XCTAssertGreaterThan(outerIndices.count, 1, "the workers took no chunks")
+    }
+
+    /// Two outside threads issuing indexed calls on one pool at once: the one that finds the
+    /// pool busy waits, rather than running serially as worker 0 beside the other's worker 0.
+    func testConcurrentOutsideCallersNeverShareAnIndex() {
+        let pool = ThreadPool(threadCount: 2)
+        let ledger = IndexLedger(workerCount: 2)
+        let group = DispatchGroup()
+        for _ in 0..<2 {
+            group.enter()
+            let thread = Thread {
+                for count in [1, 3, 16] {
+                    for _ in 0..<200 {
+                        pool.parallelFor(count) { range, worker in ledger.hold(worker) { _ = Self.spin(range.count * 200) } }
+                    }
+                }
+                group.leave()
+            }
+            thread.start()
+        }
+        group.wait()
+        XCTAssertEqual(ledger.violations, [])
+    }
+
     /// Pools go away cleanly (workers exit) when released.
     func testManyPoolsCreatedAndReleased() {
         for _ in 0..<20 {
