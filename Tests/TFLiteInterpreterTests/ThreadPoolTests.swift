@@ -81,6 +81,9 @@ final class ThreadPoolTests: XCTestCase {
         private var holders: [Int]
         private(set) var violations: [String] = []
         private(set) var seen = Set<Int>()
+        /// Calls made per outside caller.
+        private(set) var callers: [Int: Int] = [:]
+        func recordCalls(_ n: Int, by caller: Int) { lock.lock(); callers[caller] = n; lock.unlock() }
         /// Distinct indices seen so far.
         var seenCount: Int { lock.lock(); defer { lock.unlock() }; return seen.count }
 
@@ -153,26 +156,33 @@ final class ThreadPoolTests: XCTestCase {
         XCTAssertGreaterThan(outerIndices.count, 1, "the workers took no chunks")
     }
 
-    /// Two outside threads issuing indexed calls on one pool at once: the one that finds the
-    /// pool busy waits, rather than running serially as worker 0 beside the other's worker 0.
+    /// Two outside threads issuing indexed calls on one pool at once (for 0.3 s each, started
+    /// together): the one that finds the pool busy waits, rather than running serially as
+    /// worker 0 beside the other's worker 0.
     func testConcurrentOutsideCallersNeverShareAnIndex() {
         let pool = ThreadPool(threadCount: 2)
         let ledger = IndexLedger(workerCount: 2)
-        let group = DispatchGroup()
-        for _ in 0..<2 {
+        let group = DispatchGroup(), start = DispatchSemaphore(value: 0)
+        for caller in 0..<2 {
             group.enter()
             let thread = Thread {
-                for count in [1, 3, 16] {
-                    for _ in 0..<200 {
-                        pool.parallelFor(count) { range, worker in ledger.hold(worker) { _ = Self.spin(range.count * 200) } }
-                    }
+                start.wait()
+                let deadline = Date().addingTimeInterval(0.3)
+                var n = 0
+                while Date() < deadline {
+                    pool.parallelFor(n % 3 + 1) { _, worker in ledger.hold(worker) { _ = Self.spin(5_000) } }
+                    n += 1
                 }
+                ledger.recordCalls(n, by: caller)
                 group.leave()
             }
             thread.start()
         }
+        start.signal(); start.signal()
         group.wait()
         XCTAssertEqual(ledger.violations, [])
+        XCTAssertEqual(ledger.callers.count, 2)
+        XCTAssertTrue(ledger.callers.values.allSatisfy { $0 > 0 }, "\(ledger.callers)")
     }
 
     /// Pools go away cleanly (workers exit) when released.
