@@ -159,11 +159,10 @@ private final class ThreadPoolState: @unchecked Sendable {
     func start(_ job: ThreadPoolJob, outsideCallersWait: Bool) -> ThreadPoolEntry {
         condition.lock(); defer { condition.unlock() }
         let me = pthread_self()
-        while let running = self.job {
-            if let caller = running.caller, pthread_equal(caller, me) != 0 { return .nested(worker: 0) }
-            if let worker = workerThreads.firstIndex(where: { $0.map { pthread_equal($0, me) != 0 } ?? false }) {
-                return .nested(worker: worker)
-            }
+        // No reference to the running job is held across the wait: its caller's
+        // `withoutActuallyEscaping` requires the job (which holds its body) gone when it returns.
+        while self.job != nil {
+            if let worker = runningJobWorker(me) { return .nested(worker: worker) }
             guard outsideCallersWait else { return .busy }
             waitingCallers += 1
             condition.wait()
@@ -174,6 +173,13 @@ private final class ThreadPoolState: @unchecked Sendable {
         self.job = job
         if job.chunkCount > 1, sleepingWorkers > 0 { condition.broadcast() }
         return .started
+    }
+
+    /// With the lock held and a job running: the worker index `thread` has in it (0 for the
+    /// thread that published it), nil when `thread` takes no part in it.
+    private func runningJobWorker(_ thread: pthread_t) -> Int? {
+        if let caller = job?.caller, pthread_equal(caller, thread) != 0 { return 0 }
+        return workerThreads.firstIndex { $0.map { pthread_equal($0, thread) != 0 } ?? false }
     }
 
     /// The next unclaimed chunk of `job`, or nil.
