@@ -58,7 +58,7 @@ final class ThreadPool: @unchecked Sendable {
         let chunkCount = chunkCount(count, minChunk: minChunk)
         if chunkCount <= 1 { body(0..<count); return }
         withoutActuallyEscaping(body) { escapable in
-            let job = ThreadPoolJob(count: count, chunkCount: chunkCount) { range, _ in escapable(range) }
+            let job = ThreadPoolJob(count: count, chunkCount: chunkCount, body: .plain(escapable))
             guard case .started = state.start(job, outsideCallersWait: false) else { body(0..<count); return }
             runAsCaller(job)
         }
@@ -74,7 +74,7 @@ final class ThreadPool: @unchecked Sendable {
         guard count > 0 else { return }
         let chunkCount = chunkCount(count, minChunk: minChunk)
         withoutActuallyEscaping(body) { escapable in
-            let job = ThreadPoolJob(count: count, chunkCount: chunkCount, body: escapable)
+            let job = ThreadPoolJob(count: count, chunkCount: chunkCount, body: .indexed(escapable))
             switch state.start(job, outsideCallersWait: true) {
             case .started: runAsCaller(job)
             case .nested(let worker): body(0..<count, worker)
@@ -100,15 +100,22 @@ final class ThreadPool: @unchecked Sendable {
 
 /// One `parallelFor` call: the range, its split and the body.
 private final class ThreadPoolJob: @unchecked Sendable {
+    /// The body of either form, held as given (wrapping a plain body to take an index would
+    /// allocate a closure context per call).
+    enum Body {
+        case plain((Range<Int>) -> Void)
+        case indexed((Range<Int>, Int) -> Void)
+    }
+
     let count: Int
     let chunkCount: Int
-    let body: (Range<Int>, Int) -> Void
+    let body: Body
     var nextChunk = 0
     var unfinishedChunks: Int
     /// The thread that published the job (worker 0), set by `ThreadPoolState.start`.
     var caller: pthread_t?
 
-    init(count: Int, chunkCount: Int, body: @escaping (Range<Int>, Int) -> Void) {
+    init(count: Int, chunkCount: Int, body: Body) {
         self.count = count; self.chunkCount = chunkCount; self.body = body
         unfinishedChunks = chunkCount
     }
@@ -118,7 +125,10 @@ private final class ThreadPoolJob: @unchecked Sendable {
         let base = count / chunkCount, extra = count % chunkCount
         let start = k * base + min(k, extra)
         let end = start + base + (k < extra ? 1 : 0)
-        body(start..<end, worker)
+        switch body {
+        case .plain(let body): body(start..<end)
+        case .indexed(let body): body(start..<end, worker)
+        }
     }
 }
 
