@@ -58,9 +58,11 @@ final class ThreadPool: @unchecked Sendable {
         let chunkCount = chunkCount(count, minChunk: minChunk)
         if chunkCount <= 1 { body(0..<count); return }
         withoutActuallyEscaping(body) { escapable in
-            let job = ThreadPoolJob(count: count, chunkCount: chunkCount, body: .plain(escapable))
-            guard case .started = state.start(job, outsideCallersWait: false) else { body(0..<count); return }
-            runAsCaller(job)
+            let job = ThreadPoolPlainJob(count: count, chunkCount: chunkCount, body: escapable)
+            guard case .started = state.start(job, indexed: false) else { body(0..<count); return }
+            // The caller works too, then waits for the chunks the workers took.
+            while let chunk = state.takeChunk(of: job) { job.run(chunk, worker: 0); state.finish(chunk: job) }
+            state.waitUntilDone(job)
         }
     }
 
@@ -74,9 +76,15 @@ final class ThreadPool: @unchecked Sendable {
         guard count > 0 else { return }
         let chunkCount = chunkCount(count, minChunk: minChunk)
         withoutActuallyEscaping(body) { escapable in
-            let job = ThreadPoolJob(count: count, chunkCount: chunkCount, body: .indexed(escapable))
-            switch state.start(job, outsideCallersWait: true) {
-            case .started: runAsCaller(job)
+            let job = ThreadPoolIndexedJob(count: count, chunkCount: chunkCount, body: escapable)
+            switch state.start(job, indexed: true) {
+            case .started:
+                // Chunk 0 was claimed for the caller as the job started (so a one-chunk job is
+                // never handed to a worker); then it takes chunks like any thread.
+                job.run(0, worker: 0)
+                state.finish(chunk: job)
+                while let chunk = state.takeChunk(of: job) { job.run(chunk, worker: 0); state.finish(chunk: job) }
+                state.waitUntilDone(job)
             case .nested(let worker): body(0..<count, worker)
             case .busy: preconditionFailure("an indexed parallelFor waits for the pool instead")
             }
@@ -87,49 +95,53 @@ final class ThreadPool: @unchecked Sendable {
     private func chunkCount(_ count: Int, minChunk: Int) -> Int {
         threadCount == 1 ? 1 : min(threadCount * Self.chunksPerThread, max(1, count / max(1, minChunk)))
     }
-
-    /// The calling thread's part of a job `state.start` published: chunk 0 (claimed for it when
-    /// the job started), then unclaimed chunks, then waiting for the chunks the workers took.
-    private func runAsCaller(_ job: ThreadPoolJob) {
-        job.run(0, worker: 0)
-        state.finish(chunk: job)
-        while let chunk = state.takeChunk(of: job) { job.run(chunk, worker: 0); state.finish(chunk: job) }
-        state.waitUntilDone(job)
-    }
 }
 
-/// One `parallelFor` call: the range, its split and the body.
-private final class ThreadPoolJob: @unchecked Sendable {
-    /// The body of either form, held as given (wrapping a plain body to take an index would
-    /// allocate a closure context per call).
-    enum Body {
-        case plain((Range<Int>) -> Void)
-        case indexed((Range<Int>, Int) -> Void)
-    }
-
+/// One `parallelFor` call: the range, its split and (in a subclass, as a stored `let`, which
+/// each chunk calls as the plain form always did) the body.
+private class ThreadPoolJob: @unchecked Sendable {
     let count: Int
     let chunkCount: Int
-    let body: Body
     var nextChunk = 0
     var unfinishedChunks: Int
     /// The thread that published the job (worker 0), set by `ThreadPoolState.start`.
     var caller: pthread_t?
 
-    init(count: Int, chunkCount: Int, body: Body) {
-        self.count = count; self.chunkCount = chunkCount; self.body = body
+    init(count: Int, chunkCount: Int) {
+        self.count = count; self.chunkCount = chunkCount
         unfinishedChunks = chunkCount
     }
 
-    /// Runs chunk `k` as `worker`: an even split, the first `count % chunkCount` chunks one longer.
-    func run(_ k: Int, worker: Int) {
+    /// Chunk `k`: an even split, the first `count % chunkCount` chunks one longer.
+    @inline(__always)
+    final func chunk(_ k: Int) -> Range<Int> {
         let base = count / chunkCount, extra = count % chunkCount
         let start = k * base + min(k, extra)
-        let end = start + base + (k < extra ? 1 : 0)
-        switch body {
-        case .plain(let body): body(start..<end)
-        case .indexed(let body): body(start..<end, worker)
-        }
+        return start..<(start + base + (k < extra ? 1 : 0))
     }
+
+    /// Runs chunk `k` as `worker`.
+    func run(_ k: Int, worker: Int) { preconditionFailure("ThreadPoolJob.run is overridden") }
+}
+
+/// A job of the plain form.
+private final class ThreadPoolPlainJob: ThreadPoolJob, @unchecked Sendable {
+    let body: (Range<Int>) -> Void
+    init(count: Int, chunkCount: Int, body: @escaping (Range<Int>) -> Void) {
+        self.body = body
+        super.init(count: count, chunkCount: chunkCount)
+    }
+    override func run(_ k: Int, worker: Int) { body(chunk(k)) }
+}
+
+/// A job of the indexed form.
+private final class ThreadPoolIndexedJob: ThreadPoolJob, @unchecked Sendable {
+    let body: (Range<Int>, Int) -> Void
+    init(count: Int, chunkCount: Int, body: @escaping (Range<Int>, Int) -> Void) {
+        self.body = body
+        super.init(count: count, chunkCount: chunkCount)
+    }
+    override func run(_ k: Int, worker: Int) { body(chunk(k), worker) }
 }
 
 /// How `ThreadPoolState.start` answered.
@@ -163,23 +175,23 @@ private final class ThreadPoolState: @unchecked Sendable {
     /// and the shorter the poll, the less a busy machine's other processes are delayed.
     private static let pollNanoseconds: UInt64 = 50_000
 
-    /// Publishes `job` with its chunk 0 claimed for the calling thread (worker 0), unless a job
-    /// is running: then a thread running one of its bodies gets `.nested` with its index, and
-    /// another thread `.busy`, or, with `outsideCallersWait`, waits until the pool is free.
-    func start(_ job: ThreadPoolJob, outsideCallersWait: Bool) -> ThreadPoolEntry {
+    /// Publishes `job`, unless a job is running: then a thread running one of its bodies gets
+    /// `.nested` with its index, and another thread `.busy` (plain form) or, `indexed`, waits
+    /// until the pool is free. An `indexed` job starts with its chunk 0 claimed for the caller.
+    func start(_ job: ThreadPoolJob, indexed: Bool) -> ThreadPoolEntry {
         condition.lock(); defer { condition.unlock() }
         let me = pthread_self()
         // No reference to the running job is held across the wait: its caller's
         // `withoutActuallyEscaping` requires the job (which holds its body) gone when it returns.
         while self.job != nil {
             if let worker = runningJobWorker(me) { return .nested(worker: worker) }
-            guard outsideCallersWait else { return .busy }
+            guard indexed else { return .busy }
             waitingCallers += 1
             condition.wait()
             waitingCallers -= 1
         }
         job.caller = me
-        job.nextChunk = 1
+        if indexed { job.nextChunk = 1 }
         self.job = job
         if job.chunkCount > 1, sleepingWorkers > 0 { condition.broadcast() }
         return .started
