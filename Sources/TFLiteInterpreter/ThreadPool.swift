@@ -1,7 +1,8 @@
 import Foundation
 
 /// A persistent pool of worker threads for kernels that split work.
-/// CONTRACT: `parallelFor` is the only API operators use.
+/// CONTRACT: `parallelFor` — in its two forms, the body taking a range, or a range and a worker
+/// index — is the only API operators use.
 ///
 /// The workers are created once, when the pool is created: invoking a model never creates
 /// threads. Between jobs a worker first polls for new work for a short while (an invoke issues
@@ -12,6 +13,17 @@ import Foundation
 /// one small chunk rather than by its whole share. A `parallelFor` issued from inside another
 /// `parallelFor` body (or while the pool is busy with another caller) runs serially on the
 /// calling thread instead of deadlocking.
+///
+/// Worker indices (the second form): every thread that takes part has a fixed index in
+/// `0..<threadCount` — the calling thread 0, the pool's workers `1..<threadCount` — and a body
+/// runs with the index of the thread running it, so at any moment no two running bodies hold
+/// the same index: a kernel may give each index memory of its own (per-thread scratch placed
+/// at prepare) and use it without locks. A serial run (one chunk, a one-thread pool) is
+/// worker 0. A call nested in a body runs serially with that body's index (the outer body is
+/// suspended meanwhile, so it must not hold index-keyed memory across the nested call). A call
+/// of the indexed form from another thread while a job runs waits for that job to finish (it
+/// cannot take an index the job's threads hold; the job never waits for it, so this cannot
+/// deadlock), where the plain form runs serially at once.
 final class ThreadPool: @unchecked Sendable {
     /// Number of threads that take part (the caller included).
     let threadCount: Int
@@ -23,10 +35,10 @@ final class ThreadPool: @unchecked Sendable {
     /// Creates a pool with `threadCount` threads (at least 1); starts `threadCount - 1` workers.
     init(threadCount: Int) {
         self.threadCount = max(1, threadCount)
-        state = ThreadPoolState()
-        for _ in 1..<self.threadCount {
+        state = ThreadPoolState(threadCount: self.threadCount)
+        for worker in 1..<self.threadCount {
             let state = self.state
-            let thread = Thread { state.workerLoop() }
+            let thread = Thread { state.workerLoop(worker: worker) }
             thread.name = "litevision.worker"
             thread.start()
         }
@@ -43,39 +55,103 @@ final class ThreadPool: @unchecked Sendable {
     /// write to disjoint memory per chunk.
     func parallelFor(_ count: Int, minChunk: Int = 1, _ body: (Range<Int>) -> Void) {
         guard count > 0 else { return }
-        let chunkCount = threadCount == 1 ? 1
-            : min(threadCount * Self.chunksPerThread, max(1, count / max(1, minChunk)))
+        let chunkCount = chunkCount(count, minChunk: minChunk)
         if chunkCount <= 1 { body(0..<count); return }
         withoutActuallyEscaping(body) { escapable in
-            let job = ThreadPoolJob(count: count, chunkCount: chunkCount, body: escapable)
-            guard state.start(job) else { body(0..<count); return }
+            let job = ThreadPoolPlainJob(count: count, chunkCount: chunkCount, body: escapable)
+            guard case .started = state.start(job, indexed: false) else { body(0..<count); return }
             // The caller works too, then waits for the chunks the workers took.
-            while let chunk = state.takeChunk(of: job) { job.run(chunk); state.finish(chunk: job) }
+            while let chunk = state.takeChunk(of: job) { job.run(chunk, worker: 0); state.finish(chunk: job) }
             state.waitUntilDone(job)
         }
     }
+
+    /// As `parallelFor(_:minChunk:_:)`, with each chunk's body also given the index of the
+    /// thread running it, `worker` in `0..<threadCount`: no two bodies running at the same
+    /// moment have the same index (see the type's notes for serial, nested and concurrent
+    /// calls), so `body` may use memory kept per index — e.g. one scratch buffer per worker,
+    /// requested at prepare for `threadCount` workers — without locks. A one-chunk call runs
+    /// on the calling thread as worker 0 (or as the enclosing body's worker when nested).
+    func parallelFor(_ count: Int, minChunk: Int = 1, _ body: (Range<Int>, _ worker: Int) -> Void) {
+        guard count > 0 else { return }
+        let chunkCount = chunkCount(count, minChunk: minChunk)
+        withoutActuallyEscaping(body) { escapable in
+            let job = ThreadPoolIndexedJob(count: count, chunkCount: chunkCount, body: escapable)
+            switch state.start(job, indexed: true) {
+            case .started:
+                // Chunk 0 was claimed for the caller as the job started (so a one-chunk job is
+                // never handed to a worker); then it takes chunks like any thread.
+                job.run(0, worker: 0)
+                state.finish(chunk: job)
+                while let chunk = state.takeChunk(of: job) { job.run(chunk, worker: 0); state.finish(chunk: job) }
+                state.waitUntilDone(job)
+            case .nested(let worker): body(0..<count, worker)
+            case .busy: preconditionFailure("an indexed parallelFor waits for the pool instead")
+            }
+        }
+    }
+
+    /// Chunks `count` units split into with at least `minChunk` per chunk (1 on a one-thread pool).
+    private func chunkCount(_ count: Int, minChunk: Int) -> Int {
+        threadCount == 1 ? 1 : min(threadCount * Self.chunksPerThread, max(1, count / max(1, minChunk)))
+    }
 }
 
-/// One `parallelFor` call: the range, its split and the body.
-private final class ThreadPoolJob: @unchecked Sendable {
+/// One `parallelFor` call: the range, its split and (in a subclass, as a stored `let`, which
+/// each chunk calls as the plain form always did) the body.
+private class ThreadPoolJob: @unchecked Sendable {
     let count: Int
     let chunkCount: Int
-    let body: (Range<Int>) -> Void
     var nextChunk = 0
     var unfinishedChunks: Int
+    /// The thread that published the job (worker 0), set by `ThreadPoolState.start`.
+    var caller: pthread_t?
 
-    init(count: Int, chunkCount: Int, body: @escaping (Range<Int>) -> Void) {
-        self.count = count; self.chunkCount = chunkCount; self.body = body
+    init(count: Int, chunkCount: Int) {
+        self.count = count; self.chunkCount = chunkCount
         unfinishedChunks = chunkCount
     }
 
-    /// Runs chunk `k`: an even split, the first `count % chunkCount` chunks one longer.
-    func run(_ k: Int) {
+    /// Chunk `k`: an even split, the first `count % chunkCount` chunks one longer.
+    @inline(__always)
+    final func chunk(_ k: Int) -> Range<Int> {
         let base = count / chunkCount, extra = count % chunkCount
         let start = k * base + min(k, extra)
-        let end = start + base + (k < extra ? 1 : 0)
-        body(start..<end)
+        return start..<(start + base + (k < extra ? 1 : 0))
     }
+
+    /// Runs chunk `k` as `worker`.
+    func run(_ k: Int, worker: Int) { preconditionFailure("ThreadPoolJob.run is overridden") }
+}
+
+/// A job of the plain form.
+private final class ThreadPoolPlainJob: ThreadPoolJob, @unchecked Sendable {
+    let body: (Range<Int>) -> Void
+    init(count: Int, chunkCount: Int, body: @escaping (Range<Int>) -> Void) {
+        self.body = body
+        super.init(count: count, chunkCount: chunkCount)
+    }
+    override func run(_ k: Int, worker: Int) { body(chunk(k)) }
+}
+
+/// A job of the indexed form.
+private final class ThreadPoolIndexedJob: ThreadPoolJob, @unchecked Sendable {
+    let body: (Range<Int>, Int) -> Void
+    init(count: Int, chunkCount: Int, body: @escaping (Range<Int>, Int) -> Void) {
+        self.body = body
+        super.init(count: count, chunkCount: chunkCount)
+    }
+    override func run(_ k: Int, worker: Int) { body(chunk(k), worker) }
+}
+
+/// How `ThreadPoolState.start` answered.
+private enum ThreadPoolEntry {
+    /// The job is published, its chunk 0 claimed for the caller.
+    case started
+    /// The caller runs a body of the running job as `worker`: run serially as that worker.
+    case nested(worker: Int)
+    /// Another thread's job is running (only when outside callers do not wait): run serially.
+    case busy
 }
 
 /// Shared state of the pool and its workers (kept apart so the workers do not keep the pool alive).
@@ -86,19 +162,46 @@ private final class ThreadPoolState: @unchecked Sendable {
     private var isShutDown = false
     /// Workers blocked in `condition.wait()` (the publisher only signals when there are any).
     private var sleepingWorkers = 0
+    /// Outside callers blocked in `start` until the running job retires.
+    private var waitingCallers = 0
+    /// The thread of worker `k` at index `k` (index 0, the caller's, stays nil), set as each
+    /// worker starts: before it can run any chunk.
+    private var workerThreads: [pthread_t?]
+
+    init(threadCount: Int) { workerThreads = Array(repeating: nil, count: threadCount) }
 
     /// How long an idle thread polls before it blocks. Measured on 2 quiet cores: polling took
     /// the 2-thread speedup from 1.3× to 1.8× (yolov8n_int8_640, deeplabv3); 30–200 µs all did,
     /// and the shorter the poll, the less a busy machine's other processes are delayed.
     private static let pollNanoseconds: UInt64 = 50_000
 
-    /// Publishes `job`; false when another job is running (nested or concurrent use).
-    func start(_ job: ThreadPoolJob) -> Bool {
+    /// Publishes `job`, unless a job is running: then a thread running one of its bodies gets
+    /// `.nested` with its index, and another thread `.busy` (plain form) or, `indexed`, waits
+    /// until the pool is free. An `indexed` job starts with its chunk 0 claimed for the caller.
+    func start(_ job: ThreadPoolJob, indexed: Bool) -> ThreadPoolEntry {
         condition.lock(); defer { condition.unlock() }
-        guard self.job == nil else { return false }
+        let me = pthread_self()
+        // No reference to the running job is held across the wait: its caller's
+        // `withoutActuallyEscaping` requires the job (which holds its body) gone when it returns.
+        while self.job != nil {
+            if let worker = runningJobWorker(me) { return .nested(worker: worker) }
+            guard indexed else { return .busy }
+            waitingCallers += 1
+            condition.wait()
+            waitingCallers -= 1
+        }
+        job.caller = me
+        if indexed { job.nextChunk = 1 }
         self.job = job
-        if sleepingWorkers > 0 { condition.broadcast() }
-        return true
+        if job.chunkCount > 1, sleepingWorkers > 0 { condition.broadcast() }
+        return .started
+    }
+
+    /// With the lock held and a job running: the worker index `thread` has in it (0 for the
+    /// thread that published it), nil when `thread` takes no part in it.
+    private func runningJobWorker(_ thread: pthread_t) -> Int? {
+        if let caller = job?.caller, pthread_equal(caller, thread) != 0 { return 0 }
+        return workerThreads.firstIndex { $0.map { pthread_equal($0, thread) != 0 } ?? false }
     }
 
     /// The next unclaimed chunk of `job`, or nil.
@@ -125,6 +228,7 @@ private final class ThreadPoolState: @unchecked Sendable {
         }
         while job.unfinishedChunks > 0 { condition.wait() }
         self.job = nil
+        if waitingCallers > 0 { condition.broadcast() }
     }
 
     /// Wakes the workers and lets them exit.
@@ -164,17 +268,18 @@ private final class ThreadPoolState: @unchecked Sendable {
         isShutDown || (job.map { $0.nextChunk < $0.chunkCount } ?? false)
     }
 
-    /// A worker: polls, then sleeps, until a job has unclaimed chunks; runs them; repeats until
-    /// shut down.
-    func workerLoop() {
+    /// Worker `worker`: polls, then sleeps, until a job has unclaimed chunks; runs them as
+    /// `worker`; repeats until shut down.
+    func workerLoop(worker: Int) {
         condition.lock()
+        workerThreads[worker] = pthread_self()
         while true {
             if isShutDown { condition.unlock(); return }
             if let job, job.nextChunk < job.chunkCount {
                 let chunk = job.nextChunk
                 job.nextChunk += 1
                 condition.unlock()
-                job.run(chunk)
+                job.run(chunk, worker: worker)
                 condition.lock()
                 job.unfinishedChunks -= 1
                 if job.unfinishedChunks == 0 { condition.broadcast() }

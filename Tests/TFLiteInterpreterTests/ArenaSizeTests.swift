@@ -7,29 +7,53 @@ import XCTest
 
 /// The arena of real models must not grow: each model's plan is checked against the size
 /// measured when it was last changed, from the shapes its file declares (`arenaBytes`) and with
-/// the engine's real kernels (`realArenaBytes`: their prepared shapes, the float ADD + RELU pairs
-/// that share one buffer under `ClampFusion`, and the kernels' per-invoke scratch, which the
-/// arena holds: the integer GEMM's activation copies and patch rows, in the layout this CPU's
+/// the engine's real kernels (`real`: their prepared shapes, the float ADD + RELU pairs that
+/// share one buffer under `ClampFusion`, and the kernels' per-invoke scratch, which the arena
+/// holds). That scratch depends on the kernels this CPU runs, through one switch per kind of
+/// model: float models hold the depthwise kernels' input windows (one per thread; the arena
+/// tests run 1 thread) only where `DepthwiseConv2DOptimized.floatReadsInPlace` is false
+/// (`LITEVISION_ISA=avx2`, `LITEVISION_JIT=0`); 8-bit models always hold their depthwise
+/// windows, and the integer GEMM's activation copies and patch rows in the layout this CPU's
 /// kernels take — int8 quads where `QuantizedGEMM.prefersInt8Quads`, int16 pairs, twice the
-/// bytes, otherwise, as with `LITEVISION_JIT=0`).
+/// bytes, otherwise, as with `LITEVISION_JIT=0`.
 /// The ceilings are the measured sizes, with no slack (the plans are deterministic): lower them
 /// when the planner improves; never raise them silently.
 final class ArenaSizeTests: XCTestCase {
-    /// Measured arena bytes per model (greedy-by-size plan, 64-byte alignment), 2026-11-26;
-    /// real kernels with int8 quads / with int16 pairs.
-    static let recorded: [(model: String, shared: Bool, arenaBytes: Int, realArenaBytes: (quads: Int, pairs: Int))] = [
-        ("deeplabv3.tflite", false, 6_432_320, (6_432_320, 6_432_320)),
+    /// The arena with the engine's real kernels, for the one kernel switch that changes it.
+    enum RealArena {
+        /// A float model: depthwise input read in place / through windows.
+        case float(inPlace: Int, windowed: Int)
+        /// An 8-bit model: integer GEMM operands as int8 quads / int16 pairs.
+        case integer(quads: Int, pairs: Int)
+
+        /// The bytes for the kernels this process runs.
+        var current: Int {
+            switch self {
+            case .float(let inPlace, let windowed): return DepthwiseConv2DOptimized.floatReadsInPlace ? inPlace : windowed
+            case .integer(let quads, let pairs): return QuantizedGEMM.prefersInt8Quads ? quads : pairs
+            }
+        }
+    }
+
+    /// Measured arena bytes per model (greedy-by-size plan, 64-byte alignment), 2026-11-26.
+    static let recorded: [(model: String, shared: Bool, arenaBytes: Int, real: RealArena)] = [
+        // Float models: at 1 thread the depthwise windows fit in steps below each model's peak,
+        // so the windowed plans' arenas are the in-place ones.
+        ("deeplabv3.tflite", false, 6_432_320, .float(inPlace: 6_432_320, windowed: 6_432_320)),
         // The real kernels' plan is larger: merged ADD + RELU lifetimes (`ClampFusion`) place worse here.
-        ("face_detection_short_range.tflite", false, 1_572_864, (1_769_472, 1_769_472)),
-        ("face_detection_full_range.tflite", false, 3_981_312, (3_981_312, 3_981_312)),
-        ("face_detection_back.tflite", false, 5_505_024, (5_505_024, 5_505_024)),
-        // The 8-bit models' arenas hold their GEMM scratch (before it moved there: 1,655,808,
-        // 2,970,048 and 4,526,144 bytes, with the scratch allocated per node on top).
-        ("efficientnet_lite0.tflite", false, 1_655_808, (1_756_608, 1_956_928)),
-        ("ssd_fish_uint8.tflite", true, 2_970_048, (3_240_512, 3_510_080)),
+        ("face_detection_short_range.tflite", false, 1_572_864, .float(inPlace: 1_769_472, windowed: 1_769_472)),
+        ("face_detection_full_range.tflite", false, 3_981_312, .float(inPlace: 3_981_312, windowed: 3_981_312)),
+        ("face_detection_back.tflite", false, 5_505_024, .float(inPlace: 5_505_024, windowed: 5_505_024)),
+        // The 8-bit models' arenas hold their GEMM scratch and their depthwise windows (before
+        // the GEMM scratch moved there: 1,655,808, 2,970,048 and 4,526,144 bytes; before the
+        // windows did, with the GEMM scratch: efficientnet_lite0 1,756,608 / 1,956,928 and
+        // ssd_fish_uint8 3,240,512 / 3,510,080 bytes with quads / pairs, the windows allocated
+        // per call on top).
+        ("efficientnet_lite0.tflite", false, 1_655_808, .integer(quads: 2_067_840, pairs: 2_067_840)),
+        ("ssd_fish_uint8.tflite", true, 2_970_048, .integer(quads: 3_288_768, pairs: 3_510_080)),
         // yolov8n's first layer gathers 320 × 320 patch rows of 27 values at the step where its
         // 640 × 640 input and its output are live.
-        ("yolov8n_int8_640.tflite", true, 6_144_000, (6_971_072, 9_838_208)),
+        ("yolov8n_int8_640.tflite", true, 6_144_000, .integer(quads: 6_971_072, pairs: 9_838_208)),
     ]
 
     /// The plan of `path` using declared shapes, and the largest set of simultaneously live bytes.
@@ -43,7 +67,7 @@ final class ArenaSizeTests: XCTestCase {
     /// The path of a recorded model, or nil (with the reason in `skipped`) when it is absent
     /// and may be. Where it may not — a shared model when `../shared/models` exists, any model
     /// under CI — `TestPaths` throws ``MissingPrerequisite`` and the test fails.
-    static func path(of entry: (model: String, shared: Bool, arenaBytes: Int, realArenaBytes: (quads: Int, pairs: Int)),
+    static func path(of entry: (model: String, shared: Bool, arenaBytes: Int, real: RealArena),
                      skipped: inout [String]) throws -> String? {
         do {
             return entry.shared ? try TestPaths.sharedModel(entry.model) : try TestPaths.model(entry.model)
@@ -79,7 +103,7 @@ final class ArenaSizeTests: XCTestCase {
             guard missing.isEmpty else { unsupported.append("\(entry.model) (\(missing.joined(separator: ", ")))"); continue }
             let interpreter = try Interpreter(model: Model(file: file), options: .init(threadCount: 1))
             try interpreter.allocateTensors()
-            let recorded = QuantizedGEMM.prefersInt8Quads ? entry.realArenaBytes.quads : entry.realArenaBytes.pairs
+            let recorded = entry.real.current
             print("real-kernel arena \(entry.model): \(interpreter.arenaByteCount) bytes (recorded \(recorded)), "
                   + "peak live set \(interpreter.arenaUsage.peakLiveByteCount) bytes")
             XCTAssertLessThanOrEqual(interpreter.arenaByteCount, recorded, "\(entry.model): arena grew")

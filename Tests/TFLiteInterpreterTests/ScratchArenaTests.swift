@@ -1,11 +1,12 @@
 import Foundation
 @testable import TFLiteInterpreter
+import TFLiteKernels
 import TFLiteSchema
 import TestSupport
 import XCTest
 
-/// Per-invoke kernel scratch (integer GEMM activations and patch rows, quantized hybrid rows)
-/// lives in the arena, placed by the planner with the lifetime of its node's step, so the bytes
+/// Per-invoke kernel scratch (integer GEMM activations and patch rows, quantized hybrid rows,
+/// the depthwise kernels' per-thread input windows) lives in the arena, placed by the planner with the lifetime of its node's step, so the bytes
 /// hold anything between invokes. These tests poison the whole arena before an invoke and
 /// require the same output bits: they fail if a kernel relies on scratch contents written at
 /// prepare (the quad layout's padding pixel, the int16 pairs' zero pixel) or by an earlier invoke.
@@ -18,11 +19,24 @@ final class ScratchArenaTests: XCTestCase {
                            "conv_i8_same_dil2_relu_n1_to_1", "conv_u8_batch2_1x1_none", "conv_hybrid_pc_same",
                            "conv_hybrid_pc_batch2_s2", "conv_hybrid_pt", "fc_u8_batch2"]
 
+    /// Single-operator DEPTHWISE_CONV_2D fixtures the optimized kernels run (depth multiplier
+    /// 1): the 8-bit ones always through per-thread input windows, the float ones where
+    /// `DepthwiseConv2DOptimized.floatReadsInPlace` is false (`LITEVISION_ISA=avx2`,
+    /// `LITEVISION_JIT=0`), with SAME padding, dilation, stride 2, 5 × 5 filters.
+    static let depthwiseFixtures = ["dw_u8_same_s1_m1_relu6", "dw_i8_same_s1_m1_relu6", "dw_u8_same_5x5_s2_none",
+                                    "dw_i8_same_5x5_s2_none", "dw_u8_same_dil2_m1_none", "dw_i8_same_dil2_m1_none",
+                                    "dw_u8_wide_s2", "dw_i8_wide_3x3", "dw_u8_saturating", "dw_f32_same_s1_m1_relu6",
+                                    "dw_f32_same_dil2_m1_none", "dw_f32_same_5x5_s2_none", "dw_f32_wide_dil2"]
+
+    /// Models whose depthwise layers run through the windows at 1 and 2 threads: uint8
+    /// (efficientnet_lite0) and float (face_detection_full_range, windowed where floats are).
+    static let depthwiseModels = ["efficientnet_lite0.tflite", "face_detection_full_range.tflite"]
+
     /// A prepared executor of fixture `name` and its input.
-    private func load(_ name: String) throws -> (SubgraphExecutor, NumPyArray) {
+    private func load(_ name: String, threads: Int = 1) throws -> (SubgraphExecutor, NumPyArray) {
         let directory = try TestPaths.fixture("ops/convolution/\(name)/model.tflite")
         let model = try Model(file: TFLiteModelFile(contentsOf: directory))
-        let executor = SubgraphExecutor(blueprint: model.subgraphs[0], threads: ThreadPool(threadCount: 1))
+        let executor = SubgraphExecutor(blueprint: model.subgraphs[0], threads: ThreadPool(threadCount: threads))
         try executor.prepare()
         let input = try NumPyArray(contentsOf: (directory as NSString).deletingLastPathComponent + "/input_0.npy")
         return (executor, input)
@@ -61,6 +75,83 @@ final class ScratchArenaTests: XCTestCase {
                 XCTAssertEqual(try run(executor, input), clean, "\(name): output depends on stale scratch (\(poison))")
             }
         }
+    }
+
+    /// The windowed depthwise kernels take one workspace per pool thread from the arena (by
+    /// their worker index) and refill every window row they read, padding zeros included: a
+    /// kernel that kept the zeros of an earlier invoke, or read another thread's window, fails.
+    func testDepthwiseWindowsAreArenaScratchRefilledEveryInvoke() throws {
+        var windowed = 0
+        for name in Self.depthwiseFixtures {
+            for threads in [1, 2] {
+                let (executor, input) = try load(name, threads: threads)
+                let (_, _, scratch) = try executor.arenaRequests()
+                let quantized = !name.hasPrefix("dw_f32")
+                if quantized || !scratch.isEmpty {
+                    XCTAssertEqual(scratch.count, threads, "\(name): one window per thread (\(threads))")
+                    windowed += 1
+                }
+                for slot in scratch { XCTAssertFalse(slot.hasOwnMemory, "\(name): window outside the arena") }
+                let clean = try run(executor, input)
+                for poison: UInt8 in [0xA5, 0x00, 0xFF, 0x7F] {
+                    executor.overwriteArena(with: poison)
+                    XCTAssertEqual(try run(executor, input), clean, "\(name), \(threads) threads: output depends on stale windows (\(poison))")
+                }
+            }
+        }
+        // 9 8-bit fixtures at 2 thread counts, and the 4 float ones where floats are windowed.
+        XCTAssertGreaterThanOrEqual(windowed, DepthwiseConv2DOptimized.floatReadsInPlace ? 18 : 26,
+                                    "fixtures run through the windows")
+    }
+
+    /// Whole models at 1 and 2 threads (chunks of one layer on both threads, each with its own
+    /// window): a poisoned arena gives the same bits, and 2 threads the same bits as 1.
+    func testDepthwiseModelsIgnorePoisonedArenaAtOneAndTwoThreads() throws {
+        var checked = 0, skipped: [String] = []
+        for name in Self.depthwiseModels {
+            let path: String
+            do { path = try TestPaths.model(name) } catch let skip as XCTSkip { skipped.append(skip.message ?? name); continue }
+            let model = try Model(file: TFLiteModelFile(contentsOf: path))
+            var outputs: [[UInt8]] = []
+            for threads in [1, 2] {
+                let executor = SubgraphExecutor(blueprint: model.subgraphs[0], threads: ThreadPool(threadCount: threads))
+                try executor.prepare()
+                let input = executor.tensors[executor.inputIndices[0]]
+                let bytes = Self.pseudoRandomInput(input)
+                let clean = try run(executor, bytes)
+                print("depthwise model \(name), \(threads) threads: arena \(executor.arenaByteCount) bytes")
+                for poison: UInt8 in [0xA5, 0xFF] {
+                    executor.overwriteArena(with: poison)
+                    XCTAssertEqual(try run(executor, bytes), clean, "\(name), \(threads) threads: output depends on stale scratch (\(poison))")
+                }
+                outputs.append(clean)
+            }
+            XCTAssertEqual(outputs[0], outputs[1], "\(name): 2 threads differ from 1")
+            checked += 1
+        }
+        if checked == 0 { throw TestEnvironment.missing("no depthwise model present: \(skipped.joined(separator: "; "))") }
+        TestEnvironment.reportSkipped(skipped)
+    }
+
+    /// Deterministic input bytes for `tensor`: floats in [-1, 1), other types any byte.
+    static func pseudoRandomInput(_ tensor: RuntimeTensor) -> [UInt8] {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> UInt64 { state = state &* 6364136223846793005 &+ 1442695040888963407; return state >> 33 }
+        if tensor.type == .float32 {
+            let floats = (0..<(tensor.byteCount / 4)).map { _ in Float(next() % 2048) / 1024 - 1 }
+            return floats.withUnsafeBytes { Array($0) }
+        }
+        return (0..<tensor.byteCount).map { _ in UInt8(truncatingIfNeeded: next()) }
+    }
+
+    /// Writes `bytes` into the executor's graph input, invokes, and returns output 0's bytes.
+    private func run(_ executor: SubgraphExecutor, _ bytes: [UInt8]) throws -> [UInt8] {
+        let tensor = executor.tensors[executor.inputIndices[0]]
+        XCTAssertEqual(bytes.count, tensor.byteCount)
+        bytes.withUnsafeBytes { tensor.data!.copyMemory(from: $0.baseAddress!, byteCount: tensor.byteCount) }
+        try executor.invoke()
+        let output = executor.tensors[executor.outputIndices[0]]
+        return Array(UnsafeRawBufferPointer(start: output.data!, count: output.byteCount))
     }
 
     /// Two nodes' scratch may share bytes: each is live only at its own step.

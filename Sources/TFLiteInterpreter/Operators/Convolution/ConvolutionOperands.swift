@@ -15,9 +15,11 @@ struct ConvolutionOperands {
         filterTensor = try node.input(1)
         outputTensor = try node.output(0)
         biasTensor = bias
-        for tensor in [inputTensor, filterTensor, outputTensor] + (bias.map { [$0] } ?? []) {
-            _ = try ConvSupport.data(tensor, op: op)
-        }
+        // One by one, not over an array of the tensors: invoke allocates nothing.
+        _ = try ConvSupport.data(inputTensor, op: op)
+        _ = try ConvSupport.data(filterTensor, op: op)
+        _ = try ConvSupport.data(outputTensor, op: op)
+        if let bias { _ = try ConvSupport.data(bias, op: op) }
     }
 
     /// The input as `T` elements (the type the plan was prepared for).

@@ -2,7 +2,8 @@ import TFLiteKernels
 
 /// The channel-vectorized DEPTHWISE_CONV_2D kernels, chosen at prepare and split over output
 /// rows across the thread pool (`WorkSplitPolicy.depthwiseMinChunk`). Each case carries
-/// exactly what it runs with.
+/// exactly what it runs with; the windowed ones, one workspace per pool thread in the arena,
+/// which a chunk takes by its worker index (`ThreadPool.parallelFor`'s indexed form).
 enum DepthwisePlan {
     /// Float, reading the input in place, border taps through the border kernel (a filter that
     /// is not constant and finite, or a layer whose windows would move more than they convert).
@@ -28,31 +29,32 @@ enum DepthwisePlan {
             let (g, c, fma) = (layer.geometry, layer.clamp, layer.fusedMultiplyAdd)
             let (x, b, y) = (o.input(Float.self), o.bias(Float.self), o.output(Float.self))
             let (filter, plan) = (UnsafePointer(windows.filter.pointer), windows.plan)
-            threads.parallelFor(DepthwiseConv2DOptimized.rowCount(g), minChunk: WorkSplitPolicy.depthwiseMinChunk(g)) { part in
+            threads.parallelFor(DepthwiseConv2DOptimized.rowCount(g), minChunk: WorkSplitPolicy.depthwiseMinChunk(g)) { part, worker in
                 DepthwiseConv2DOptimized.float(g, activationMin: c.min, activationMax: c.max, input: x, filter: filter,
-                                               bias: b, output: y, rows: part, plan: plan, fusedMultiplyAdd: fma)
+                                               bias: b, output: y, rows: part, plan: plan, fusedMultiplyAdd: fma,
+                                               workspace: windows.workspace(worker))
             }
         case .uint8Windowed(let layer, let windows):
             let (g, q) = (layer.geometry, layer.requantizer)
             let (x, b, y) = (o.input(UInt8.self), o.bias(Int32.self), o.output(UInt8.self))
             let (filter, plan) = (UnsafePointer(windows.filter.pointer), windows.plan)
-            threads.parallelFor(DepthwiseConv2DOptimized.rowCount(g), minChunk: WorkSplitPolicy.depthwiseMinChunk(g)) { part in
+            threads.parallelFor(DepthwiseConv2DOptimized.rowCount(g), minChunk: WorkSplitPolicy.depthwiseMinChunk(g)) { part, worker in
                 DepthwiseConv2DOptimized.uint8(g, q, input: x, packedFilter: filter, bias: b, output: y, rows: part,
-                                               plan: plan)
+                                               plan: plan, workspace: windows.workspace(worker))
             }
         case .int8Windowed(let layer, let windows):
             let (g, q) = (layer.geometry, layer.requantizer)
             let (x, b, y) = (o.input(Int8.self), o.bias(Int32.self), o.output(Int8.self))
             let (filter, plan) = (UnsafePointer(windows.filter.pointer), windows.plan)
-            threads.parallelFor(DepthwiseConv2DOptimized.rowCount(g), minChunk: WorkSplitPolicy.depthwiseMinChunk(g)) { part in
+            threads.parallelFor(DepthwiseConv2DOptimized.rowCount(g), minChunk: WorkSplitPolicy.depthwiseMinChunk(g)) { part, worker in
                 DepthwiseConv2DOptimized.int8(g, q, input: x, packedFilter: filter, bias: b, output: y, rows: part,
-                                              plan: plan)
+                                              plan: plan, workspace: windows.workspace(worker))
             }
         }
     }
 
     /// The optimized plan of a depthwise layer `g` in `arithmetic`, with its filter packed and
-    /// its windows reserved in `node`'s budget; nil when the reference kernels run (int16x8,
+    /// its windows' workspaces requested in `node`'s scratch; nil when the reference kernels run (int16x8,
     /// hybrid, geometries the kernels do not take, quantized layers with a non-constant filter).
     static func make(_ arithmetic: ConvolutionArithmetic, geometry g: ConvolutionGeometry, filter: RuntimeTensor,
                      node: NodeContext) throws -> DepthwisePlan? {
@@ -114,19 +116,33 @@ struct DepthwiseQuantized {
     let requantizer: ConvRequantizer
 }
 
-/// The filter the windowed kernels read (cache-line aligned) and how they block rows.
+/// The filter the windowed kernels read (cache-line aligned), how they block rows, and each
+/// pool thread's workspace (its window of padded input rows, then, for 8-bit layers, a row of sums).
 struct DepthwiseWindows {
     /// `w + filterOffset` (exact in Float) for quantized layers, a copy of the weights for float ones.
     let filter: AlignedArray<Float>
     let plan: DepthwiseConv2DOptimized.InputWindowPlan
+    /// Workspace `k` for the chunks worker `k` runs (one per thread of the node's pool), arena
+    /// scratch live for the node's step: each invoke's kernel refills every row it reads,
+    /// padding zeros included.
+    let workspaces: [ScratchArray<Float>]
 
-    /// Windows of `plan`, with each thread's window (and row of sums, for epilogues that do not
-    /// finish in place) reserved against `node`'s budget; the kernel allocates them while it runs.
+    /// Windows of `plan`, with one workspace per thread of `node`'s pool requested in `node`'s
+    /// scratch (`rowOfSums`: for epilogues that do not finish in place, the 8-bit ones).
     init(filter: AlignedArray<Float>, plan: DepthwiseConv2DOptimized.InputWindowPlan, geometry g: ConvolutionGeometry,
          rowOfSums: Bool, node: NodeContext) throws {
-        let perThread = plan.floatCount + (rowOfSums ? g.outputWidth * g.outputDepth : 0)
-        try node.reserveScratch(SharedMemoryBudget.bytes(node.threads.threadCount * perThread, MemoryLayout<Float>.size),
-                                "the input windows (\(plan.windowRows) rows of \(plan.rowLength) values per thread)")
+        let floats = plan.workspaceFloatCount(g, withRowOfSums: rowOfSums)
+        workspaces = try (0..<node.threads.threadCount).map { worker in
+            try node.requestScratch(Float.self, count: floats,
+                                    "thread \(worker)'s input window (\(plan.windowRows) rows of \(plan.rowLength) values)")
+        }
         self.filter = filter; self.plan = plan
+    }
+
+    /// The workspace of pool thread `worker` (`0..<threadCount` of the pool prepared with).
+    @inline(__always)
+    func workspace(_ worker: Int) -> UnsafeMutablePointer<Float> {
+        precondition(worker < workspaces.count, "depthwise: worker \(worker) of a pool larger than the one prepared with")
+        return workspaces[worker].pointer
     }
 }
