@@ -150,6 +150,7 @@ struct ColourRegions {
         }
         // Edges as (p, q) pairs and sort keys: the weight's bits (a non-negative float's bits
         // order as the float does) above the edge's index, so equal weights keep edge order.
+        // The keys are made in index order, so a stable sort by the weight bits sorts them.
         var ends: [(p: Int32, q: Int32)] = []
         var keys: [UInt64] = []
         ends.reserveCapacity(w * h * 4)
@@ -163,7 +164,7 @@ struct ColourRegions {
                 }
             }
         }
-        keys.sort()
+        HighWordRadixSort.sort(&keys)
         var sets = DisjointSets(count: w * h)
         var threshold = [Float](repeating: k, count: w * h)
         for key in keys {
