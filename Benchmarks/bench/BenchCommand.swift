@@ -55,6 +55,10 @@ struct BenchCommand: ParsableCommand {
           help: "Add the end-to-end default-detector rows (default: on without --model, off with it).")
     var endToEnd: Bool?
 
+    @Option(name: .customLong("end-to-end-row"),
+            help: "An end-to-end row to measure (repeatable: e2e_default_detector, e2e_detector_multi_classify, e2e_stream_multi_classify; default: all). Without --model, only these rows are measured.")
+    var endToEndRows: [String] = []
+
     @Flag(help: "With --end-to-end: measure the streaming batch mode (detect --jsonl) instead: images/s and images/s per core with the default and the YOLO detector, without and with decode-ahead.")
     var batch = false
 
@@ -72,16 +76,20 @@ struct BenchCommand: ParsableCommand {
         if profileTop < 1 { throw ValidationError("--profile-top must be at least 1") }
         if batch && endToEnd == false { throw ValidationError("--batch measures the end-to-end pipeline: drop --no-end-to-end") }
         if batchImages < 1 { throw ValidationError("--batch-images must be at least 1") }
+        if !endToEndRows.isEmpty && endToEnd == false { throw ValidationError("--end-to-end-row measures end-to-end rows: drop --no-end-to-end") }
+        for row in endToEndRows where EndToEndBenchmark.Configuration(rowName: row) == nil {
+            throw ValidationError("unknown end-to-end row \(row): use one of \(EndToEndBenchmark.Configuration.allCases.map(\.rowName).joined(separator: ", "))")
+        }
     }
 
     func run() throws {
         let locations = PackageLocations()
         if batch { return try runBatch(locations) }
-        let modelPaths = models.isEmpty ? locations.referenceModels() : models
+        let modelPaths = models.isEmpty && endToEndRows.isEmpty ? locations.referenceModels() : models
         let threads = resolvedThreadCounts()
         let policy = IterationPolicy(warmUpCount: warmup, fixedIterations: iterations, minimumIterations: 5,
                                      maximumIterations: 200, secondsBudget: seconds)
-        if modelPaths.isEmpty && models.isEmpty {
+        if modelPaths.isEmpty && models.isEmpty && endToEndRows.isEmpty {
             log("no models found in \(locations.modelsDirectory) or \(locations.sharedModelsDirectory): run Scripts/fetch-models.sh")
         }
         #if DEBUG
@@ -119,9 +127,11 @@ struct BenchCommand: ParsableCommand {
             rows += modelRows
         }
 
-        if endToEnd ?? models.isEmpty {
+        if endToEnd ?? (models.isEmpty || !endToEndRows.isEmpty) {
             log("benchmarking the end-to-end default detector")
-            switch EndToEndBenchmark(locations: locations, threadCounts: threads, policy: policy).run() {
+            var endToEndBenchmark = EndToEndBenchmark(locations: locations, threadCounts: threads, policy: policy)
+            if !endToEndRows.isEmpty { endToEndBenchmark.configurations = endToEndRows.compactMap(EndToEndBenchmark.Configuration.init(rowName:)) }
+            switch endToEndBenchmark.run() {
             case .success(let endToEndRows): rows += endToEndRows
             case .failure(let reason): log("end-to-end rows skipped: \(reason.message)")
             }

@@ -5,7 +5,9 @@ import ObjectDetection
 /// The end-to-end rows: image to detections with the default detector
 /// (`ObjectDetector.objectDetector(options:)`, models from `Models/`), timed per image
 /// including preprocessing (color conversion, resize, normalization) and post-processing.
-/// PNG decoding happens once, before timing. The images of `Models/images/` are used in turn.
+/// PNG decoding happens once, before timing. The images of `Models/images/` are used in turn,
+/// and every row measures whole rounds of them (each photo as often, or for as many frames, as
+/// every other), so rows of different configurations cover the same photos and compare.
 struct EndToEndBenchmark {
     /// The detector configurations measured.
     enum Configuration: CaseIterable {
@@ -26,6 +28,15 @@ struct EndToEndBenchmark {
             }
         }
 
+        /// Frames each photo is held for (a still camera in stream mode, else 1).
+        var framesPerImage: Int { self == .streamMultipleObjectsWithClassification ? 30 : 1 }
+
+        /// The configuration of a row name.
+        init?(rowName: String) {
+            guard let match = Self.allCases.first(where: { $0.rowName == rowName }) else { return nil }
+            self = match
+        }
+
         /// The detector options.
         var options: ObjectDetectorOptions {
             var options = ObjectDetectorOptions()
@@ -42,8 +53,11 @@ struct EndToEndBenchmark {
     let locations: PackageLocations
     /// Thread counts to measure.
     let threadCounts: [Int]
-    /// Warm-up and repetition policy (each run is one image).
+    /// Warm-up and repetition policy (each run is one image). The measured runs are extended
+    /// to whole rounds of the photos (see ``measure(_:threads:images:)``).
     let policy: IterationPolicy
+    /// The configurations measured, in this order.
+    var configurations: [Configuration] = Configuration.allCases
 
     /// Rows for every configuration and thread count, or a reason when the pipeline cannot run
     /// (no `Models/` or no images).
@@ -62,7 +76,7 @@ struct EndToEndBenchmark {
             return .failure(SkipReason(message: "cannot decode the sample images: \(error)"))
         }
         var rows: [BenchmarkRow] = []
-        for configuration in Configuration.allCases {
+        for configuration in configurations {
             for threads in threadCounts {
                 rows.append(measure(configuration, threads: threads, images: images))
             }
@@ -73,6 +87,12 @@ struct EndToEndBenchmark {
     /// Why the end-to-end rows were skipped.
     struct SkipReason: Error { var message: String }
 
+    /// One row: warm-up frames, then the measured frames from the first photo on (stream mode
+    /// starts a new stream there: tracks and labels of the warm-up are forgotten), at least one
+    /// round of the photos (`images.count × framesPerImage` frames) and always whole rounds, so
+    /// each photo weighs the same in the median and p90 as in every other row. (Time-boxed runs
+    /// that stopped within a round measured stream mode on its first photo only, the costliest
+    /// one, against the other rows' average over all photos.)
     private func measure(_ configuration: Configuration, threads: Int, images: [VisionImage]) -> BenchmarkRow {
         var row = BenchmarkRow(model: configuration.rowName, path: "", threads: threads)
         do {
@@ -81,17 +101,22 @@ struct EndToEndBenchmark {
                                                              modelDirectory: locations.modelsDirectory,
                                                              threadCount: threads)
             var next = 0
-            let framesPerImage = configuration == .streamMultipleObjectsWithClassification ? 30 : 1
+            let framesPerImage = configuration.framesPerImage
             let detectOne = {
                 _ = try detector.results(in: images[next / framesPerImage % images.count])
                 next += 1
             }
             try policy.warmUp(detectOne)
-            // Every image once at least, so the median covers all of them.
+            next = 0
+            detector.resetTracking()
+            // Every photo for its frames at least, so the median covers all of them.
+            let round = images.count * framesPerImage
             var measured = policy
-            measured.minimumIterations = max(policy.minimumIterations, images.count)
-            if let fixed = policy.fixedIterations { measured.fixedIterations = max(fixed, images.count) }
-            let samples = try measured.measuredRuns(detectOne)
+            measured.minimumIterations = max(policy.minimumIterations, round)
+            measured.maximumIterations = max(policy.maximumIterations, round)
+            if let fixed = policy.fixedIterations { measured.fixedIterations = max(fixed, round) }
+            var samples = try measured.measuredRuns(detectOne)
+            while samples.count % round != 0 { samples.append(try IterationPolicy.time(detectOne)) }
             if let statistics = LatencyStatistics(milliseconds: samples) { row.record(statistics) }
             row.peakRSSBytes = PeakMemory.peakBytes()
         } catch {

@@ -131,8 +131,11 @@ final class EverydayObjectTests: XCTestCase {
             let img = try image(name)
             let before = try median { _ = try localizer.segmentation.localize(img) }
             let after = try median { _ = try localizer.localize(img) }
-            print(String(format: "default localizer, 1 thread, %@: segmentation %.1f ms, with activation maps %.1f ms", name, before, after))
+            let colour = median { _ = ColourRegions(img, settings: localizer.settings.colourRegions) }
+            print(String(format: "default localizer, 1 thread, %@: segmentation %.1f ms, with activation maps %.1f ms (colour regions alone %.1f ms)",
+                         name, before, after, colour))
             XCTAssertGreaterThan(after, before)
+            XCTAssertLessThan(colour, after, "the colour regions are a part of the localizer's work")
         }
     }
 }

@@ -90,6 +90,33 @@ final class StreamLabelTests: XCTestCase {
         XCTAssertEqual(classifier.calls, callsBefore + 1)
     }
 
+    func testQueuedRefreshOfAnEndedTrackIsSkippedAndNeverLabelsALaterTrack() throws {
+        let clock = ManualTrackingClock(), executor = ManualClassificationExecutor(), classifier = CountingClassifier()
+        var policy = TrackLabelCache.Policy()
+        policy.reclassifyEveryFrames = 2
+        policy.maxLabelAge = 100
+        let labels = cache(policy, clock: clock, executor: executor, classifier: classifier)
+        let box = ImageRect(x: 10, y: 10, width: 20, height: 20)
+        _ = try labels.labels(for: [(3, box)], in: image)
+        _ = try labels.labels(for: [(3, box)], in: image)
+        _ = try labels.labels(for: [(3, box)], in: image)
+        XCTAssertEqual(executor.pendingCount, 1, "a refresh is queued")
+        // The scene changes before the refresh runs: track 3 ends, track 4 appears.
+        XCTAssertEqual(try labels.labels(for: [(4, box)], in: image)[0].first?.confidence, 0.02)
+        executor.runAll()
+        XCTAssertEqual(classifier.calls, 2, "the ended track's queued refresh does not run the classifier")
+        // After a reset an ID seen again is a new track: a refresh queued before the reset must
+        // not write its labels into it.
+        _ = try labels.labels(for: [(4, box)], in: image)
+        _ = try labels.labels(for: [(4, box)], in: image)
+        XCTAssertEqual(executor.pendingCount, 1)
+        labels.reset()
+        XCTAssertEqual(try labels.labels(for: [(4, box)], in: image)[0].first?.confidence, 0.03)
+        executor.runAll()
+        XCTAssertEqual(classifier.calls, 3, "the refresh queued before the reset is skipped")
+        XCTAssertEqual(try labels.labels(for: [(4, box)], in: image)[0].first?.confidence, 0.03)
+    }
+
     func testStreamDetectorReturnsBoxesFirstAndLabelsWhenReady() throws {
         let deepLab = try TestPaths.model(DefaultModels.localizerFileName)
         let photo = try RGBImage(pngFile: TestPaths.imagesDirectory.appendingPathComponent("chelsea.png").path)

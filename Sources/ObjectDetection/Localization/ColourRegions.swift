@@ -148,35 +148,43 @@ struct ColourRegions {
             let db = colours[p * 3 + 2] - colours[q * 3 + 2]
             return (dr * dr + dg * dg + db * db).squareRoot()
         }
-        // Edges as (p, q) pairs and sort keys: the weight's bits (a non-negative float's bits
-        // order as the float does) above the edge's index, so equal weights keep edge order.
-        var ends: [(p: Int32, q: Int32)] = []
+        // Edges as sort keys: the weight's bits (a non-negative float's bits order as the float
+        // does) above the edge — its direction (bits 30–31) and first pixel p (bits 0–29), the
+        // other pixel being p + the direction's offset. Keys are made direction by direction,
+        // row by row, so their low words ascend: equal weights keep edge order, and a stable
+        // sort by the weight bits sorts them. (No edge list: looking ends up in one, in sorted
+        // order, missed the cache on every edge.)
+        precondition(w * h < 1 << 30, "ColourRegions: \(w)×\(h) pixels do not fit the edge keys")
+        let directions = [(1, 0), (0, 1), (1, 1), (-1, 1)]
+        let offsets = directions.map { $0.1 * w + $0.0 }
         var keys: [UInt64] = []
-        ends.reserveCapacity(w * h * 4)
         keys.reserveCapacity(w * h * 4)
-        for (dx, dy) in [(1, 0), (0, 1), (1, 1), (-1, 1)] {
+        for (d, (dx, dy)) in directions.enumerated() {
             for y in 0..<(h - dy) {
                 for x in max(0, -dx)..<(w - max(0, dx)) {
-                    let p = y * w + x, q = (y + dy) * w + x + dx
-                    keys.append(UInt64(distance(p, q).bitPattern) << 32 | UInt64(ends.count))
-                    ends.append((Int32(p), Int32(q)))
+                    let p = y * w + x, q = p + offsets[d]
+                    keys.append(UInt64(distance(p, q).bitPattern) << 32 | UInt64(d) << 30 | UInt64(p))
                 }
             }
         }
-        keys.sort()
+        HighWordRadixSort.sort(&keys)
+        func ends(_ key: UInt64) -> (p: Int, q: Int) {
+            let p = Int(truncatingIfNeeded: key & 0x3FFF_FFFF)
+            return (p, p + offsets[Int(truncatingIfNeeded: key >> 30) & 3])
+        }
         var sets = DisjointSets(count: w * h)
         var threshold = [Float](repeating: k, count: w * h)
         for key in keys {
-            let weight = Float(bitPattern: UInt32(key >> 32)), (p, q) = ends[Int(key & 0xFFFF_FFFF)]
-            let a = sets.find(Int(p)), b = sets.find(Int(q))
+            let weight = Float(bitPattern: UInt32(key >> 32)), (p, q) = ends(key)
+            let a = sets.find(p), b = sets.find(q)
             guard a != b, weight <= threshold[a], weight <= threshold[b] else { continue }
             let root = sets.union(a, b)
-            threshold[root] = weight + k / Float(sets.size[root])
+            threshold[root] = weight + k / Float(sets.size(of: root))
         }
         for key in keys {
-            let (p, q) = ends[Int(key & 0xFFFF_FFFF)]
-            let a = sets.find(Int(p)), b = sets.find(Int(q))
-            if a != b && (sets.size[a] < minimumSize || sets.size[b] < minimumSize) { _ = sets.union(a, b) }
+            let (p, q) = ends(key)
+            let a = sets.find(p), b = sets.find(q)
+            if a != b && (sets.size(of: a) < minimumSize || sets.size(of: b) < minimumSize) { _ = sets.union(a, b) }
         }
         return (0..<(w * h)).map { sets.find($0) }
     }

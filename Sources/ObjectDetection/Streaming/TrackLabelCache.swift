@@ -24,7 +24,10 @@ struct SerialClassificationExecutor: ClassificationExecutor {
 /// A track is classified again when ``Policy/reclassifyEveryFrames`` frames or
 /// ``Policy/maxLabelAge`` seconds (by the detector's clock) have passed since its last
 /// classification, or when its box moved so that the IoU with the classified box fell below
-/// ``Policy/reclassifyBelowIoU``. At most one classification per track is in flight.
+/// ``Policy/reclassifyBelowIoU``. At most one classification per track is in flight, and a
+/// background classification whose track has ended (or was forgotten by ``reset()``) before
+/// the job starts is skipped: after a scene change the new tracks' classifications do not wait
+/// behind the old ones', and no core is spent on labels nobody will read.
 final class TrackLabelCache: @unchecked Sendable {
     /// When a track's labels are refreshed.
     struct Policy: Sendable {
@@ -44,6 +47,9 @@ final class TrackLabelCache: @unchecked Sendable {
         var classifiedFrame = 0
         var classifiedAt = 0.0
         var pending = false
+        /// Identifies this track's entry: a job whose entry was replaced (the track ended, or
+        /// ``reset()``) neither runs nor writes its labels.
+        var generation = 0
     }
 
     private let lock = NSLock()
@@ -51,6 +57,8 @@ final class TrackLabelCache: @unchecked Sendable {
     private let classifierLock = NSLock()
     private var entries: [Int: Entry] = [:]
     private var frame = 0
+    /// The last entry generation handed out.
+    private var generations = 0
     private let policy: Policy
     private let classify: @Sendable (RGBImage, ImageRect) throws -> [ObjectLabel]
     private let executor: any ClassificationExecutor
@@ -68,19 +76,19 @@ final class TrackLabelCache: @unchecked Sendable {
     ///   failures leave the track unlabelled until its next classification).
     func labels(for objects: [(trackingID: Int, rect: ImageRect)], in image: RGBImage) throws -> [[ObjectLabel]] {
         let now = clock.now()
-        var jobs: [(Int, ImageRect)] = [], immediate: [(index: Int, id: Int, rect: ImageRect)] = []
+        var jobs: [(id: Int, rect: ImageRect, generation: Int)] = [], immediate: [(index: Int, id: Int, rect: ImageRect)] = []
         var result: [[ObjectLabel]] = lock.withLock {
             frame += 1
             let live = Set(objects.map(\.trackingID))
             entries = entries.filter { live.contains($0.key) }
             return objects.enumerated().map { index, object in
-                var entry = entries[object.trackingID] ?? Entry()
+                var entry = entries[object.trackingID] ?? newEntry()
                 if !entry.pending && needsClassification(entry, box: object.rect, now: now) {
                     if entry.classifiedBox == nil && policy.classifyNewTracksImmediately {
                         immediate.append((index, object.trackingID, object.rect))
                     } else {
                         entry.pending = true
-                        jobs.append((object.trackingID, object.rect))
+                        jobs.append((object.trackingID, object.rect, entry.generation))
                     }
                     entry.classifiedBox = object.rect
                     entry.classifiedFrame = frame
@@ -95,11 +103,15 @@ final class TrackLabelCache: @unchecked Sendable {
             result[job.index] = labels
             lock.withLock { entries[job.id]?.labels = labels }
         }
-        for (id, rect) in jobs {
+        for (id, rect, generation) in jobs {
             executor.submit { [self] in
-                let labels = classifierLock.withLock { (try? classify(image, rect)) ?? [] }
+                let labels: [ObjectLabel]? = classifierLock.withLock {
+                    // The track ended while the job waited: skip it.
+                    guard isCurrent(id, generation) else { return nil }
+                    return (try? classify(image, rect)) ?? []
+                }
                 lock.withLock {
-                    guard entries[id] != nil else { return }   // the track ended meanwhile
+                    guard let labels, entries[id]?.generation == generation else { return }   // the track ended meanwhile
                     entries[id]?.labels = labels
                     entries[id]?.pending = false
                 }
@@ -111,6 +123,19 @@ final class TrackLabelCache: @unchecked Sendable {
     /// Forgets every track (start of a new stream).
     func reset() {
         lock.withLock { entries.removeAll(); frame = 0 }
+    }
+
+    /// A fresh entry with its own generation (call with `lock` held).
+    private func newEntry() -> Entry {
+        generations += 1
+        var entry = Entry()
+        entry.generation = generations
+        return entry
+    }
+
+    /// True while the entry of `id` that a job was queued for is still the track's.
+    private func isCurrent(_ id: Int, _ generation: Int) -> Bool {
+        lock.withLock { entries[id]?.generation == generation }
     }
 
     private func needsClassification(_ entry: Entry, box: ImageRect, now: Double) -> Bool {
