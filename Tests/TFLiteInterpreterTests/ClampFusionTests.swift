@@ -11,10 +11,8 @@ import XCTest
 /// on ordinary inputs and on inputs with NaN, infinities and the largest floats.
 final class ClampFusionTests: XCTestCase {
     func testFaceDetectorResidualReLUsAreFusedAndResultsUnchanged() throws {
-        let path = try TestPaths.model("face_detection_full_range.tflite")
-        let model = try Model(file: TFLiteModelFile(contentsOf: path))
-        let executor = SubgraphExecutor(blueprint: model.subgraphs[0], threads: ThreadPool(threadCount: 1))
-        try executor.prepare()
+        let (path, model, executor) = try preparedFaceDetector()
+        defer { withExtendedLifetime(model) {} }
         let relus = executor.nodes.indices.filter { executor.nodes[$0].context.code.builtin == .relu }
         let skipped = relus.filter { !executor.runOrder.contains($0) }
         // face_detection_full_range has 47 RELUs: 23 after an ADD, the rest after a CONV_2D.
@@ -47,15 +45,13 @@ final class ClampFusionTests: XCTestCase {
     }
 
     /// BlazeFace's residual ADDs run inside the convolution that produces one operand
-    /// (`ResidualAddFusion`) where that layer runs a generated float tile: 20 of face_detection_full_range's
-    /// 23 (the other three add a depthwise output or a tensor read twice). The ADD's output, and
-    /// the fused RELU's after it, share the convolution's output memory, the convolution keeps its
-    /// place before the ADD's other readers, and the bits equal the node-by-node run (the test above).
+    /// (`ResidualAddFusion`) where that layer runs a generated float tile: 20 of
+    /// face_detection_full_range's 23. The ADD's output, and the fused RELU's after it, share the
+    /// convolution's output memory, the convolution keeps its place before the ADD's other
+    /// readers, and the bits equal the node-by-node run (the test above).
     func testFaceDetectorResidualADDsRunInTheirConvolutions() throws {
-        let path = try TestPaths.model("face_detection_full_range.tflite")
-        let model = try Model(file: TFLiteModelFile(contentsOf: path))
-        let executor = SubgraphExecutor(blueprint: model.subgraphs[0], threads: ThreadPool(threadCount: 1))
-        try executor.prepare()
+        let (_, model, executor) = try preparedFaceDetector()
+        defer { withExtendedLifetime(model) {} }
         let adds = executor.nodes.indices.filter { executor.nodes[$0].context.code.builtin == .add }
         let skipped = adds.filter { !executor.runOrder.contains($0) }
         XCTAssertEqual(adds.count, 23)
@@ -77,6 +73,16 @@ final class ClampFusionTests: XCTestCase {
                 XCTAssertGreaterThan(try XCTUnwrap(executor.runOrder.firstIndex(of: reader)), position)
             }
         }
+    }
+
+    /// face_detection_full_range's main subgraph, prepared (and fused) on one thread, with the
+    /// model that owns its weights (the caller keeps it alive while the executor runs).
+    private func preparedFaceDetector() throws -> (path: String, model: Model, executor: SubgraphExecutor) {
+        let path = try TestPaths.model("face_detection_full_range.tflite")
+        let model = try Model(file: TFLiteModelFile(contentsOf: path))
+        let executor = SubgraphExecutor(blueprint: model.subgraphs[0], threads: ThreadPool(threadCount: 1))
+        try executor.prepare()
+        return (path, model, executor)
     }
 
     /// Invokes `executor` on `values` and returns every graph output.

@@ -14,9 +14,8 @@ extension Conv2DOptimized {
     /// products in the same order, so results are identical; it only loads fewer pointers (a
     /// 3-channel stem: a third of the table and three times the steps per tap). On a 1 × 1
     /// layer a kernel that `runsPointwiseTiles` takes a block's whole tiles in one call, without
-    /// a table. `packedFilter`
-    /// must be packed with `K.panelWidth`; `tiles` counts `K.rows`-pixel tiles; a `residual`
-    /// needs a generated `K`.
+    /// a table. `packedFilter` must be packed with `K.panelWidth`; `tiles` counts `K.rows`-pixel
+    /// tiles; a `residual` needs a generated `K`.
     static func floatIndirect<K: FloatConvTileKernel>(_ kernel: K.Type, _ g: ConvolutionGeometry,
                                                       activationMin: Float, activationMax: Float,
                                                       input: UnsafePointer<Float>, packedFilter: UnsafePointer<Float>,
