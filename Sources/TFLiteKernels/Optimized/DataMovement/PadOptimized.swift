@@ -24,38 +24,32 @@ public enum PadOptimized {
         let right = rowElements - inRow - left
         let size = elementSize
         guard !rows.isEmpty else { return }
-        withUnsafeTemporaryAllocation(of: Int.self, capacity: rank) { digits in
-            // Output index digits of the first row (divisions once per call); each further row
-            // steps them like an odometer.
-            let digit = digits.baseAddress!
-            var rest = rows.lowerBound
-            for k in stride(from: rank - 2, through: 0, by: -1) {
-                digit[k] = rest % od[k]
-                rest /= od[k]
+        let outer = rank - 1
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: 3 * outer) { buffer in
+            // The output row's index digits, stepped like an odometer (divisions once per call);
+            // its offset is the input row `Σ (digit − before) · input stride`, valid when every
+            // digit is inside.
+            let counts = buffer.baseAddress!, steps = counts + outer, digit = steps + outer
+            var inputStride = 1, base = 0
+            for k in (0..<outer).reversed() {
+                counts[k] = od[k]; steps[k] = inputStride
+                base -= b[k] * inputStride
+                inputStride *= id[k]
             }
+            var odometer = StridedOdometer(counts: counts, steps: steps, index: digit, last: outer - 1,
+                                           position: rows.lowerBound, base: base)
             for r in rows {
-                // The input row when every digit is inside.
-                var inputRow = 0, inside = true
-                for k in 0..<(rank - 1) {
-                    let j = digit[k] - b[k]
-                    if j < 0 || j >= id[k] { inside = false }
-                    inputRow = inputRow * id[k] + j
-                }
-                var k = rank - 2
-                while k >= 0 {
-                    digit[k] += 1
-                    if digit[k] < od[k] { break }
-                    digit[k] = 0
-                    k -= 1
-                }
+                var inside = true
+                for k in 0..<outer where digit[k] < b[k] || digit[k] - b[k] >= id[k] { inside = false }
                 let dst = output + r * rowElements * size
                 if inside {
                     fill(dst, count: left, value: padValue, size: size)
-                    RowCopyOptimized.bytes(dst + left * size, input + inputRow * inRow * size, inRow * size)
+                    RowCopyOptimized.bytes(dst + left * size, input + odometer.offset * inRow * size, inRow * size)
                     fill(dst + (left + inRow) * size, count: right, value: padValue, size: size)
                 } else {
                     fill(dst, count: rowElements, value: padValue, size: size)
                 }
+                _ = odometer.advance()
             }
         }
     }

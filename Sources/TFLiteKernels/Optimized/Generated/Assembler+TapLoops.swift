@@ -11,12 +11,19 @@ extension Assembler {
     mutating func closeTapLoops(weights: GeneralRegister, weightBytes: Int32, offset: GeneralRegister,
                                 end: GeneralRegister, step: Label, table: GeneralRegister, tableBytes: Int32,
                                 taps: GeneralRegister, tap: Label) {
+        closeDepthLoop(weights: weights, weightBytes: weightBytes, offset: offset, end: end, step: step)
+        add(table, tableBytes)
+        dec(taps)
+        j(.notEqual, tap)
+    }
+
+    /// Closes the inner depth loop alone (a tile with one tap): advances `weights` by
+    /// `weightBytes` and `offset` by 4, and repeats from `step` while `offset < end`.
+    mutating func closeDepthLoop(weights: GeneralRegister, weightBytes: Int32, offset: GeneralRegister,
+                                 end: GeneralRegister, step: Label) {
         add(weights, weightBytes)
         add(offset, 4)
         cmp(offset, end)
         j(.below, step)
-        add(table, tableBytes)
-        dec(taps)
-        j(.notEqual, tap)
     }
 }
