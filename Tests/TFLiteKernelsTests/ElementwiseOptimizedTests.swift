@@ -147,6 +147,34 @@ final class ElementwiseOptimizedTests: XCTestCase {
         XCTAssertGreaterThan(vectorBuilt, 24, "most random parameters take the vector construction")
     }
 
+    /// ADD and SUB tables equal the element function's on adversarial parameters: scales over
+    /// twelve decades (sums that barely move the output, or move it every step), zero points
+    /// at the ends of the code range and outside it, and one-code clamps.
+    func testAddPairTablesMatchElementFunctionOnExtremeParameters() {
+        var rng = SeededGenerator(seed: 61)
+        for trial in 0..<64 {
+            let signed = trial % 2 == 0, subtract = trial % 4 >= 2
+            let lo: Int32 = signed ? -128 : 0, hi: Int32 = signed ? 127 : 255
+            func scale() -> Float { Float(pow(10, Double.random(in: -7...5, using: &rng))) }
+            func zp() -> Int32 { [lo, hi, lo + 1, hi - 1, Int32.random(in: lo...hi, using: &rng)][Int.random(in: 0..<5, using: &rng)] }
+            let zo = trial % 16 == 15 ? hi + 300 : zp()
+            let (amin, amax): (Int32, Int32)
+            switch trial % 5 {
+            case 0: (amin, amax) = (lo, hi)
+            case 1: (amin, amax) = (zo.clamped(lo, hi), zo.clamped(lo, hi))
+            case 2: (amin, amax) = (hi, hi)
+            case 3: (amin, amax) = (lo, lo + 1)
+            default: (amin, amax) = (max(lo, zo.clamped(lo, hi) - 3), hi)
+            }
+            let p = BinaryArithmeticReference.QuantizedAddParams(
+                input1Scale: scale(), input1ZeroPoint: zp(), input2Scale: scale(), input2ZeroPoint: zp(),
+                outputScale: scale(), outputZeroPoint: zo, leftShift: 20, activationMin: amin, activationMax: amax)
+            let want = QuantizedPairTable(signed: signed) { BinaryArithmeticReference.quantizedAddElement($0, $1, p, subtract: subtract) }
+            XCTAssertEqual(QuantizedPairTable.add(signed: signed, p, subtract: subtract).entries, want.entries,
+                           "trial \(trial): \(p)")
+        }
+    }
+
     func testUInt8PairTablesMatchReference() throws {
         var rng = SeededGenerator(seed: 14)
         for trial in 0..<30 {
@@ -208,4 +236,8 @@ final class ElementwiseSoftmaxTableTests: XCTestCase {
             XCTAssertEqual(gotU, wantU, "trial \(trial) uint8")
         }
     }
+}
+
+private extension Int32 {
+    func clamped(_ lo: Int32, _ hi: Int32) -> Int32 { Swift.min(hi, Swift.max(lo, self)) }
 }

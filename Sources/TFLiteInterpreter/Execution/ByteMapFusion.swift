@@ -35,14 +35,14 @@ struct ByteMapFusion {
         var producer: [Int: Int] = [:]
         for k in order {
             let node = nodes[k]
-            guard let kernel = node.kernel as? ByteMapKernel, kernel.byteMap != nil,
+            guard node.kernel.roles.byteMap?.byteMap != nil,
                   node.context.inputs.count == 1, node.context.outputs.count == 1 else { continue }
             producer[node.context.outputs[0].index] = k
         }
         var fused: [Int: ByteMapFusion] = [:], skipped = Set<Int>()
         for k in order {
             let node = nodes[k]
-            guard node.context.code.builtin == .mul, let function = (node.kernel as? CodePairKernel)?.codePairFunction,
+            guard node.context.code.builtin == .mul, let function = node.kernel.roles.codePair?.codePairFunction,
                   node.context.inputs.count == 2, node.context.outputs.count == 1,
                   let a = node.context.inputs[0], let b = node.context.inputs[1] else { continue }
             // One input is the table node's output, the other that node's input.
@@ -50,7 +50,7 @@ struct ByteMapFusion {
                 guard let f = producer[mapped.index], !skipped.contains(f),
                       readers[mapped.index] == 1, !graphOutputs.contains(mapped.index),
                       let x = nodes[f].context.inputs[0], x.index == other.index,
-                      let map = (nodes[f].kernel as? ByteMapKernel)?.byteMap,
+                      let map = nodes[f].kernel.roles.byteMap?.byteMap,
                       x.type == .int8 || x.type == .uint8, node.context.outputs[0].type == x.type,
                       x.shape == node.context.outputs[0].shape else { continue }
                 let signed = x.type == .int8

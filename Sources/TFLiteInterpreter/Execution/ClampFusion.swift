@@ -37,7 +37,7 @@ struct ClampFusion {
         var aliases: [Int: RuntimeTensor] = [:], skipped = Set<Int>()
         for k in order {
             let node = nodes[k]
-            guard let bounds = (node.kernel as? FloatClampKernel)?.floatClamp,
+            guard let bounds = node.kernel.roles.floatClamp?.floatClamp,
                   node.context.inputs.count == 1, node.context.outputs.count == 1,
                   let x = node.context.inputs[0], x.type == .float32 else { continue }
             let y = node.context.outputs[0]
@@ -45,7 +45,7 @@ struct ClampFusion {
                   nodes[p].context.outputs.count == 1, readers[x.index] == 1,
                   ![x.index, y.index].contains(where: { graphInputs.contains($0) || graphOutputs.contains($0) }),
                   x.shape == y.shape, y.type == .float32,
-                  let fusable = nodes[p].kernel as? FloatClampFusable,
+                  let fusable = nodes[p].kernel.roles.floatClampFusable,
                   fusable.fuseFloatClamp(min: bounds.min, max: bounds.max) else { continue }
             aliases[p] = y
             skipped.insert(k)

@@ -49,7 +49,7 @@ struct ResidualAddFusion {
         func boundary(_ t: RuntimeTensor) -> Bool { graphInputs.contains(t.index) || graphOutputs.contains(t.index) }
         for k in order {
             let node = nodes[k].context
-            guard let clamp = (nodes[k].kernel as? FloatResidualAddKernel)?.floatResidualAdd,
+            guard let clamp = nodes[k].kernel.roles.floatResidualAdd?.floatResidualAdd,
                   node.inputs.count == 2, node.outputs.count == 1,
                   let a = node.inputs[0], let b = node.inputs[1], a.index != b.index else { continue }
             let y = node.outputs[0]
@@ -61,7 +61,7 @@ struct ResidualAddFusion {
                       t.shape == y.shape, r.shape == y.shape else { continue }
                 // The other operand comes from a node that runs (or from no node at all).
                 guard producer[r.index] != nil || !producedAnywhere.contains(r.index) else { continue }
-                guard let fusable = nodes[p].kernel as? ResidualAddFusable,
+                guard let fusable = nodes[p].kernel.roles.residualAddFusable,
                       fusable.fuseResidualAdd(r, min: clamp.min, max: clamp.max) else { continue }
                 aliases[p] = [y] + (aliases[k] ?? [])
                 aliases[k] = nil

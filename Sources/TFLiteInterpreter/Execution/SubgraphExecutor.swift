@@ -133,7 +133,7 @@ final class SubgraphExecutor {
             return Node(position: position, kernel: factory(), context: context)
         }
         nodeNanoseconds = [UInt64](repeating: 0, count: nodes.count)
-        for node in nodes { (node.kernel as? HostedKernel)?.attach(self) }
+        for node in nodes { node.kernel.roles.hosted?.attach(self) }
     }
 
     /// Throws when a copy of `bytes` handed out to the caller (a tensor snapshot) would take
@@ -207,7 +207,7 @@ final class SubgraphExecutor {
             try KernelErrors.preparing(name) { try node.kernel.prepare(node.context) }
             for output in node.context.outputs { _ = try TensorLayout.checkedByteCount(output, name, budget: memory.budget) }
             let inputs = node.context.inputs.compactMap { $0 }
-            let hosted = node.kernel as? HostedKernel
+            let hosted = node.kernel.roles.hosted
             if hosted?.hasInvokeTimeShapes(node.context) == true || inputs.contains(where: { dynamicTensors.contains($0.index) }) {
                 dynamicNodes[k] = true
                 preparedInputShapes[k] = node.context.inputs.map { $0?.shape ?? [] }

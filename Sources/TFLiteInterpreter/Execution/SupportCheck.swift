@@ -80,7 +80,7 @@ enum SupportCheck {
                                                         threads: serial, memory: memory)
             let name = context.code.displayName
             let kernel = factory()
-            if let host, let hosted = kernel as? HostedKernel { hosted.attach(host) }
+            if let host, let hosted = kernel.roles.hosted { hosted.attach(host) }
             do {
                 try KernelErrors.preparing(name) { try kernel.prepare(context) }
                 for output in context.outputs { _ = try TensorLayout.checkedByteCount(output, name, budget: budget) }

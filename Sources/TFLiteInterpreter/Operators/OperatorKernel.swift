@@ -160,6 +160,8 @@ protocol OperatorKernel: AnyObject {
     func prepare(_ node: NodeContext) throws
     /// Computes the outputs.
     func invoke(_ node: NodeContext) throws
+    /// The parts the kernel plays in the executor's passes (default: none; see ``KernelRoles``).
+    var roles: KernelRoles { get }
 }
 
 /// Creates a fresh kernel instance for one node.

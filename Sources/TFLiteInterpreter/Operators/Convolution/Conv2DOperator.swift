@@ -30,4 +30,6 @@ final class Conv2DOperator: PlannedConvolutionOperator {
     }
 }
 
-extension Conv2DOperator: FloatClampFusable, ResidualAddFusable {}
+extension Conv2DOperator: FloatClampFusable, ResidualAddFusable {
+    var roles: KernelRoles { KernelRoles(floatClampFusable: self, residualAddFusable: self) }
+}

@@ -52,4 +52,6 @@ final class FullyConnectedOperator: PlannedConvolutionOperator {
     }
 }
 
-extension FullyConnectedOperator: FloatClampFusable {}
+extension FullyConnectedOperator: FloatClampFusable {
+    var roles: KernelRoles { KernelRoles(floatClampFusable: self) }
+}

@@ -8,6 +8,7 @@ import TFLiteKernels
 /// them: gemmlowp fixed point for the power-of-two input scales they special-case (2^-12, and
 /// 2^-11 for TANH), the interpolated sigmoid table for every other scale.
 final class ActivationOperator: OperatorKernel, ByteMapKernel, FloatClampKernel {
+    var roles: KernelRoles { KernelRoles(byteMap: self, floatClamp: self) }
     /// Which activation.
     enum Kind {
         case clamp(Float, Float), leakyRelu, hardSwish, logistic, tanh, elu

@@ -6,6 +6,7 @@ import TFLiteKernels
 /// (uint8, int8, int16) rejects a divisor code equal to the divisor's zero point (a real 0) as
 /// the reference does: at prepare when the divisor is constant, else at invoke.
 final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClampFusable, FloatResidualAddKernel {
+    var roles: KernelRoles { KernelRoles(codePair: self, floatClampFusable: self, floatResidualAdd: self) }
     private let operation: BinaryArithmeticReference.Operation
     private let name: String
     /// Whether the operator has a fused activation in its options (ADD, SUB, MUL, DIV).

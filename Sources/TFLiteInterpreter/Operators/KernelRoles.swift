@@ -1,0 +1,47 @@
+/// The parts a kernel plays in the executor's passes beyond `prepare` and `invoke`: each one is
+/// the kernel itself seen through the protocol of that part, or nil when it does not play it.
+///
+/// The passes read these instead of casting (`kernel as? FloatClampFusable`): the first dynamic
+/// cast of a kernel type to a protocol scans every conformance record the process has loaded,
+/// which cost about 1.5 ms of a process's first efficientnet_lite0 load (Intel Xeon, perf
+/// samples). A conversion written in the kernel's own `roles` is resolved when it is compiled.
+struct KernelRoles {
+    /// A 256-entry table from the kernel's one 8-bit input to its output (``ByteMapFusion``).
+    var byteMap: (any ByteMapKernel)?
+    /// An output code for each pair of input codes (``ByteMapFusion``).
+    var codePair: (any CodePairKernel)?
+    /// A float clamp that a producer can take over (``ClampFusion``).
+    var floatClamp: (any FloatClampKernel)?
+    /// A producer that can take over a following clamp (``ClampFusion``).
+    var floatClampFusable: (any FloatClampFusable)?
+    /// A float ADD that a producer can take over (``ResidualAddFusion``).
+    var floatResidualAdd: (any FloatResidualAddKernel)?
+    /// A producer that can take over a following ADD (``ResidualAddFusion``).
+    var residualAddFusable: (any ResidualAddFusable)?
+    /// A kernel that needs its executor (``HostedKernel``).
+    var hosted: (any HostedKernel)?
+
+    /// Creates roles; the ones not given are not played.
+    init(byteMap: (any ByteMapKernel)? = nil, codePair: (any CodePairKernel)? = nil,
+         floatClamp: (any FloatClampKernel)? = nil, floatClampFusable: (any FloatClampFusable)? = nil,
+         floatResidualAdd: (any FloatResidualAddKernel)? = nil, residualAddFusable: (any ResidualAddFusable)? = nil,
+         hosted: (any HostedKernel)? = nil) {
+        self.byteMap = byteMap
+        self.codePair = codePair
+        self.floatClamp = floatClamp
+        self.floatClampFusable = floatClampFusable
+        self.floatResidualAdd = floatResidualAdd
+        self.residualAddFusable = residualAddFusable
+        self.hosted = hosted
+    }
+}
+
+extension OperatorKernel {
+    /// No roles: the kernel only prepares and invokes.
+    var roles: KernelRoles { KernelRoles() }
+}
+
+extension HostedKernel {
+    /// The hosted role (a kernel that needs its executor plays no other).
+    var roles: KernelRoles { KernelRoles(hosted: self) }
+}
