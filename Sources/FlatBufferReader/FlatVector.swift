@@ -45,11 +45,19 @@ public struct FlatVector: Sendable {
         guard MemoryLayout<T>.size == elementSize else {
             throw FlatBufferError.malformed("vector element size \(elementSize) read as \(T.self)")
         }
-        var result = [T](); result.reserveCapacity(count)
-        for index in 0..<count {
-            result.append(buffer.storage.load(T.self, at: buffer.start + elementsStart + index * elementSize)!)
+        // The vector's bytes were checked at creation: one view of them, no check per element
+        // (model loading reads about a thousand of these small vectors).
+        guard count > 0 else { return [] }
+        let bytes = buffer.storage.unsafeBytes(in: storageRange)
+        guard bytes.count == count &* elementSize, let base = bytes.baseAddress else {
+            throw FlatBufferError.malformed("vector of \(count) elements outside its storage")
         }
-        return result
+        return [T](unsafeUninitializedCapacity: count) { elements, initialized in
+            for index in 0..<count {
+                elements[index] = T(littleEndian: base.loadUnaligned(fromByteOffset: index &* elementSize, as: T.self))
+            }
+            initialized = count
+        }
     }
 
     /// All elements as `Float`s (element size 4).

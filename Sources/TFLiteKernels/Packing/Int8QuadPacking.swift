@@ -105,10 +105,7 @@ public enum Int8QuadPacking {
         KernelPrecondition.check(outputDepth >= 0 && depth >= 0, "biasCorrection: \(outputDepth) channels of depth \(depth)")
         let shift = 128 &- inputOffset
         return (0..<outputDepth).map { oc in
-            let row = filter + oc &* depth
-            var sum: Int32 = 0
-            for k in 0..<depth { sum = sum &+ Int32(row[k]) }
-            return 0 &- shift &* sum
+            0 &- shift &* ByteRowSum.sum(filter + oc &* depth, count: depth, signed: true)
         }
     }
 
@@ -190,9 +187,7 @@ public enum Int8QuadPacking {
         KernelPrecondition.check(outputDepth >= 0 && depth >= 0,
                                  "unsignedWeightBiasCorrection: \(outputDepth) channels of depth \(depth)")
         return (0..<outputDepth).map { oc in
-            let row = filter + oc &* depth
-            var sum: Int32 = 0
-            for k in 0..<depth { sum = sum &+ Int32(row[k]) }
+            let sum = ByteRowSum.sum(filter + oc &* depth, count: depth, signed: false)
             return (128 &+ inputOffset) &* (sum &+ Int32(truncatingIfNeeded: depth) &* filterOffset)
         }
     }
