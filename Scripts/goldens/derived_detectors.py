@@ -31,13 +31,14 @@ they are never committed. `Scripts/derive-models.sh` (run by .ci/run after fetch
 writes them to Models/derived/ and checks them against Scripts/derived-models.sha256; the
 bytes are deterministic for the pinned flatbuffers and schema module.
 
-    python3 Scripts/goldens/derived_detectors.py [OUTPUT_DIR]          # the models only
-    PYTHONPATH=Scripts/goldens python3 -m derived_detectors --goldens  # + raw-output goldens
+    python3 Scripts/goldens/derived_detectors.py [OUTPUT_DIR]   # the models (derive-models.sh runs this)
+    Scripts/generate-goldens.sh derived_detectors               # derive-models.sh, then the goldens
 
 Needs numpy, flatbuffers and the TFLite schema's generated Python module (with its object
 API): `ai_edge_litert.schema_py_generated`, or a standalone `schema_py_generated` on the path
 (derive-models.sh extracts it from the pinned ai-edge-litert wheel). `--goldens` also needs
-the reference runtime (ai-edge-litert) and writes Tests/Fixtures/derived/<model>/photo/
+the reference runtime (ai-edge-litert), reads the models derive-models.sh wrote (refusing any
+whose SHA-256 is not pinned) and writes Tests/Fixtures/derived/<model>/photo/
 (ModelGoldenCase format, see models.py): the reference kernels' whole output on the
 motorcycle photo, stored as float32 and compared bit-exact. The end-to-end boxes are
 Scripts/oracle/detector_oracle.py's (cases *_derived_*).
@@ -252,8 +253,26 @@ def goldens(paths):
         print(f"  {stem}/photo: {os.path.getsize(os.path.join(d, 'outputs.zip'))} bytes")
 
 
+def pinned_models():
+    """The models in Models/derived, checked against Scripts/derived-models.sha256 (the goldens
+    must come from the bytes CI derives)."""
+    directory = os.path.join(ROOT, "Models")
+    paths = []
+    with open(os.path.join(ROOT, "Scripts", "derived-models.sha256")) as f:
+        for line in f:
+            if line.startswith("#") or not line.strip():
+                continue
+            digest, name = line.split()
+            path = os.path.join(directory, name)
+            with open(path, "rb") as m:
+                if hashlib.sha256(m.read()).hexdigest() != digest:
+                    raise SystemExit(f"{path} is not the pinned derived model: run Scripts/derive-models.sh")
+            paths.append(path)
+    return paths
+
+
 if __name__ == "__main__":
-    args = [a for a in sys.argv[1:] if a != "--goldens"]
-    written = derive(args[0] if args else os.path.join(ROOT, "Models", "derived"))
-    if "--goldens" in sys.argv:
-        goldens(written)
+    if sys.argv[1:] == ["--goldens"]:
+        goldens(pinned_models())
+    else:
+        derive(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "Models", "derived"))
