@@ -15,7 +15,7 @@ flatbuffers_version=25.12.19
 litert_version=2.3.0
 
 verify_all() {
-  (cd "$models" && grep -v '^#' "$manifest" | sha256sum --quiet -c - >/dev/null 2>&1)
+  (cd "$models" 2>/dev/null && grep -v '^#' "$manifest" | sha256sum --quiet -c - >/dev/null 2>&1)
 }
 
 if verify_all; then
