@@ -9,10 +9,12 @@ Tests/Fixtures/detector_oracle/<case>.json. DetectorOracleTests runs the public
 
 Regenerate (numpy, Pillow and ai-edge-litert; no TensorFlow):
 
-    python3 Scripts/oracle/detector_oracle.py
+    python3 Scripts/oracle/detector_oracle.py [CASE ...]
 
-Models: ../shared/models (yolov8n_int8_640, ssd_pets_uint8 and its label file) and Models/
-(face_detection_short_range, face_detection_full_range); photos: Models/images.
+Models: ../shared/models (yolov8n_int8_640, ssd_pets_uint8 and its label file), Models/
+(face_detection_short_range, face_detection_full_range) and Models/derived (the YOLOv5 and
+NMS-in-graph layouts derived from yolov8n_int8_640 by Scripts/derive-models.sh); photos:
+Models/images.
 
 Formats, as the exporters document them, and the policies our detector states:
 
@@ -34,6 +36,9 @@ Formats, as the exporters document them, and the policies our detector states:
     and divide by the content scale of each axis (content / original size -- the scale the
     resize really applied; Ultralytics' scale_boxes divides by r instead, which differs by at
     most 0.5 / content, < 0.1 %).
+  YOLOv5 (Ultralytics' TFLite export) and YOLO with NMS inside the graph (Ultralytics
+    `nms=True`): the same letterbox and [0, 1] input; see `yolov5` and `yolo_nms` below for
+    their output rows. Boxes normalized to the input, so multiplied by 640.
   SSD with TFLite_Detection_PostProcess (TF Object Detection API export): input stretched to
     300 x 300. The graph's own post-processing outputs boxes [ymin, xmin, ymax, xmax]
     normalised to the input, classes (0 = first real class), scores, count; kept when
@@ -72,6 +77,7 @@ from ai_edge_litert import interpreter as litert
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 SHARED = os.path.abspath(os.path.join(ROOT, "..", "shared", "models"))
 MODELS = os.path.join(ROOT, "Models")
+DERIVED = os.path.join(MODELS, "derived")
 IMAGES = os.path.join(MODELS, "images")
 OUT = os.path.join(ROOT, "Tests", "Fixtures", "detector_oracle")
 
@@ -203,12 +209,25 @@ def to_photo(corners, photo_w, photo_h):
 
 # ---------------------------------------------------------------- YOLOv8
 
-def yolov8(model, image, score_threshold=0.25, iou_threshold=0.45, max_count=100):
+def yolo_letterboxed(model, image, size=640):
+    """The photo letterboxed as Ultralytics does, run; returns (photo, the single output,
+    a function mapping corner boxes in input pixels back to clipped [x, y, w, h] photo rows)."""
     img = load_rgb(image)
     h, w, _ = img.shape
-    size = 640
     padded, (cw, ch), (px, py) = letterbox(img, size)
     (out,) = run(model, padded, lambda p: p / np.float32(255))
+
+    def back(corners):
+        photo = np.empty_like(corners)
+        photo[:, [0, 2]] = (corners[:, [0, 2]] - px) * (w / cw)
+        photo[:, [1, 3]] = (corners[:, [1, 3]] - py) * (h / ch)
+        return to_photo(photo, w, h)
+    return img, out, back
+
+
+def yolov8(model, image, score_threshold=0.25, iou_threshold=0.45, max_count=100):
+    size = 640
+    img, out, back = yolo_letterboxed(model, image, size)
     pred = out[0]                      # [4 + C, N]
     scores_all = pred[4:]
     classes = scores_all.argmax(axis=0)
@@ -220,11 +239,38 @@ def yolov8(model, image, score_threshold=0.25, iou_threshold=0.45, max_count=100
     corners = np.stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2], axis=1).astype(np.float64)
     scores, classes = scores[keep], classes[keep]
     kept = hard_nms(corners, scores, classes, iou_threshold, max_count)
-    corners, scores, classes = corners[kept], scores[kept], classes[kept]
-    photo = np.empty_like(corners)
-    photo[:, [0, 2]] = (corners[:, [0, 2]] - px) * (w / cw)
-    photo[:, [1, 3]] = (corners[:, [1, 3]] - py) * (h / ch)
-    return img, to_photo(photo, w, h), scores, classes
+    return img, back(corners[kept]), scores[kept], classes[kept]
+
+
+def yolov5(model, image, score_threshold=0.25, iou_threshold=0.45, max_count=100):
+    """YOLOv5 TFLite export (Ultralytics): output [1, N, 5 + C] of rows cx, cy, w, h
+    (normalized to the input), objectness, C class probabilities; score = objectness x best
+    class probability, kept when objectness and score are >= 0.25; class-wise hard NMS as
+    YOLOv8 above (our YOLOv5Family's documented defaults)."""
+    size = 640
+    img, out, back = yolo_letterboxed(model, image, size)
+    pred = out[0]                      # [N, 5 + C]
+    classes = pred[:, 5:].argmax(axis=1)
+    scores = pred[:, 4] * pred[:, 5:].max(axis=1)
+    keep = (pred[:, 4] >= score_threshold) & (scores >= score_threshold)
+    cx, cy, bw, bh = (pred[keep, i].astype(np.float64) * size for i in range(4))
+    corners = np.stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2], axis=1)
+    scores, classes = scores[keep], classes[keep]
+    kept = hard_nms(corners, scores, classes, iou_threshold, max_count)
+    return img, back(corners[kept]), scores[kept], classes[kept]
+
+
+def yolo_nms(model, image, score_threshold=0.25):
+    """YOLO export with NMS inside the graph (Ultralytics `nms=True`): output [1, N, 6] of rows
+    x1, y1, x2, y2 (normalized to the input), score, class; rows kept when score >= 0.25 (the
+    padding rows have score 0), best first."""
+    size = 640
+    img, out, back = yolo_letterboxed(model, image, size)
+    rows = out[0]
+    rows = rows[rows[:, 4] >= score_threshold]
+    rows = rows[np.argsort(-rows[:, 4], kind="stable")]
+    corners = rows[:, :4].astype(np.float64) * size
+    return img, back(corners), rows[:, 4], rows[:, 5].astype(int)
 
 
 # ---------------------------------------------------------------- SSD post-processed
@@ -341,6 +387,14 @@ CASES = [
     ("yolov8n_motorcycle", yolov8, (SHARED, "yolov8n_int8_640.tflite"), "motorcycle.png", (SHARED, "coco_labels.txt")),
     ("yolov8n_astronaut", yolov8, (SHARED, "yolov8n_int8_640.tflite"), "astronaut.png", (SHARED, "coco_labels.txt")),
     ("yolov8n_chelsea", yolov8, (SHARED, "yolov8n_int8_640.tflite"), "chelsea.png", (SHARED, "coco_labels.txt")),
+    # The two YOLO layouts derived from the same YOLOv8n (Scripts/goldens/derived_detectors.py,
+    # Models/derived, written by Scripts/derive-models.sh; never committed).
+    ("yolov5_derived_motorcycle", yolov5, (DERIVED, "yolov5_from_yolov8n.tflite"), "motorcycle.png", (SHARED, "coco_labels.txt")),
+    ("yolov5_derived_astronaut", yolov5, (DERIVED, "yolov5_from_yolov8n.tflite"), "astronaut.png", (SHARED, "coco_labels.txt")),
+    ("yolov5_derived_chelsea", yolov5, (DERIVED, "yolov5_from_yolov8n.tflite"), "chelsea.png", (SHARED, "coco_labels.txt")),
+    ("yolo_nms_derived_motorcycle", yolo_nms, (DERIVED, "yolo_nms_from_yolov8n.tflite"), "motorcycle.png", (SHARED, "coco_labels.txt")),
+    ("yolo_nms_derived_astronaut", yolo_nms, (DERIVED, "yolo_nms_from_yolov8n.tflite"), "astronaut.png", (SHARED, "coco_labels.txt")),
+    ("yolo_nms_derived_chelsea", yolo_nms, (DERIVED, "yolo_nms_from_yolov8n.tflite"), "chelsea.png", (SHARED, "coco_labels.txt")),
     ("ssd_pets_chelsea", ssd_postprocessed, (SHARED, "ssd_pets_uint8.tflite"), "chelsea.png", (SHARED, "ssd_pets_labels.txt")),
     ("face_short_range_astronaut", blazeface, (MODELS, "face_detection_short_range.tflite"), "astronaut.png", None),
     ("face_full_range_astronaut", blazeface, (MODELS, "face_detection_full_range.tflite"), "astronaut.png", None),
@@ -358,7 +412,7 @@ def float64_note(family, model_path, photo, boxes, scores, classes):
     img = load_rgb(photo)
     interp = litert.Interpreter(model_path=model_path)
     size = interp.get_input_details()[0]["shape"][1:3]
-    if family in (yolov8, blazeface):
+    if family in (yolov8, yolov5, yolo_nms, blazeface):
         content = letterbox(img, int(size[1]))[1]
         a, b = (resize_bilinear(img, *content, precision=p) for p in (np.float32, np.float64))
     else:
@@ -368,9 +422,12 @@ def float64_note(family, model_path, photo, boxes, scores, classes):
                         for box, s, c in zip(boxes, scores, classes)]}
 
 
-def main():
+def main(selection=()):
+    """Writes every case's fixture, or only those named in `selection`."""
     os.makedirs(OUT, exist_ok=True)
     for name, family, (model_root, model_file), photo, label_file in CASES:
+        if selection and name not in selection:
+            continue
         model_path = os.path.join(model_root, model_file)
         PRECISION[0] = np.float64
         _, boxes64, scores64, classes64 = family(model_path, photo)
@@ -382,7 +439,7 @@ def main():
                     "class": int(c) + offset, "label": labels[int(c) + offset]}
                    for box, s, c in zip(boxes, scores, classes)]
         fixture = {
-            "model": ("shared/" if model_root == SHARED else "Models/") + model_file,
+            "model": {SHARED: "shared/", MODELS: "Models/", DERIVED: "Models/derived/"}[model_root] + model_file,
             "labels": ("shared/" + label_file[1]) if label_file else None,
             "photo": photo[0] if isinstance(photo, tuple) else photo,
             "family": family.__name__,
@@ -404,4 +461,5 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    import sys
+    main(tuple(sys.argv[1:]))

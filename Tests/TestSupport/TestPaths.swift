@@ -38,6 +38,19 @@ public enum TestPaths {
         return path
     }
 
+    /// Path of `Models/derived/<name>`: a test detector derived from a third-party model by
+    /// `Scripts/derive-models.sh` (never committed). When it is absent,
+    /// ``TestEnvironment/missing(_:ci:)`` (a skip explaining how to make it, a failure under CI;
+    /// `ci` defaults to ``TestEnvironment/isCI``).
+    public static func derivedModel(_ name: String, ci: Bool = TestEnvironment.isCI) throws -> String {
+        let path = modelsDirectory.appendingPathComponent("derived").appendingPathComponent(name).path
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw TestEnvironment.missing("Models/derived/\(name) is absent: run Scripts/derive-models.sh "
+                                          + "(derives it from ../shared/models/yolov8n_int8_640.tflite)", ci: ci)
+        }
+        return path
+    }
+
     /// Path of `../shared/models/<name>`. When the folder is absent,
     /// ``TestEnvironment/missing(_:ci:)`` (a skip locally, a failure under CI); when the folder
     /// exists but lacks the file, ``MissingPrerequisite`` (its models must all be there).

@@ -1,0 +1,281 @@
+"""Detectors of the `yolov5` and `yolo-nms` layouts derived from the real YOLOv8n (issue 14).
+
+No published model of either layout can be fetched from the package registries, so this
+script takes the real, trained ../shared/models/yolov8n_int8_640.tflite (Ultralytics export,
+int8, one raw output [1, 84, 8400]: cx, cy, w, h normalized to the 640 x 640 input, then 80
+class scores) and writes a copy of its whole graph, every original tensor, weight and operator
+unchanged, with operators appended to that output:
+
+  yolov5_from_yolov8n.tflite   output [1, 25200, 85] in YOLOv5's TFLite layout: rows
+      [cx, cy, w, h, objectness, 80 class scores], boxes normalized to the input (as
+      Ultralytics' YOLOv5 TFLite exports give them), 3 anchors per cell, rows ordered as
+      YOLOv5's Detect head concatenates them: stride 8, 16, 32, and within each stride
+      anchor by anchor over the cells (row-major). DEQUANTIZE, TRANSPOSE to [1, 8400, 84],
+      then per stride and anchor: SLICE, MUL of w and h by the anchor's factor, CONCATENATION
+      with an objectness column. Anchor 0 carries YOLOv8n's box with objectness 1, so its
+      score (objectness x class score) is YOLOv8n's class score exactly; anchors 1 and 2 carry
+      the same class scores with boxes twice and half as large and objectness 0 (no object):
+      a decoder that ignored the objectness would report those boxes too (IoU 0.25 with the
+      real one, below any NMS threshold).
+  yolo_nms_from_yolov8n.tflite  output [1, 300, 6], an Ultralytics `nms=True` TFLite layout:
+      rows [x1, y1, x2, y2, score, class], boxes normalized to the input, best first; the rows
+      past the kept boxes have score 0. DEQUANTIZE, TRANSPOSE, RESHAPE to [8400, 84]; corners
+      from centre and size; score = REDUCE_MAX and class = ARG_MAX (CAST to float) of the
+      class scores; NON_MAX_SUPPRESSION_V5 (IoU 0.45, score 0.25, at most 300) on the corners
+      shifted by 4 x class (so boxes of different classes never overlap: class-aware NMS, as
+      the batched-NMS trick in YOLO exports does); GATHER of the unshifted corners and the
+      class; the score column is NMS's selected score (0 in the padding rows). Where this NMS
+      differs from the families' (scores > 0.25 rather than >= 0.25, suppression at IoU >= 0.45
+      rather than > 0.45, 300 boxes rather than 100, shifted corners a few bits less precise)
+      cannot matter on the test photos: see DerivedDetectorFamilyTests.
+
+The derived models are derived from a third-party model (AGPL-3.0 weights, test data only):
+they are never committed. `Scripts/derive-models.sh` (run by .ci/run after fetch-models)
+writes them to Models/derived/ and checks them against Scripts/derived-models.sha256; the
+bytes are deterministic for the pinned flatbuffers and schema module.
+
+    python3 Scripts/goldens/derived_detectors.py [OUTPUT_DIR]   # the models (derive-models.sh runs this)
+    Scripts/generate-goldens.sh derived_detectors               # derive-models.sh, then the goldens
+
+Needs numpy, flatbuffers and the TFLite schema's generated Python module (with its object
+API): `ai_edge_litert.schema_py_generated`, or a standalone `schema_py_generated` on the path
+(derive-models.sh extracts it from the pinned ai-edge-litert wheel). `--goldens` also needs
+the reference runtime (ai-edge-litert), reads the models derive-models.sh wrote (refusing any
+whose SHA-256 is not pinned) and writes Tests/Fixtures/derived/<model>/photo/
+(ModelGoldenCase format, see models.py): the reference kernels' whole output on the
+motorcycle photo, stored as float32 and compared bit-exact. The end-to-end boxes are
+Scripts/oracle/detector_oracle.py's (cases *_derived_*).
+"""
+import hashlib
+import os
+import sys
+
+import numpy as np
+
+try:
+    from ai_edge_litert import schema_py_generated as schema
+except ImportError:  # the standalone module extracted by derive-models.sh
+    import schema_py_generated as schema
+import flatbuffers
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+SOURCE = os.path.join(ROOT, "..", "shared", "models", "yolov8n_int8_640.tflite")
+SIZE = 640
+CLASSES = 80
+LEVELS = [(0, 6400), (6400, 1600), (8000, 400)]   # (first cell, cells) of strides 8, 16, 32
+ANCHOR_WH = [1.0, 2.0, 0.5]                       # w, h factor of anchors 0, 1, 2
+ANCHOR_OBJECTNESS = [1.0, 0.0, 0.0]
+NMS_IOU, NMS_SCORE, NMS_MAX = 0.45, 0.25, 300
+CLASS_SHIFT = 4.0
+MODELS = ["yolov5_from_yolov8n.tflite", "yolo_nms_from_yolov8n.tflite"]
+Op = schema.BuiltinOperator
+Opts = schema.BuiltinOptions
+F32 = np.float32
+TYPES = {np.dtype(F32): schema.TensorType.FLOAT32, np.dtype(np.int32): schema.TensorType.INT32}
+
+
+class Graph:
+    """The source model's object tree with appended tensors and operators."""
+
+    def __init__(self, model_bytes):
+        self.model = schema.ModelT.InitFromObj(schema.Model.GetRootAsModel(model_bytes, 0))
+        assert len(self.model.subgraphs) == 1, "one subgraph expected"
+        self.sub = self.model.subgraphs[0]
+        self.count = 0
+
+    def tensor(self, shape, dtype=F32, data=None):
+        t = schema.TensorT()
+        t.shape = list(shape)
+        t.type = TYPES[np.dtype(dtype)]
+        t.name = f"derived/{self.count}".encode()
+        self.count += 1
+        t.buffer = 0
+        if data is not None:
+            buffer = schema.BufferT()
+            buffer.data = np.frombuffer(np.ascontiguousarray(data, dtype=dtype).tobytes(), dtype=np.uint8)
+            self.model.buffers.append(buffer)
+            t.buffer = len(self.model.buffers) - 1
+        self.sub.tensors.append(t)
+        return len(self.sub.tensors) - 1
+
+    def const(self, values, dtype=F32):
+        values = np.asarray(values, dtype=dtype)
+        return self.tensor(values.shape, dtype, data=values)
+
+    def opcode(self, code, version):
+        for i, c in enumerate(self.model.operatorCodes):
+            if max(c.builtinCode, c.deprecatedBuiltinCode) == code:
+                return i
+        c = schema.OperatorCodeT()
+        c.builtinCode, c.deprecatedBuiltinCode, c.version = code, min(code, 127), version
+        self.model.operatorCodes.append(c)
+        return len(self.model.operatorCodes) - 1
+
+    def op(self, code, inputs, outputs, options=None, version=1):
+        o = schema.OperatorT()
+        o.opcodeIndex = self.opcode(code, version)
+        o.inputs, o.outputs = list(inputs), list(outputs)
+        if options is not None:
+            o.builtinOptionsType, o.builtinOptions = options
+        self.sub.operators.append(o)
+
+    def unary(self, code, x, shape, dtype=F32, options=None, extra=(), version=1):
+        out = self.tensor(shape, dtype)
+        self.op(code, [x, *extra], [out], options, version)
+        return out
+
+    def binary(self, code, a, b, shape):
+        options = {Op.ADD: (Opts.AddOptions, schema.AddOptionsT()), Op.SUB: (Opts.SubOptions, schema.SubOptionsT()),
+                   Op.MUL: (Opts.MulOptions, schema.MulOptionsT())}[code]
+        return self.unary(code, a, shape, options=options, extra=(b,))
+
+    def slice(self, x, begin, size):
+        return self.unary(Op.SLICE, x, size, options=(Opts.SliceOptions, schema.SliceOptionsT()),
+                          extra=(self.const(begin, np.int32), self.const(size, np.int32)))
+
+    def concat(self, xs, axis, shape):
+        options = schema.ConcatenationOptionsT()
+        options.axis = axis
+        out = self.tensor(shape)
+        self.op(Op.CONCATENATION, xs, [out], (Opts.ConcatenationOptions, options))
+        return out
+
+    def reshape(self, x, shape, dtype=F32):
+        options = schema.ReshapeOptionsT()
+        options.newShape = list(shape)
+        return self.unary(Op.RESHAPE, x, shape, dtype, (Opts.ReshapeOptions, options),
+                          extra=(self.const(shape, np.int32),))
+
+    def float_rows(self):
+        """The source output dequantized and transposed: [1, 8400, 84] float."""
+        (source,) = self.sub.outputs
+        t = self.sub.tensors[source]
+        assert list(t.shape) == [1, 4 + CLASSES, 8400] and t.type == schema.TensorType.INT8, "yolov8n's raw int8 head"
+        x = self.unary(Op.DEQUANTIZE, source, [1, 4 + CLASSES, 8400], version=2)
+        return self.unary(Op.TRANSPOSE, x, [1, 8400, 4 + CLASSES], options=(Opts.TransposeOptions, schema.TransposeOptionsT()),
+                          extra=(self.const([0, 2, 1], np.int32),))
+
+    def build(self, output, description):
+        self.sub.outputs = [output]
+        self.model.description = description.encode()
+        b = flatbuffers.Builder(1 << 22)
+        b.Finish(self.model.Pack(b), file_identifier=b"TFL3")
+        return bytes(b.Output())
+
+
+def yolov5(source_bytes):
+    g = Graph(source_bytes)
+    rows = g.float_rows()
+    blocks, total = [], 0
+    for first, cells in LEVELS:
+        box = g.slice(rows, [0, first, 0], [1, cells, 4])
+        classes = g.slice(rows, [0, first, 4], [1, cells, CLASSES])
+        for factor, objectness in zip(ANCHOR_WH, ANCHOR_OBJECTNESS):
+            scaled = box if factor == 1 else g.binary(Op.MUL, box, g.const([[[1, 1, factor, factor]]]), [1, cells, 4])
+            obj = g.const(np.full((1, cells, 1), objectness, F32))
+            blocks.append(g.concat([scaled, obj, classes], 2, [1, cells, 5 + CLASSES]))
+            total += cells
+    out = g.concat(blocks, 1, [1, total, 5 + CLASSES])
+    return g.build(out, "YOLOv5-layout detector derived from yolov8n_int8_640 (LiteVision test data, not a trained "
+                        "YOLOv5): [1, 25200, 85] = 3 anchors x 8400 cells x (cx, cy, w, h, objectness, 80 classes)")
+
+
+def yolo_nms(source_bytes):
+    g = Graph(source_bytes)
+    n = 8400
+    rows = g.reshape(g.float_rows(), [n, 4 + CLASSES])
+    centre, size = g.slice(rows, [0, 0], [n, 2]), g.slice(rows, [0, 2], [n, 2])
+    half = g.binary(Op.MUL, size, g.const([0.5]), [n, 2])
+    corners = g.concat([g.binary(Op.SUB, centre, half, [n, 2]), g.binary(Op.ADD, centre, half, [n, 2])], 1, [n, 4])
+    classes = g.slice(rows, [0, 4], [n, CLASSES])
+    reducer = schema.ReducerOptionsT()
+    reducer.keepDims = False
+    score = g.unary(Op.REDUCE_MAX, classes, [n], options=(Opts.ReducerOptions, reducer),
+                    extra=(g.const([1], np.int32),))
+    argmax = schema.ArgMaxOptionsT()
+    argmax.outputType = schema.TensorType.INT32
+    best = g.unary(Op.ARG_MAX, classes, [n], np.int32, (Opts.ArgMaxOptions, argmax), extra=(g.const([1], np.int32),))
+    best = g.unary(Op.CAST, best, [n], options=(Opts.CastOptions, schema.CastOptionsT()))
+    shift = g.binary(Op.MUL, g.reshape(best, [n, 1]), g.const([CLASS_SHIFT]), [n, 1])
+    shifted = g.binary(Op.ADD, corners, shift, [n, 4])
+    index, kept_score, valid = g.tensor([NMS_MAX], np.int32), g.tensor([NMS_MAX]), g.tensor([], np.int32)
+    g.op(Op.NON_MAX_SUPPRESSION_V5,
+         [shifted, score, g.const(NMS_MAX, np.int32), g.const(NMS_IOU), g.const(NMS_SCORE), g.const(0.0)],
+         [index, kept_score, valid], (Opts.NonMaxSuppressionV5Options, schema.NonMaxSuppressionV5OptionsT()))
+    gather = schema.GatherOptionsT()
+    gather.axis = 0
+    kept_corners = g.unary(Op.GATHER, corners, [NMS_MAX, 4], options=(Opts.GatherOptions, gather), extra=(index,))
+    kept_class = g.unary(Op.GATHER, best, [NMS_MAX], options=(Opts.GatherOptions, gather), extra=(index,))
+    table = g.concat([kept_corners, g.reshape(kept_score, [NMS_MAX, 1]), g.reshape(kept_class, [NMS_MAX, 1])],
+                     1, [NMS_MAX, 6])
+    out = g.reshape(table, [1, NMS_MAX, 6])
+    return g.build(out, "YOLO layout with NMS in the graph derived from yolov8n_int8_640 (LiteVision test data): "
+                        "[1, 300, 6] = x1, y1, x2, y2, score, class; NON_MAX_SUPPRESSION_V5 IoU 0.45, score 0.25")
+
+
+def derive(output_dir):
+    """Writes both derived models into `output_dir`; returns their paths."""
+    with open(SOURCE, "rb") as f:
+        source = f.read()
+    os.makedirs(output_dir, exist_ok=True)
+    paths = []
+    for name, build in zip(MODELS, [yolov5, yolo_nms]):
+        path = os.path.join(output_dir, name)
+        data = build(source)
+        with open(path + ".tmp", "wb") as f:
+            f.write(data)
+        os.replace(path + ".tmp", path)
+        print(f"derived {name}: {len(data)} bytes, sha256 {hashlib.sha256(data).hexdigest()}")
+        paths.append(path)
+    return paths
+
+
+def goldens(paths):
+    """Tests/Fixtures/derived/<stem>/photo: the reference kernels' whole output on the
+    motorcycle photo, input as models.py's yolov8n_int8_640/photo case."""
+    import json
+    import shutil
+    from common import run_reference
+    from models import MODELS as SWEEP, OUT as MODELS_OUT, store_outputs, to_input
+    (_, photo, (scale, offset), _), = [m for m in SWEEP if m[0] == "shared/yolov8n_int8_640.tflite"]
+    image = f"images/{photo}_{SIZE}x{SIZE}x3.npy"
+    pixels = np.load(os.path.join(MODELS_OUT, image))
+    x = to_input(pixels, scale, offset, np.int8, (1, SIZE, SIZE, 3))
+    for path in paths:
+        stem = os.path.splitext(os.path.basename(path))[0]
+        with open(path, "rb") as f:
+            outputs = run_reference(f.read(), [x])
+        d = os.path.join(ROOT, "Tests", "Fixtures", "derived", stem, "photo")
+        shutil.rmtree(d, ignore_errors=True)
+        os.makedirs(d)
+        meta = store_outputs(d, outputs, exact=True)
+        case = {"model": "Models/derived/" + os.path.basename(path), "input": {"kind": "photo", "image": image},
+                "scale": scale, "offset": offset, "tolerance": "exact", "outputs": meta}
+        with open(os.path.join(d, "case.json"), "w") as f:
+            json.dump(case, f, indent=1)
+        print(f"  {stem}/photo: {os.path.getsize(os.path.join(d, 'outputs.zip'))} bytes")
+
+
+def pinned_models():
+    """The models in Models/derived, checked against Scripts/derived-models.sha256 (the goldens
+    must come from the bytes CI derives)."""
+    directory = os.path.join(ROOT, "Models")
+    paths = []
+    with open(os.path.join(ROOT, "Scripts", "derived-models.sha256")) as f:
+        for line in f:
+            if line.startswith("#") or not line.strip():
+                continue
+            digest, name = line.split()
+            path = os.path.join(directory, name)
+            with open(path, "rb") as m:
+                if hashlib.sha256(m.read()).hexdigest() != digest:
+                    raise SystemExit(f"{path} is not the pinned derived model: run Scripts/derive-models.sh")
+            paths.append(path)
+    return paths
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] == ["--goldens"]:
+        goldens(pinned_models())
+    else:
+        derive(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "Models", "derived"))
