@@ -95,7 +95,7 @@ struct BenchCommand: ParsableCommand {
         #if DEBUG
         log("warning: this is a debug build; measure with `swift run -c release bench`")
         #endif
-        log("CPU: \(CPUFeatures.current.map { "\($0)" } ?? "features unknown"); \(GeneratedKernels.summary)")
+        log("CPU: \(CPUFeatures.current.map { "\($0)" } ?? "features unknown")")
 
         var reference: ReferenceRuntime?
         if compare {
@@ -126,6 +126,9 @@ struct BenchCommand: ParsableCommand {
             if let error = modelRows.lazy.compactMap(\.error).first { log("  skipped: \(error)") }
             rows += modelRows
         }
+        // Named only now: listing the kernels generates them, and the first model's cold start
+        // includes that generation, as a new process's first model load does.
+        log(GeneratedKernels.summary)
 
         if endToEnd ?? (models.isEmpty || !endToEndRows.isEmpty) {
             log("benchmarking the end-to-end default detector")

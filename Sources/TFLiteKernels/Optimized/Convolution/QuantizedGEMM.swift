@@ -38,7 +38,7 @@ enum QuantizedGEMMKernel: Sendable, CaseIterable {
 }
 
 /// The operand layout of a `QuantizedGEMM` call: both are 32-bit words per input-channel group.
-enum QuantizedGEMMLayout: Sendable {
+enum QuantizedGEMMLayout: String, Sendable {
     /// `Int16PairPacking`: 2 channels per word, `x + inputOffset` against `w + filterOffset`.
     case int16Pairs
     /// `Int8QuadPacking`: 4 channels per word, unsigned `x + 128` against signed int8 weights
