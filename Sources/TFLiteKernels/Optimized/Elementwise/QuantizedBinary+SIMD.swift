@@ -90,8 +90,24 @@ public enum QuantizedBinaryArithmeticOptimized {
 
         @inline(__always)
         func apply(_ a: SIMD16<Int32>, _ b: SIMD16<Int32>) -> SIMD16<Int32> {
-            let sa = roundingDivideByPOT(doublingHighMul((a &+ offsetA) &<< leftShift, multiplierA), shiftA)
-            let sb = roundingDivideByPOT(doublingHighMul((b &+ offsetB) &<< leftShift, multiplierB), shiftB)
+            output(rescaledA(a), rescaledB(b))
+        }
+
+        /// First-input codes on the sum's scale (depends on that input alone).
+        @inline(__always)
+        func rescaledA(_ a: SIMD16<Int32>) -> SIMD16<Int32> {
+            roundingDivideByPOT(doublingHighMul((a &+ offsetA) &<< leftShift, multiplierA), shiftA)
+        }
+
+        /// Second-input codes on the sum's scale.
+        @inline(__always)
+        func rescaledB(_ b: SIMD16<Int32>) -> SIMD16<Int32> {
+            roundingDivideByPOT(doublingHighMul((b &+ offsetB) &<< leftShift, multiplierB), shiftB)
+        }
+
+        /// The output codes of rescaled inputs: their sum (difference) rescaled, offset, clamped.
+        @inline(__always)
+        func output(_ sa: SIMD16<Int32>, _ sb: SIMD16<Int32>) -> SIMD16<Int32> {
             let raw = subtract ? sa &- sb : sa &+ sb
             let out = roundingDivideByPOT(doublingHighMul(raw, multiplierOut), shiftOut)
             return clamp(out &+ outputOffset, lo, hi)

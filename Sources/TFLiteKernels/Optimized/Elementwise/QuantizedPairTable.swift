@@ -28,12 +28,38 @@ public struct QuantizedPairTable: Sendable {
     /// The table of quantized ADD (or SUB): 16 entries at a time with the vector arithmetic
     /// (`QuantizedBinaryArithmeticOptimized`, bit-exact with the element function) when it handles `p`, else
     /// one element function call per entry.
+    ///
+    /// Each input's rescaling depends on that input alone, so the 256 rescaled codes of each are
+    /// computed once and every entry only takes the output step (one rounding multiply of three):
+    /// the element function's steps, hoisted. The table is built at a model's first invoke, so
+    /// this counts in its cold start.
     public static func add(signed: Bool, _ p: BinaryArithmeticReference.QuantizedAddParams, subtract: Bool) -> QuantizedPairTable {
         guard QuantizedBinaryArithmeticOptimized.supports(p) else {
             return QuantizedPairTable(signed: signed) { BinaryArithmeticReference.quantizedAddElement($0, $1, p, subtract: subtract) }
         }
         let k = QuantizedBinaryArithmeticOptimized.AddConstants(p, subtract: subtract)
-        return tabulated(signed: signed, { k.apply($0, $1) }) { BinaryArithmeticReference.quantizedAddElement($0, $1, p, subtract: subtract) }
+        // Codes by byte, 16 per vector, and each input's rescaled codes.
+        let codes = (0..<16).map { v in
+            var lanes = SIMD16<Int32>()
+            for lane in 0..<16 {
+                let byte = 16 &* v &+ lane
+                lanes[lane] = signed ? Int32(Int8(truncatingIfNeeded: byte)) : Int32(byte)
+            }
+            return lanes
+        }
+        let first = codes.map(k.rescaledA), second = codes.map(k.rescaledB)
+        var table = [UInt8](repeating: 0, count: 65536)
+        table.withUnsafeMutableBufferPointer { t in
+            let out = UnsafeMutableRawPointer(t.baseAddress!)
+            for hiByte in 0..<256 {
+                let a = SIMD16<Int32>(repeating: first[hiByte &>> 4][hiByte & 15])
+                for v in 0..<16 {
+                    out.storeBytes(of: SIMD16<UInt8>(truncatingIfNeeded: k.output(a, second[v])),
+                                   toByteOffset: hiByte &<< 8 &+ 16 &* v, as: SIMD16<UInt8>.self)
+                }
+            }
+        }
+        return QuantizedPairTable(entries: table)
     }
 
     /// The table of quantized MUL, vectorized as `add` is.
