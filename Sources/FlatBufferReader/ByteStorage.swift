@@ -59,7 +59,9 @@ public final class ByteStorage: @unchecked Sendable {
 
     /// Read-write private anonymous pages for `byteCount` bytes, populated by the kernel at
     /// once (page-aligned, so 64-byte aligned); nil below `prefaultedMinimum`, off Linux, or
-    /// when the system refuses (the caller allocates instead).
+    /// when the system refuses (the caller allocates instead). `TFLiteKernels`' `AlignedArray`
+    /// maps its packed weights the same way; the two modules share no dependency to hold one
+    /// helper, so a change to the mapping belongs in both.
     private static func prefaultedMapping(byteCount: Int) -> UnsafeMutableRawPointer? {
         #if os(Linux) && canImport(Glibc)
         guard byteCount >= prefaultedMinimum,

@@ -57,9 +57,6 @@ public enum FlexBufferType: UInt8, Sendable {
     /// Length-prefixed vector of booleans.
     case vectorBool = 36
 
-    /// Stored directly in the parent (no offset).
-    var isInline: Bool { self == .null || self == .int || self == .uint || self == .float || self == .bool }
-
     /// For typed vectors: the element type and the fixed length (nil when length-prefixed).
     var typedVectorElement: (type: FlexBufferType, fixedCount: Int?)? {
         switch self {

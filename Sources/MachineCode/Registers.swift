@@ -21,8 +21,6 @@ public struct GeneralRegister: Hashable, Sendable, CustomStringConvertible {
 
     /// The System V AMD64 integer argument registers, in order.
     public static let arguments: [GeneralRegister] = [.rdi, .rsi, .rdx, .rcx, .r8, .r9]
-    /// Registers a System V function must restore before it returns (besides `rsp`).
-    public static let calleeSaved: Set<GeneralRegister> = [.rbx, .rbp, .r12, .r13, .r14, .r15]
 
     /// Low three bits of the number (the ModRM/SIB/opcode field).
     var low: UInt8 { index & 7 }

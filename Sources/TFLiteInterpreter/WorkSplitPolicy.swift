@@ -8,7 +8,7 @@ import TFLiteKernels
 ///
 /// The amounts were tuned on the benchmark models (two cores) and are stated in the unit the
 /// kernels' inner loops count: multiply-adds for convolutions, window taps for pooling,
-/// elements for layout conversions.
+/// elements for layout conversions and elementwise work, bytes for data movement.
 enum WorkSplitPolicy {
     /// Multiply-adds per chunk of the float GEMM's pixel tiles (CONV_2D, FULLY_CONNECTED).
     static let floatGEMMMultiplyAdds = 100_000
@@ -20,6 +20,18 @@ enum WorkSplitPolicy {
     static let depthwiseMultiplyAdds = 50_000
     /// Window taps per chunk of the pooling kernels' output rows.
     static let poolingTaps = 20_000
+    /// Output elements per chunk of the elementwise kernels (unary, binary, activations, byte
+    /// tables) and of SOFTMAX's rows.
+    static let elementwiseElements = 16_384
+    /// Output elements per chunk of the RESIZE kernels' output rows.
+    static let resizeElements = 16_384
+    /// Elements per chunk of QUANTIZE / DEQUANTIZE / requantize arithmetic loops.
+    static let quantizeElements = 8_192
+    /// Elements per chunk of a 256-entry byte-table lookup (about 1 ns per 4 elements).
+    static let byteTableElements = 65_536
+    /// Bytes per chunk of the data-movement copies (PAD, TRANSPOSE, CONCATENATION, strided
+    /// windows): smaller copies stay on one thread.
+    static let movedBytes = 65_536
 
     /// The least units per chunk when each unit costs `workPerUnit` and a chunk should carry
     /// `work`: at least 1.
@@ -49,6 +61,16 @@ enum WorkSplitPolicy {
     /// Output rows per chunk of the depthwise kernels on `g`.
     static func depthwiseMinChunk(_ g: ConvolutionGeometry) -> Int {
         minChunk(work: depthwiseMultiplyAdds, workPerUnit: g.outputWidth * g.outputDepth * g.filterHeight * g.filterWidth)
+    }
+
+    /// Units per chunk of a data-movement copy whose unit (row, run, block) moves `unitBytes` bytes.
+    static func movedBytesMinChunk(unitBytes: Int) -> Int {
+        minChunk(work: movedBytes, workPerUnit: unitBytes)
+    }
+
+    /// Output rows per chunk of the RESIZE row kernels on `p`.
+    static func resizeMinChunk(_ p: ResizeParameters) -> Int {
+        minChunk(work: resizeElements, workPerUnit: p.outputWidth * p.depth)
     }
 
     /// Output rows per chunk of the pooling kernels on `g`.

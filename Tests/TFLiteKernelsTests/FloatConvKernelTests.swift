@@ -249,11 +249,20 @@ final class FloatConvKernelTests: XCTestCase {
         }
     }
 
-    /// The SSE2 build's pre-broadcast 6 × 8 driver (used from 33 output channels on, and on shallow layers).
+    /// The SSE2 build's pre-broadcast 6 × 8 driver (used from 33 output channels on, and on shallow layers),
+    /// on its own allocation and on a workspace that holds other values (as arena scratch does).
     func testBroadcast6x8MatchesReference() {
         check(rows: 6, panelWidth: 8, name: "broadcast 6x8", seed: 15) { g, lo, hi, x, w, b, z, y, part in
             Conv2DOptimized.floatBroadcast6x8(g, activationMin: lo, activationMax: hi, input: x, packedFilter: w,
-                                              bias: b, zeros: z, output: y, tiles: part)
+                                              bias: b, zeros: z, output: y, tiles: part, workspace: nil)
+        }
+        check(rows: 6, panelWidth: 8, name: "broadcast 6x8 in a workspace", seed: 16) { g, lo, hi, x, w, b, z, y, part in
+            var workspace = [SIMD4<Float>](repeating: SIMD4(repeating: .nan),
+                                           count: max(1, Conv2DOptimized.floatBroadcast6x8WorkspaceCount(g)))
+            workspace.withUnsafeMutableBufferPointer { ws in
+                Conv2DOptimized.floatBroadcast6x8(g, activationMin: lo, activationMax: hi, input: x, packedFilter: w,
+                                                  bias: b, zeros: z, output: y, tiles: part, workspace: ws.baseAddress!)
+            }
         }
     }
 

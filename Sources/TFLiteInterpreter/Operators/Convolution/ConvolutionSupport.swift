@@ -1,16 +1,6 @@
 import TFLiteKernels
 import TFLiteSchema
 
-/// The element types TRANSPOSE_CONV computes in, decided at prepare from the tensor types.
-enum ConvComputeMode: Equatable {
-    /// float32 activations and weights.
-    case float
-    /// uint8 activations and weights, per-tensor quantization.
-    case uint8
-    /// int8 activations, int8 (per-channel) weights.
-    case int8
-}
-
 /// `ActivationFunctionType` codes of the schema, as fused into convolution-family operators.
 enum ConvFusedActivation: Int8 {
     case none = 0, relu = 1, reluN1To1 = 2, relu6 = 3, tanh = 4, signBit = 5

@@ -53,9 +53,13 @@ enum PackedGEMMPlan {
                 try AlignedArray(ConvFilterPacking.packFloat(try filter.view(as: Float.self, "the packed \(what)").base,
                                                              outputDepth: g.outputDepth, depth: depth))
             }
+            let workspaceCount = Conv2DOptimized.floatWorkspaceCount(g)
+            let workspaces = workspaceCount == 0 ? [] : try (0..<node.threads.threadCount).map { worker in
+                try node.requestScratch(SIMD4<Float>.self, count: workspaceCount, "thread \(worker)'s pre-broadcast inputs")
+            }
             return .float(PackedFloatGEMM(geometry: g, clamp: clamp, weights: weights,
                                           zeros: Array(repeating: 0, count: g.inputDepth),
-                                          fusedMultiplyAdd: node.fusesMultiplyAdd))
+                                          fusedMultiplyAdd: node.fusesMultiplyAdd, workspaces: workspaces))
         case .uint8, .int8, .hybrid:
             return try QuantizedGEMMPacking.plan(arithmetic, geometry: g, weights: filter, node: node,
                                                  what: "the integer GEMM's packed \(what)")
@@ -95,6 +99,9 @@ struct PackedFloatGEMM {
     let zeros: [Float]
     /// Whether each multiply-add rounds once (see `FloatArithmetic`).
     let fusedMultiplyAdd: Bool
+    /// Workspace `k` for the chunks worker `k` runs (one per pool thread, arena scratch), for
+    /// kernels that need one (`Conv2DOptimized.floatWorkspaceCount`); empty for the others.
+    let workspaces: [ScratchArray<SIMD4<Float>>]
     /// The ADD fused into the layer (`ResidualAddFusion`): its other operand, a tensor of the
     /// output's shape, and its activation range; nil without one.
     var residual: (operand: RuntimeTensor, clamp: FloatClamp)?
@@ -107,10 +114,20 @@ struct PackedFloatGEMM {
         }
         let tiles = Conv2DOptimized.floatTileCount(g)
         zeros.withUnsafeBufferPointer { z in
-            threads.parallelFor(tiles, minChunk: WorkSplitPolicy.floatGEMMMinChunk(g)) { part in
+            if workspaces.isEmpty {
+                threads.parallelFor(tiles, minChunk: WorkSplitPolicy.floatGEMMMinChunk(g)) { part in
+                    Conv2DOptimized.float(g, activationMin: clamp.min, activationMax: clamp.max, input: x,
+                                          packedFilter: weights.pointer, bias: b, zeros: z.baseAddress!, output: y,
+                                          tiles: part, fusedMultiplyAdd: fma, residual: fusedAdd)
+                }
+                return
+            }
+            threads.parallelFor(tiles, minChunk: WorkSplitPolicy.floatGEMMMinChunk(g)) { part, worker in
+                precondition(worker < workspaces.count, "float GEMM: worker \(worker) of a pool larger than the one prepared with")
                 Conv2DOptimized.float(g, activationMin: clamp.min, activationMax: clamp.max, input: x,
                                       packedFilter: weights.pointer, bias: b, zeros: z.baseAddress!, output: y,
-                                      tiles: part, fusedMultiplyAdd: fma, residual: fusedAdd)
+                                      tiles: part, fusedMultiplyAdd: fma, residual: fusedAdd,
+                                      workspace: workspaces[worker].pointer)
             }
         }
     }

@@ -8,18 +8,34 @@ final class Pool2DOperator: OperatorKernel {
     /// Which reduction the window applies.
     enum Kind { case average, max }
 
+    /// A `PoolingOptimized` row kernel on `Element`s with an activation range in `Bound`s:
+    /// (geometry, activation min, activation max, input, output, output rows).
+    typealias RowKernel<Element, Bound> = (ConvolutionGeometry, Bound, Bound, UnsafePointer<Element>,
+                                           UnsafeMutablePointer<Element>, Range<Int>) -> Void
+
+    /// How a node runs, decided at prepare from its kind and element type.
+    enum Plan {
+        /// Not prepared (or the last prepare failed): invoke throws.
+        case unprepared
+        /// float32 output rows split over the pool.
+        case float(ConvolutionGeometry, FloatClamp, RowKernel<Float, Float>)
+        /// uint8 output rows split over the pool, clamped to a code range.
+        case uint8(ConvolutionGeometry, (min: Int32, max: Int32), RowKernel<UInt8, Int32>)
+        /// int8 output rows split over the pool, clamped to a code range.
+        case int8(ConvolutionGeometry, (min: Int32, max: Int32), RowKernel<Int8, Int32>)
+        /// int16 through the reference kernels (one thread).
+        case int16(ConvolutionGeometry, (min: Int32, max: Int32), average: Bool)
+    }
+
     private let kind: Kind
     private var op: String { kind == .average ? "AVERAGE_POOL_2D" : "MAX_POOL_2D" }
-    private var geometry = ConvolutionGeometry(batches: 0, inputHeight: 0, inputWidth: 0, inputDepth: 0,
-                                               filterHeight: 0, filterWidth: 0, filterInputDepth: 0,
-                                               outputHeight: 0, outputWidth: 0, outputDepth: 0)
-    private var floatRange: (min: Float, max: Float) = (0, 0)
-    private var quantizedRange: (min: Int32, max: Int32) = (0, 0)
+    private var plan = Plan.unprepared
 
     /// Creates a pooling operator of `kind`.
     init(kind: Kind) { self.kind = kind }
 
     func prepare(_ node: NodeContext) throws {
+        plan = .unprepared
         let input = try node.input(0), output = try node.output(0)
         try ConvSupport.requireRank(input, 4, "input", op: op)
         try ConvSupport.requireType(input, [.float32, .uint8, .int8, .int16], "input", op: op)
@@ -37,74 +53,75 @@ final class Pool2DOperator: OperatorKernel {
         guard rows.outputSize >= 0, cols.outputSize >= 0 else {
             throw InterpreterError.invalidShape("\(op): window \(filterH)x\(filterW) does not fit input \(h)x\(w)")
         }
-        geometry = ConvolutionGeometry(batches: n, inputHeight: h, inputWidth: w, inputDepth: c,
-                                       filterHeight: filterH, filterWidth: filterW, filterInputDepth: 1,
-                                       outputHeight: rows.outputSize, outputWidth: cols.outputSize, outputDepth: c,
-                                       strideHeight: strideH, strideWidth: strideW,
-                                       padTop: rows.padBefore, padLeft: cols.padBefore)
+        let geometry = ConvolutionGeometry(batches: n, inputHeight: h, inputWidth: w, inputDepth: c,
+                                           filterHeight: filterH, filterWidth: filterW, filterInputDepth: 1,
+                                           outputHeight: rows.outputSize, outputWidth: cols.outputSize, outputDepth: c,
+                                           strideHeight: strideH, strideWidth: strideW,
+                                           padTop: rows.padBefore, padLeft: cols.padBefore)
         _ = try ConvSupport.product([n, rows.outputSize, cols.outputSize, c], op: op)
         guard output.type == input.type else {
             throw InterpreterError.invalidModel("\(op): output type \(output.type) differs from input type \(input.type)")
         }
+        let next: Plan
+        let average = kind == .average
         if input.type == .float32 {
-            floatRange = activation.floatRange
+            let kernel: RowKernel<Float, Float> = average
+                ? { PoolingOptimized.averageFloat($0, activationMin: $1, activationMax: $2, input: $3, output: $4, rows: $5) }
+                : { PoolingOptimized.maxFloat($0, activationMin: $1, activationMax: $2, input: $3, output: $4, rows: $5) }
+            next = .float(geometry, activation.floatRange, kernel)
         } else {
             let (scale, zero) = try ConvSupport.perTensor(output.quantization == nil ? input : output, "output", op: op)
             let (qmin, qmax) = ConvSupport.quantizedBounds(input.type)
-            quantizedRange = activation.quantizedRange(scale: scale, zeroPoint: zero, qmin: qmin, qmax: qmax)
+            let range = activation.quantizedRange(scale: scale, zeroPoint: zero, qmin: qmin, qmax: qmax)
             if output.quantization == nil { output.quantization = input.quantization }
+            switch input.type {
+            case .uint8:
+                let kernel: RowKernel<UInt8, Int32> = average
+                    ? { PoolingOptimized.averageUInt8($0, activationMin: $1, activationMax: $2, input: $3, output: $4, rows: $5) }
+                    : { PoolingOptimized.maxUInt8($0, activationMin: $1, activationMax: $2, input: $3, output: $4, rows: $5) }
+                next = .uint8(geometry, range, kernel)
+            case .int8:
+                let kernel: RowKernel<Int8, Int32> = average
+                    ? { PoolingOptimized.averageInt8($0, activationMin: $1, activationMax: $2, input: $3, output: $4, rows: $5) }
+                    : { PoolingOptimized.maxInt8($0, activationMin: $1, activationMax: $2, input: $3, output: $4, rows: $5) }
+                next = .int8(geometry, range, kernel)
+            default:
+                // int16, the last type `requireType` lets through.
+                next = .int16(geometry, range, average: average)
+            }
         }
         output.shape = [n, rows.outputSize, cols.outputSize, c]
+        plan = next
     }
 
     func invoke(_ node: NodeContext) throws {
-        let input = try node.input(0), output = try node.output(0)
-        let g = geometry
+        switch plan {
+        case .unprepared:
+            throw InterpreterError.allocateTensorsRequired
+        case .float(let g, let clamp, let kernel):
+            try runRows(node, g, clamp.min, clamp.max, kernel)
+        case .uint8(let g, let range, let kernel):
+            try runRows(node, g, range.min, range.max, kernel)
+        case .int8(let g, let range, let kernel):
+            try runRows(node, g, range.min, range.max, kernel)
+        case .int16(let g, let range, let average):
+            guard g.outputCount > 0 else { return }
+            let x = try node.input(0).view(as: Int16.self, op).base, y = try node.output(0).mutableView(as: Int16.self, op).base
+            if average {
+                PoolingReference.averageQuantized(g, activationMin: range.min, activationMax: range.max, input: x, output: y)
+            } else {
+                PoolingReference.maxQuantized(g, activationMin: range.min, activationMax: range.max, input: x, output: y)
+            }
+        }
+    }
+
+    /// Runs `kernel` over the output rows of `g`, split over the pool (`WorkSplitPolicy.poolingMinChunk`).
+    private func runRows<Element, Bound>(_ node: NodeContext, _ g: ConvolutionGeometry, _ lo: Bound, _ hi: Bound,
+                                         _ kernel: RowKernel<Element, Bound>) throws {
         guard g.outputCount > 0 else { return }
-        let rows = PoolingOptimized.rowCount(g)
-        let minChunk = WorkSplitPolicy.poolingMinChunk(g)
-        let (fmin, fmax) = floatRange, (qmin, qmax) = quantizedRange
-        switch (input.type, kind) {
-        case (.float32, .average):
-            let (src, dst) = (try input.view(as: Float.self, op).base, try output.mutableView(as: Float.self, op).base)
-            node.threads.parallelFor(rows, minChunk: minChunk) {
-                PoolingOptimized.averageFloat(g, activationMin: fmin, activationMax: fmax, input: src, output: dst, rows: $0)
-            }
-        case (.float32, .max):
-            let (src, dst) = (try input.view(as: Float.self, op).base, try output.mutableView(as: Float.self, op).base)
-            node.threads.parallelFor(rows, minChunk: minChunk) {
-                PoolingOptimized.maxFloat(g, activationMin: fmin, activationMax: fmax, input: src, output: dst, rows: $0)
-            }
-        case (.uint8, .average):
-            let (src, dst) = (try input.view(as: UInt8.self, op).base, try output.mutableView(as: UInt8.self, op).base)
-            node.threads.parallelFor(rows, minChunk: minChunk) {
-                PoolingOptimized.averageUInt8(g, activationMin: qmin, activationMax: qmax, input: src, output: dst, rows: $0)
-            }
-        case (.uint8, .max):
-            let (src, dst) = (try input.view(as: UInt8.self, op).base, try output.mutableView(as: UInt8.self, op).base)
-            node.threads.parallelFor(rows, minChunk: minChunk) {
-                PoolingOptimized.maxUInt8(g, activationMin: qmin, activationMax: qmax, input: src, output: dst, rows: $0)
-            }
-        case (.int8, .average):
-            let (src, dst) = (try input.view(as: Int8.self, op).base, try output.mutableView(as: Int8.self, op).base)
-            node.threads.parallelFor(rows, minChunk: minChunk) {
-                PoolingOptimized.averageInt8(g, activationMin: qmin, activationMax: qmax, input: src, output: dst, rows: $0)
-            }
-        case (.int8, .max):
-            let (src, dst) = (try input.view(as: Int8.self, op).base, try output.mutableView(as: Int8.self, op).base)
-            node.threads.parallelFor(rows, minChunk: minChunk) {
-                PoolingOptimized.maxInt8(g, activationMin: qmin, activationMax: qmax, input: src, output: dst, rows: $0)
-            }
-        case (.int16, .average):
-            PoolingReference.averageQuantized(g, activationMin: qmin, activationMax: qmax,
-                                              input: try input.view(as: Int16.self, op).base,
-                                              output: try output.mutableView(as: Int16.self, op).base)
-        case (.int16, .max):
-            PoolingReference.maxQuantized(g, activationMin: qmin, activationMax: qmax,
-                                          input: try input.view(as: Int16.self, op).base,
-                                          output: try output.mutableView(as: Int16.self, op).base)
-        default:
-            throw InterpreterError.invocationFailed("\(op): unsupported type \(input.type)")
+        let x = try node.input(0).view(as: Element.self, op).base, y = try node.output(0).mutableView(as: Element.self, op).base
+        node.threads.parallelFor(PoolingOptimized.rowCount(g), minChunk: WorkSplitPolicy.poolingMinChunk(g)) { rows in
+            kernel(g, lo, hi, x, y, rows)
         }
     }
 }

@@ -5,16 +5,25 @@ import TFLiteSchema
 /// `TransposeConvOptions` (padding, strides, fused activation). The output shape must be
 /// known at prepare (a constant, or a tensor with data).
 final class TransposeConvOperator: OperatorKernel {
+    /// How a node runs, decided at prepare from its types; each case carries what its
+    /// reference kernel needs.
+    enum Plan {
+        /// Not prepared (or the last prepare failed): invoke throws.
+        case unprepared
+        /// float32, clamped to the fused activation's range.
+        case float(ConvolutionGeometry, FloatClamp)
+        /// uint8 (per-tensor), accumulating into one Int32 per output element (arena scratch,
+        /// zeroed by the kernel on every invoke).
+        case uint8(ConvolutionGeometry, QuantizedConvolutionParameters, accumulators: ScratchArray<Int32>)
+        /// int8 (per-channel weights), as uint8.
+        case int8(ConvolutionGeometry, QuantizedConvolutionParameters, accumulators: ScratchArray<Int32>)
+    }
+
     private let op = "TRANSPOSE_CONV"
-    private var mode = ConvComputeMode.float
-    private var geometry = ConvolutionGeometry(batches: 0, inputHeight: 0, inputWidth: 0, inputDepth: 0,
-                                               filterHeight: 0, filterWidth: 0, filterInputDepth: 0,
-                                               outputHeight: 0, outputWidth: 0, outputDepth: 0)
-    private var floatRange: (min: Float, max: Float) = (0, 0)
-    private var quantized: QuantizedConvolutionParameters?
-    private var accumulators: [Int32] = []
+    private var plan = Plan.unprepared
 
     func prepare(_ node: NodeContext) throws {
+        plan = .unprepared
         let shapeTensor = try node.input(0), filter = try node.input(1), input = try node.input(2)
         let bias = node.inputs.count > 3 ? node.inputs[3] : nil
         let output = try node.output(0)
@@ -42,60 +51,58 @@ final class TransposeConvOperator: OperatorKernel {
         // Padding as for the forward convolution from the output back to the input.
         let rows = ConvolutionAxis(inputSize: outShape[1], filterSize: fh, stride: strideH, dilation: 1, padding: padding)
         let cols = ConvolutionAxis(inputSize: outShape[2], filterSize: fw, stride: strideW, dilation: 1, padding: padding)
-        geometry = ConvolutionGeometry(batches: n, inputHeight: h, inputWidth: w, inputDepth: cin,
-                                       filterHeight: fh, filterWidth: fw, filterInputDepth: cin,
-                                       outputHeight: outShape[1], outputWidth: outShape[2], outputDepth: cout,
-                                       strideHeight: strideH, strideWidth: strideW,
-                                       padTop: rows.padBefore, padLeft: cols.padBefore)
+        let geometry = ConvolutionGeometry(batches: n, inputHeight: h, inputWidth: w, inputDepth: cin,
+                                           filterHeight: fh, filterWidth: fw, filterInputDepth: cin,
+                                           outputHeight: outShape[1], outputWidth: outShape[2], outputDepth: cout,
+                                           strideHeight: strideH, strideWidth: strideW,
+                                           padTop: rows.padBefore, padLeft: cols.padBefore)
         let count = try ConvSupport.product(outShape, op: op)
+        let next: Plan
         switch (input.type, filter.type) {
         case (.float32, .float32):
-            mode = .float
             try ConvSupport.checkBias(bias, count: cout, type: .float32, op: op)
-            floatRange = activation.floatRange
+            next = .float(geometry, activation.floatRange)
             output.type = .float32
         case (.uint8, .uint8), (.int8, .int8):
-            mode = input.type == .uint8 ? .uint8 : .int8
-            quantized = try ConvSupport.quantizedParameters(input: input, filter: filter, output: output, bias: bias,
-                                                            channels: cout, activation: activation,
-                                                            floatScaleProduct: input.type == .uint8, op: op)
-            try node.reserveScratch(SharedMemoryBudget.bytes(count, MemoryLayout<Int32>.size), "the accumulators")
-            if accumulators.count != count { accumulators = Array(repeating: 0, count: count) }
+            let q = try ConvSupport.quantizedParameters(input: input, filter: filter, output: output, bias: bias,
+                                                        channels: cout, activation: activation,
+                                                        floatScaleProduct: input.type == .uint8, op: op)
+            let accumulators = try node.requestScratch(Int32.self, count: count, "the accumulators")
+            next = input.type == .uint8 ? .uint8(geometry, q, accumulators: accumulators)
+                                        : .int8(geometry, q, accumulators: accumulators)
         default:
             throw InterpreterError.invalidModel("\(op): unsupported input/weights types \(input.type)/\(filter.type)")
         }
         output.shape = outShape
+        plan = next
     }
 
     func invoke(_ node: NodeContext) throws {
         let filter = try node.input(1), input = try node.input(2)
         let bias = node.inputs.count > 3 ? node.inputs[3] : nil
         let output = try node.output(0)
-        let g = geometry
-        guard g.outputCount > 0 else { return }
-        switch mode {
-        case .float:
-            TransposeConvReference.float(g, activationMin: floatRange.min, activationMax: floatRange.max,
+        switch plan {
+        case .unprepared:
+            throw InterpreterError.allocateTensorsRequired
+        case .float(let g, let clamp):
+            guard g.outputCount > 0 else { return }
+            TransposeConvReference.float(g, activationMin: clamp.min, activationMax: clamp.max,
                                          input: try input.view(as: Float.self, op).base,
                                          filter: try filter.view(as: Float.self, op).base,
                                          bias: try bias.map { try $0.view(as: Float.self, op).base },
                                          output: try output.mutableView(as: Float.self, op).base)
-        case .uint8:
-            let q = quantized!
-            let (x, f, y) = (try input.view(as: UInt8.self, op), try filter.view(as: UInt8.self, op),
-                             try output.mutableView(as: UInt8.self, op))
-            let b = try bias.map { try $0.view(as: Int32.self, op).base }
-            accumulators.withUnsafeMutableBufferPointer { acc in
-                TransposeConvReference.uint8(g, q, input: x.base, filter: f.base, bias: b, scratch: acc.baseAddress!, output: y.base)
-            }
-        case .int8:
-            let q = quantized!
-            let (x, f, y) = (try input.view(as: Int8.self, op), try filter.view(as: Int8.self, op),
-                             try output.mutableView(as: Int8.self, op))
-            let b = try bias.map { try $0.view(as: Int32.self, op).base }
-            accumulators.withUnsafeMutableBufferPointer { acc in
-                TransposeConvReference.int8(g, q, input: x.base, filter: f.base, bias: b, scratch: acc.baseAddress!, output: y.base)
-            }
+        case .uint8(let g, let q, let accumulators):
+            guard g.outputCount > 0 else { return }
+            TransposeConvReference.uint8(g, q, input: try input.view(as: UInt8.self, op).base,
+                                         filter: try filter.view(as: UInt8.self, op).base,
+                                         bias: try bias.map { try $0.view(as: Int32.self, op).base },
+                                         scratch: accumulators.pointer, output: try output.mutableView(as: UInt8.self, op).base)
+        case .int8(let g, let q, let accumulators):
+            guard g.outputCount > 0 else { return }
+            TransposeConvReference.int8(g, q, input: try input.view(as: Int8.self, op).base,
+                                        filter: try filter.view(as: Int8.self, op).base,
+                                        bias: try bias.map { try $0.view(as: Int32.self, op).base },
+                                        scratch: accumulators.pointer, output: try output.mutableView(as: Int8.self, op).base)
         }
     }
 }

@@ -80,7 +80,7 @@ final class ConcatenationOperator: OperatorKernel {
         } else {
             let counts = innerByteCounts, sources = inputPointers
             let rowBytes = counts.reduce(0, +)
-            let minRows = max(1, DataMovementSupport.bytesPerTask / max(1, rowBytes))
+            let minRows = WorkSplitPolicy.movedBytesMinChunk(unitBytes: rowBytes)
             node.threads.parallelFor(outerCount, minChunk: minRows) { rows in
                 RowCopyOptimized.concatenate(outer: rows, innerByteCounts: counts, rowBytes: rowBytes, inputs: sources, output: out)
             }

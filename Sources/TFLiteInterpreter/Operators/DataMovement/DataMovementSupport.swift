@@ -3,9 +3,6 @@ import TFLiteSchema
 
 /// Checks and conversions shared by the data-movement operators.
 enum DataMovementSupport {
-    /// Bytes moved per thread-pool task at least (smaller copies stay on one thread).
-    static let bytesPerTask = 65_536
-
     /// Copies a strided window (SLICE, STRIDED_SLICE) into its contiguous output: split over
     /// the thread pool by contiguous runs when the innermost step is 1, else the reference loop.
     static func copyWindow(_ window: StridedWindow, elementSize: Int, input: UnsafeRawPointer,
@@ -15,7 +12,7 @@ enum DataMovementSupport {
             return
         }
         let runBytes = (window.counts.last ?? 1) * elementSize
-        threads.parallelFor(runs, minChunk: max(1, bytesPerTask / max(1, runBytes))) { r in
+        threads.parallelFor(runs, minChunk: WorkSplitPolicy.movedBytesMinChunk(unitBytes: runBytes)) { r in
             RowCopyOptimized.stridedRuns(window, runs: r, elementSize: elementSize, input: input, output: output)
         }
     }

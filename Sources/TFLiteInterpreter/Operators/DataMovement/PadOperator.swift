@@ -59,7 +59,7 @@ final class PadOperator: OperatorKernel {
                                                            : try DataMovementSupport.data(output, op))
         let dst = try DataMovementSupport.data(output, op)
         let size = elementSize
-        let minRows = max(1, DataMovementSupport.bytesPerTask / max(1, PadOptimized.rowBytes(plan, elementSize: size)))
+        let minRows = WorkSplitPolicy.movedBytesMinChunk(unitBytes: PadOptimized.rowBytes(plan, elementSize: size))
         func pad(_ value: UnsafeRawPointer) {
             node.threads.parallelFor(PadOptimized.rowCount(plan), minChunk: minRows) { rows in
                 PadOptimized.run(plan, rows: rows, elementSize: size, input: src, padValue: value, output: dst)

@@ -66,7 +66,7 @@ final class QuantizeOperator: OperatorKernel {
         }
         if let table = byteTable {
             let x = try input.byteView(op).base, y = try output.mutableByteView(op).base
-            node.threads.parallelFor(n, minChunk: Self.tableChunk) { r in table.apply(range: r, x, y) }
+            node.threads.parallelFor(n, minChunk: WorkSplitPolicy.byteTableElements) { r in table.apply(range: r, x, y) }
             return
         }
         switch input.type {
@@ -75,11 +75,6 @@ final class QuantizeOperator: OperatorKernel {
         default: try requantize(input, as: Int16.self, output, n, node.threads, op)
         }
     }
-
-    /// Elements per thread chunk for the element-wise loops.
-    private static let chunk = 8_192
-    /// Elements per thread chunk for the table lookup (about 1 ns per 4 elements).
-    private static let tableChunk = 65_536
 
     /// The requantization of every 8-bit input code, computed by the reference loop.
     private func requantizationTable(inputSigned: Bool, _ zIn: Int32, _ zOut: Int32,
@@ -114,7 +109,7 @@ final class QuantizeOperator: OperatorKernel {
                                       scales: pc.scales, zeroPoints: pc.zeros, output: y)
         } else {
             let scale = output.scale, zeroPoint = output.zeroPoint
-            threads.parallelFor(n, minChunk: Self.chunk) { r in
+            threads.parallelFor(n, minChunk: WorkSplitPolicy.quantizeElements) { r in
                 QuantizeReference.affine(x + r.lowerBound, count: r.count, scale: scale, zeroPoint: zeroPoint, output: y + r.lowerBound)
             }
         }
@@ -136,7 +131,7 @@ final class QuantizeOperator: OperatorKernel {
         _ x: UnsafePointer<T>, _ n: Int, _ input: RuntimeTensor, _ output: RuntimeTensor,
         _ y: UnsafeMutablePointer<U>, _ threads: ThreadPool) {
         let zIn = input.zeroPoint, zOut = output.zeroPoint, m = multiplier
-        threads.parallelFor(n, minChunk: Self.chunk) { r in
+        threads.parallelFor(n, minChunk: WorkSplitPolicy.quantizeElements) { r in
             QuantizeReference.requantize(x + r.lowerBound, count: r.count, inputZeroPoint: zIn, multiplier: m, outputZeroPoint: zOut,
                                 output: y + r.lowerBound)
         }

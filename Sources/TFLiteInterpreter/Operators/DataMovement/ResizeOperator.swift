@@ -7,11 +7,26 @@ import TFLiteSchema
 final class ResizeOperator: OperatorKernel {
     /// Sampling method.
     enum Method { case bilinear, nearestNeighbor }
+
+    /// How a node runs, decided at prepare from the method and the element type; each case
+    /// carries exactly what its kernel needs.
+    enum Plan {
+        /// Not prepared (or the last prepare failed): invoke throws.
+        case unprepared
+        /// Nearest neighbour on elements of `elementSize` bytes, output rows split over the pool.
+        case nearest(ResizeRowsPlan, elementSize: Int)
+        /// Bilinear float32, output rows split over the pool.
+        case bilinearFloat(ResizeRowsPlan)
+        /// Bilinear uint8 through the reference kernel.
+        case bilinearUInt8(ResizeParameters)
+        /// Bilinear int8 through the reference kernel.
+        case bilinearInt8(ResizeParameters)
+        /// Bilinear int16 through the reference kernel.
+        case bilinearInt16(ResizeParameters)
+    }
+
     private let method: Method
-    private var parameters: ResizeParameters?
-    /// Row tables for the row-splitting kernels (float bilinear, nearest neighbour).
-    private var rowsPlan: ResizeRowsPlan?
-    private var elementSize = 0
+    private var plan = Plan.unprepared
 
     /// Creates the operator for `method`.
     init(_ method: Method) { self.method = method }
@@ -19,6 +34,7 @@ final class ResizeOperator: OperatorKernel {
     private var op: String { method == .bilinear ? "RESIZE_BILINEAR" : "RESIZE_NEAREST_NEIGHBOR" }
 
     func prepare(_ node: NodeContext) throws {
+        plan = .unprepared
         let op = self.op
         let input = try node.input(0)
         let output = try node.output(0)
@@ -28,68 +44,65 @@ final class ResizeOperator: OperatorKernel {
             throw InterpreterError.invalidModel("\(op): size must be two positive values, got \(size)")
         }
         let alignCorners: Bool, halfPixel: Bool
+        // The plan for the geometry, made once the output shape passed its checks (the row
+        // tables are as long as the output's rows and columns).
+        let makePlan: (ResizeParameters) -> Plan
         switch method {
         case .bilinear:
             let options = try node.options(ResizeBilinearOptions.self)
             alignCorners = options.alignCorners
             halfPixel = options.halfPixelCenters
             switch input.type {
-            case .float32, .uint8, .int8, .int16: break
+            case .float32: makePlan = { .bilinearFloat(ResizeRowsPlan(bilinear: $0)) }
+            case .uint8: makePlan = Plan.bilinearUInt8
+            case .int8: makePlan = Plan.bilinearInt8
+            case .int16: makePlan = Plan.bilinearInt16
             default: throw InterpreterError.invalidModel("\(op): unsupported type \(input.type)")
             }
         case .nearestNeighbor:
             let options = try node.options(ResizeNearestNeighborOptions.self)
             alignCorners = options.alignCorners
             halfPixel = options.halfPixelCenters
-            elementSize = try DataMovementSupport.elementSize(input, op)
+            let elementSize = try DataMovementSupport.elementSize(input, op)
+            makePlan = { .nearest(ResizeRowsPlan(nearest: $0), elementSize: elementSize) }
         }
         let s = input.shape
-        parameters = ResizeParameters(batches: s[0], inputHeight: s[1], inputWidth: s[2],
-                                      outputHeight: size[0], outputWidth: size[1], depth: s[3],
-                                      alignCorners: alignCorners, halfPixelCenters: halfPixel)
+        let parameters = ResizeParameters(batches: s[0], inputHeight: s[1], inputWidth: s[2],
+                                          outputHeight: size[0], outputWidth: size[1], depth: s[3],
+                                          alignCorners: alignCorners, halfPixelCenters: halfPixel)
         try DataMovementSupport.requireSameType(input, output, op)
         DataMovementSupport.inheritQuantization(from: input, to: output)
         output.shape = try DataMovementSupport.checkedShape([s[0], size[0], size[1], s[3]], op)
-        switch (method, input.type) {
-        case (.nearestNeighbor, _): rowsPlan = ResizeRowsPlan(nearest: parameters!)
-        case (.bilinear, .float32): rowsPlan = ResizeRowsPlan(bilinear: parameters!)
-        default: rowsPlan = nil
-        }
+        plan = makePlan(parameters)
     }
 
     func invoke(_ node: NodeContext) throws {
         let op = self.op
-        guard let p = parameters else { throw InterpreterError.allocateTensorsRequired }
+        if case .unprepared = plan { throw InterpreterError.allocateTensorsRequired }
         let input = try node.input(0), output = try node.output(0)
         guard output.elementCount > 0, input.elementCount > 0 else { return }
-        let src = try DataMovementSupport.data(input, op), dst = try DataMovementSupport.data(output, op)
-        // Rows of work big enough to be worth a thread: about 16k output elements each.
-        let rowElements = max(1, p.outputWidth * p.depth)
-        let minRows = max(1, 16_384 / rowElements)
-        switch (method, input.type) {
-        case (.nearestNeighbor, _):
-            guard let plan = rowsPlan else { throw InterpreterError.allocateTensorsRequired }
-            let size = elementSize
-            node.threads.parallelFor(plan.rowCount, minChunk: minRows) { rows in
-                ResizeOptimized.nearest(plan, rows: rows, elementSize: size, input: src, output: dst)
+        switch plan {
+        case .unprepared:
+            throw InterpreterError.allocateTensorsRequired
+        case .nearest(let rows, let elementSize):
+            let src = try DataMovementSupport.data(input, op), dst = try DataMovementSupport.data(output, op)
+            node.threads.parallelFor(rows.rowCount, minChunk: WorkSplitPolicy.resizeMinChunk(rows.parameters)) { part in
+                ResizeOptimized.nearest(rows, rows: part, elementSize: elementSize, input: src, output: dst)
             }
-        case (.bilinear, .float32):
-            guard let plan = rowsPlan else { throw InterpreterError.allocateTensorsRequired }
+        case .bilinearFloat(let rows):
             let x = try input.view(as: Float.self, op).base, y = try output.mutableView(as: Float.self, op).base
-            node.threads.parallelFor(plan.rowCount, minChunk: minRows) { rows in
-                ResizeOptimized.bilinearFloat(plan, rows: rows, input: x, output: y)
+            node.threads.parallelFor(rows.rowCount, minChunk: WorkSplitPolicy.resizeMinChunk(rows.parameters)) { part in
+                ResizeOptimized.bilinearFloat(rows, rows: part, input: x, output: y)
             }
-        case (.bilinear, .uint8):
+        case .bilinearUInt8(let p):
             ResizeBilinearReference.runUInt8(p, input: try input.view(as: UInt8.self, op).base,
-                                    output: try output.mutableView(as: UInt8.self, op).base)
-        case (.bilinear, .int8):
+                                             output: try output.mutableView(as: UInt8.self, op).base)
+        case .bilinearInt8(let p):
             ResizeBilinearReference.runInt8(p, input: try input.view(as: Int8.self, op).base,
-                                   output: try output.mutableView(as: Int8.self, op).base)
-        case (.bilinear, .int16):
+                                            output: try output.mutableView(as: Int8.self, op).base)
+        case .bilinearInt16(let p):
             ResizeBilinearReference.runInt16(p, input: try input.view(as: Int16.self, op).base,
-                                    output: try output.mutableView(as: Int16.self, op).base)
-        default:
-            throw InterpreterError.invocationFailed("\(op): unsupported type \(input.type)")
+                                             output: try output.mutableView(as: Int16.self, op).base)
         }
     }
 }

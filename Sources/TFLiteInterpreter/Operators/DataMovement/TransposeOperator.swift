@@ -31,7 +31,7 @@ final class TransposeOperator: OperatorKernel {
         let src = UnsafeRawPointer(try DataMovementSupport.data(input, op)), dst = try DataMovementSupport.data(output, op)
         let size = elementSize
         let units = TransposeOptimized.workUnits(plan, elementSize: size)
-        let minUnits = max(1, DataMovementSupport.bytesPerTask / max(1, TransposeOptimized.unitBytes(plan, elementSize: size)))
+        let minUnits = WorkSplitPolicy.movedBytesMinChunk(unitBytes: TransposeOptimized.unitBytes(plan, elementSize: size))
         node.threads.parallelFor(units, minChunk: minUnits) { r in
             TransposeOptimized.run(plan, units: r, elementSize: size, input: src, output: dst)
         }

@@ -54,6 +54,8 @@ final class WhereOperator: HostedKernel {
 
     func invoke(_ node: NodeContext) throws {
         let input = try node.input(0), output = try node.output(0)
+        // An input without data is an error here, not zero true elements (`nonZeroCount`).
+        if input.elementCount > 0 { _ = try DataMovementSupport.data(input, "WHERE") }
         let rank = input.shape.count
         let count = nonZeroCount(input)
         if output.shape.count != 2 || output.shape[0] != count || output.shape[1] != rank {
@@ -62,7 +64,11 @@ final class WhereOperator: HostedKernel {
             }
             try host.resizeOutput(output, to: [count, rank])
         }
-        guard count > 0, rank > 0, let data = input.data, let size = input.type.byteSize else { return }
+        guard count > 0, rank > 0 else { return }
+        // Both present: the data was checked above, the element size at prepare.
+        guard let data = input.data, let size = input.type.byteSize else {
+            throw InterpreterError.invocationFailed("WHERE: input '\(input.name)' has no data or no element size")
+        }
         _ = try DataMovementSupport.data(output, "WHERE")
         let dst = try output.mutableView(as: Int64.self, "WHERE")
         var row = 0

@@ -398,15 +398,12 @@ final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClamp
 
 /// Splits broadcast work over the thread pool by innermost rows.
 enum ElementwiseParallel {
-    /// Minimum number of output elements per task.
-    static let minElementsPerTask = 16384
-
     /// Runs `body` on chunks of `0..<layout.rowCount`.
     static func rows(_ layout: BroadcastLayout, _ pool: ThreadPool, _ body: (Range<Int>) -> Void) {
         let rowCount = layout.rowCount
         guard rowCount > 0 else { return }
         let inner = max(1, layout.innerCount)
-        let minRows = max(1, minElementsPerTask / inner)
+        let minRows = WorkSplitPolicy.minChunk(work: WorkSplitPolicy.elementwiseElements, workPerUnit: inner)
         if rowCount <= minRows || pool.threadCount == 1 { body(0..<rowCount); return }
         pool.parallelFor(rowCount, minChunk: minRows, body)
     }

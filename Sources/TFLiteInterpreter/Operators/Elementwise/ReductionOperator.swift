@@ -10,10 +10,11 @@ final class ReductionOperator: OperatorKernel {
     private let kind: Kind
     private let name: String
     private var plan: ReductionPlan?
-    private var quantized: ReductionReference.QuantizedMeanParams?
-    /// Int32 / Int64 accumulators, sized at prepare.
-    private var scratch32: [Int32] = []
-    private var scratch64: [Int64] = []
+    /// Quantized MEAN / SUM: the requantization and one Int32 accumulator per output element
+    /// (arena scratch; the kernel zeroes it on every invoke).
+    private var quantized: (parameters: ReductionReference.QuantizedMeanParams, accumulators: ScratchArray<Int32>)?
+    /// int32 MEAN: one Int64 accumulator per output element (arena scratch, zeroed by the kernel).
+    private var wideAccumulators: ScratchArray<Int64>?
 
     init(_ kind: Kind, name: String) { self.kind = kind; self.name = name }
 
@@ -35,7 +36,10 @@ final class ReductionOperator: OperatorKernel {
         do { plan = try ReductionPlan(inputShape: x.shape, axes: axes, keepDims: keepDims) } catch {
             throw InterpreterError.invalidModel("\(name): \(error)")
         }
+        self.plan = nil
         quantized = nil
+        wideAccumulators = nil
+        var quantizedParameters: ReductionReference.QuantizedMeanParams?
         switch x.type {
         case .float32, .int32, .int64: break
         case .int8, .uint8, .int16:
@@ -47,12 +51,12 @@ final class ReductionOperator: OperatorKernel {
                 if x.type == .int16 && (qi.zeroPoint != 0 || qo.zeroPoint != 0) {
                     throw InterpreterError.invalidModel("\(name): int16 zero points must be 0")
                 }
-                quantized = p
+                quantizedParameters = p
             case .sum:
                 if x.type == .int16 && (qi.zeroPoint != 0 || qo.zeroPoint != 0) {
                     throw InterpreterError.invalidModel("\(name): int16 zero points must be 0")
                 }
-                quantized = p
+                quantizedParameters = p
             case .maximum, .minimum:
                 guard p.sameQuantization else {
                     throw InterpreterError.invalidModel("\(name): input and output quantization must match")
@@ -66,10 +70,12 @@ final class ReductionOperator: OperatorKernel {
         if kind == .product && x.type != .float32 && x.type != .int32 && x.type != .int64 {
             throw ElementwiseSupport.unsupported(name, x.type)
         }
-        let wide = x.type == .int32 && kind == .mean
-        try node.reserveScratch(SharedMemoryBudget.bytes(plan.outputCount, wide ? 12 : 4), "the accumulators")
-        scratch32 = [Int32](repeating: 0, count: plan.outputCount)
-        scratch64 = x.type == .int32 && kind == .mean ? [Int64](repeating: 0, count: plan.outputCount) : []
+        if let p = quantizedParameters {
+            quantized = (p, try node.requestScratch(Int32.self, count: plan.outputCount, "the accumulators"))
+        }
+        if x.type == .int32 && kind == .mean {
+            wideAccumulators = try node.requestScratch(Int64.self, count: plan.outputCount, "the accumulators")
+        }
         self.plan = plan
         out.type = x.type
         out.shape = plan.outputShape
@@ -87,7 +93,8 @@ final class ReductionOperator: OperatorKernel {
         case .int32:
             let xi = try x.view(as: Int32.self, name).base, o = try out.mutableView(as: Int32.self, name).base
             if kind == .mean {
-                scratch64.withUnsafeMutableBufferPointer { s in ReductionReference.meanInt32(plan: plan, scratch: s.baseAddress!, xi, o) }
+                guard let wide = wideAccumulators else { throw InterpreterError.allocateTensorsRequired }
+                ReductionReference.meanInt32(plan: plan, scratch: wide.pointer, xi, o)
             } else { ReductionReference.int32(op, plan: plan, xi, o) }
         case .int64:
             let xi = try x.view(as: Int64.self, name).base, o = try out.mutableView(as: Int64.self, name).base
@@ -113,10 +120,10 @@ final class ReductionOperator: OperatorKernel {
         switch kind {
         case .mean:
             guard let q = quantized else { throw InterpreterError.allocateTensorsRequired }
-            scratch32.withUnsafeMutableBufferPointer { s in mean(q, plan, s.baseAddress!, x, out) }
+            mean(q.parameters, plan, q.accumulators.pointer, x, out)
         case .sum:
             guard let q = quantized else { throw InterpreterError.allocateTensorsRequired }
-            scratch32.withUnsafeMutableBufferPointer { s in sum(q, plan, s.baseAddress!, x, out) }
+            sum(q.parameters, plan, q.accumulators.pointer, x, out)
         default:
             raw(operation, plan, x, out)
         }

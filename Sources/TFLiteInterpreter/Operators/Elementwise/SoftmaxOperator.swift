@@ -59,7 +59,7 @@ final class SoftmaxOperator: OperatorKernel {
     func invoke(_ node: NodeContext) throws {
         let x = try node.input(0), out = try node.output(0)
         let depth = self.depth, beta = self.beta
-        let minRows = max(1, ElementwiseParallel.minElementsPerTask / max(1, depth))
+        let minRows = WorkSplitPolicy.minChunk(work: WorkSplitPolicy.elementwiseElements, workPerUnit: depth)
         if x.type == .float32 {
             let isLog = self.isLog
             let vx = try x.view(as: Float.self, name), vo = try out.mutableView(as: Float.self, name)

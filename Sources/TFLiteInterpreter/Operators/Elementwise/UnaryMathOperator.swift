@@ -101,7 +101,8 @@ extension ElementwiseParallel {
     /// Runs `body` on chunks of `0..<count` (flat elementwise work).
     static func flat(_ count: Int, _ pool: ThreadPool, _ body: (Range<Int>) -> Void) {
         guard count > 0 else { return }
-        if count <= minElementsPerTask || pool.threadCount == 1 { body(0..<count); return }
-        pool.parallelFor(count, minChunk: minElementsPerTask, body)
+        let minElements = WorkSplitPolicy.elementwiseElements
+        if count <= minElements || pool.threadCount == 1 { body(0..<count); return }
+        pool.parallelFor(count, minChunk: minElements, body)
     }
 }

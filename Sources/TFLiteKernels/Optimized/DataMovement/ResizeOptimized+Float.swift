@@ -98,54 +98,20 @@ public enum ResizeOptimized {
         var dst = output
         for x in 0..<width {
             let dx = xf[x], wx0 = 1 - dx
-            let p00 = r0 + xl[x], p10 = r1 + xl[x], p01 = r0 + xu[x], p11 = r1 + xu[x]
+            let corners = Corners(p00: r0 + xl[x], p10: r1 + xl[x], p01: r0 + xu[x], p11: r1 + xu[x])
             var c = 0
             if let (wy0, dy) = rowWeights {
-                if depth >= 16 {
-                    let vwy0 = SIMD16<Float>(repeating: wy0), vdy = SIMD16<Float>(repeating: dy)
-                    let vwx0 = SIMD16<Float>(repeating: wx0), vdx = SIMD16<Float>(repeating: dx)
-                    while c + 16 <= depth {
-                        let a = load16(p00 + c) * vwy0 * vwx0
-                        let bb = load16(p10 + c) * vdy * vwx0
-                        let cc = load16(p01 + c) * vwy0 * vdx
-                        let d = load16(p11 + c) * vdy * vdx
-                        UnsafeMutableRawPointer(dst + c).storeBytes(of: a + bb + cc + d, as: SIMD16<Float>.self)
-                        c += 16
-                    }
-                }
-                if c + 4 <= depth {
-                    let vwy0 = SIMD4<Float>(repeating: wy0), vdy = SIMD4<Float>(repeating: dy)
-                    let vwx0 = SIMD4<Float>(repeating: wx0), vdx = SIMD4<Float>(repeating: dx)
-                    while c + 4 <= depth {
-                        let a = load4(p00 + c) * vwy0 * vwx0
-                        let bb = load4(p10 + c) * vdy * vwx0
-                        let cc = load4(p01 + c) * vwy0 * vdx
-                        let d = load4(p11 + c) * vdy * vdx
-                        UnsafeMutableRawPointer(dst + c).storeBytes(of: a + bb + cc + d, as: SIMD4<Float>.self)
-                        c += 4
-                    }
-                }
+                if depth >= 16 { corners.blend(SIMD16<Float>.self, from: &c, depth: depth, wy0: wy0, dy: dy, wx0: wx0, dx: dx, into: dst) }
+                corners.blend(SIMD4<Float>.self, from: &c, depth: depth, wy0: wy0, dy: dy, wx0: wx0, dx: dx, into: dst)
+                let (p00, p10, p01, p11) = (corners.p00, corners.p10, corners.p01, corners.p11)
                 while c < depth {
                     dst[c] = p00[c] * wy0 * wx0 + p10[c] * dy * wx0 + p01[c] * wy0 * dx + p11[c] * dy * dx
                     c += 1
                 }
             } else {
-                if depth >= 16 {
-                    let vwx0 = SIMD16<Float>(repeating: wx0), vdx = SIMD16<Float>(repeating: dx)
-                    while c + 16 <= depth {
-                        let sum = load16(p00 + c) * vwx0 + load16(p10 + c) * vwx0 + load16(p01 + c) * vdx
-                        UnsafeMutableRawPointer(dst + c).storeBytes(of: sum + load16(p11 + c) * vdx, as: SIMD16<Float>.self)
-                        c += 16
-                    }
-                }
-                if c + 4 <= depth {
-                    let vwx0 = SIMD4<Float>(repeating: wx0), vdx = SIMD4<Float>(repeating: dx)
-                    while c + 4 <= depth {
-                        let sum = load4(p00 + c) * vwx0 + load4(p10 + c) * vwx0 + load4(p01 + c) * vdx
-                        UnsafeMutableRawPointer(dst + c).storeBytes(of: sum + load4(p11 + c) * vdx, as: SIMD4<Float>.self)
-                        c += 4
-                    }
-                }
+                if depth >= 16 { corners.blendWeighted(SIMD16<Float>.self, from: &c, depth: depth, wx0: wx0, dx: dx, into: dst) }
+                corners.blendWeighted(SIMD4<Float>.self, from: &c, depth: depth, wx0: wx0, dx: dx, into: dst)
+                let (p00, p10, p01, p11) = (corners.p00, corners.p10, corners.p01, corners.p11)
                 while c < depth {
                     dst[c] = p00[c] * wx0 + p10[c] * wx0 + p01[c] * dx + p11[c] * dx
                     c += 1
@@ -155,10 +121,45 @@ public enum ResizeOptimized {
         }
     }
 
-    @inline(__always)
-    static func load16(_ p: UnsafePointer<Float>) -> SIMD16<Float> { UnsafeRawPointer(p).loadUnaligned(as: SIMD16<Float>.self) }
-    @inline(__always)
-    static func load4(_ p: UnsafePointer<Float>) -> SIMD4<Float> { UnsafeRawPointer(p).loadUnaligned(as: SIMD4<Float>.self) }
+    /// The four input pixels one output pixel interpolates: lower / upper row (`0` / `1`) by
+    /// lower / upper column (`0` / `1`).
+    private struct Corners {
+        let p00: UnsafePointer<Float>, p10: UnsafePointer<Float>, p01: UnsafePointer<Float>, p11: UnsafePointer<Float>
+
+        /// Channels `c ..< c + k · V.scalarCount` while they fit in `depth`, `c` advanced past them:
+        /// `p00·wy0·wx0 + p10·dy·wx0 + p01·wy0·dx + p11·dy·dx` per lane, the reference's order.
+        @inline(__always)
+        func blend<V: SIMD>(_: V.Type, from c: inout Int, depth: Int, wy0: Float, dy: Float, wx0: Float, dx: Float,
+                            into dst: UnsafeMutablePointer<Float>) where V.Scalar == Float {
+            let vwy0 = V(repeating: wy0), vdy = V(repeating: dy), vwx0 = V(repeating: wx0), vdx = V(repeating: dx)
+            while c + V.scalarCount <= depth {
+                let a = load(V.self, p00 + c) * vwy0 * vwx0
+                let b = load(V.self, p10 + c) * vdy * vwx0
+                let d = load(V.self, p01 + c) * vwy0 * vdx
+                let e = load(V.self, p11 + c) * vdy * vdx
+                UnsafeMutableRawPointer(dst + c).storeBytes(of: a + b + d + e, as: V.self)
+                c += V.scalarCount
+            }
+        }
+
+        /// As `blend` on rows that already hold `p · wy0` (row 0) and `p · dy` (row 1):
+        /// `p00·wx0 + p10·wx0 + p01·dx + p11·dx` per lane.
+        @inline(__always)
+        func blendWeighted<V: SIMD>(_: V.Type, from c: inout Int, depth: Int, wx0: Float, dx: Float,
+                                    into dst: UnsafeMutablePointer<Float>) where V.Scalar == Float {
+            let vwx0 = V(repeating: wx0), vdx = V(repeating: dx)
+            while c + V.scalarCount <= depth {
+                let sum = load(V.self, p00 + c) * vwx0 + load(V.self, p10 + c) * vwx0 + load(V.self, p01 + c) * vdx
+                UnsafeMutableRawPointer(dst + c).storeBytes(of: sum + load(V.self, p11 + c) * vdx, as: V.self)
+                c += V.scalarCount
+            }
+        }
+
+        @inline(__always)
+        private func load<V: SIMD>(_: V.Type, _ p: UnsafePointer<Float>) -> V where V.Scalar == Float {
+            UnsafeRawPointer(p).loadUnaligned(as: V.self)
+        }
+    }
 
     /// Nearest neighbour for output rows `rows`, elements of `elementSize` bytes.
     /// - Precondition: `rows` within `0..<plan.rowCount`, `elementSize ≥ 1`; `input` and `output`

@@ -16,12 +16,6 @@ extension ActivationReference {
         /// Creates parameters from a multiplier and a right shift.
         public init(multiplier: Int32, rightShift: Int) { self.multiplier = multiplier; self.rightShift = rightShift }
 
-        /// The reference's parameters for a power-of-two input scale whose shift `shift`
-        /// (12 + log2 of the scale) is 0 or more: multiplier `3 << shift`, no right shift.
-        public static func powerOfTwo(shift: Int) -> Int16SigmoidTableParams {
-            .init(multiplier: Int32(3) << Int32(shift), rightShift: 0)
-        }
-
         /// The reference's parameters for a general input scale: `scale × 4096 × 3`, doubled
         /// (and the right shift increased) while at most 32767 / 2 and the shift at most 30,
         /// truncated to an integer. Returns nil when the multiplier is above 65536 (a scale

@@ -17,6 +17,21 @@ public enum Conv2DOptimized {
         (g.batches * g.outputHeight * g.outputWidth + rows - 1) / rows
     }
 
+    /// `SIMD4<Float>` values of workspace each concurrent `float` call on `g` needs (the SSE2
+    /// build's pre-broadcast inputs of one tile, see `floatBroadcast6x8`); 0 when the kernel this
+    /// build runs for `g` needs none.
+    public static func floatWorkspaceCount(_ g: ConvolutionGeometry) -> Int {
+        preBroadcasts(g) ? floatBroadcast6x8WorkspaceCount(g) : 0
+    }
+
+    /// Whether `float` runs `g` through `floatBroadcast6x8`: the 6 × 8 kernel, from 5 panels on
+    /// or for fewer than 16 steps per panel (SSE2, measured: cout 12/16 -13%, cout 24/32
+    /// +2..10% without the broadcasts; depth 8 × cout 32 +10% with them).
+    static func preBroadcasts(_ g: ConvolutionGeometry) -> Bool {
+        FloatConvKernelShape.native(outputDepth: g.outputDepth, depth: g.filterHeight * g.filterWidth * g.inputDepth) == .rows6x8
+            && (g.outputDepth > 4 * FloatConvKernel6x8.panelWidth || g.filterHeight * g.filterWidth * g.inputDepth < 16)
+    }
+
     /// Whether the kernel this build runs for `g` takes a fused ADD (`FloatConvResidual`): the
     /// generated tiles do, the Swift ones do not.
     public static func fusesResidual(_ g: ConvolutionGeometry) -> Bool {
@@ -32,12 +47,14 @@ public enum Conv2DOptimized {
     /// Groups == 1 only. With `fusedMultiplyAdd`, the generated kernels add each product with
     /// one rounding (the Swift kernels are unchanged): the same order of sums, each within an
     /// ulp of the separately rounded step. A `residual` (an ADD fused into the layer) requires
-    /// `fusesResidual(g)`.
+    /// `fusesResidual(g)`. `workspace` holds `floatWorkspaceCount(g)` values that only this call
+    /// uses (a thread's arena scratch; every value the call reads it wrote first), or is nil:
+    /// the call then allocates what it needs.
     public static func float(_ g: ConvolutionGeometry, activationMin: Float, activationMax: Float,
                              input: UnsafePointer<Float>, packedFilter: UnsafePointer<Float>,
                              bias: UnsafePointer<Float>?, zeros: UnsafePointer<Float>,
                              output: UnsafeMutablePointer<Float>, tiles: Range<Int>, fusedMultiplyAdd: Bool = false,
-                             residual: FloatConvResidual? = nil) {
+                             residual: FloatConvResidual? = nil, workspace: UnsafeMutablePointer<SIMD4<Float>>? = nil) {
         KernelPrecondition.check(residual == nil || fusesResidual(g), "a fused ADD needs a generated float tile")
         /// `floatIndirect` with kernel `K` on this call's operands.
         func indirect<K: FloatConvTileKernel>(_ kernel: K.Type) {
@@ -54,13 +71,12 @@ public enum Conv2DOptimized {
         case .generated6x16 where fusedMultiplyAdd: indirect(GeneratedFusedFloatConvKernel6x16.self)
         case .generated6x16: indirect(GeneratedFloatConvKernel6x16.self)
         case .rows6x16: indirect(FloatConvKernel6x16.self)
-        case .rows6x8 where g.outputDepth > 4 * FloatConvKernel6x8.panelWidth
-                         || g.filterHeight * g.filterWidth * g.inputDepth < 16:
+        case .rows6x8 where preBroadcasts(g):
             // Pre-broadcast inputs pay off from 5 panels on, or when the steps per panel are
-            // too few for the per-tap pointer work (SSE2, measured: cout 12/16 -13%, cout 24/32
-            // +2..10% without them; depth 8 × cout 32 +10% with them).
+            // too few for the per-tap pointer work (`preBroadcasts`).
             floatBroadcast6x8(g, activationMin: activationMin, activationMax: activationMax, input: input,
-                              packedFilter: packedFilter, bias: bias, zeros: zeros, output: output, tiles: tiles)
+                              packedFilter: packedFilter, bias: bias, zeros: zeros, output: output, tiles: tiles,
+                              workspace: workspace)
         case .rows6x8: indirect(FloatConvKernel6x8.self)
         }
     }
