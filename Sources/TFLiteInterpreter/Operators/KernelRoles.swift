@@ -5,35 +5,22 @@
 /// cast of a kernel type to a protocol scans every conformance record the process has loaded,
 /// which cost about 1.5 ms of a process's first efficientnet_lite0 load (Intel Xeon, perf
 /// samples). A conversion written in the kernel's own `roles` is resolved when it is compiled.
+/// A kernel names only the roles it plays (`KernelRoles(floatClampFusable: self)`).
 struct KernelRoles {
     /// A 256-entry table from the kernel's one 8-bit input to its output (``ByteMapFusion``).
-    var byteMap: (any ByteMapKernel)?
+    var byteMap: (any ByteMapKernel)? = nil
     /// An output code for each pair of input codes (``ByteMapFusion``).
-    var codePair: (any CodePairKernel)?
+    var codePair: (any CodePairKernel)? = nil
     /// A float clamp that a producer can take over (``ClampFusion``).
-    var floatClamp: (any FloatClampKernel)?
+    var floatClamp: (any FloatClampKernel)? = nil
     /// A producer that can take over a following clamp (``ClampFusion``).
-    var floatClampFusable: (any FloatClampFusable)?
+    var floatClampFusable: (any FloatClampFusable)? = nil
     /// A float ADD that a producer can take over (``ResidualAddFusion``).
-    var floatResidualAdd: (any FloatResidualAddKernel)?
+    var floatResidualAdd: (any FloatResidualAddKernel)? = nil
     /// A producer that can take over a following ADD (``ResidualAddFusion``).
-    var residualAddFusable: (any ResidualAddFusable)?
+    var residualAddFusable: (any ResidualAddFusable)? = nil
     /// A kernel that needs its executor (``HostedKernel``).
-    var hosted: (any HostedKernel)?
-
-    /// Creates roles; the ones not given are not played.
-    init(byteMap: (any ByteMapKernel)? = nil, codePair: (any CodePairKernel)? = nil,
-         floatClamp: (any FloatClampKernel)? = nil, floatClampFusable: (any FloatClampFusable)? = nil,
-         floatResidualAdd: (any FloatResidualAddKernel)? = nil, residualAddFusable: (any ResidualAddFusable)? = nil,
-         hosted: (any HostedKernel)? = nil) {
-        self.byteMap = byteMap
-        self.codePair = codePair
-        self.floatClamp = floatClamp
-        self.floatClampFusable = floatClampFusable
-        self.floatResidualAdd = floatResidualAdd
-        self.residualAddFusable = residualAddFusable
-        self.hosted = hosted
-    }
+    var hosted: (any HostedKernel)? = nil
 }
 
 extension OperatorKernel {
