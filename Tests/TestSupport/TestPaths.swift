@@ -46,7 +46,7 @@ public enum TestPaths {
         let path = modelsDirectory.appendingPathComponent("derived").appendingPathComponent(name).path
         guard FileManager.default.fileExists(atPath: path) else {
             throw TestEnvironment.missing("Models/derived/\(name) is absent: run Scripts/derive-models.sh "
-                                          + "(derives it from ../shared/models/yolov8n_int8_640.tflite)", ci: ci)
+                                          + "(derives it from the models in ../shared/models)", ci: ci)
         }
         return path
     }
