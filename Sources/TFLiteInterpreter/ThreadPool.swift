@@ -10,7 +10,9 @@ import Foundation
 /// small operators take), then sleeps on a condition variable. The calling thread always takes
 /// part in the work, so a pool of `n` threads owns `n - 1` workers. Work is split into a few
 /// chunks per thread, claimed one at a time, so a thread the system preempts delays the job by
-/// one small chunk rather than by its whole share. A `parallelFor` issued from inside another
+/// one small chunk rather than by its whole share. Each thread claims the chunks of its own
+/// contiguous share first (``ChunkShares``), so it mostly reads what it wrote into its own
+/// core's caches one operator before. A `parallelFor` issued from inside another
 /// `parallelFor` body (or while the pool is busy with another caller) runs serially on the
 /// calling thread instead of deadlocking.
 ///
@@ -58,10 +60,10 @@ final class ThreadPool: @unchecked Sendable {
         let chunkCount = chunkCount(count, minChunk: minChunk)
         if chunkCount <= 1 { body(0..<count); return }
         withoutActuallyEscaping(body) { escapable in
-            let job = ThreadPoolPlainJob(count: count, chunkCount: chunkCount, body: escapable)
+            let job = ThreadPoolPlainJob(count: count, chunkCount: chunkCount, threadCount: threadCount, body: escapable)
             guard case .started = state.start(job, indexed: false) else { body(0..<count); return }
             // The caller works too, then waits for the chunks the workers took.
-            while let chunk = state.takeChunk(of: job) { job.run(chunk, worker: 0); state.finish(chunk: job) }
+            while let chunk = state.takeChunk(of: job, worker: 0) { job.run(chunk, worker: 0); state.finish(chunk: job) }
             state.waitUntilDone(job)
         }
     }
@@ -76,14 +78,14 @@ final class ThreadPool: @unchecked Sendable {
         guard count > 0 else { return }
         let chunkCount = chunkCount(count, minChunk: minChunk)
         withoutActuallyEscaping(body) { escapable in
-            let job = ThreadPoolIndexedJob(count: count, chunkCount: chunkCount, body: escapable)
+            let job = ThreadPoolIndexedJob(count: count, chunkCount: chunkCount, threadCount: threadCount, body: escapable)
             switch state.start(job, indexed: true) {
             case .started:
                 // Chunk 0 was claimed for the caller as the job started (so a one-chunk job is
                 // never handed to a worker); then it takes chunks like any thread.
                 job.run(0, worker: 0)
                 state.finish(chunk: job)
-                while let chunk = state.takeChunk(of: job) { job.run(chunk, worker: 0); state.finish(chunk: job) }
+                while let chunk = state.takeChunk(of: job, worker: 0) { job.run(chunk, worker: 0); state.finish(chunk: job) }
                 state.waitUntilDone(job)
             case .nested(let worker): body(0..<count, worker)
             case .busy: preconditionFailure("an indexed parallelFor waits for the pool instead")
@@ -102,14 +104,16 @@ final class ThreadPool: @unchecked Sendable {
 private class ThreadPoolJob: @unchecked Sendable {
     let count: Int
     let chunkCount: Int
-    var nextChunk = 0
     var unfinishedChunks: Int
+    /// Which thread claims which chunk (used under the pool's lock).
+    var shares: ChunkShares
     /// The thread that published the job (worker 0), set by `ThreadPoolState.start`.
     var caller: pthread_t?
 
-    init(count: Int, chunkCount: Int) {
+    init(count: Int, chunkCount: Int, threadCount: Int) {
         self.count = count; self.chunkCount = chunkCount
         unfinishedChunks = chunkCount
+        shares = ChunkShares(chunkCount: chunkCount, threadCount: threadCount)
     }
 
     /// Chunk `k`: an even split, the first `count % chunkCount` chunks one longer.
@@ -127,9 +131,9 @@ private class ThreadPoolJob: @unchecked Sendable {
 /// A job of the plain form.
 private final class ThreadPoolPlainJob: ThreadPoolJob, @unchecked Sendable {
     let body: (Range<Int>) -> Void
-    init(count: Int, chunkCount: Int, body: @escaping (Range<Int>) -> Void) {
+    init(count: Int, chunkCount: Int, threadCount: Int, body: @escaping (Range<Int>) -> Void) {
         self.body = body
-        super.init(count: count, chunkCount: chunkCount)
+        super.init(count: count, chunkCount: chunkCount, threadCount: threadCount)
     }
     override func run(_ k: Int, worker: Int) { body(chunk(k)) }
 }
@@ -137,9 +141,9 @@ private final class ThreadPoolPlainJob: ThreadPoolJob, @unchecked Sendable {
 /// A job of the indexed form.
 private final class ThreadPoolIndexedJob: ThreadPoolJob, @unchecked Sendable {
     let body: (Range<Int>, Int) -> Void
-    init(count: Int, chunkCount: Int, body: @escaping (Range<Int>, Int) -> Void) {
+    init(count: Int, chunkCount: Int, threadCount: Int, body: @escaping (Range<Int>, Int) -> Void) {
         self.body = body
-        super.init(count: count, chunkCount: chunkCount)
+        super.init(count: count, chunkCount: chunkCount, threadCount: threadCount)
     }
     override func run(_ k: Int, worker: Int) { body(chunk(k), worker) }
 }
@@ -191,7 +195,7 @@ private final class ThreadPoolState: @unchecked Sendable {
             waitingCallers -= 1
         }
         job.caller = me
-        if indexed { job.nextChunk = 1 }
+        if indexed { _ = job.shares.claim(worker: 0) }   // chunk 0, the first of the caller's share
         self.job = job
         if job.chunkCount > 1, sleepingWorkers > 0 { condition.broadcast() }
         return .started
@@ -204,12 +208,10 @@ private final class ThreadPoolState: @unchecked Sendable {
         return workerThreads.firstIndex { $0.map { pthread_equal($0, thread) != 0 } ?? false }
     }
 
-    /// The next unclaimed chunk of `job`, or nil.
-    func takeChunk(of job: ThreadPoolJob) -> Int? {
+    /// A chunk of `job` for `worker` (see ``ChunkShares/claim(worker:)``), or nil.
+    func takeChunk(of job: ThreadPoolJob, worker: Int) -> Int? {
         condition.lock(); defer { condition.unlock() }
-        guard job.nextChunk < job.chunkCount else { return nil }
-        job.nextChunk += 1
-        return job.nextChunk - 1
+        return job.shares.claim(worker: worker)
     }
 
     /// Records that one chunk of `job` is done.
@@ -265,7 +267,7 @@ private final class ThreadPoolState: @unchecked Sendable {
 
     /// True when the worker has something to do: shut down, or a chunk to take.
     private var hasWork: Bool {
-        isShutDown || (job.map { $0.nextChunk < $0.chunkCount } ?? false)
+        isShutDown || (job?.shares.hasUnclaimedChunk ?? false)
     }
 
     /// Worker `worker`: polls, then sleeps, until a job has unclaimed chunks; runs them as
@@ -275,9 +277,7 @@ private final class ThreadPoolState: @unchecked Sendable {
         workerThreads[worker] = pthread_self()
         while true {
             if isShutDown { condition.unlock(); return }
-            if let job, job.nextChunk < job.chunkCount {
-                let chunk = job.nextChunk
-                job.nextChunk += 1
+            if let job, let chunk = job.shares.claim(worker: worker) {
                 condition.unlock()
                 job.run(chunk, worker: worker)
                 condition.lock()

@@ -72,6 +72,6 @@ struct ByteMapFusion {
     func run(_ threads: ThreadPool) throws {
         guard input.data != nil, output.data != nil else { throw InterpreterError.allocateTensorsRequired }
         let px = try input.byteView("byte map").base, py = try output.mutableByteView("byte map").base
-        ElementwiseParallel.flat(input.elementCount, threads) { r in table.apply(range: r, px, py) }
+        threads.parallelFor(input.elementCount, minChunk: WorkSplitPolicy.byteTableElements) { r in table.apply(range: r, px, py) }
     }
 }
