@@ -89,8 +89,8 @@ final class DerivedDetectorFamilyTests: XCTestCase {
         var found = 0
         for photo in Self.photos {
             let image = try VisionImage(pngFile: TestPaths.imagesDirectory.appendingPathComponent(photo).path)
-            let expected = Self.canonical(try Self.detector(sourcePath, labels: labels).results(in: image))
-            let actual = Self.canonical(try Self.detector(derivedPath, labels: labels).results(in: image))
+            let expected = Self.canonical(try ObjectDetector.labelledSingleImage(model: sourcePath, labels: labels, maxObjects: 100).results(in: image))
+            let actual = Self.canonical(try ObjectDetector.labelledSingleImage(model: derivedPath, labels: labels, maxObjects: 100).results(in: image))
             found += expected.count
             XCTAssertEqual(actual.count, expected.count, "\(derived) on \(photo): object count", file: file, line: line)
             for (i, (ours, source)) in zip(actual, expected).enumerated() {
@@ -110,18 +110,6 @@ final class DerivedDetectorFamilyTests: XCTestCase {
         }
         // Not vacuous: the source model finds two objects in each photo.
         XCTAssertGreaterThanOrEqual(found, 6, file: file, line: line)
-    }
-
-    /// A single-image detector of up to 100 labelled objects with `model`.
-    private static func detector(_ model: String, labels: String) throws -> ObjectDetector {
-        var options = ObjectDetectorOptions()
-        options.detectorMode = .singleImage
-        options.shouldEnableMultipleObjects = true
-        options.shouldEnableClassification = true
-        options.maxObjectCount = 100
-        options.detectorModel = .local(LocalModel(path: model))
-        options.detectorLabelsPath = labels
-        return try ObjectDetector.objectDetector(options: options, threadCount: 1)
     }
 
     /// Objects by descending score, equal scores by class and then left edge: a canonical

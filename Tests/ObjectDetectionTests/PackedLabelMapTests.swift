@@ -65,8 +65,8 @@ final class PackedLabelMapTests: XCTestCase {
         let derivedPath = try TestPaths.derivedModel(Self.derivedModel)
         let sourcePath = try TestPaths.sharedModel("ssd_pets_uint8.tflite")
         let labelFile = try TestPaths.sharedModel("ssd_pets_labels.txt")
-        let packedDetector = try Self.detector(derivedPath, labels: nil)
-        let sideCarDetector = try Self.detector(sourcePath, labels: labelFile)
+        let packedDetector = try ObjectDetector.labelledSingleImage(model: derivedPath, labels: nil, maxObjects: 10)
+        let sideCarDetector = try ObjectDetector.labelledSingleImage(model: sourcePath, labels: labelFile, maxObjects: 10)
         var found = 0
         for photo in Self.photos {
             let path = TestPaths.imagesDirectory.appendingPathComponent(photo).path
@@ -92,18 +92,5 @@ final class PackedLabelMapTests: XCTestCase {
             }
         }
         XCTAssertGreaterThanOrEqual(found, 1, "not vacuous: the source model finds the cat")
-    }
-
-    /// A single-image detector of up to 10 labelled objects with `model` and, when given, a
-    /// side-car label file.
-    private static func detector(_ model: String, labels: String?) throws -> ObjectDetector {
-        var options = ObjectDetectorOptions()
-        options.detectorMode = .singleImage
-        options.shouldEnableMultipleObjects = true
-        options.shouldEnableClassification = true
-        options.maxObjectCount = 10
-        options.detectorModel = .local(LocalModel(path: model))
-        options.detectorLabelsPath = labels
-        return try ObjectDetector.objectDetector(options: options, threadCount: 1)
     }
 }
