@@ -104,6 +104,43 @@ final class ScratchArenaTests: XCTestCase {
                                     "fixtures run through the windows")
     }
 
+    /// NON_MAX_SUPPRESSION_V4/V5's candidate queue is arena scratch, and a poisoned arena gives
+    /// the same selections (hard and soft NMS, score ties): the kernel writes every slot of the
+    /// queue it reads.
+    func testNonMaxSuppressionQueueIsArenaScratch() throws {
+        for name in ["nms_v4_score_ties", "nms_v5_soft", "nms_v5_soft_ties"] {
+            let directory = try TestPaths.fixture("ops/detection/\(name)/model.tflite")
+            let model = try Model(file: TFLiteModelFile(contentsOf: directory))
+            let executor = SubgraphExecutor(blueprint: model.subgraphs[0], threads: ThreadPool(threadCount: 1))
+            try executor.prepare()
+            let (_, _, scratch) = try executor.arenaRequests()
+            XCTAssertEqual(scratch.count, 1, "\(name): one queue")
+            for slot in scratch {
+                XCTAssertNotNil(slot.address, "\(name): queue not placed")
+                XCTAssertFalse(slot.hasOwnMemory, "\(name): queue outside the arena")
+            }
+            let folder = (directory as NSString).deletingLastPathComponent
+            func outputs() throws -> [[UInt8]] {
+                for (k, index) in executor.inputIndices.enumerated() {
+                    let input = try NumPyArray(contentsOf: folder + "/input_\(k).npy")
+                    let tensor = executor.tensors[index]
+                    XCTAssertEqual(input.data.count, tensor.byteCount)
+                    input.data.withUnsafeBytes { tensor.data!.copyMemory(from: $0.baseAddress!, byteCount: tensor.byteCount) }
+                }
+                try executor.invoke()
+                return executor.outputIndices.map {
+                    let t = executor.tensors[$0]
+                    return Array(UnsafeRawBufferPointer(start: t.data!, count: t.byteCount))
+                }
+            }
+            let clean = try outputs()
+            for poison: UInt8 in [0xA5, 0x00, 0xFF, 0x7F] {
+                executor.overwriteArena(with: poison)
+                XCTAssertEqual(try outputs(), clean, "\(name): output depends on a stale queue (\(poison))")
+            }
+        }
+    }
+
     /// Whole models at 1 and 2 threads (chunks of one layer on both threads, each with its own
     /// window): a poisoned arena gives the same bits, and 2 threads the same bits as 1.
     func testDepthwiseModelsIgnorePoisonedArenaAtOneAndTwoThreads() throws {

@@ -78,10 +78,16 @@ final class DetectionNonMaxSuppressionTests: XCTestCase {
 
     /// The reference priority queue pops in non-increasing order.
     func testReferencePriorityQueueOrder() {
-        var queue = ReferencePriorityQueue<Float>(precedes: { $0 < $1 })
-        for v: Float in [3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5] { queue.push(v) }
-        var popped: [Float] = []
-        while let top = queue.top { popped.append(top); queue.pop() }
-        XCTAssertEqual(popped, [9, 6, 5, 5, 5, 4, 3, 3, 2, 1, 1])
+        let values: [Float] = [3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5]
+        var memory = [Float](repeating: .nan, count: values.count)
+        memory.withUnsafeMutableBufferPointer { storage in
+            var queue = ReferencePriorityQueue<Float>(precedes: { $0 < $1 }, storage: storage)
+            for v in values { queue.push(v) }
+            XCTAssertEqual(queue.count, values.count)
+            var popped: [Float] = []
+            while let top = queue.top { popped.append(top); queue.pop() }
+            XCTAssertEqual(popped, [9, 6, 5, 5, 5, 4, 3, 3, 2, 1, 1])
+            XCTAssertTrue(queue.isEmpty)
+        }
     }
 }

@@ -11,6 +11,8 @@ final class NonMaxSuppressionOperator: OperatorKernel {
     private let isSoft: Bool
     private var op: String { isSoft ? "NON_MAX_SUPPRESSION_V5" : "NON_MAX_SUPPRESSION_V4" }
     private var maxOutputSize = 0
+    /// The candidate queue's memory (arena scratch, one step long).
+    private var queue: ScratchArray<UInt8>?
 
     /// `soft`: V5 (with sigma and selected scores).
     init(soft: Bool) { isSoft = soft }
@@ -41,9 +43,8 @@ final class NonMaxSuppressionOperator: OperatorKernel {
             throw InterpreterError.invalidModel("\(op): max_output_size \(size) is out of range")
         }
         maxOutputSize = size
-        // The candidate queue is allocated while invoking; it counts against the memory policy here.
-        try node.reserveScratch(SharedMemoryBudget.bytes(boxes.shape[0], NonMaxSuppressionReference.scratchBytesPerBox),
-                                "the candidate queue (\(boxes.shape[0]) boxes)")
+        queue = try node.requestScratch(UInt8.self, count: SharedMemoryBudget.bytes(
+            boxes.shape[0], NonMaxSuppressionReference.scratchBytesPerBox), "the candidate queue (\(boxes.shape[0]) boxes)")
         for k in 3..<expectedInputs {
             let t = try node.input(k)
             try DetectionTensorAccess.requireType(t, [.float32], "threshold input \(k)", op: op)
@@ -75,10 +76,13 @@ final class NonMaxSuppressionOperator: OperatorKernel {
         guard indices.count >= maxOutputSize, valid.count >= 1 else {
             throw InterpreterError.invocationFailed("\(op): output tensors are smaller than max_output_size")
         }
-        let count = NonMaxSuppressionReference.run(
-            boxes: UnsafeBufferPointer(boxes), scores: UnsafeBufferPointer(scores), boxCount: scores.count,
-            maxOutputSize: maxOutputSize, iouThreshold: iou, scoreThreshold: scoreThreshold, softNMSSigma: sigma,
-            selectedIndices: indices, selectedScores: selectedScores)
+        guard let queue else { throw InterpreterError.allocateTensorsRequired }
+        let count = queue.withUnsafeMutableBufferPointer { queue in
+            NonMaxSuppressionReference.run(
+                boxes: UnsafeBufferPointer(boxes), scores: UnsafeBufferPointer(scores), boxCount: scores.count,
+                maxOutputSize: maxOutputSize, iouThreshold: iou, scoreThreshold: scoreThreshold, softNMSSigma: sigma,
+                selectedIndices: indices, selectedScores: selectedScores, queue: UnsafeMutableRawBufferPointer(queue))
+        }
         valid[0] = Int32(count)
     }
 }

@@ -27,9 +27,8 @@ public enum NonMaxSuppressionReference {
         var suppressBeginIndex: Int
     }
 
-    /// Bytes ``run(boxes:scores:boxCount:maxOutputSize:iouThreshold:scoreThreshold:softNMSSigma:selectedIndices:selectedScores:)``
-    /// allocates for its candidate queue, at most, per box: callers count `boxCount` times this
-    /// against their memory policy before invoking.
+    /// Bytes of the candidate queue per box: ``run(boxes:scores:boxCount:maxOutputSize:iouThreshold:scoreThreshold:softNMSSigma:selectedIndices:selectedScores:queue:)``
+    /// takes `boxCount` times this, 8-byte aligned, from its caller.
     public static var scratchBytesPerBox: Int { MemoryLayout<Candidate>.stride }
 
     /// IoU of boxes `i` and `j` of `boxes` (4 floats each), in float, reference operation order.
@@ -57,6 +56,8 @@ public enum NonMaxSuppressionReference {
     ///   - selectedIndices: receives the selected box indices (at least `maxOutputSize` long);
     ///     slots after the last selection are set to 0.
     ///   - selectedScores: when given, receives the (possibly decayed) scores; unused slots 0.
+    ///   - queue: the candidate queue's memory, `boxCount × scratchBytesPerBox` bytes, 8-byte
+    ///     aligned (the caller's scratch; the kernel allocates nothing).
     /// - Returns: the number of selected boxes.
     /// - Precondition: `boxCount ≥ 0`, checked under `LITEVISION_INTERNAL_CHECKS`. Buffers
     ///   shorter than stated are not a precondition: the kernel then selects nothing, and writes
@@ -64,11 +65,16 @@ public enum NonMaxSuppressionReference {
     public static func run(boxes: UnsafeBufferPointer<Float>, scores: UnsafeBufferPointer<Float>, boxCount: Int,
                            maxOutputSize: Int, iouThreshold: Float, scoreThreshold: Float, softNMSSigma: Float,
                            selectedIndices: UnsafeMutableBufferPointer<Int32>,
-                           selectedScores: UnsafeMutableBufferPointer<Float>?) -> Int {
+                           selectedScores: UnsafeMutableBufferPointer<Float>?, queue memory: UnsafeMutableRawBufferPointer) -> Int {
         KernelPrecondition.validCount(boxCount, "box count")
         let limit = max(0, min(maxOutputSize, selectedIndices.count, selectedScores?.count ?? Int.max))
-        guard boxes.count >= boxCount * 4, scores.count >= boxCount else { return 0 }
-        var queue = ReferencePriorityQueue<Candidate>(precedes: { $0.score < $1.score }, capacity: boxCount)
+        guard boxes.count >= boxCount * 4, scores.count >= boxCount,
+              memory.count >= boxCount * scratchBytesPerBox,
+              Int(bitPattern: memory.baseAddress) % MemoryLayout<Candidate>.alignment == 0 else { return 0 }
+        let storage = UnsafeMutableBufferPointer(
+            start: memory.baseAddress?.bindMemory(to: Candidate.self, capacity: boxCount), count: boxCount)
+        // Every pop precedes a push again, so the queue never holds more than the first pushes.
+        var queue = ReferencePriorityQueue<Candidate>(precedes: { $0.score < $1.score }, storage: storage)
         for i in 0..<boxCount where scores[i] > scoreThreshold {
             queue.push(Candidate(index: i, score: scores[i], suppressBeginIndex: 0))
         }

@@ -8,8 +8,9 @@
 /// bit for bit requires the same moves. `precedes(a, b)` is the C++ comparator `comp(a, b)`.
 enum ReferenceHeapOrder {
     /// `std::__push_heap`: moves `value` up from `hole` towards `top`.
-    static func pushUp<T>(_ a: inout [T], base: Int, hole start: Int, top: Int, value: T,
-                          _ precedes: (T, T) -> Bool) {
+    static func pushUp<C: MutableCollection & RandomAccessCollection>(
+        _ a: inout C, base: Int, hole start: Int, top: Int, value: C.Element, _ precedes: (C.Element, C.Element) -> Bool
+    ) where C.Index == Int {
         var hole = start
         var parent = (hole - 1) / 2
         while hole > top && precedes(a[base + parent], value) {
@@ -21,8 +22,9 @@ enum ReferenceHeapOrder {
     }
 
     /// `std::__adjust_heap`: sifts the hole at `start` down to a leaf, then pushes `value` up.
-    static func adjust<T>(_ a: inout [T], base: Int, hole start: Int, length: Int, value: T,
-                          _ precedes: (T, T) -> Bool) {
+    static func adjust<C: MutableCollection & RandomAccessCollection>(
+        _ a: inout C, base: Int, hole start: Int, length: Int, value: C.Element, _ precedes: (C.Element, C.Element) -> Bool
+    ) where C.Index == Int {
         let top = start
         var hole = start
         var child = start
@@ -43,7 +45,9 @@ enum ReferenceHeapOrder {
     /// `std::make_heap` over `a[base ..< base + length]`.
     /// - Precondition: `0 ≤ base`, `0 ≤ length`, `base + length ≤ a.count` (checked under
     ///   `LITEVISION_INTERNAL_CHECKS`: tuned builds drop the array's own bounds checks).
-    static func makeHeap<T>(_ a: inout [T], base: Int, length: Int, _ precedes: (T, T) -> Bool) {
+    static func makeHeap<C: MutableCollection & RandomAccessCollection>(
+        _ a: inout C, base: Int, length: Int, _ precedes: (C.Element, C.Element) -> Bool
+    ) where C.Index == Int {
         KernelPrecondition.check(base >= 0 && length >= 0 && base + length <= a.count,
                                  "heap \(base)..<\(base + length) outside \(a.count) elements")
         guard length >= 2 else { return }
@@ -56,7 +60,9 @@ enum ReferenceHeapOrder {
     }
 
     /// `std::__pop_heap(first, last, result)`: moves the top to `result`, re-heaps `value` (the old `*result`).
-    static func popHeap<T>(_ a: inout [T], base: Int, length: Int, result: Int, _ precedes: (T, T) -> Bool) {
+    static func popHeap<C: MutableCollection & RandomAccessCollection>(
+        _ a: inout C, base: Int, length: Int, result: Int, _ precedes: (C.Element, C.Element) -> Bool
+    ) where C.Index == Int {
         let value = a[result]
         a[result] = a[base]
         adjust(&a, base: base, hole: 0, length: length, value: value, precedes)
@@ -64,7 +70,9 @@ enum ReferenceHeapOrder {
 
     /// `std::sort_heap` over `a[base ..< base + length]`, a heap.
     /// - Precondition: as `makeHeap`'s (checked under `LITEVISION_INTERNAL_CHECKS`).
-    static func sortHeap<T>(_ a: inout [T], base: Int, length: Int, _ precedes: (T, T) -> Bool) {
+    static func sortHeap<C: MutableCollection & RandomAccessCollection>(
+        _ a: inout C, base: Int, length: Int, _ precedes: (C.Element, C.Element) -> Bool
+    ) where C.Index == Int {
         KernelPrecondition.check(base >= 0 && length >= 0 && base + length <= a.count,
                                  "heap \(base)..<\(base + length) outside \(a.count) elements")
         var last = length
@@ -78,7 +86,9 @@ enum ReferenceHeapOrder {
     /// holds the first `middle` elements in `precedes` order, tie order as in libstdc++.
     /// - Precondition: `middle ≤ count ≤ a.count` when both are positive (otherwise nothing
     ///   happens); checked under `LITEVISION_INTERNAL_CHECKS`.
-    static func partialSort<T>(_ a: inout [T], middle: Int, count: Int, _ precedes: (T, T) -> Bool) {
+    static func partialSort<C: MutableCollection & RandomAccessCollection>(
+        _ a: inout C, middle: Int, count: Int, _ precedes: (C.Element, C.Element) -> Bool
+    ) where C.Index == Int {
         KernelPrecondition.check(middle <= 0 || count <= 0 || (middle <= count && count <= a.count),
                                  "partial sort of \(middle) of \(count) elements in \(a.count)")
         guard middle > 0, count > 0 else { return }
@@ -95,35 +105,39 @@ enum ReferenceHeapOrder {
 /// `std::priority_queue` on a `deque` with libstdc++'s heap moves: the top is the element
 /// no other element "precedes" (a max-heap for `precedes = <`).
 struct ReferencePriorityQueue<Element> {
-    private(set) var storage: [Element] = []
+    /// The heap, `storage[0 ..< count]`, in memory the caller owns.
+    private var storage: UnsafeMutableBufferPointer<Element>
     private let precedes: (Element, Element) -> Bool
+    /// Elements in the queue.
+    private(set) var count = 0
 
-    /// An empty queue with room for `capacity` elements.
-    /// - Precondition: `capacity ≥ 0`, checked under `LITEVISION_INTERNAL_CHECKS`.
-    init(precedes: @escaping (Element, Element) -> Bool, capacity: Int = 0) {
-        KernelPrecondition.validCount(capacity, "queue capacity")
+    /// An empty queue of at most `storage.count` elements, kept in `storage` (initialized
+    /// memory of a trivial type, which the queue overwrites).
+    init(precedes: @escaping (Element, Element) -> Bool, storage: UnsafeMutableBufferPointer<Element>) {
         self.precedes = precedes
-        storage.reserveCapacity(capacity)
+        self.storage = storage
     }
 
-    var isEmpty: Bool { storage.isEmpty }
-    var count: Int { storage.count }
-    var top: Element? { storage.first }
+    var isEmpty: Bool { count == 0 }
+    var top: Element? { count > 0 ? storage[0] : nil }
 
     /// `push`: `push_back` then `std::push_heap`.
+    /// - Precondition: the queue holds fewer than `storage.count` elements (always checked:
+    ///   a trap, not a write past the caller's memory).
     mutating func push(_ element: Element) {
-        storage.append(element)
-        let last = storage.count - 1
-        ReferenceHeapOrder.pushUp(&storage, base: 0, hole: last, top: 0, value: element, precedes)
+        precondition(count < storage.count, "priority queue of \(storage.count) elements is full")
+        storage[count] = element
+        count += 1
+        ReferenceHeapOrder.pushUp(&storage, base: 0, hole: count - 1, top: 0, value: element, precedes)
     }
 
     /// `pop`: `std::pop_heap` then `pop_back`.
     mutating func pop() {
-        guard !storage.isEmpty else { return }
-        if storage.count > 1 {
-            let last = storage.count - 1
+        guard count > 0 else { return }
+        if count > 1 {
+            let last = count - 1
             ReferenceHeapOrder.popHeap(&storage, base: 0, length: last, result: last, precedes)
         }
-        storage.removeLast()
+        count -= 1
     }
 }
