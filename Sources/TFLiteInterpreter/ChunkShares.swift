@@ -30,7 +30,9 @@ struct ChunkShares {
 
     /// The next chunk of `worker`'s share, else the last unclaimed chunk of the share with the
     /// most left (the lowest worker index among equals); nil when every chunk is claimed. Each
-    /// chunk is returned exactly once.
+    /// chunk is returned exactly once. The first claim of a job, by worker 0, is chunk 0: its
+    /// share starts there, or, with fewer chunks than threads, the first share of one chunk
+    /// holds chunk 0 (the pool relies on it to run chunk 0 on the caller).
     /// - Precondition: `worker` is in `0..<threadCount`.
     /// - Complexity: O(threadCount) when stealing, O(1) otherwise.
     mutating func claim(worker: Int) -> Int? {

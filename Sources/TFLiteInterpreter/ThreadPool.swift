@@ -195,7 +195,8 @@ private final class ThreadPoolState: @unchecked Sendable {
             waitingCallers -= 1
         }
         job.caller = me
-        if indexed { _ = job.shares.claim(worker: 0) }   // chunk 0, the first of the caller's share
+        // An indexed job's chunk 0 goes to the caller (always worker 0's first claim).
+        if indexed { _ = job.shares.claim(worker: 0) }
         self.job = job
         if job.chunkCount > 1, sleepingWorkers > 0 { condition.broadcast() }
         return .started

@@ -29,6 +29,17 @@ final class ChunkSharesTests: XCTestCase {
         XCTAssertFalse(shares.hasUnclaimedChunk)
     }
 
+    /// Worker 0's first claim is chunk 0 for any split, fewer chunks than threads included
+    /// (the indexed `parallelFor` runs chunk 0 on its caller).
+    func testWorkerZerosFirstClaimIsChunkZero() {
+        for chunkCount in 1...40 {
+            for threadCount in 1...12 {
+                var shares = ChunkShares(chunkCount: chunkCount, threadCount: threadCount)
+                XCTAssertEqual(shares.claim(worker: 0), 0, "\(chunkCount) chunks, \(threadCount) threads")
+            }
+        }
+    }
+
     /// Whatever order the threads claim in, every chunk is claimed exactly once, then nil;
     /// more threads than chunks leave some shares empty.
     func testEveryChunkIsClaimedExactlyOnce() {
