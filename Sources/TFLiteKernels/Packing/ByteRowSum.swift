@@ -1,5 +1,6 @@
-/// Sums of weight rows, for the bias corrections of the 8-bit GEMMs (computed once per layer
-/// at prepare, over every weight: part of a model's cold start).
+/// Sums of byte rows: weight rows for the bias corrections of the 8-bit GEMMs (once per layer
+/// at prepare, over every weight: part of a model's cold start) and the patch rows of the
+/// uint8-weight stems (`QuantizedConvPatches.gatherSignedQuads`, every invoke).
 enum ByteRowSum {
     /// `Σ bytes[k]` for `k < count`, the bytes read as `UInt8`, or as `Int8` when `signed`.
     ///

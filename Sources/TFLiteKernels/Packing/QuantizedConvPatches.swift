@@ -209,11 +209,6 @@ public enum QuantizedConvPatches {
         let stride = Int8QuadPacking.quadDepth(g.filterHeight * g.filterWidth * g.inputDepth)
         let pad = Int8QuadPacking.unsignedWeightPaddingByte(inputOffset: inputOffset)
         gatherFlippedBytes(image, g, pixels: pixels, rowStride: stride, padding: pad, tail: 0, into: out)
-        for p in pixels {
-            let row = UnsafeRawPointer(out + p * stride).assumingMemoryBound(to: Int8.self)
-            var sum: Int32 = 0
-            for k in 0..<stride { sum = sum &+ Int32(row[k]) }
-            sums[p] = sum
-        }
+        for p in pixels { sums[p] = ByteRowSum.sum(out + p * stride, count: stride, signed: true) }
     }
 }
