@@ -35,6 +35,20 @@ final class ArenaPlannerTests: XCTestCase {
         XCTAssertEqual(plan.arenaByteCount, 320)
     }
 
+    /// Greedy by size puts the 256-byte step-0 tensor and the 192-byte step-4 one at offset 0,
+    /// which pushes the long-lived 128-byte tensor to 192 and the 64-byte one to 320 (384
+    /// bytes); in order of first use every tensor fits under the step-0 peak of 320 bytes.
+    func testPlanKeepsTheSmallerGreedyOrder() {
+        typealias R = ArenaPlanner.Request
+        let requests = [R(byteCount: 128, firstUse: 1, lastUse: 4), R(byteCount: 64, firstUse: 0, lastUse: 1),
+                        R(byteCount: 256, firstUse: 0, lastUse: 0), R(byteCount: 192, firstUse: 4, lastUse: 4)]
+        let plan = ArenaPlanner.plan(requests)
+        assertValid(requests, plan)
+        XCTAssertEqual(ArenaPlanner.peakLiveByteCount(requests), 320)
+        XCTAssertEqual(plan.arenaByteCount, 320)
+        XCTAssertEqual(plan.offsets, [0, 256, 0, 128])
+    }
+
     func testZeroSizedAndEmpty() {
         XCTAssertEqual(ArenaPlanner.plan([]).arenaByteCount, 0)
         let requests = [ArenaPlanner.Request(byteCount: 0, firstUse: 0, lastUse: 3),

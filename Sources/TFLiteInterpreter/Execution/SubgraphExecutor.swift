@@ -10,7 +10,8 @@ import TFLiteSchema
 ///   their lifetimes. Graph inputs and outputs are live for the whole run, so they stay
 ///   valid between invokes.
 /// - `invoke()` calls every kernel's `invoke`; it allocates nothing. 8-bit `x · f(x)` pairs
-///   (YOLO's SiLU: LOGISTIC then MUL) run as one byte table (`ByteMapFusion`), bit-exact; a
+///   (YOLO's SiLU: LOGISTIC then MUL) run as one byte table (`ByteMapFusion`), bit-exact, which
+///   an 8-bit convolution producing `x` applies as it writes it (`OutputByteMapFusion`); a
 ///   float RELU after the node it clamps (`ClampFusion`) and a float ADD after the convolution
 ///   producing one operand (`ResidualAddFusion`) run inside that node's pass.
 /// - Shapes known only at invoke: a node whose kernel reports invoke-time shapes
@@ -61,13 +62,14 @@ final class SubgraphExecutor {
     private(set) var runOrder: [Int] = []
     /// Fused 8-bit `x · f(x)` pairs by MUL node position (`ByteMapFusion`), from the last `prepare()`.
     private var fusedNodes: [ByteMapFusion?] = []
-    /// The outputs of skipped clamp and ADD nodes by the position of the node that writes them
-    /// (`ClampFusion`, `ResidualAddFusion`), from the last `prepare()`: each shares that node's
-    /// output memory.
+    /// The outputs of skipped table, clamp and ADD nodes by the position of the node that writes
+    /// them (`OutputByteMapFusion`, `ClampFusion`, `ResidualAddFusion`), from the last
+    /// `prepare()`: each shares that node's output memory.
     private var fusedAliases: [Int: [RuntimeTensor]] = [:]
     /// The fused ADD operand each node also reads (`ResidualAddFusion`), by node position.
     private var fusedReads: [Int: RuntimeTensor] = [:]
-    /// Whether `prepare()` fuses nodes (`ByteMapFusion`, `ClampFusion`, `ResidualAddFusion`);
+    /// Whether `prepare()` fuses nodes (`ByteMapFusion`, `OutputByteMapFusion`, `ClampFusion`,
+    /// `ResidualAddFusion`);
     /// off only to check that fused and unfused runs agree.
     var fusesNodes = true
     /// Tensors made constant by the last `prepare()` (outputs of nodes evaluated there).
@@ -233,15 +235,20 @@ final class SubgraphExecutor {
         // Fusions assume fixed shapes and memory; a graph with invoke-time shapes runs unfused.
         let fusesNodes = self.fusesNodes && dynamicTensors.isEmpty
         let fusion = fusesNodes ? ByteMapFusion.find(nodes, order: order, graphOutputs: keptIndices) : (fused: [:], skipped: [])
-        fusedNodes = nodes.indices.map { fusion.fused[$0] }
+        let maps = fusesNodes ? OutputByteMapFusion.apply(nodes, order: order, tables: fusion.fused,
+                                                          graphInputs: graphInputs, kept: keptIndices)
+            : OutputByteMapFusion(aliases: [:], skipped: [])
+        fusedNodes = nodes.indices.map { maps.skipped.contains($0) ? nil : fusion.fused[$0] }
         for k in fusion.skipped { for output in nodes[k].context.outputs { output.data = nil } }
-        let unfused = order.filter { !fusion.skipped.contains($0) }
+        let unfused = order.filter { !fusion.skipped.contains($0) && !maps.skipped.contains($0) }
         let clamps = fusesNodes ? ClampFusion.apply(nodes, order: unfused, graphInputs: graphInputs, graphOutputs: keptIndices)
             : ClampFusion(aliases: [:], skipped: [])
         let clamped = unfused.filter { !clamps.skipped.contains($0) }
-        let adds = fusesNodes ? ResidualAddFusion.apply(nodes, order: clamped, clampAliases: clamps.aliases,
+        // A producer has at most one alias from these two passes (8-bit tables, float clamps).
+        let producerAliases = clamps.aliases.merging(maps.aliases) { clamp, _ in clamp }
+        let adds = fusesNodes ? ResidualAddFusion.apply(nodes, order: clamped, clampAliases: producerAliases,
                                                         graphInputs: graphInputs, graphOutputs: keptIndices)
-            : ResidualAddFusion(aliases: clamps.aliases.mapValues { [$0] }, reads: [:], order: clamped)
+            : ResidualAddFusion(aliases: producerAliases.mapValues { [$0] }, reads: [:], order: clamped)
         fusedAliases = adds.aliases
         fusedReads = adds.reads
         runOrder = adds.order
@@ -359,7 +366,7 @@ final class SubgraphExecutor {
                   inBytes == TensorLayout.byteCount(output.shape, output.type) else { continue }
             root[find(output.index)] = find(input.index)
         }
-        // A fused clamp's or ADD's output is its producer's output, written in place.
+        // A fused table's, clamp's or ADD's output is its producer's output, written in place.
         for (k, aliases) in fusedAliases {
             for alias in aliases { root[find(alias.index)] = find(nodes[k].context.outputs[0].index) }
         }

@@ -19,6 +19,8 @@ struct KernelRoles {
     var floatResidualAdd: (any FloatResidualAddKernel)? = nil
     /// A producer that can take over a following ADD (``ResidualAddFusion``).
     var residualAddFusable: (any ResidualAddFusable)? = nil
+    /// A producer that can apply a following byte table to its output (``OutputByteMapFusion``).
+    var outputByteMapFusable: (any OutputByteMapFusable)? = nil
     /// A kernel that needs its executor (``HostedKernel``).
     var hosted: (any HostedKernel)? = nil
 }

@@ -30,6 +30,6 @@ final class Conv2DOperator: PlannedConvolutionOperator {
     }
 }
 
-extension Conv2DOperator: FloatClampFusable, ResidualAddFusable {
-    var roles: KernelRoles { KernelRoles(floatClampFusable: self, residualAddFusable: self) }
+extension Conv2DOperator: FloatClampFusable, ResidualAddFusable, OutputByteMapFusable {
+    var roles: KernelRoles { KernelRoles(floatClampFusable: self, residualAddFusable: self, outputByteMapFusable: self) }
 }

@@ -1,3 +1,5 @@
+import TFLiteKernels
+
 /// How a convolution-family node (CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED) runs, decided
 /// once at prepare from its types, shapes, quantization and weights (tflite-micro's
 /// `OpData`): invoke is `plan.run(node)`, with no optionals to unwrap and nothing left to
@@ -52,6 +54,14 @@ enum ConvolutionPlan {
 }
 
 extension ConvolutionPlan {
+    /// The fusion hook of an 8-bit byte table that reads this layer's output
+    /// (``OutputByteMapFusable``): the packed integer GEMMs apply `map` to each chunk's output.
+    /// Returns the fused plan, or nil (nothing changes).
+    func fusingOutputByteMap(_ map: OutputByteMap) -> ConvolutionPlan? {
+        guard case .packedGEMM(let plan) = self else { return nil }
+        return plan.fusingOutputByteMap(map).map { .packedGEMM($0) }
+    }
+
     /// The fusion hook of a float ADD that reads this layer's output (`ResidualAddFusable`):
     /// the packed float GEMM with a generated tile adds the ADD's `operand` and applies its
     /// `clamp` in the epilogue. Returns the fused plan, or nil (nothing changes).
@@ -81,6 +91,15 @@ extension PlannedConvolutionOperator where Self: ResidualAddFusable {
     /// Takes a following ADD into the epilogue (see ``ConvolutionPlan/fusingResidualAdd(_:clamp:)``).
     func fuseResidualAdd(_ operand: RuntimeTensor, min: Float, max: Float) -> Bool {
         guard let fused = plan.fusingResidualAdd(operand, clamp: (min, max)) else { return false }
+        plan = fused
+        return true
+    }
+}
+
+extension PlannedConvolutionOperator where Self: OutputByteMapFusable {
+    /// Applies a following byte table to the output (see ``ConvolutionPlan/fusingOutputByteMap(_:)``).
+    func fuseOutputByteMap(_ table: ByteTableLookup) -> Bool {
+        guard let fused = plan.fusingOutputByteMap(OutputByteMap(table: table)) else { return false }
         plan = fused
         return true
     }

@@ -52,6 +52,6 @@ final class FullyConnectedOperator: PlannedConvolutionOperator {
     }
 }
 
-extension FullyConnectedOperator: FloatClampFusable {
-    var roles: KernelRoles { KernelRoles(floatClampFusable: self) }
+extension FullyConnectedOperator: FloatClampFusable, OutputByteMapFusable {
+    var roles: KernelRoles { KernelRoles(floatClampFusable: self, outputByteMapFusable: self) }
 }

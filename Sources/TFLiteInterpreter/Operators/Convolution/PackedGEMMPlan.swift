@@ -79,6 +79,18 @@ enum PackedGEMMPlan {
         return .float(gemm)
     }
 
+    /// This plan with `map` applied to its 8-bit output as each chunk finishes
+    /// (``OutputByteMapFusion``); nil for the float and hybrid GEMMs and a plan that has a map.
+    func fusingOutputByteMap(_ map: OutputByteMap) -> PackedGEMMPlan? {
+        switch self {
+        case .uint8Pairs(var gemm) where gemm.outputMap == nil: gemm.outputMap = map; return .uint8Pairs(gemm)
+        case .int8Pairs(var gemm) where gemm.outputMap == nil: gemm.outputMap = map; return .int8Pairs(gemm)
+        case .int8Quads(var gemm) where gemm.outputMap == nil: gemm.outputMap = map; return .int8Quads(gemm)
+        case .uint8Quads(var gemm) where gemm.outputMap == nil: gemm.outputMap = map; return .uint8Quads(gemm)
+        default: return nil
+        }
+    }
+
     /// This plan with `clamp` as the fused activation of a float GEMM (see
     /// ``ConvolutionArithmetic/fusedClamp(own:with:)``); nil for the others.
     func fusingFloatClamp(_ clamp: FloatClamp) -> PackedGEMMPlan? {
@@ -142,6 +154,8 @@ struct Int16PairGEMM {
     let weights: AlignedArray<Int16>
     /// Activations in pairs (arena scratch); the trailing zero pixel is zeroed per invoke.
     let activations: ScratchArray<Int16>
+    /// A byte table applied to each chunk's output (``OutputByteMapFusion``); nil without one.
+    var outputMap: OutputByteMap? = nil
 
     /// Converts the input (`Source` elements) into pairs with the input offset added, then runs
     /// `kernel` over the GEMM's tiles.
@@ -150,7 +164,7 @@ struct Int16PairGEMM {
                               UnsafePointer<Int32>?, UnsafeMutablePointer<Source>, Range<Int>) -> Void) {
         let (g, gemm, q) = (layer, layout.geometry, requantizer)
         let (x, bias, y) = (o.input(Source.self), o.bias(Int32.self), o.output(Source.self))
-        let offset = q.parameters.inputOffset
+        let (offset, outputMap) = (q.parameters.inputOffset, outputMap)
         activations.withUnsafeMutableBufferPointer { paired in
             let xp = paired.baseAddress!
             layout.zeroPairedPaddingPixel(xp)
@@ -162,6 +176,7 @@ struct Int16PairGEMM {
             let w = UnsafePointer(weights.pointer)
             threads.parallelFor(QuantizedGEMM.tileCount(gemm), minChunk: WorkSplitPolicy.integerGEMMMinChunk(gemm)) { part in
                 kernel(gemm, q, xin, w, bias, y, part)
+                outputMap?.apply(tiles: part, of: gemm, to: y)
             }
         }
     }

@@ -47,6 +47,8 @@ struct QuadOperands {
 /// them), with the zero-point correction folded into the bias.
 struct Int8QuadGEMM {
     let operands: QuadOperands
+    /// A byte table applied to each chunk's output (``OutputByteMapFusion``); nil without one.
+    var outputMap: OutputByteMap? = nil
 
     func run(_ o: ConvolutionOperands, threads: ThreadPool) {
         let (g, gemm, q) = (operands.layer, operands.layout.geometry, operands.requantizer)
@@ -56,6 +58,7 @@ struct Int8QuadGEMM {
         let imageSize = g.inputHeight * g.inputWidth * g.inputDepth
         let patches = operands.layout.patches
         let w = UnsafeRawPointer(operands.weights.weights.pointer).assumingMemoryBound(to: Int8.self)
+        let outputMap = outputMap
         operands.run(bias: o.bias(Int32.self), threads: threads) { batch, part, image in
             let source = x + batch * imageSize
             if patches {
@@ -67,6 +70,7 @@ struct Int8QuadGEMM {
         } gemm: { xin, bias in
             threads.parallelFor(QuantizedGEMM.tileCount(gemm), minChunk: WorkSplitPolicy.integerGEMMMinChunk(gemm)) { part in
                 QuantizedGEMM.int8Quads(gemm, q, input: xin, packedFilter: w, bias: bias, output: y, tiles: part)
+                outputMap?.apply(tiles: part, of: gemm, to: y)
             }
         }
     }
@@ -81,6 +85,8 @@ struct UInt8QuadGEMM {
     let filterOffset: Int32
     /// Per-pixel `Σ (x − 128)` (arena scratch), refreshed per invoke.
     let pixelSums: ScratchArray<Int32>
+    /// A byte table applied to each chunk's output (``OutputByteMapFusion``); nil without one.
+    var outputMap: OutputByteMap? = nil
 
     func run(_ o: ConvolutionOperands, threads: ThreadPool) {
         let (g, gemm, q) = (operands.layer, operands.layout.geometry, operands.requantizer)
@@ -92,7 +98,7 @@ struct UInt8QuadGEMM {
         let patches = operands.layout.patches
         let w = UnsafePointer(operands.weights.weights.pointer)
         let padding = Int32(g.inputDepth) &* (0 &- inputOffset &- 128)
-        let filterOffset = filterOffset
+        let (filterOffset, outputMap) = (filterOffset, outputMap)
         pixelSums.withUnsafeMutableBufferPointer { sumsBuffer in
             let sums = sumsBuffer.baseAddress!
             operands.run(bias: o.bias(Int32.self), threads: threads) { batch, part, image in
@@ -111,6 +117,7 @@ struct UInt8QuadGEMM {
                 threads.parallelFor(QuantizedGEMM.tileCount(gemm), minChunk: WorkSplitPolicy.integerGEMMMinChunk(gemm)) { part in
                     QuantizedGEMM.uint8Quads(gemm, q, input: xin, packedFilter: w, bias: bias, windowSums: windowSums,
                                              output: y, tiles: part)
+                    outputMap?.apply(tiles: part, of: gemm, to: y)
                 }
             }
         }
