@@ -168,13 +168,11 @@ struct Int16PairGEMM {
         activations.withUnsafeMutableBufferPointer { paired in
             let xp = paired.baseAddress!
             layout.zeroPairedPaddingPixel(xp)
-            for batch in 0..<g.batches {
-                conversion.fill(g, layout: layout, batch: batch, threads: threads, into: xp,
+            let (xin, w) = (UnsafePointer(xp), UnsafePointer(weights.pointer))
+            layout.convertAndRun(threads: threads) { batch, pixels in
+                conversion.fill(g, layout: layout, batch: batch, pixels: pixels, into: xp,
                                 source: x + batch * g.inputHeight * g.inputWidth * g.inputDepth, offset: offset)
-            }
-            let xin = UnsafePointer(xp)
-            let w = UnsafePointer(weights.pointer)
-            threads.parallelFor(QuantizedGEMM.tileCount(gemm), minChunk: WorkSplitPolicy.integerGEMMMinChunk(gemm)) { part in
+            } gemm: { part in
                 kernel(gemm, q, xin, w, bias, y, part)
                 outputMap?.apply(tiles: part, of: gemm, to: y)
             }
@@ -203,12 +201,11 @@ struct HybridPairGEMM {
             activations.withUnsafeMutableBufferPointer { paired in
                 let xp = paired.baseAddress!
                 layout.zeroPairedPaddingPixel(xp)
-                for batch in 0..<g.batches {
-                    conversion.fill(g, layout: layout, batch: batch, threads: threads, into: xp,
-                                    source: q + batch * rowSize, offset: -offsets[batch])
-                }
                 let xin = UnsafePointer(xp)
-                threads.parallelFor(QuantizedGEMM.tileCount(gemm), minChunk: WorkSplitPolicy.integerGEMMMinChunk(gemm)) { part in
+                layout.convertAndRun(threads: threads) { batch, pixels in
+                    conversion.fill(g, layout: layout, batch: batch, pixels: pixels, into: xp,
+                                    source: q + batch * rowSize, offset: -offsets[batch])
+                } gemm: { part in
                     QuantizedGEMM.hybrid(gemm, p, input: xin, inputScales: scales, packedFilter: w, bias: b, output: y,
                                          tiles: part)
                 }
@@ -223,23 +220,19 @@ struct PairedActivations<Source> {
     let gather: (UnsafePointer<Source>, ConvolutionGeometry, Range<Int>, Int32, UnsafeMutablePointer<Int16>) -> Void
     let convert: (UnsafePointer<Source>, Int, Int, Int32, UnsafeMutablePointer<Int16>) -> Void
 
-    /// Fills batch `batch`'s rows of the int16-pair GEMM input from that batch's image `source`,
-    /// split across the pool: patch rows (over output pixels) in patch form, else the input
+    /// Fills rows `pixels` of batch `batch`'s part of the int16-pair GEMM input from that
+    /// batch's image `source`: patch rows (over output pixels) in patch form, else the input
     /// pixels in the paired layout, both with `offset` added.
-    func fill(_ g: ConvolutionGeometry, layout: GEMMLayout, batch: Int, threads: ThreadPool,
+    func fill(_ g: ConvolutionGeometry, layout: GEMMLayout, batch: Int, pixels: Range<Int>,
               into base: UnsafeMutablePointer<Int16>, source: UnsafePointer<Source>, offset: Int32) {
         let gemm = layout.geometry
-        let rows = gemm.inputHeight * gemm.inputWidth
         let stride = Int16PairPacking.pairedDepth(gemm.inputDepth)
-        let image = base + batch * rows * stride
-        let patches = layout.patches
-        threads.parallelFor(rows, minChunk: WorkSplitPolicy.activationPackingMinChunk(depth: gemm.inputDepth)) { pixels in
-            if patches {
-                gather(source, g, pixels, offset, image)
-            } else {
-                convert(source + pixels.lowerBound * g.inputDepth, pixels.count, g.inputDepth, offset,
-                        image + pixels.lowerBound * stride)
-            }
+        let image = base + batch * gemm.inputHeight * gemm.inputWidth * stride
+        if layout.patches {
+            gather(source, g, pixels, offset, image)
+        } else {
+            convert(source + pixels.lowerBound * g.inputDepth, pixels.count, g.inputDepth, offset,
+                    image + pixels.lowerBound * stride)
         }
     }
 }

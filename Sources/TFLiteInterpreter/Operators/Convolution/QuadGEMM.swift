@@ -15,13 +15,14 @@ struct QuadOperands {
     /// Bias plus correction (arena scratch), refreshed per invoke (the bias need not be constant).
     let combinedBias: ScratchArray<Int32>
 
-    /// Refreshes the combined bias from `bias` and the activation buffer's padding pixel, fills
-    /// every batch's rows of the activation buffer with `convert(batch, pixels, rows)` split
-    /// across the pool, then runs `gemm` on the filled buffer and the combined bias. Everything
-    /// `gemm` reads is written here: the buffers are arena scratch that other nodes overwrite.
+    /// Refreshes the combined bias from `bias` and the activation buffer's padding pixel, then
+    /// fills every batch's rows of the activation buffer with `convert(batch, pixels, rows)` and
+    /// runs `tiles` on the filled buffer and the combined bias, split across the pool
+    /// (``GEMMLayout/convertAndRun(threads:convert:gemm:)``). Everything the tiles read is
+    /// written here: the buffers are arena scratch that other nodes overwrite.
     func run(bias: UnsafePointer<Int32>?, threads: ThreadPool,
              convert: (_ batch: Int, _ pixels: Range<Int>, _ rows: UnsafeMutablePointer<UInt8>) -> Void,
-             gemm: (_ input: UnsafePointer<UInt8>, _ bias: UnsafePointer<Int32>) -> Void) {
+             tiles: (_ input: UnsafePointer<UInt8>, _ bias: UnsafePointer<Int32>, _ tiles: Range<Int>) -> Void) {
         let correction = weights.correction
         let combined = combinedBias.pointer
         for c in 0..<layer.outputDepth { combined[c] = (bias?[c] ?? 0) &+ correction[c] }
@@ -31,13 +32,11 @@ struct QuadOperands {
         activations.withUnsafeMutableBufferPointer { bytes in
             let xp = bytes.baseAddress!
             Int8QuadPacking.fillPaddingPixel(xp, pixels: layout.pixels, depth: g.inputDepth, value: paddingByte)
-            for batch in 0..<layer.batches {
-                let image = xp + batch * rows * stride
-                threads.parallelFor(rows, minChunk: WorkSplitPolicy.activationPackingMinChunk(depth: g.inputDepth)) { part in
-                    convert(batch, part, image)
-                }
+            layout.convertAndRun(threads: threads) { batch, part in
+                convert(batch, part, xp + batch * rows * stride)
+            } gemm: { part in
+                tiles(UnsafePointer(xp), UnsafePointer(combined), part)
             }
-            gemm(UnsafePointer(xp), UnsafePointer(combined))
         }
     }
 }
@@ -67,11 +66,9 @@ struct Int8QuadGEMM {
                 Int8QuadPacking.convert(source + part.lowerBound * g.inputDepth, pixels: part.count,
                                         depth: g.inputDepth, into: image + part.lowerBound * stride)
             }
-        } gemm: { xin, bias in
-            threads.parallelFor(QuantizedGEMM.tileCount(gemm), minChunk: WorkSplitPolicy.integerGEMMMinChunk(gemm)) { part in
-                QuantizedGEMM.int8Quads(gemm, q, input: xin, packedFilter: w, bias: bias, output: y, tiles: part)
-                outputMap?.apply(tiles: part, of: gemm, to: y)
-            }
+        } tiles: { xin, bias, part in
+            QuantizedGEMM.int8Quads(gemm, q, input: xin, packedFilter: w, bias: bias, output: y, tiles: part)
+            outputMap?.apply(tiles: part, of: gemm, to: y)
         }
     }
 }
@@ -112,13 +109,11 @@ struct UInt8QuadGEMM {
                                             depth: g.inputDepth, into: image + part.lowerBound * stride,
                                             sums: imageSums + part.lowerBound)
                 }
-            } gemm: { xin, bias in
+            } tiles: { xin, bias, part in
                 let windowSums = QuantizedGEMMWindowSums(pixelSums: UnsafePointer(sums), padding: padding, scale: filterOffset)
-                threads.parallelFor(QuantizedGEMM.tileCount(gemm), minChunk: WorkSplitPolicy.integerGEMMMinChunk(gemm)) { part in
-                    QuantizedGEMM.uint8Quads(gemm, q, input: xin, packedFilter: w, bias: bias, windowSums: windowSums,
-                                             output: y, tiles: part)
-                    outputMap?.apply(tiles: part, of: gemm, to: y)
-                }
+                QuantizedGEMM.uint8Quads(gemm, q, input: xin, packedFilter: w, bias: bias, windowSums: windowSums,
+                                         output: y, tiles: part)
+                outputMap?.apply(tiles: part, of: gemm, to: y)
             }
         }
     }

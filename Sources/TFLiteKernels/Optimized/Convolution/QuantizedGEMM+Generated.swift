@@ -39,6 +39,13 @@ extension QuantizedGEMM {
         return panels
     }
 
+    /// Whether output pixel `p` of `g` reads input pixel `p` and nothing else (1×1, stride 1,
+    /// unpadded, the input's size): a tile then reads exactly the input rows of its own pixels.
+    public static func readsOwnPixelsOnly(_ g: ConvolutionGeometry) -> Bool {
+        g.filterHeight == 1 && g.filterWidth == 1 && g.strideHeight == 1 && g.strideWidth == 1 && g.padTop == 0
+            && g.padLeft == 0 && g.inputHeight == g.outputHeight && g.inputWidth == g.outputWidth
+    }
+
     /// Fills `pointers[t·8 + r]` with output pixel `origin.pixel + r`'s input run for tap `t`
     /// (`pixelBytes` per input pixel; the padding pixel after the last batch for taps outside the
     /// input); rows past `rows` repeat the last pixel.
@@ -46,9 +53,7 @@ extension QuantizedGEMM {
     static func fillTable(_ g: ConvolutionGeometry, origin: GEMMTileOrigin, rows: Int, input: UnsafeRawPointer,
                           pixelBytes: Int, into pointers: UnsafeMutablePointer<UnsafeRawPointer>) {
         let n = tilePixels, first = origin.pixel
-        // 1×1, stride 1, unpadded: pixel p reads input pixel p.
-        if g.filterHeight == 1, g.filterWidth == 1, g.strideHeight == 1, g.strideWidth == 1, g.padTop == 0,
-           g.padLeft == 0, g.inputHeight == g.outputHeight, g.inputWidth == g.outputWidth {
+        if readsOwnPixelsOnly(g) {
             for r in 0..<n { pointers[r] = input + (first + min(r, rows - 1)) * pixelBytes }
             return
         }
