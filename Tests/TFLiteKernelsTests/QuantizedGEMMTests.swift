@@ -493,3 +493,62 @@ final class Int8QuadPackingTests: XCTestCase {
         }
     }
 }
+
+/// The aligned packings the interpreter keeps (`Int16PairPacking.packAligned`,
+/// `ConvFilterPacking.packFloatAligned`), written in place, against the array forms the
+/// kernel tests use, element for element, with tails in every dimension. Each is packed right
+/// after a block of the same size filled with a pattern was freed, so padding that the
+/// in-place packing failed to zero would show.
+final class AlignedPackingTests: XCTestCase {
+    private static let shapes: [(outputDepth: Int, taps: Int, inputDepth: Int)] = {
+        var rng = SeededGenerator(seed: 67)
+        var shapes: [(Int, Int, Int)] = [(1, 1, 1), (16, 1, 2), (17, 9, 3), (32, 1, 64), (3, 25, 7)]
+        for _ in 0..<30 { shapes.append((rng.int(1...70), [1, 4, 9, 25].randomElement(using: &rng)!, rng.int(1...45))) }
+        return shapes
+    }()
+
+    func testInt16PairsAlignedEqualsPack() throws {
+        var rng = SeededGenerator(seed: 71)
+        for s in Self.shapes {
+            let count = s.outputDepth * s.taps * s.inputDepth
+            let unsigned = (0..<count).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+            let signed = unsigned.map { Int8(bitPattern: $0) }
+            let packedCount = Int16PairPacking.packedCount(outputDepth: s.outputDepth, taps: s.taps, inputDepth: s.inputDepth)
+            _ = try AlignedArray<Int16>(repeating: 0x5A5A, count: packedCount)
+            let gotUnsigned = try unsigned.withUnsafeBufferPointer {
+                try Int16PairPacking.packAligned($0.baseAddress!, offset: -128, outputDepth: s.outputDepth, taps: s.taps,
+                                                 inputDepth: s.inputDepth)
+            }
+            let wantUnsigned = unsigned.withUnsafeBufferPointer {
+                Int16PairPacking.pack($0.baseAddress!, offset: -128, outputDepth: s.outputDepth, taps: s.taps, inputDepth: s.inputDepth)
+            }
+            XCTAssertEqual(gotUnsigned.withUnsafeBufferPointer { Array($0) }, wantUnsigned, "uint8 \(s)")
+            _ = try AlignedArray<Int16>(repeating: 0x5A5A, count: packedCount)
+            let gotSigned = try signed.withUnsafeBufferPointer {
+                try Int16PairPacking.packAligned($0.baseAddress!, offset: 3, outputDepth: s.outputDepth, taps: s.taps,
+                                                 inputDepth: s.inputDepth)
+            }
+            let wantSigned = signed.withUnsafeBufferPointer {
+                Int16PairPacking.pack($0.baseAddress!, offset: 3, outputDepth: s.outputDepth, taps: s.taps, inputDepth: s.inputDepth)
+            }
+            XCTAssertEqual(gotSigned.withUnsafeBufferPointer { Array($0) }, wantSigned, "int8 \(s)")
+            XCTAssertEqual(Int(bitPattern: gotSigned.pointer) % AlignedArray<Int16>.alignment, 0)
+        }
+    }
+
+    func testFloatAlignedEqualsPackFloat() throws {
+        var rng = SeededGenerator(seed: 73)
+        for s in Self.shapes {
+            let depth = s.taps * s.inputDepth
+            let filter = (0..<(s.outputDepth * depth)).map { _ in rng.float() * 2 - 1 }
+            let want = filter.withUnsafeBufferPointer {
+                ConvFilterPacking.packFloat($0.baseAddress!, outputDepth: s.outputDepth, depth: depth)
+            }
+            _ = try AlignedArray<Float>(repeating: .nan, count: want.count)
+            let got = try filter.withUnsafeBufferPointer {
+                try ConvFilterPacking.packFloatAligned($0.baseAddress!, outputDepth: s.outputDepth, depth: depth)
+            }
+            XCTAssertEqual(got.withUnsafeBufferPointer { Array($0) }.map(\.bitPattern), want.map(\.bitPattern), "\(s)")
+        }
+    }
+}

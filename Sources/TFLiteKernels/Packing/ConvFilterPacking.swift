@@ -35,22 +35,42 @@ public enum ConvFilterPacking {
                   panelWidth: FloatConvKernelShape.native(outputDepth: outputDepth, depth: depth).panelWidth)
     }
 
+    /// `packFloat(_:outputDepth:depth:)` into cache-line-aligned memory, written in place (no
+    /// intermediate array): the form the interpreter keeps, packed at every model load.
+    /// - Throws: `AlignedArrayAllocationError` when the system cannot provide the memory.
+    public static func packFloatAligned(_ filter: UnsafePointer<Float>, outputDepth: Int, depth: Int) throws -> AlignedArray<Float> {
+        let panelWidth = FloatConvKernelShape.native(outputDepth: outputDepth, depth: depth).panelWidth
+        let panels = (outputDepth + panelWidth - 1) / panelWidth
+        return try AlignedArray(count: panels * depth * panelWidth) { dst in
+            dst.initialize(repeating: 0)
+            packFloat(filter, outputDepth: outputDepth, depth: depth, panelWidth: panelWidth, into: dst)
+        }
+    }
+
     /// Packs a float filter into panels of `panelWidth` output channels: panel `p` holds, for
     /// every tap and input channel in filter order, the weights of channels
     /// `panelWidth·p ..< panelWidth·(p + 1)` (zero beyond `outputDepth`).
     static func packFloat(_ filter: UnsafePointer<Float>, outputDepth: Int, depth: Int, panelWidth: Int) -> [Float] {
-        KernelPrecondition.check(outputDepth >= 0 && depth >= 0 && panelWidth >= 1,
-                                 "packFloat: outputDepth \(outputDepth), depth \(depth), panel width \(panelWidth)")
         let panels = (outputDepth + panelWidth - 1) / panelWidth
         var packed = [Float](repeating: 0, count: panels * depth * panelWidth)
         packed.withUnsafeMutableBufferPointer { dst in
-            for oc in 0..<outputDepth {
-                let panel = oc / panelWidth, lane = oc % panelWidth
-                let base = panel * depth * panelWidth + lane
-                for k in 0..<depth { dst[base + k * panelWidth] = filter[oc * depth + k] }
-            }
+            packFloat(filter, outputDepth: outputDepth, depth: depth, panelWidth: panelWidth, into: dst)
         }
         return packed
+    }
+
+    /// `packFloat` into `dst` (`panels · depth · panelWidth` elements, zero where padding goes:
+    /// only the weights are written).
+    static func packFloat(_ filter: UnsafePointer<Float>, outputDepth: Int, depth: Int, panelWidth: Int,
+                          into dst: UnsafeMutableBufferPointer<Float>) {
+        KernelPrecondition.check(outputDepth >= 0 && depth >= 0 && panelWidth >= 1,
+                                 "packFloat: outputDepth \(outputDepth), depth \(depth), panel width \(panelWidth)")
+        precondition(dst.count == (outputDepth + panelWidth - 1) / panelWidth * depth * panelWidth, "packFloat: destination size")
+        for oc in 0..<outputDepth {
+            let panel = oc / panelWidth, lane = oc % panelWidth
+            let base = panel * depth * panelWidth + lane
+            for k in 0..<depth { dst[base + k * panelWidth] = filter[oc * depth + k] }
+        }
     }
 
     /// A depthwise filter `[1, fh, fw, C]` as `w + offset` (exact small integers in `Float`),

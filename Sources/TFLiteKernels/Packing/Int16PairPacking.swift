@@ -52,10 +52,44 @@ public enum Int16PairPacking {
         packPairs(filter, offset: offset, outputDepth: outputDepth, taps: taps, inputDepth: inputDepth)
     }
 
+    /// `pack` into cache-line-aligned memory, written in place (no intermediate array): the
+    /// form the interpreter keeps, packed at every model load.
+    /// - Throws: `AlignedArrayAllocationError` when the system cannot provide the memory.
+    public static func packAligned(_ filter: UnsafePointer<UInt8>, offset: Int32, outputDepth: Int, taps: Int,
+                                   inputDepth: Int) throws -> AlignedArray<Int16> {
+        try packPairsAligned(filter, offset: offset, outputDepth: outputDepth, taps: taps, inputDepth: inputDepth)
+    }
+
+    /// `packAligned` for int8 weights.
+    public static func packAligned(_ filter: UnsafePointer<Int8>, offset: Int32, outputDepth: Int, taps: Int,
+                                   inputDepth: Int) throws -> AlignedArray<Int16> {
+        try packPairsAligned(filter, offset: offset, outputDepth: outputDepth, taps: taps, inputDepth: inputDepth)
+    }
+
     @inline(__always)
     static func packPairs<Weight: FixedWidthInteger>(_ filter: UnsafePointer<Weight>, offset: Int32,
                                                      outputDepth: Int, taps: Int, inputDepth: Int) -> [Int16] {
-        packPanels(filter, outputDepth: outputDepth, taps: taps, inputDepth: inputDepth, channelsPerWord: 2) {
+        var packed = [Int16](repeating: 0, count: packedCount(outputDepth: outputDepth, taps: taps, inputDepth: inputDepth))
+        packed.withUnsafeMutableBufferPointer { dst in
+            packPairs(filter, offset: offset, outputDepth: outputDepth, taps: taps, inputDepth: inputDepth, into: dst)
+        }
+        return packed
+    }
+
+    @inline(__always)
+    static func packPairsAligned<Weight: FixedWidthInteger>(_ filter: UnsafePointer<Weight>, offset: Int32,
+                                                            outputDepth: Int, taps: Int,
+                                                            inputDepth: Int) throws -> AlignedArray<Int16> {
+        try AlignedArray(count: packedCount(outputDepth: outputDepth, taps: taps, inputDepth: inputDepth)) { dst in
+            dst.initialize(repeating: 0)
+            packPairs(filter, offset: offset, outputDepth: outputDepth, taps: taps, inputDepth: inputDepth, into: dst)
+        }
+    }
+
+    @inline(__always)
+    static func packPairs<Weight: FixedWidthInteger>(_ filter: UnsafePointer<Weight>, offset: Int32, outputDepth: Int,
+                                                     taps: Int, inputDepth: Int, into dst: UnsafeMutableBufferPointer<Int16>) {
+        packPanels(filter, outputDepth: outputDepth, taps: taps, inputDepth: inputDepth, channelsPerWord: 2, into: dst) {
             Int16(truncatingIfNeeded: Int32($0) &+ offset)
         }
     }
@@ -69,33 +103,47 @@ public enum Int16PairPacking {
         _ filter: UnsafePointer<Weight>, outputDepth: Int, taps: Int, inputDepth: Int, channelsPerWord: Int,
         _ element: (Weight) -> Element
     ) -> [Element] {
+        let words = (inputDepth + channelsPerWord - 1) / channelsPerWord
+        var packed = [Element](repeating: 0, count: panelCount(outputDepth: outputDepth) * taps * words * channelsPerWord * panelWidth)
+        packed.withUnsafeMutableBufferPointer { dst in
+            packPanels(filter, outputDepth: outputDepth, taps: taps, inputDepth: inputDepth, channelsPerWord: channelsPerWord,
+                       into: dst, element)
+        }
+        return packed
+    }
+
+    /// `packPanels` into `dst`, which holds `panelCount · taps · words · channelsPerWord ·
+    /// panelWidth` elements, zero where padding goes (only the weights are written).
+    @inline(__always)
+    static func packPanels<Weight, Element: FixedWidthInteger>(
+        _ filter: UnsafePointer<Weight>, outputDepth: Int, taps: Int, inputDepth: Int, channelsPerWord: Int,
+        into dst: UnsafeMutableBufferPointer<Element>, _ element: (Weight) -> Element
+    ) {
         KernelPrecondition.check(outputDepth >= 0 && taps >= 0 && inputDepth >= 0 && channelsPerWord >= 1,
                                  "packPanels: outputDepth \(outputDepth), taps \(taps), inputDepth \(inputDepth)")
         let words = (inputDepth + channelsPerWord - 1) / channelsPerWord
         let panelStride = taps * words * channelsPerWord * panelWidth
-        var packed = [Element](repeating: 0, count: panelCount(outputDepth: outputDepth) * panelStride)
-        packed.withUnsafeMutableBufferPointer { dst in
-            // Word-major with wrapping arithmetic: no division per weight (this runs at every
-            // model load, over every weight). Indices stay within `packed` by construction.
-            let wordStride = panelWidth &* channelsPerWord
-            for oc in 0..<outputDepth {
-                let panelStart = (oc / panelWidth) &* panelStride
-                let lane = (oc % panelWidth) &* channelsPerWord
-                let channelBase = dst.baseAddress! + (panelStart &+ lane)
-                for t in 0..<taps {
-                    let source = filter + (oc &* taps &+ t) &* inputDepth
-                    var word = channelBase + t &* words &* wordStride
-                    var c = 0
-                    while c < inputDepth {
-                        let n = Swift.min(channelsPerWord, inputDepth &- c)
-                        for k in 0..<n { word[k] = element(source[c &+ k]) }
-                        c &+= channelsPerWord
-                        word += wordStride
-                    }
+        precondition(dst.count == panelCount(outputDepth: outputDepth) * panelStride, "packPanels: destination size")
+        guard let start = dst.baseAddress else { return }
+        // Word-major with wrapping arithmetic: no division per weight (this runs at every
+        // model load, over every weight). Indices stay within `dst` by construction.
+        let wordStride = panelWidth &* channelsPerWord
+        for oc in 0..<outputDepth {
+            let panelStart = (oc / panelWidth) &* panelStride
+            let lane = (oc % panelWidth) &* channelsPerWord
+            let channelBase = start + (panelStart &+ lane)
+            for t in 0..<taps {
+                let source = filter + (oc &* taps &+ t) &* inputDepth
+                var word = channelBase + t &* words &* wordStride
+                var c = 0
+                while c < inputDepth {
+                    let n = Swift.min(channelsPerWord, inputDepth &- c)
+                    for k in 0..<n { word[k] = element(source[c &+ k]) }
+                    c &+= channelsPerWord
+                    word += wordStride
                 }
             }
         }
-        return packed
     }
 
     /// Writes `pixels` pixels of `depth` uint8 channels as `x + offset` (offset: the negated input

@@ -50,8 +50,8 @@ enum PackedGEMMPlan {
                                                  byteCount: ConvFilterPacking.packedFloatByteCount(outputDepth: g.outputDepth,
                                                                                                    depth: depth),
                                                  "the packed \(what)") {
-                try AlignedArray(ConvFilterPacking.packFloat(try filter.view(as: Float.self, "the packed \(what)").base,
-                                                             outputDepth: g.outputDepth, depth: depth))
+                try ConvFilterPacking.packFloatAligned(try filter.view(as: Float.self, "the packed \(what)").base,
+                                                       outputDepth: g.outputDepth, depth: depth)
             }
             let workspaceCount = Conv2DOptimized.floatWorkspaceCount(g)
             let workspaces = workspaceCount == 0 ? [] : try (0..<node.threads.threadCount).map { worker in

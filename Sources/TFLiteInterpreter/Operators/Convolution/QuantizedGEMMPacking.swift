@@ -91,24 +91,24 @@ enum QuantizedGEMMPacking {
         case .uint8(let q):
             let key = "uint8 pairs \(layout.packedShape) filter offset \(q.filterOffset)"
             let weights = try node.packedWeights(of: tensor, key: key, byteCount: packedBytes, what) {
-                try AlignedArray(Int16PairPacking.pack(try tensor.view(as: UInt8.self, "uint8 weights").base, offset: q.filterOffset,
-                                                       outputDepth: g.outputDepth, taps: taps, inputDepth: g.inputDepth))
+                try Int16PairPacking.packAligned(try tensor.view(as: UInt8.self, "uint8 weights").base, offset: q.filterOffset,
+                                                 outputDepth: g.outputDepth, taps: taps, inputDepth: g.inputDepth)
             }
             return .uint8Pairs(Int16PairGEMM(layer: layer, layout: layout, requantizer: ConvRequantizer(q), weights: weights,
                                              activations: try pairedActivations(layout, node: node)))
         case .int8(let q):
             let key = "int8 pairs \(layout.packedShape) filter offset \(q.filterOffset)"
             let weights = try node.packedWeights(of: tensor, key: key, byteCount: packedBytes, what) {
-                try AlignedArray(Int16PairPacking.pack(try tensor.view(as: Int8.self, "int8 weights").base, offset: q.filterOffset,
-                                                       outputDepth: g.outputDepth, taps: taps, inputDepth: g.inputDepth))
+                try Int16PairPacking.packAligned(try tensor.view(as: Int8.self, "int8 weights").base, offset: q.filterOffset,
+                                                 outputDepth: g.outputDepth, taps: taps, inputDepth: g.inputDepth)
             }
             return .int8Pairs(Int16PairGEMM(layer: layer, layout: layout, requantizer: ConvRequantizer(q), weights: weights,
                                             activations: try pairedActivations(layout, node: node)))
         case .hybrid(let p, let scratch):
             let weights = try node.packedWeights(of: tensor, key: "int8 pairs \(layout.packedShape) filter offset 0",
                                                  byteCount: packedBytes, what) {
-                try AlignedArray(Int16PairPacking.pack(try tensor.view(as: Int8.self, "int8 weights").base, offset: 0,
-                                                       outputDepth: g.outputDepth, taps: taps, inputDepth: g.inputDepth))
+                try Int16PairPacking.packAligned(try tensor.view(as: Int8.self, "int8 weights").base, offset: 0,
+                                                 outputDepth: g.outputDepth, taps: taps, inputDepth: g.inputDepth)
             }
             return .hybridPairs(HybridPairGEMM(layer: layer, layout: layout, parameters: p, scratch: scratch,
                                                weights: weights, activations: try pairedActivations(layout, node: node)))
