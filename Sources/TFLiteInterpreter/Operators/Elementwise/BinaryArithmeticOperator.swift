@@ -214,9 +214,10 @@ final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClamp
                               check.guarding(Self.reference(layout, p, BinaryArithmeticReference.quantizedDiv)))
         case .maximum, .minimum:
             let maximum = operation == .maximum
-            return Self.codes(type, Self.reference(layout, maximum) { BinaryArithmeticReference.rawMaxMin($5, layout: $0, rows: $1, $2, $3, $4) },
-                              Self.reference(layout, maximum) { BinaryArithmeticReference.rawMaxMin($5, layout: $0, rows: $1, $2, $3, $4) },
-                              Self.reference(layout, maximum) { BinaryArithmeticReference.rawMaxMin($5, layout: $0, rows: $1, $2, $3, $4) })
+            func rawMaxMin<Element: FixedWidthInteger>() -> Kernel<Element> {
+                Self.reference(layout, maximum) { BinaryArithmeticReference.rawMaxMin($5, layout: $0, rows: $1, $2, $3, $4) }
+            }
+            return Self.codes(type, rawMaxMin(), rawMaxMin(), rawMaxMin())
         case .squaredDifference where type == .int8:
             let p = BinaryArithmeticReference.QuantizedSquaredDifferenceParams(
                 input1Scale: qa.scale, input1ZeroPoint: qa.zeroPoint, input2Scale: qb.scale,

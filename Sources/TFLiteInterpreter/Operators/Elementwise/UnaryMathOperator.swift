@@ -39,6 +39,8 @@ final class UnaryMathOperator: OperatorKernel {
         plan = .unprepared
         let x = try node.input(0), out = try node.output(0)
         let op = operation
+        // The plan for the element count, which is checked after the type so that an
+        // unsupported type stays the error reported first.
         let next: (Int) -> Plan
         switch x.type {
         case .float32: next = { .float32(count: $0, op) }
