@@ -111,15 +111,17 @@ final class QuantizeOperator: OperatorKernel {
     /// float32 → `T` codes: per channel, or per tensor with chunks split over the pool.
     private func quantize<T: FixedWidthInteger>(to _: T.Type, _ n: Int, _ perChannel: PerChannelQuantization?,
                                                 scale: Float, zeroPoint: Int32) -> Conversion {
-        { [op] input, output, pool in
-            let x = try input.view(as: Float.self, op).base, y = try output.mutableView(as: T.self, op).base
-            if let pc = perChannel {
+        if let pc = perChannel {
+            return { [op] input, output, _ in
+                let x = try input.view(as: Float.self, op).base, y = try output.mutableView(as: T.self, op).base
                 QuantizeReference.affinePerChannel(x, outerCount: pc.outer, channelCount: pc.channels, innerCount: pc.inner,
                                                    scales: pc.scales, zeroPoints: pc.zeroPoints, output: y)
-            } else {
-                pool.parallelFor(n, minChunk: WorkSplitPolicy.quantizeElements) { r in
-                    QuantizeReference.affine(x + r.lowerBound, count: r.count, scale: scale, zeroPoint: zeroPoint, output: y + r.lowerBound)
-                }
+            }
+        }
+        return { [op] input, output, pool in
+            let x = try input.view(as: Float.self, op).base, y = try output.mutableView(as: T.self, op).base
+            pool.parallelFor(n, minChunk: WorkSplitPolicy.quantizeElements) { r in
+                QuantizeReference.affine(x + r.lowerBound, count: r.count, scale: scale, zeroPoint: zeroPoint, output: y + r.lowerBound)
             }
         }
     }
