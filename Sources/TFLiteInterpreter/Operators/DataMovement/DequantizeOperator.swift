@@ -4,58 +4,81 @@ import TFLiteSchema
 /// DEQUANTIZE: uint8/int8/int16 → float32 (per tensor or per channel) and float16 → float32.
 /// Constant inputs (float16 or int8 weights) are folded by the interpreter at prepare.
 final class DequantizeOperator: OperatorKernel {
-    private var perChannel: (outer: Int, channels: Int, inner: Int, scales: [Float], zeros: [Int32])?
+    /// The conversion of input 0's elements into output 0's floats, with the element count and
+    /// the quantization captured.
+    typealias Kernel<Element> = (UnsafePointer<Element>, UnsafeMutablePointer<Float>) -> Void
+
+    /// How a node runs, decided at prepare from the input type.
+    enum Plan {
+        /// Not prepared (or the last prepare failed): invoke throws.
+        case unprepared
+        /// No elements: invoke does nothing.
+        case empty
+        /// float16 (as its bit patterns).
+        case float16(Kernel<UInt16>)
+        case uint8(Kernel<UInt8>)
+        case int8(Kernel<Int8>)
+        case int16(Kernel<Int16>)
+    }
+
+    private let op = "DEQUANTIZE"
+    private var plan = Plan.unprepared
 
     func prepare(_ node: NodeContext) throws {
-        let op = "DEQUANTIZE"
+        plan = .unprepared
         let input = try node.input(0)
         let output = try node.output(0)
         guard output.type == .float32 else {
             throw InterpreterError.invalidModel("\(op): output must be float32, is \(output.type)")
         }
-        perChannel = nil
+        let n = input.elementCount
+        let next: Plan
         switch input.type {
-        case .float16: break
+        case .float16:
+            next = .float16 { DequantizeReference.float16($0, count: n, output: $1) }
         case .uint8, .int8, .int16:
             guard let q = input.quantization, !q.scales.isEmpty, q.scales.count == q.zeroPoints.count else {
                 throw InterpreterError.invalidModel("\(op): input '\(input.name)' has no quantization parameters")
             }
-            if q.scales.count > 1 {
-                let axis = q.quantizedDimension
-                guard axis >= 0, axis < input.shape.count, input.shape[axis] == q.scales.count else {
-                    throw InterpreterError.invalidModel("\(op): per-channel parameters do not match dimension \(axis)")
-                }
-                perChannel = (input.shape[..<axis].reduce(1, *), q.scales.count, input.shape[(axis + 1)...].reduce(1, *),
-                              q.scales, q.zeroPoints.map { Int32(truncatingIfNeeded: $0) })
+            let perChannel = q.scales.count > 1 ? try PerChannelQuantization(input.shape, q, op) : nil
+            let scale = input.scale, zeroPoint = input.zeroPoint
+            switch input.type {
+            case .uint8: next = .uint8(Self.affine(n, perChannel, scale, zeroPoint))
+            case .int8: next = .int8(Self.affine(n, perChannel, scale, zeroPoint))
+            default: next = .int16(Self.affine(n, perChannel, scale, zeroPoint))
             }
         default:
             throw InterpreterError.invalidModel("\(op): unsupported input type \(input.type)")
         }
         output.shape = input.shape
+        plan = n > 0 ? next : .empty
+    }
+
+    /// The affine dequantization of `n` codes: per channel, or per tensor with `scale` and `zeroPoint`.
+    private static func affine<T: FixedWidthInteger>(_ n: Int, _ perChannel: PerChannelQuantization?,
+                                                     _ scale: Float, _ zeroPoint: Int32) -> Kernel<T> {
+        if let pc = perChannel {
+            return { DequantizeReference.affinePerChannel($0, outerCount: pc.outer, channelCount: pc.channels, innerCount: pc.inner,
+                                                          scales: pc.scales, zeroPoints: pc.zeroPoints, output: $1) }
+        }
+        return { DequantizeReference.affine($0, count: n, scale: scale, zeroPoint: zeroPoint, output: $1) }
     }
 
     func invoke(_ node: NodeContext) throws {
-        let op = "DEQUANTIZE"
-        let input = try node.input(0), output = try node.output(0)
-        let n = output.elementCount
-        guard n > 0 else { return }
-        _ = try DataMovementSupport.data(input, op); _ = try DataMovementSupport.data(output, op)
-        let y = try output.mutableView(as: Float.self, op).base
-        switch input.type {
-        case .float16: DequantizeReference.float16(try input.view(as: UInt16.self, op).base, count: n, output: y)
-        case .uint8: dequantize(try input.view(as: UInt8.self, op).base, n, input, y)
-        case .int8: dequantize(try input.view(as: Int8.self, op).base, n, input, y)
-        default: dequantize(try input.view(as: Int16.self, op).base, n, input, y)
+        switch plan {
+        case .unprepared: throw InterpreterError.allocateTensorsRequired
+        case .empty: return
+        case let .float16(kernel): try run(node, kernel)
+        case let .uint8(kernel): try run(node, kernel)
+        case let .int8(kernel): try run(node, kernel)
+        case let .int16(kernel): try run(node, kernel)
         }
     }
 
-    private func dequantize<T: FixedWidthInteger>(_ x: UnsafePointer<T>, _ n: Int, _ input: RuntimeTensor,
-                                                  _ y: UnsafeMutablePointer<Float>) {
-        if let pc = perChannel {
-            DequantizeReference.affinePerChannel(x, outerCount: pc.outer, channelCount: pc.channels, innerCount: pc.inner,
-                                        scales: pc.scales, zeroPoints: pc.zeros, output: y)
-        } else {
-            DequantizeReference.affine(x, count: n, scale: input.scale, zeroPoint: input.zeroPoint, output: y)
-        }
+    /// Runs `kernel` from input 0 into output 0, after checking that both have data.
+    private func run<Element>(_ node: NodeContext, _ kernel: Kernel<Element>) throws {
+        let input = try node.input(0), output = try node.output(0)
+        _ = try DataMovementSupport.data(input, op); _ = try DataMovementSupport.data(output, op)
+        kernel(try input.view(as: Element.self, op).base, try output.mutableView(as: Float.self, op).base)
     }
 }

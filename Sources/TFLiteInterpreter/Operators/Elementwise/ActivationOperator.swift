@@ -15,48 +15,67 @@ final class ActivationOperator: OperatorKernel, ByteMapKernel, FloatClampKernel 
     }
     private let kind: Kind
     private let name: String
-    private var count = 0
 
-    private enum Plan {
-        case float32(ActivationReference.Float32Function)
-        case relu(ActivationReference.QuantizedReluParams)
-        case leakyRelu(ActivationReference.QuantizedLeakyReluParams)
-        case hardSwish(ActivationReference.QuantizedHardSwishParams)
-        case table(ByteTableLookup)
-        case int16Table(ActivationReference.Int16SigmoidTableParams, tanh: Bool)
-        case int16FixedPoint(tanh: Bool, leftShift: Int)
+    /// An activation of the elements in a range, with its parameters captured.
+    typealias Kernel<Element> = (Range<Int>, UnsafePointer<Element>, UnsafeMutablePointer<Element>) -> Void
+
+    /// How a node runs, decided at prepare from the kind and the element type; each case
+    /// carries the element count and what its kernel needs. Chunks are split over the pool.
+    enum Plan {
+        /// Not prepared (or the last prepare failed): invoke throws.
+        case unprepared
+        /// float32.
+        case float32(count: Int, ActivationReference.Float32Function)
+        /// int8 requantizing RELU family, LEAKY_RELU, HARD_SWISH.
+        case int8(count: Int, Kernel<Int8>)
+        /// uint8 requantizing RELU family, LEAKY_RELU, HARD_SWISH.
+        case uint8(count: Int, Kernel<UInt8>)
+        /// 8-bit LOGISTIC and TANH: the output code of every input code.
+        case table(count: Int, ByteTableLookup)
+        /// int16 LOGISTIC and TANH (fixed point or the interpolated table).
+        case int16(count: Int, Kernel<Int16>)
     }
-    private var plan: Plan = .float32(.logistic)
+    private var plan = Plan.unprepared
 
     init(_ kind: Kind, name: String) { self.kind = kind; self.name = name }
 
     /// The clamp bounds of a prepared float RELU-family kernel, for operator fusion.
     var floatClamp: (min: Float, max: Float)? {
-        if case let .float32(.clamp(lo, hi)) = plan { return (lo, hi) }
+        if case let .float32(_, .clamp(lo, hi)) = plan { return (lo, hi) }
         return nil
     }
 
     /// The prepared 8-bit table (LOGISTIC, TANH), for operator fusion.
     var byteMap: ByteTableLookup? {
-        if case let .table(t) = plan { return t }
+        if case let .table(_, t) = plan { return t }
         return nil
     }
 
+    /// The 8-bit plan running `int8` or `uint8` (the same reference kernel's two
+    /// specializations) with `parameters`.
+    private static func quantized<P>(_ parameters: P, count: Int, signed: Bool,
+                                     _ int8: @escaping (P, Range<Int>, UnsafePointer<Int8>, UnsafeMutablePointer<Int8>) -> Void,
+                                     _ uint8: @escaping (P, Range<Int>, UnsafePointer<UInt8>, UnsafeMutablePointer<UInt8>) -> Void) -> Plan {
+        signed ? .int8(count: count) { int8(parameters, $0, $1, $2) } : .uint8(count: count) { uint8(parameters, $0, $1, $2) }
+    }
+
     func prepare(_ node: NodeContext) throws {
+        plan = .unprepared
         let x = try node.input(0), out = try node.output(0)
-        count = try ElementwiseSupport.checkedCount(x.shape, name)
+        let count = try ElementwiseSupport.checkedCount(x.shape, name)
         let alpha: Float
         if case .leakyRelu = kind { alpha = try node.options(LeakyReluOptions.self).alpha } else { alpha = 0 }
         if case .leakyRelu = kind { try ElementwiseSupport.checkFinite(alpha, "alpha", name) }
+        let next: Plan
         switch x.type {
         case .float32:
             switch kind {
-            case let .clamp(lo, hi): plan = .float32(.clamp(lo, hi))
-            case .leakyRelu: plan = .float32(.leakyRelu(alpha: alpha))
-            case .hardSwish: plan = .float32(.hardSwish)
-            case .logistic: plan = .float32(.logistic)
-            case .tanh: plan = .float32(.tanh)
-            case .elu: plan = .float32(.elu)
+            case let .clamp(lo, hi): next = .float32(count: count, .clamp(lo, hi))
+            case .leakyRelu: next = .float32(count: count, .leakyRelu(alpha: alpha))
+            case .hardSwish: next = .float32(count: count, .hardSwish)
+            case .logistic: next = .float32(count: count, .logistic)
+            case .tanh: next = .float32(count: count, .tanh)
+            case .elu: next = .float32(count: count, .elu)
             }
         case .int8, .uint8:
             guard out.type == x.type || out.quantization != nil else { throw ElementwiseSupport.unsupported(name, x.type) }
@@ -66,43 +85,50 @@ final class ActivationOperator: OperatorKernel, ByteMapKernel, FloatClampKernel 
             let signed = x.type == .int8
             switch kind {
             case let .clamp(lo, hi):
-                plan = .relu(.init(inputScale: qi.scale, inputZeroPoint: qi.zeroPoint, outputScale: qo.scale,
-                                   outputZeroPoint: qo.zeroPoint, lo: lo, hi: hi, typeMin: tmin, typeMax: tmax))
+                let p = ActivationReference.QuantizedReluParams(inputScale: qi.scale, inputZeroPoint: qi.zeroPoint, outputScale: qo.scale,
+                                                               outputZeroPoint: qo.zeroPoint, lo: lo, hi: hi, typeMin: tmin, typeMax: tmax)
+                next = Self.quantized(p, count: count, signed: signed, ActivationReference.quantizedRelu, ActivationReference.quantizedRelu)
             case .leakyRelu:
                 try ElementwiseSupport.checkMultiplier(Double(qi.scale * alpha / qo.scale), "alpha multiplier (input scale × alpha / output scale)", name)
                 try ElementwiseSupport.checkMultiplier(Double(qi.scale / qo.scale), "identity multiplier (input scale / output scale)", name)
-                plan = .leakyRelu(.init(inputScale: qi.scale, inputZeroPoint: qi.zeroPoint, outputScale: qo.scale,
-                                        outputZeroPoint: qo.zeroPoint, alpha: alpha))
+                let p = ActivationReference.QuantizedLeakyReluParams(inputScale: qi.scale, inputZeroPoint: qi.zeroPoint,
+                                                                    outputScale: qo.scale, outputZeroPoint: qo.zeroPoint, alpha: alpha)
+                next = Self.quantized(p, count: count, signed: signed,
+                                      ActivationReference.quantizedLeakyRelu, ActivationReference.quantizedLeakyRelu)
             case .hardSwish:
                 let p = ActivationReference.QuantizedHardSwishParams(inputScale: qi.scale, inputZeroPoint: qi.zeroPoint,
                                                                    outputScale: qo.scale, outputZeroPoint: qo.zeroPoint)
                 guard p.outputMultiplierExponent <= 0 else {
                     throw InterpreterError.invalidModel("\(name): output scale too small for the input scale")
                 }
-                plan = .hardSwish(p)
+                next = Self.quantized(p, count: count, signed: signed,
+                                      ActivationReference.quantizedHardSwish, ActivationReference.quantizedHardSwish)
             case .logistic:
-                plan = .table(ByteTableLookup(ActivationReference.LookupTable8.logistic(
+                next = .table(count: count, ByteTableLookup(ActivationReference.LookupTable8.logistic(
                     signed: signed, inputScale: qi.scale, inputZeroPoint: qi.zeroPoint,
                     outputScale: qo.scale, outputZeroPoint: qo.zeroPoint).entries))
             case .tanh:
-                plan = .table(ByteTableLookup(ActivationReference.LookupTable8.tanh(
+                next = .table(count: count, ByteTableLookup(ActivationReference.LookupTable8.tanh(
                     signed: signed, inputScale: qi.scale, inputZeroPoint: qi.zeroPoint,
                     outputScale: qo.scale, outputZeroPoint: qo.zeroPoint).entries))
             case .elu:
                 throw ElementwiseSupport.unsupported(name, x.type)
             }
         case .int16:
-            plan = try int16Plan(x, out)
+            next = .int16(count: count, try int16Kernel(x, out))
         default:
             throw ElementwiseSupport.unsupported(name, x.type)
         }
         out.type = x.type
         out.shape = x.shape
+        plan = next
     }
 
-    /// The int16 LOGISTIC / TANH plan, with the reference `Prepare`'s checks: zero points 0,
-    /// an output scale of 2^-15, an input scale whose table multiplier fits.
-    private func int16Plan(_ x: RuntimeTensor, _ out: RuntimeTensor) throws -> Plan {
+    /// The int16 LOGISTIC / TANH kernel, with the reference `Prepare`'s checks: zero points 0,
+    /// an output scale of 2^-15, an input scale whose table multiplier fits. The power-of-two
+    /// input scales the reference special-cases run gemmlowp fixed point, every other scale the
+    /// interpolated sigmoid table.
+    private func int16Kernel(_ x: RuntimeTensor, _ out: RuntimeTensor) throws -> Kernel<Int16> {
         let isTanh: Bool
         switch kind {
         case .logistic: isTanh = false
@@ -120,61 +146,38 @@ final class ActivationOperator: OperatorKernel, ByteMapKernel, FloatClampKernel 
         let inputLog = BinaryArithmeticReference.checkedLog2(qi.scale)
         let shift = 12 + inputLog.log2
         if inputLog.isPowerOfTwo && (shift == 0 || (isTanh && shift == 1)) {
-            return .int16FixedPoint(tanh: isTanh, leftShift: shift)
+            return isTanh ? { ActivationReference.int16TanhFixedPoint(leftShift: shift, range: $0, $1, $2) }
+                          : { ActivationReference.int16LogisticFixedPoint(range: $0, $1, $2) }
         }
         guard let p = ActivationReference.Int16SigmoidTableParams.general(inputScale: qi.scale) else {
             throw InterpreterError.invalidModel(
                 "\(name): int16 input scale \(qi.scale) is outside what the reference's table rescaling handles (about 3.8e-14 to 5.3)")
         }
-        return .int16Table(p, tanh: isTanh)
+        return isTanh ? { ActivationReference.int16TanhTable(p, range: $0, $1, $2) }
+                      : { ActivationReference.int16LogisticTable(p, range: $0, $1, $2) }
     }
 
     func invoke(_ node: NodeContext) throws {
         let x = try node.input(0), out = try node.output(0)
-        let n = count
         switch plan {
-        case let .float32(f):
+        case .unprepared:
+            throw InterpreterError.allocateTensorsRequired
+        case let .float32(n, f):
             let vx = try x.view(as: Float.self, name), vo = try out.mutableView(as: Float.self, name)
             ElementwiseParallel.flat(n, node.threads) { r in ActivationOptimized.float32(f, range: r, vx.base, vo.base) }
-        case let .relu(p):
-            if x.type == .int8 {
-                let vx = try x.view(as: Int8.self, name), vo = try out.mutableView(as: Int8.self, name)
-                ElementwiseParallel.flat(n, node.threads) { r in ActivationReference.quantizedRelu(p, range: r, vx.base, vo.base) }
-            } else {
-                let vx = try x.view(as: UInt8.self, name), vo = try out.mutableView(as: UInt8.self, name)
-                ElementwiseParallel.flat(n, node.threads) { r in ActivationReference.quantizedRelu(p, range: r, vx.base, vo.base) }
-            }
-        case let .leakyRelu(p):
-            if x.type == .int8 {
-                let vx = try x.view(as: Int8.self, name), vo = try out.mutableView(as: Int8.self, name)
-                ElementwiseParallel.flat(n, node.threads) { r in ActivationReference.quantizedLeakyRelu(p, range: r, vx.base, vo.base) }
-            } else {
-                let vx = try x.view(as: UInt8.self, name), vo = try out.mutableView(as: UInt8.self, name)
-                ElementwiseParallel.flat(n, node.threads) { r in ActivationReference.quantizedLeakyRelu(p, range: r, vx.base, vo.base) }
-            }
-        case let .hardSwish(p):
-            if x.type == .int8 {
-                let vx = try x.view(as: Int8.self, name), vo = try out.mutableView(as: Int8.self, name)
-                ElementwiseParallel.flat(n, node.threads) { r in ActivationReference.quantizedHardSwish(p, range: r, vx.base, vo.base) }
-            } else {
-                let vx = try x.view(as: UInt8.self, name), vo = try out.mutableView(as: UInt8.self, name)
-                ElementwiseParallel.flat(n, node.threads) { r in ActivationReference.quantizedHardSwish(p, range: r, vx.base, vo.base) }
-            }
-        case let .table(t):
+        case let .int8(n, kernel): try run(kernel, n, x, out, node.threads)
+        case let .uint8(n, kernel): try run(kernel, n, x, out, node.threads)
+        case let .table(n, t):
             let vx = try x.byteView(name), vo = try out.mutableByteView(name)
             ElementwiseParallel.flat(n, node.threads) { r in t.apply(range: r, vx.base, vo.base) }
-        case let .int16Table(p, isTanh):
-            let input = try x.view(as: Int16.self, name).base, output = try out.mutableView(as: Int16.self, name).base
-            ElementwiseParallel.flat(n, node.threads) { r in
-                if isTanh { ActivationReference.int16TanhTable(p, range: r, input, output) }
-                else { ActivationReference.int16LogisticTable(p, range: r, input, output) }
-            }
-        case let .int16FixedPoint(isTanh, shift):
-            let input = try x.view(as: Int16.self, name).base, output = try out.mutableView(as: Int16.self, name).base
-            ElementwiseParallel.flat(n, node.threads) { r in
-                if isTanh { ActivationReference.int16TanhFixedPoint(leftShift: shift, range: r, input, output) }
-                else { ActivationReference.int16LogisticFixedPoint(range: r, input, output) }
-            }
+        case let .int16(n, kernel): try run(kernel, n, x, out, node.threads)
         }
+    }
+
+    /// Runs `kernel` on the `n` elements of `x` into `out`, chunks split over the pool.
+    private func run<Element>(_ kernel: Kernel<Element>, _ n: Int, _ x: RuntimeTensor, _ out: RuntimeTensor,
+                              _ pool: ThreadPool) throws {
+        let vx = try x.view(as: Element.self, name).base, vo = try out.mutableView(as: Element.self, name).base
+        ElementwiseParallel.flat(n, pool) { r in kernel(r, vx, vo) }
     }
 }

@@ -3,14 +3,22 @@ import TFLiteKernels
 
 /// ARG_MAX / ARG_MIN along a constant axis; output int32 or int64 as the model declares.
 final class ArgMinMaxOperator: OperatorKernel {
+    /// How a node runs, decided at prepare from the input type, the axis and the output type.
+    enum Plan {
+        /// Not prepared (or the last prepare failed): invoke throws.
+        case unprepared
+        /// The reference kernel over `outer × axisSize × inner` elements of `type`.
+        case search(type: ArgMinMaxReference.InputType, outer: Int, axisSize: Int, inner: Int, outputIsInt64: Bool)
+    }
+
     private let isMax: Bool
     private let name: String
-    private var outer = 0, axisSize = 0, inner = 0
-    private var inputType: ArgMinMaxReference.InputType = .float32
+    private var plan = Plan.unprepared
 
     init(max: Bool) { isMax = max; name = max ? "ARG_MAX" : "ARG_MIN" }
 
     func prepare(_ node: NodeContext) throws {
+        plan = .unprepared
         let x = try node.input(0), axisTensor = try node.input(1), out = try node.output(0)
         let axes = try ElementwiseSupport.constantIntegers(axisTensor, name)
         guard axes.count == 1, !x.shape.isEmpty else {
@@ -20,6 +28,7 @@ final class ArgMinMaxOperator: OperatorKernel {
         let axis = axes[0] < 0 ? axes[0] + rank : axes[0]
         guard axis >= 0 && axis < rank else { throw InterpreterError.invalidModel("\(name): axis \(axes[0]) out of range") }
         _ = try ElementwiseSupport.checkedCount(x.shape, name)
+        let inputType: ArgMinMaxReference.InputType
         switch x.type {
         case .float32: inputType = .float32
         case .int32: inputType = .int32
@@ -31,19 +40,22 @@ final class ArgMinMaxOperator: OperatorKernel {
         default: throw ElementwiseSupport.unsupported(name, x.type)
         }
         guard x.shape[axis] > 0 else { throw InterpreterError.invalidShape("\(name): empty reduction axis") }
-        outer = x.shape[..<axis].reduce(1, *)
-        axisSize = x.shape[axis]
-        inner = x.shape[(axis + 1)...].reduce(1, *)
         if out.type != .int32 && out.type != .int64 { out.type = .int64 }
         var shape = x.shape
         shape.remove(at: axis)
         out.shape = shape
+        plan = .search(type: inputType, outer: x.shape[..<axis].reduce(1, *), axisSize: x.shape[axis],
+                       inner: x.shape[(axis + 1)...].reduce(1, *), outputIsInt64: out.type == .int64)
     }
 
     func invoke(_ node: NodeContext) throws {
-        let x = try node.input(0), out = try node.output(0)
-        let px = try ElementwiseSupport.data(x, name), po = try ElementwiseSupport.data(out, name)
-        ArgMinMaxReference.argMinMax(isMax: isMax, type: inputType, outer: outer, axisSize: axisSize, inner: inner,
-                                   UnsafeRawPointer(px), po, outputIsInt64: out.type == .int64)
+        switch plan {
+        case .unprepared:
+            throw InterpreterError.allocateTensorsRequired
+        case let .search(type, outer, axisSize, inner, outputIsInt64):
+            let px = try ElementwiseSupport.data(node.input(0), name), po = try ElementwiseSupport.data(node.output(0), name)
+            ArgMinMaxReference.argMinMax(isMax: isMax, type: type, outer: outer, axisSize: axisSize, inner: inner,
+                                         UnsafeRawPointer(px), po, outputIsInt64: outputIsInt64)
+        }
     }
 }

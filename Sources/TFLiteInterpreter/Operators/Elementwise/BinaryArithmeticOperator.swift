@@ -7,8 +7,52 @@ import TFLiteKernels
 /// the reference does: at prepare when the divisor is constant, else at invoke.
 final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClampFusable, FloatResidualAddKernel {
     var roles: KernelRoles { KernelRoles(codePair: self, floatClampFusable: self, floatResidualAdd: self) }
+
+    /// The operation on the two inputs into the output, with the broadcast layout and the
+    /// parameters captured; it may split work over the pool, and throws an invocation error
+    /// for a zero divisor.
+    typealias Kernel<Element> = (UnsafePointer<Element>, UnsafePointer<Element>, UnsafeMutablePointer<Element>, ThreadPool) throws -> Void
+
+    /// How a node runs, decided at prepare from the operation, the element type, the
+    /// quantization and the layout.
+    enum Plan {
+        /// Not prepared (or the last prepare failed): invoke throws.
+        case unprepared
+        /// float32 with its activation range (operator fusion may add one, `fuseFloatClamp`).
+        case float32(BroadcastLayout, min: Float, max: Float)
+        case int32(Kernel<Int32>)
+        case int64(Kernel<Int64>)
+        /// int8 through the vector kernels or the reference.
+        case int8(Kernel<Int8>)
+        /// uint8 through the vector kernels or the reference.
+        case uint8(Kernel<UInt8>)
+        /// int16 through the reference.
+        case int16(Kernel<Int16>)
+        /// Large 8-bit ADD / SUB / MUL: every output code by input-code pair.
+        case pairTable(BroadcastLayout, DeferredPairTable)
+    }
+
+    /// A pair table built by the first invoke that reads it, not at prepare: a MUL that
+    /// `ByteMapFusion` folds into a 256-entry table never runs, so its 64K table would be built
+    /// for nothing.
+    final class DeferredPairTable {
+        private let build: () -> QuantizedPairTable
+        /// The table, built on first access.
+        private(set) lazy var table: QuantizedPairTable = build()
+
+        init(_ build: @escaping () -> QuantizedPairTable) { self.build = build }
+    }
+
     private let operation: BinaryArithmeticReference.Operation
     private let name: String
+    private var plan = Plan.unprepared
+    /// Output size from which an 8-bit operator is tabulated (the table costs 64K element evaluations).
+    static let pairTableMinimumElements = 16384
+
+    /// For a prepared same-shape 8-bit MUL: its element function on a pair of codes (with the
+    /// fused activation), for operator fusion; nil for every other node.
+    private(set) var codePairFunction: ((Int32, Int32) -> Int32)?
+
     /// Whether the operator has a fused activation in its options (ADD, SUB, MUL, DIV).
     private var hasFusedActivation: Bool {
         switch operation {
@@ -16,31 +60,6 @@ final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClamp
         default: return false
         }
     }
-
-    private enum Plan {
-        case float32(min: Float, max: Float)
-        case int32(min: Int32, max: Int32)
-        case int64(min: Int64, max: Int64)
-        case quantizedAdd(BinaryArithmeticReference.QuantizedAddParams, subtract: Bool)
-        case quantizedMul(BinaryArithmeticReference.QuantizedMulParams)
-        case quantizedDiv(BinaryArithmeticReference.QuantizedDivParams)
-        case int16PowerOfTwoAdd(BinaryArithmeticReference.Int16PowerOfTwoAddParams)
-        case rawMaxMin(maximum: Bool)
-        case quantizedSquaredDifference(BinaryArithmeticReference.QuantizedSquaredDifferenceParams)
-    }
-    private var plan: Plan = .float32(min: -.infinity, max: .infinity)
-    /// For large 8-bit ADD / SUB / MUL: every output code by input-code pair, built by the
-    /// first invoke from `pairTableBuilder` (not at prepare: a MUL that `ByteMapFusion` folds
-    /// into a 256-entry table never runs, so its 64K table would be built for nothing).
-    private var pairTable: QuantizedPairTable?
-    /// How to build `pairTable`, set at prepare when the operator reads a pair table.
-    private var pairTableBuilder: (() -> QuantizedPairTable)?
-    /// Output size from which an 8-bit operator is tabulated (the table costs 64K element evaluations).
-    static let pairTableMinimumElements = 16384
-    /// Smaller 8-bit ADD / SUB / MUL computed with the vector kernels (contiguous or long innermost rows).
-    private var useVectorKernel = false
-    private var layout: BroadcastLayout?
-    private var elementType: TensorType = .float32
 
     init(_ operation: BinaryArithmeticReference.Operation, name: String) {
         self.operation = operation; self.name = name
@@ -62,201 +81,223 @@ final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClamp
         }
     }
 
-    /// For a prepared same-shape 8-bit MUL: its element function on a pair of codes (with the
-    /// fused activation), for operator fusion.
-    var codePairFunction: ((Int32, Int32) -> Int32)? {
-        guard case let .quantizedMul(p) = plan, layout?.isElementwise == true,
-              elementType == .int8 || elementType == .uint8 else { return nil }
-        return { BinaryArithmeticReference.quantizedMulElement($0, $1, p) }
-    }
-
     /// For a prepared float ADD of two same-shape operands: its activation range, for fusing
     /// it into the node that produces one operand (`ResidualAddFusion`).
     var floatResidualAdd: FloatClamp? {
-        guard operation == .add, elementType == .float32, case let .float32(lo, hi) = plan,
-              layout?.isElementwise == true else { return nil }
+        guard operation == .add, case let .float32(layout, lo, hi) = plan, layout.isElementwise else { return nil }
         return (lo, hi)
     }
 
     /// Adds a clamp to a float ADD / SUB / MUL / DIV without a fused activation (operator fusion).
     func fuseFloatClamp(min: Float, max: Float) -> Bool {
-        guard hasFusedActivation, case let .float32(lo, hi) = plan, lo == -.infinity, hi == .infinity else { return false }
-        plan = .float32(min: min, max: max)
+        guard hasFusedActivation, case let .float32(layout, lo, hi) = plan, lo == -.infinity, hi == .infinity else { return false }
+        plan = .float32(layout, min: min, max: max)
         return true
     }
 
     func prepare(_ node: NodeContext) throws {
+        plan = .unprepared
+        codePairFunction = nil
         let a = try node.input(0), b = try node.input(1), out = try node.output(0)
         try ElementwiseSupport.requireSameType([a, b], name)
         let layout = try ElementwiseSupport.broadcastLayout(a.shape, b.shape, name)
         let options = try typedOptions(node)
         let activation = try ElementwiseActivation(options.activation, name)
         let type = a.type
+        let op = operation, name = self.name
+        let next: Plan
         switch type {
         case .float32:
             let (lo, hi) = activation.floatRange
-            plan = .float32(min: lo, max: hi)
+            next = .float32(layout, min: lo, max: hi)
         case .int32:
             let (lo, hi) = activation.integerRange(Int32.self)
-            plan = .int32(min: lo, max: hi)
+            next = .int32 { a, b, o, _ in
+                do {
+                    try BinaryArithmeticReference.int32(op, layout: layout, rows: 0..<layout.rowCount, a, b, o, activationMin: lo, activationMax: hi)
+                } catch { throw InterpreterError.invocationFailed("\(name): division by zero") }
+            }
         case .int64:
             let (lo, hi) = activation.integerRange(Int64.self)
-            plan = .int64(min: lo, max: hi)
-        case .int8, .uint8, .int16:
-            let qa = try ElementwiseSupport.perTensor(a, name), qb = try ElementwiseSupport.perTensor(b, name)
-            let qo = try ElementwiseSupport.perTensor(out, name)
-            let (lo, hi) = activation.quantizedRange(scale: qo.scale, zeroPoint: qo.zeroPoint, type: type)
-            switch operation {
-            case .add, .sub:
-                if type == .int16 {
-                    // The reference's power-of-two int16 path (pot_scale_int16, symmetric).
-                    let pot = options.potScaleInt16
-                    let symmetric = qa.zeroPoint == 0 && qb.zeroPoint == 0 && qo.zeroPoint == 0
-                    let logs = [qa.scale, qb.scale, qo.scale].map(BinaryArithmeticReference.checkedLog2)
-                    if pot && symmetric && logs.allSatisfy(\.isPowerOfTwo) {
-                        let shift1 = logs[0].log2 - logs[2].log2, shift2 = logs[1].log2 - logs[2].log2
-                        guard shift1 == 0 || shift2 == 0, shift1 <= 0, shift2 <= 0 else {
-                            throw InterpreterError.invalidModel(
-                                "\(name): power-of-two int16 scales need one input on the output scale and the other finer")
-                        }
-                        // The reference's power-of-two ADD has no broadcasting form (it aborts on
-                        // unequal element counts); its SUB broadcasts.
-                        guard layout.isElementwise || operation == .sub else {
-                            throw ElementwiseSupport.unsupported(
-                                "\(name) (power-of-two int16 scales with broadcasting, which the reference runtime aborts on)", type)
-                        }
-                        plan = .int16PowerOfTwoAdd(.init(input1RightShift: -shift1, input2RightShift: -shift2,
-                                                         activationMin: lo, activationMax: hi, subtract: operation == .sub))
-                        break
-                    }
-                }
-                let twiceMax = 2 * Double(max(qa.scale, qb.scale))
-                try ElementwiseSupport.checkMultiplier(twiceMax / (Double(1 << (type == .int16 ? 15 : 20)) * Double(qo.scale)),
-                                                       "output multiplier (2 × larger input scale / output scale)", name)
-                plan = .quantizedAdd(BinaryArithmeticReference.QuantizedAddParams(
-                    input1Scale: qa.scale, input1ZeroPoint: qa.zeroPoint, input2Scale: qb.scale,
-                    input2ZeroPoint: qb.zeroPoint, outputScale: qo.scale, outputZeroPoint: qo.zeroPoint,
-                    leftShift: type == .int16 ? 15 : 20, activationMin: lo, activationMax: hi), subtract: operation == .sub)
-            case .mul:
-                try ElementwiseSupport.checkMultiplier(Double(qa.scale * qb.scale / qo.scale),
-                                                       "output multiplier (input scales' product / output scale)", name)
-                plan = .quantizedMul(BinaryArithmeticReference.QuantizedMulParams(
-                    input1Scale: qa.scale, input1ZeroPoint: qa.zeroPoint, input2Scale: qb.scale,
-                    input2ZeroPoint: qb.zeroPoint, outputScale: qo.scale, outputZeroPoint: qo.zeroPoint,
-                    activationMin: lo, activationMax: hi))
-            case .div:
-                try ElementwiseSupport.checkMultiplier(Double(qa.scale / (qb.scale * qo.scale)),
-                                                       "output multiplier (dividend scale / (divisor scale × output scale))", name)
-                plan = .quantizedDiv(BinaryArithmeticReference.QuantizedDivParams(
-                    input1Scale: qa.scale, input1ZeroPoint: qa.zeroPoint, input2Scale: qb.scale,
-                    input2ZeroPoint: qb.zeroPoint, outputScale: qo.scale, outputZeroPoint: qo.zeroPoint,
-                    activationMin: lo, activationMax: hi))
-                if b.isConstant, b.data != nil, try Self.holdsCode(qb.zeroPoint, b, name) {
-                    throw InterpreterError.invalidModel("\(name): the constant divisor '\(b.name)' holds a zero")
-                }
-            case .maximum, .minimum:
-                plan = .rawMaxMin(maximum: operation == .maximum)
-            case .squaredDifference where type == .int8:
-                plan = .quantizedSquaredDifference(.init(
-                    input1Scale: qa.scale, input1ZeroPoint: qa.zeroPoint, input2Scale: qb.scale,
-                    input2ZeroPoint: qb.zeroPoint, outputScale: qo.scale, outputZeroPoint: qo.zeroPoint,
-                    activationMin: -128, activationMax: 127))
-            default:
-                throw ElementwiseSupport.unsupported(name, type)
+            next = .int64 { a, b, o, _ in
+                do {
+                    try BinaryArithmeticReference.int64(op, layout: layout, rows: 0..<layout.rowCount, a, b, o, activationMin: lo, activationMax: hi)
+                } catch { throw InterpreterError.invocationFailed("\(name): division by zero") }
             }
+        case .int8, .uint8, .int16:
+            next = try quantizedPlan(a, b, out, layout, activation, potScaleInt16: options.potScaleInt16)
         default:
             throw ElementwiseSupport.unsupported(name, type)
         }
-        pairTable = nil
-        pairTableBuilder = nil
-        useVectorKernel = false
-        if type == .int8 || type == .uint8 {
-            // Large operators read a 64K table (built once here) unless the build's vector MUL is
-            // faster; smaller ones with contiguous rows use the vector arithmetic, the rest the reference.
-            switch plan {
-            case let .quantizedAdd(p, subtract):
-                if layout.elementCount >= Self.pairTableMinimumElements {
-                    let signed = type == .int8
-                    pairTableBuilder = { .add(signed: signed, p, subtract: subtract) }
-                } else {
-                    useVectorKernel = Self.vectorFriendly(layout) && QuantizedBinaryArithmeticOptimized.supports(p)
-                }
-            case let .quantizedMul(p):
-                if layout.isElementwise && QuantizedBinaryArithmeticOptimized.mulBeatsPairTable(p) {
-                    useVectorKernel = true
-                } else if layout.elementCount >= Self.pairTableMinimumElements {
-                    let signed = type == .int8
-                    pairTableBuilder = { .mul(signed: signed, p) }
-                } else {
-                    useVectorKernel = Self.vectorFriendly(layout) && QuantizedBinaryArithmeticOptimized.supports(p)
-                }
-            default: break
-            }
-        }
         out.type = type
         out.shape = layout.outputShape
-        self.layout = layout
-        elementType = type
+        plan = next
     }
 
-    /// The pair table, built now if prepare chose one and no invoke has built it yet.
-    private func preparedPairTable() -> QuantizedPairTable? {
-        if pairTable == nil, let build = pairTableBuilder {
-            pairTable = build()
-            pairTableBuilder = nil
+    /// The plan of an 8- or 16-bit operator, with the reference `Prepare`'s checks. Large 8-bit
+    /// ADD / SUB / MUL read a 64K pair table unless the build's vector MUL is faster; smaller
+    /// ones with contiguous rows use the vector arithmetic, the rest the reference.
+    private func quantizedPlan(_ a: RuntimeTensor, _ b: RuntimeTensor, _ out: RuntimeTensor, _ layout: BroadcastLayout,
+                               _ activation: ElementwiseActivation, potScaleInt16: Bool) throws -> Plan {
+        let type = a.type, eightBit = type != .int16, signed = type == .int8
+        let qa = try ElementwiseSupport.perTensor(a, name), qb = try ElementwiseSupport.perTensor(b, name)
+        let qo = try ElementwiseSupport.perTensor(out, name)
+        let (lo, hi) = activation.quantizedRange(scale: qo.scale, zeroPoint: qo.zeroPoint, type: type)
+        let tabulate = eightBit && layout.elementCount >= Self.pairTableMinimumElements
+        switch operation {
+        case .add, .sub:
+            let subtract = operation == .sub
+            if type == .int16, let p = try int16PowerOfTwoAdd(qa, qb, qo, layout, lo, hi, potScaleInt16: potScaleInt16) {
+                return .int16(layout.isElementwise
+                    ? { a, b, o, _ in BinaryArithmeticReference.int16PowerOfTwoAdd(p, range: 0..<layout.elementCount, a, b, o) }
+                    : { a, b, o, _ in BinaryArithmeticReference.int16PowerOfTwoAdd(p, layout: layout, rows: 0..<layout.rowCount, a, b, o) })
+            }
+            let twiceMax = 2 * Double(max(qa.scale, qb.scale))
+            try ElementwiseSupport.checkMultiplier(twiceMax / (Double(1 << (type == .int16 ? 15 : 20)) * Double(qo.scale)),
+                                                   "output multiplier (2 × larger input scale / output scale)", name)
+            let p = BinaryArithmeticReference.QuantizedAddParams(
+                input1Scale: qa.scale, input1ZeroPoint: qa.zeroPoint, input2Scale: qb.scale,
+                input2ZeroPoint: qb.zeroPoint, outputScale: qo.scale, outputZeroPoint: qo.zeroPoint,
+                leftShift: type == .int16 ? 15 : 20, activationMin: lo, activationMax: hi)
+            if tabulate {
+                return .pairTable(layout, DeferredPairTable { .add(signed: signed, p, subtract: subtract) })
+            }
+            if eightBit && Self.vectorFriendly(layout) && QuantizedBinaryArithmeticOptimized.supports(p) {
+                return signed
+                    ? .int8(Self.vector(layout, { QuantizedBinaryArithmeticOptimized.add(p, subtract: subtract, range: $0, $1, $2, $3) },
+                                        { QuantizedBinaryArithmeticOptimized.add(p, subtract: subtract, layout: $0, rows: $1, $2, $3, $4) }))
+                    : .uint8(Self.vector(layout, { QuantizedBinaryArithmeticOptimized.add(p, subtract: subtract, range: $0, $1, $2, $3) },
+                                         { QuantizedBinaryArithmeticOptimized.add(p, subtract: subtract, layout: $0, rows: $1, $2, $3, $4) }))
+            }
+            let add = (p, subtract)
+            return Self.codes(type, Self.reference(layout, add) { BinaryArithmeticReference.quantizedAdd(layout: $0, rows: $1, $2, $3, $4, $5.0, subtract: $5.1) },
+                              Self.reference(layout, add) { BinaryArithmeticReference.quantizedAdd(layout: $0, rows: $1, $2, $3, $4, $5.0, subtract: $5.1) },
+                              Self.reference(layout, add) { BinaryArithmeticReference.quantizedAdd(layout: $0, rows: $1, $2, $3, $4, $5.0, subtract: $5.1) })
+        case .mul:
+            try ElementwiseSupport.checkMultiplier(Double(qa.scale * qb.scale / qo.scale),
+                                                   "output multiplier (input scales' product / output scale)", name)
+            let p = BinaryArithmeticReference.QuantizedMulParams(
+                input1Scale: qa.scale, input1ZeroPoint: qa.zeroPoint, input2Scale: qb.scale,
+                input2ZeroPoint: qb.zeroPoint, outputScale: qo.scale, outputZeroPoint: qo.zeroPoint,
+                activationMin: lo, activationMax: hi)
+            if eightBit && layout.isElementwise {
+                codePairFunction = { BinaryArithmeticReference.quantizedMulElement($0, $1, p) }
+            }
+            let beatsTable = eightBit && layout.isElementwise && QuantizedBinaryArithmeticOptimized.mulBeatsPairTable(p)
+            if tabulate && !beatsTable {
+                return .pairTable(layout, DeferredPairTable { .mul(signed: signed, p) })
+            }
+            if beatsTable || (eightBit && Self.vectorFriendly(layout) && QuantizedBinaryArithmeticOptimized.supports(p)) {
+                return signed
+                    ? .int8(Self.vector(layout, { QuantizedBinaryArithmeticOptimized.mul(p, range: $0, $1, $2, $3) },
+                                        { QuantizedBinaryArithmeticOptimized.mul(p, layout: $0, rows: $1, $2, $3, $4) }))
+                    : .uint8(Self.vector(layout, { QuantizedBinaryArithmeticOptimized.mul(p, range: $0, $1, $2, $3) },
+                                         { QuantizedBinaryArithmeticOptimized.mul(p, layout: $0, rows: $1, $2, $3, $4) }))
+            }
+            return Self.codes(type, Self.reference(layout, p, BinaryArithmeticReference.quantizedMul),
+                              Self.reference(layout, p, BinaryArithmeticReference.quantizedMul),
+                              Self.reference(layout, p, BinaryArithmeticReference.quantizedMul))
+        case .div:
+            try ElementwiseSupport.checkMultiplier(Double(qa.scale / (qb.scale * qo.scale)),
+                                                   "output multiplier (dividend scale / (divisor scale × output scale))", name)
+            let p = BinaryArithmeticReference.QuantizedDivParams(
+                input1Scale: qa.scale, input1ZeroPoint: qa.zeroPoint, input2Scale: qb.scale,
+                input2ZeroPoint: qb.zeroPoint, outputScale: qo.scale, outputZeroPoint: qo.zeroPoint,
+                activationMin: lo, activationMax: hi)
+            if b.isConstant, b.data != nil, try Self.holdsCode(qb.zeroPoint, b, name) {
+                throw InterpreterError.invalidModel("\(name): the constant divisor '\(b.name)' holds a zero")
+            }
+            let check = DivisorCheck(zeroCode: -p.input2Offset, count: b.elementCount,
+                                     error: .invocationFailed("\(name): the divisor '\(b.name)' holds a zero"))
+            return Self.codes(type, check.guarding(Self.reference(layout, p, BinaryArithmeticReference.quantizedDiv)),
+                              check.guarding(Self.reference(layout, p, BinaryArithmeticReference.quantizedDiv)),
+                              check.guarding(Self.reference(layout, p, BinaryArithmeticReference.quantizedDiv)))
+        case .maximum, .minimum:
+            let maximum = operation == .maximum
+            func rawMaxMin<Element: FixedWidthInteger>() -> Kernel<Element> {
+                Self.reference(layout, maximum) { BinaryArithmeticReference.rawMaxMin($5, layout: $0, rows: $1, $2, $3, $4) }
+            }
+            return Self.codes(type, rawMaxMin(), rawMaxMin(), rawMaxMin())
+        case .squaredDifference where type == .int8:
+            let p = BinaryArithmeticReference.QuantizedSquaredDifferenceParams(
+                input1Scale: qa.scale, input1ZeroPoint: qa.zeroPoint, input2Scale: qb.scale,
+                input2ZeroPoint: qb.zeroPoint, outputScale: qo.scale, outputZeroPoint: qo.zeroPoint,
+                activationMin: -128, activationMax: 127)
+            return .int8(Self.reference(layout, p, BinaryArithmeticReference.quantizedSquaredDifference))
+        default:
+            throw ElementwiseSupport.unsupported(name, type)
         }
-        return pairTable
     }
 
-    private func applyTable(_ table: QuantizedPairTable, _ layout: BroadcastLayout, _ pool: ThreadPool,
-                            _ lhs: RuntimeTensor, _ rhs: RuntimeTensor, _ output: RuntimeTensor) throws {
-        let a = try lhs.byteView(name).base, b = try rhs.byteView(name).base
-        let o = try output.mutableByteView(name).base
+    /// The reference's power-of-two int16 ADD / SUB parameters (pot_scale_int16, symmetric,
+    /// power-of-two scales), or nil when the general int16 path applies.
+    private func int16PowerOfTwoAdd(_ qa: (scale: Float, zeroPoint: Int32), _ qb: (scale: Float, zeroPoint: Int32),
+                                    _ qo: (scale: Float, zeroPoint: Int32), _ layout: BroadcastLayout, _ lo: Int32, _ hi: Int32,
+                                    potScaleInt16: Bool) throws -> BinaryArithmeticReference.Int16PowerOfTwoAddParams? {
+        let symmetric = qa.zeroPoint == 0 && qb.zeroPoint == 0 && qo.zeroPoint == 0
+        let logs = [qa.scale, qb.scale, qo.scale].map(BinaryArithmeticReference.checkedLog2)
+        guard potScaleInt16 && symmetric && logs.allSatisfy(\.isPowerOfTwo) else { return nil }
+        let shift1 = logs[0].log2 - logs[2].log2, shift2 = logs[1].log2 - logs[2].log2
+        guard shift1 == 0 || shift2 == 0, shift1 <= 0, shift2 <= 0 else {
+            throw InterpreterError.invalidModel(
+                "\(name): power-of-two int16 scales need one input on the output scale and the other finer")
+        }
+        // The reference's power-of-two ADD has no broadcasting form (it aborts on unequal
+        // element counts); its SUB broadcasts.
+        guard layout.isElementwise || operation == .sub else {
+            throw ElementwiseSupport.unsupported(
+                "\(name) (power-of-two int16 scales with broadcasting, which the reference runtime aborts on)", .int16)
+        }
+        return .init(input1RightShift: -shift1, input2RightShift: -shift2, activationMin: lo, activationMax: hi,
+                     subtract: operation == .sub)
+    }
+
+    /// The plan for 8- or 16-bit `type` from its storage type's kernel (the others are not built).
+    private static func codes(_ type: TensorType, _ int8: @autoclosure () -> Kernel<Int8>,
+                              _ uint8: @autoclosure () -> Kernel<UInt8>, _ int16: @autoclosure () -> Kernel<Int16>) -> Plan {
+        switch type {
+        case .int8: return .int8(int8())
+        case .uint8: return .uint8(uint8())
+        default: return .int16(int16())
+        }
+    }
+
+    /// A reference kernel `f` with parameters `p` over all rows of `layout`, on one thread.
+    private static func reference<Element, Parameters>(
+        _ layout: BroadcastLayout, _ p: Parameters,
+        _ f: @escaping (BroadcastLayout, Range<Int>, UnsafePointer<Element>, UnsafePointer<Element>,
+                        UnsafeMutablePointer<Element>, Parameters) -> Void
+    ) -> Kernel<Element> {
+        let rows = 0..<layout.rowCount
+        return { a, b, o, _ in f(layout, rows, a, b, o, p) }
+    }
+
+    /// A vector kernel split over the pool: `range` on contiguous operands, else `rows` over
+    /// the innermost rows of `layout`.
+    private static func vector<Element>(
+        _ layout: BroadcastLayout,
+        _ range: @escaping (Range<Int>, UnsafePointer<Element>, UnsafePointer<Element>, UnsafeMutablePointer<Element>) -> Void,
+        _ rows: @escaping (BroadcastLayout, Range<Int>, UnsafePointer<Element>, UnsafePointer<Element>, UnsafeMutablePointer<Element>) -> Void
+    ) -> Kernel<Element> {
         if layout.isElementwise {
-            ElementwiseParallel.flat(layout.elementCount, pool) { r in table.apply(range: r, a, b, o) }
-        } else {
-            ElementwiseParallel.rows(layout, pool) { r in table.apply(layout: layout, rows: r, a, b, o) }
+            return { a, b, o, pool in ElementwiseParallel.flat(layout.elementCount, pool) { r in range(r, a, b, o) } }
         }
+        return { a, b, o, pool in ElementwiseParallel.rows(layout, pool) { r in rows(layout, r, a, b, o) } }
     }
 
-    private func vectorAdd(_ p: BinaryArithmeticReference.QuantizedAddParams, subtract: Bool, _ layout: BroadcastLayout,
-                           _ pool: ThreadPool, _ lhs: RuntimeTensor, _ rhs: RuntimeTensor, _ output: RuntimeTensor) throws {
-        if elementType == .int8 {
-            let a = try lhs.view(as: Int8.self, name).base, b = try rhs.view(as: Int8.self, name).base
-            let o = try output.mutableView(as: Int8.self, name).base
-            if layout.isElementwise {
-                ElementwiseParallel.flat(layout.elementCount, pool) { r in QuantizedBinaryArithmeticOptimized.add(p, subtract: subtract, range: r, a, b, o) }
-            } else {
-                ElementwiseParallel.rows(layout, pool) { r in QuantizedBinaryArithmeticOptimized.add(p, subtract: subtract, layout: layout, rows: r, a, b, o) }
-            }
-        } else {
-            let a = try lhs.view(as: UInt8.self, name).base, b = try rhs.view(as: UInt8.self, name).base
-            let o = try output.mutableView(as: UInt8.self, name).base
-            if layout.isElementwise {
-                ElementwiseParallel.flat(layout.elementCount, pool) { r in QuantizedBinaryArithmeticOptimized.add(p, subtract: subtract, range: r, a, b, o) }
-            } else {
-                ElementwiseParallel.rows(layout, pool) { r in QuantizedBinaryArithmeticOptimized.add(p, subtract: subtract, layout: layout, rows: r, a, b, o) }
-            }
-        }
-    }
+    /// Quantized DIV's invoke-time check: the divisor must not hold the code of a real 0 (the
+    /// reference rejects it at invoke).
+    private struct DivisorCheck {
+        let zeroCode: Int32
+        /// Divisor elements.
+        let count: Int
+        let error: InterpreterError
 
-    private func vectorMul(_ p: BinaryArithmeticReference.QuantizedMulParams, _ layout: BroadcastLayout, _ pool: ThreadPool,
-                           _ lhs: RuntimeTensor, _ rhs: RuntimeTensor, _ output: RuntimeTensor) throws {
-        if elementType == .int8 {
-            let a = try lhs.view(as: Int8.self, name).base, b = try rhs.view(as: Int8.self, name).base
-            let o = try output.mutableView(as: Int8.self, name).base
-            if layout.isElementwise {
-                ElementwiseParallel.flat(layout.elementCount, pool) { r in QuantizedBinaryArithmeticOptimized.mul(p, range: r, a, b, o) }
-            } else {
-                ElementwiseParallel.rows(layout, pool) { r in QuantizedBinaryArithmeticOptimized.mul(p, layout: layout, rows: r, a, b, o) }
-            }
-        } else {
-            let a = try lhs.view(as: UInt8.self, name).base, b = try rhs.view(as: UInt8.self, name).base
-            let o = try output.mutableView(as: UInt8.self, name).base
-            if layout.isElementwise {
-                ElementwiseParallel.flat(layout.elementCount, pool) { r in QuantizedBinaryArithmeticOptimized.mul(p, range: r, a, b, o) }
-            } else {
-                ElementwiseParallel.rows(layout, pool) { r in QuantizedBinaryArithmeticOptimized.mul(p, layout: layout, rows: r, a, b, o) }
+        /// `kernel` run after checking its divisor (the second operand).
+        func guarding<Element: FixedWidthInteger>(_ kernel: @escaping Kernel<Element>) -> Kernel<Element> {
+            { a, b, o, pool in
+                guard !UnsafeBufferPointer(start: b, count: count).contains(where: { Int32($0) == zeroCode }) else { throw error }
+                try kernel(a, b, o, pool)
             }
         }
     }
@@ -278,121 +319,47 @@ final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClamp
     }
 
     func invoke(_ node: NodeContext) throws {
-        guard let layout else { throw InterpreterError.allocateTensorsRequired }
-        let a = try node.input(0), b = try node.input(1), out = try node.output(0)
-        let rows = 0..<layout.rowCount
         switch plan {
-        case let .float32(lo, hi):
+        case .unprepared:
+            throw InterpreterError.allocateTensorsRequired
+        case let .float32(layout, lo, hi):
             let op = operation
-            let fa = try a.view(as: Float.self, name).base, fb = try b.view(as: Float.self, name).base
-            let fo = try out.mutableView(as: Float.self, name).base
+            let a = try node.input(0).view(as: Float.self, name).base, b = try node.input(1).view(as: Float.self, name).base
+            let o = try node.output(0).mutableView(as: Float.self, name).base
             if !BinaryArithmeticOptimized.supportsFloat(op) {
                 ElementwiseParallel.rows(layout, node.threads) { r in
-                    BinaryArithmeticReference.float32(op, layout: layout, rows: r, fa, fb, fo, activationMin: lo, activationMax: hi)
+                    BinaryArithmeticReference.float32(op, layout: layout, rows: r, a, b, o, activationMin: lo, activationMax: hi)
                 }
             } else if layout.isElementwise {
                 ElementwiseParallel.flat(layout.elementCount, node.threads) { r in
-                    BinaryArithmeticOptimized.float32Elementwise(op, range: r, fa, fb, fo, activationMin: lo, activationMax: hi)
+                    BinaryArithmeticOptimized.float32Elementwise(op, range: r, a, b, o, activationMin: lo, activationMax: hi)
                 }
             } else {
                 ElementwiseParallel.rows(layout, node.threads) { r in
-                    BinaryArithmeticOptimized.float32(op, layout: layout, rows: r, fa, fb, fo, activationMin: lo, activationMax: hi)
+                    BinaryArithmeticOptimized.float32(op, layout: layout, rows: r, a, b, o, activationMin: lo, activationMax: hi)
                 }
             }
-        case let .int32(lo, hi):
-            do {
-                try BinaryArithmeticReference.int32(operation, layout: layout, rows: rows, try a.view(as: Int32.self, name).base,
-                                           try b.view(as: Int32.self, name).base, try out.mutableView(as: Int32.self, name).base,
-                                           activationMin: lo, activationMax: hi)
-            } catch { throw InterpreterError.invocationFailed("\(name): division by zero") }
-        case let .int64(lo, hi):
-            do {
-                try BinaryArithmeticReference.int64(operation, layout: layout, rows: rows, try a.view(as: Int64.self, name).base,
-                                           try b.view(as: Int64.self, name).base, try out.mutableView(as: Int64.self, name).base,
-                                           activationMin: lo, activationMax: hi)
-            } catch { throw InterpreterError.invocationFailed("\(name): division by zero") }
-        case let .quantizedAdd(p, subtract):
-            if useVectorKernel {
-                try vectorAdd(p, subtract: subtract, layout, node.threads, a, b, out)
-                return
-            }
-            if let table = preparedPairTable() {
-                try applyTable(table, layout, node.threads, a, b, out)
-                return
-            }
-            switch elementType {
-            case .int8:
-                BinaryArithmeticReference.quantizedAdd(layout: layout, rows: rows, try a.view(as: Int8.self, name).base,
-                                              try b.view(as: Int8.self, name).base, try out.mutableView(as: Int8.self, name).base,
-                                              p, subtract: subtract)
-            case .uint8:
-                BinaryArithmeticReference.quantizedAdd(layout: layout, rows: rows, try a.view(as: UInt8.self, name).base,
-                                              try b.view(as: UInt8.self, name).base, try out.mutableView(as: UInt8.self, name).base,
-                                              p, subtract: subtract)
-            default:
-                BinaryArithmeticReference.quantizedAdd(layout: layout, rows: rows, try a.view(as: Int16.self, name).base,
-                                              try b.view(as: Int16.self, name).base, try out.mutableView(as: Int16.self, name).base,
-                                              p, subtract: subtract)
-            }
-        case let .quantizedMul(p):
-            if useVectorKernel {
-                try vectorMul(p, layout, node.threads, a, b, out)
-                return
-            }
-            if let table = preparedPairTable() {
-                try applyTable(table, layout, node.threads, a, b, out)
-                return
-            }
-            switch elementType {
-            case .int8:
-                BinaryArithmeticReference.quantizedMul(layout: layout, rows: rows, try a.view(as: Int8.self, name).base,
-                                              try b.view(as: Int8.self, name).base, try out.mutableView(as: Int8.self, name).base, p)
-            case .uint8:
-                BinaryArithmeticReference.quantizedMul(layout: layout, rows: rows, try a.view(as: UInt8.self, name).base,
-                                              try b.view(as: UInt8.self, name).base, try out.mutableView(as: UInt8.self, name).base, p)
-            default:
-                BinaryArithmeticReference.quantizedMul(layout: layout, rows: rows, try a.view(as: Int16.self, name).base,
-                                              try b.view(as: Int16.self, name).base, try out.mutableView(as: Int16.self, name).base, p)
-            }
-        case let .int16PowerOfTwoAdd(p):
-            let a16 = try a.view(as: Int16.self, name).base, b16 = try b.view(as: Int16.self, name).base
-            let o16 = try out.mutableView(as: Int16.self, name).base
+        case let .int32(kernel): try run(node, kernel)
+        case let .int64(kernel): try run(node, kernel)
+        case let .int8(kernel): try run(node, kernel)
+        case let .uint8(kernel): try run(node, kernel)
+        case let .int16(kernel): try run(node, kernel)
+        case let .pairTable(layout, deferred):
+            let table = deferred.table
+            let a = try node.input(0).byteView(name).base, b = try node.input(1).byteView(name).base
+            let o = try node.output(0).mutableByteView(name).base
             if layout.isElementwise {
-                BinaryArithmeticReference.int16PowerOfTwoAdd(p, range: 0..<layout.elementCount, a16, b16, o16)
+                ElementwiseParallel.flat(layout.elementCount, node.threads) { r in table.apply(range: r, a, b, o) }
             } else {
-                BinaryArithmeticReference.int16PowerOfTwoAdd(p, layout: layout, rows: rows, a16, b16, o16)
-            }
-        case let .quantizedDiv(p):
-            guard try !Self.holdsCode(-p.input2Offset, b, name) else {
-                throw InterpreterError.invocationFailed("\(name): the divisor '\(b.name)' holds a zero")
-            }
-            switch elementType {
-            case .int8:
-                BinaryArithmeticReference.quantizedDiv(layout: layout, rows: rows, try a.view(as: Int8.self, name).base,
-                                              try b.view(as: Int8.self, name).base, try out.mutableView(as: Int8.self, name).base, p)
-            case .uint8:
-                BinaryArithmeticReference.quantizedDiv(layout: layout, rows: rows, try a.view(as: UInt8.self, name).base,
-                                              try b.view(as: UInt8.self, name).base, try out.mutableView(as: UInt8.self, name).base, p)
-            default:
-                BinaryArithmeticReference.quantizedDiv(layout: layout, rows: rows, try a.view(as: Int16.self, name).base,
-                                              try b.view(as: Int16.self, name).base, try out.mutableView(as: Int16.self, name).base, p)
-            }
-        case let .quantizedSquaredDifference(p):
-            BinaryArithmeticReference.quantizedSquaredDifference(layout: layout, rows: rows, try a.view(as: Int8.self, name).base,
-                                                        try b.view(as: Int8.self, name).base, try out.mutableView(as: Int8.self, name).base, p)
-        case let .rawMaxMin(maximum):
-            switch elementType {
-            case .int8:
-                BinaryArithmeticReference.rawMaxMin(maximum, layout: layout, rows: rows, try a.view(as: Int8.self, name).base,
-                                           try b.view(as: Int8.self, name).base, try out.mutableView(as: Int8.self, name).base)
-            case .uint8:
-                BinaryArithmeticReference.rawMaxMin(maximum, layout: layout, rows: rows, try a.view(as: UInt8.self, name).base,
-                                           try b.view(as: UInt8.self, name).base, try out.mutableView(as: UInt8.self, name).base)
-            default:
-                BinaryArithmeticReference.rawMaxMin(maximum, layout: layout, rows: rows, try a.view(as: Int16.self, name).base,
-                                           try b.view(as: Int16.self, name).base, try out.mutableView(as: Int16.self, name).base)
+                ElementwiseParallel.rows(layout, node.threads) { r in table.apply(layout: layout, rows: r, a, b, o) }
             }
         }
+    }
+
+    /// Runs `kernel` from inputs 0 and 1 into output 0.
+    private func run<Element>(_ node: NodeContext, _ kernel: Kernel<Element>) throws {
+        try kernel(try node.input(0).view(as: Element.self, name).base, try node.input(1).view(as: Element.self, name).base,
+                   try node.output(0).mutableView(as: Element.self, name).base, node.threads)
     }
 }
 

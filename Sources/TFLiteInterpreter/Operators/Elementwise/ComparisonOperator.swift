@@ -3,55 +3,75 @@ import TFLiteKernels
 
 /// GREATER, GREATER_EQUAL, LESS, LESS_EQUAL, EQUAL, NOT_EQUAL with broadcasting; bool out.
 final class ComparisonOperator: OperatorKernel {
+    /// The comparison of two broadcast inputs into the bool output, with the operation, the
+    /// broadcast layout and (8-bit) the inputs' quantization captured.
+    typealias Kernel<Element> = (UnsafePointer<Element>, UnsafePointer<Element>, UnsafeMutablePointer<Bool>) -> Void
+
+    /// How a node runs, decided at prepare from the inputs' element type (by storage type).
+    enum Plan {
+        /// Not prepared (or the last prepare failed): invoke throws.
+        case unprepared
+        case float32(Kernel<Float>)
+        case int32(Kernel<Int32>)
+        case int64(Kernel<Int64>)
+        case int16(Kernel<Int16>)
+        /// int8 codes, compared through their quantization.
+        case int8(Kernel<Int8>)
+        /// uint8 codes compared through their quantization, or bool (one byte each) for EQUAL / NOT_EQUAL.
+        case uint8(Kernel<UInt8>)
+    }
+
     private let operation: ElementwiseComparisonReference.Operation
     private let name: String
-    private var layout: BroadcastLayout?
-    private var quantized: ElementwiseComparisonReference.QuantizedParams?
+    private var plan = Plan.unprepared
 
     init(_ operation: ElementwiseComparisonReference.Operation, name: String) { self.operation = operation; self.name = name }
 
     func prepare(_ node: NodeContext) throws {
+        plan = .unprepared
         let a = try node.input(0), b = try node.input(1), out = try node.output(0)
         try ElementwiseSupport.requireSameType([a, b], name)
         let layout = try ElementwiseSupport.broadcastLayout(a.shape, b.shape, name)
-        quantized = nil
+        let op = operation
+        let next: Plan
         switch a.type {
-        case .float32, .int32, .int64, .int16: break
+        case .float32: next = .float32 { ElementwiseComparisonReference.float32(op, layout: layout, $0, $1, $2) }
+        case .int32: next = .int32 { ElementwiseComparisonReference.int32(op, layout: layout, $0, $1, $2) }
+        case .int64: next = .int64 { ElementwiseComparisonReference.int64(op, layout: layout, $0, $1, $2) }
+        case .int16: next = .int16 { ElementwiseComparisonReference.int16(op, layout: layout, $0, $1, $2) }
         case .bool:
             guard operation == .equal || operation == .notEqual else { throw ElementwiseSupport.unsupported(name, a.type) }
+            next = .uint8 { ElementwiseComparisonReference.bool(op, layout: layout, $0, $1, $2) }
         case .int8, .uint8:
             let qa = try ElementwiseSupport.perTensor(a, name), qb = try ElementwiseSupport.perTensor(b, name)
-            quantized = .init(input1Scale: qa.scale, input1ZeroPoint: qa.zeroPoint, input2Scale: qb.scale, input2ZeroPoint: qb.zeroPoint)
+            let q = ElementwiseComparisonReference.QuantizedParams(input1Scale: qa.scale, input1ZeroPoint: qa.zeroPoint,
+                                                                  input2Scale: qb.scale, input2ZeroPoint: qb.zeroPoint)
+            next = a.type == .int8
+                ? .int8 { ElementwiseComparisonReference.int8(op, layout: layout, $0, $1, $2, q) }
+                : .uint8 { ElementwiseComparisonReference.uint8(op, layout: layout, $0, $1, $2, q) }
         default: throw ElementwiseSupport.unsupported(name, a.type)
         }
-        self.layout = layout
         out.type = .bool
         out.shape = layout.outputShape
+        plan = next
     }
 
     func invoke(_ node: NodeContext) throws {
-        guard let layout else { throw InterpreterError.allocateTensorsRequired }
-        let a = try node.input(0), b = try node.input(1), out = try node.output(0)
-        let po = try out.mutableView(as: Bool.self, name).base
-        let op = operation
-        switch a.type {
-        case .float32:
-            ElementwiseComparisonReference.float32(op, layout: layout, try a.view(as: Float.self, name).base, try b.view(as: Float.self, name).base, po)
-        case .int32:
-            ElementwiseComparisonReference.int32(op, layout: layout, try a.view(as: Int32.self, name).base, try b.view(as: Int32.self, name).base, po)
-        case .int64:
-            ElementwiseComparisonReference.int64(op, layout: layout, try a.view(as: Int64.self, name).base, try b.view(as: Int64.self, name).base, po)
-        case .int16:
-            ElementwiseComparisonReference.int16(op, layout: layout, try a.view(as: Int16.self, name).base, try b.view(as: Int16.self, name).base, po)
-        case .bool:
-            ElementwiseComparisonReference.bool(op, layout: layout, try a.view(as: UInt8.self, name).base, try b.view(as: UInt8.self, name).base, po)
-        case .int8:
-            guard let q = quantized else { throw InterpreterError.allocateTensorsRequired }
-            ElementwiseComparisonReference.int8(op, layout: layout, try a.view(as: Int8.self, name).base, try b.view(as: Int8.self, name).base, po, q)
-        default:
-            guard let q = quantized else { throw InterpreterError.allocateTensorsRequired }
-            ElementwiseComparisonReference.uint8(op, layout: layout, try a.view(as: UInt8.self, name).base, try b.view(as: UInt8.self, name).base, po, q)
+        switch plan {
+        case .unprepared: throw InterpreterError.allocateTensorsRequired
+        case let .float32(kernel): try run(node, kernel)
+        case let .int32(kernel): try run(node, kernel)
+        case let .int64(kernel): try run(node, kernel)
+        case let .int16(kernel): try run(node, kernel)
+        case let .int8(kernel): try run(node, kernel)
+        case let .uint8(kernel): try run(node, kernel)
         }
+    }
+
+    /// Runs `kernel` from inputs 0 and 1 into output 0.
+    private func run<Element>(_ node: NodeContext, _ kernel: Kernel<Element>) throws {
+        let po = try node.output(0).mutableView(as: Bool.self, name).base
+        kernel(try node.input(0).view(as: Element.self, name).base, try node.input(1).view(as: Element.self, name).base, po)
     }
 }
 
@@ -59,53 +79,80 @@ final class ComparisonOperator: OperatorKernel {
 final class LogicalOperator: OperatorKernel {
     /// Which logical operation.
     enum Kind { case and, or, not }
+
+    /// How a node runs, decided at prepare from the kind and the shapes.
+    enum Plan {
+        /// Not prepared (or the last prepare failed): invoke throws.
+        case unprepared
+        /// LOGICAL_NOT of `count` elements.
+        case not(count: Int)
+        /// LOGICAL_AND (`isAnd`) or LOGICAL_OR of two broadcast inputs.
+        case binary(BroadcastLayout, isAnd: Bool)
+    }
+
     private let kind: Kind
     private let name: String
-    private var layout: BroadcastLayout?
-    private var count = 0
+    private var plan = Plan.unprepared
 
     init(_ kind: Kind, name: String) { self.kind = kind; self.name = name }
 
     func prepare(_ node: NodeContext) throws {
+        plan = .unprepared
         let a = try node.input(0), out = try node.output(0)
         guard a.type == .bool else { throw ElementwiseSupport.unsupported(name, a.type) }
+        let next: Plan
         if kind == .not {
-            count = try ElementwiseSupport.checkedCount(a.shape, name)
+            next = .not(count: try ElementwiseSupport.checkedCount(a.shape, name))
             out.shape = a.shape
         } else {
             let b = try node.input(1)
             guard b.type == .bool else { throw ElementwiseSupport.unsupported(name, b.type) }
             let layout = try ElementwiseSupport.broadcastLayout(a.shape, b.shape, name)
-            self.layout = layout
+            next = .binary(layout, isAnd: kind == .and)
             out.shape = layout.outputShape
         }
         out.type = .bool
+        plan = next
     }
 
     func invoke(_ node: NodeContext) throws {
-        let a = try node.input(0), out = try node.output(0)
-        let pa = try ElementwiseSupport.pointer(a, name, as: UInt8.self), po = try ElementwiseSupport.pointer(out, name, as: UInt8.self)
-        if kind == .not {
+        switch plan {
+        case .unprepared:
+            throw InterpreterError.allocateTensorsRequired
+        case let .not(count):
+            let pa = try bytes(node.input(0)), po = try bytes(node.output(0))
             LogicalReference.not(count: count, pa, po)
-            return
+        case let .binary(layout, isAnd):
+            let pa = try bytes(node.input(0)), po = try bytes(node.output(0)), pb = try bytes(node.input(1))
+            LogicalReference.binary(isAnd: isAnd, layout: layout, pa, pb, po)
         }
-        guard let layout else { throw InterpreterError.allocateTensorsRequired }
-        let pb = try ElementwiseSupport.pointer(try node.input(1), name, as: UInt8.self)
-        LogicalReference.binary(isAnd: kind == .and, layout: layout, pa, pb, po)
+    }
+
+    /// The bool tensor's bytes.
+    private func bytes(_ t: RuntimeTensor) throws -> UnsafeMutablePointer<UInt8> {
+        try ElementwiseSupport.pointer(t, name, as: UInt8.self)
     }
 }
 
 /// SELECT (condition of the inputs' shape, or rank 1 selecting along the first dimension)
 /// and SELECT_V2 (all three inputs broadcast).
 final class SelectOperator: OperatorKernel {
+    /// How a node runs, decided at prepare from the shapes and the element size.
+    enum Plan {
+        /// Not prepared (or the last prepare failed): invoke throws.
+        case unprepared
+        /// Elements of `elementSize` bytes chosen through the three inputs' broadcast.
+        case select(MultiBroadcast, elementSize: Int)
+    }
+
     private let isV2: Bool
     private let name: String
-    private var plan: MultiBroadcast?
-    private var elementSize = 0
+    private var plan = Plan.unprepared
 
     init(v2: Bool) { isV2 = v2; name = v2 ? "SELECT_V2" : "SELECT" }
 
     func prepare(_ node: NodeContext) throws {
+        plan = .unprepared
         let c = try node.input(0), x = try node.input(1), y = try node.input(2), out = try node.output(0)
         guard c.type == .bool else { throw InterpreterError.invalidModel("\(name): condition must be bool, got \(c.type)") }
         try ElementwiseSupport.requireSameType([x, y], name)
@@ -120,20 +167,25 @@ final class SelectOperator: OperatorKernel {
             }
         }
         for s in [condShape, x.shape, y.shape] { _ = try ElementwiseSupport.checkedCount(s, name) }
-        do { plan = try MultiBroadcast([condShape, x.shape, y.shape]) } catch {
+        let broadcast: MultiBroadcast
+        do { broadcast = try MultiBroadcast([condShape, x.shape, y.shape]) } catch {
             throw InterpreterError.invalidShape("\(name): \(error)")
         }
-        elementSize = size
         out.type = x.type
-        out.shape = plan!.outputShape
+        out.shape = broadcast.outputShape
+        plan = .select(broadcast, elementSize: size)
     }
 
     func invoke(_ node: NodeContext) throws {
-        guard let plan else { throw InterpreterError.allocateTensorsRequired }
-        let c = try node.input(0), x = try node.input(1), y = try node.input(2), out = try node.output(0)
-        SelectReference.select(plan: plan, elementSize: elementSize,
-                             condition: try ElementwiseSupport.pointer(c, name, as: UInt8.self),
-                             UnsafeRawPointer(try ElementwiseSupport.data(x, name)),
-                             UnsafeRawPointer(try ElementwiseSupport.data(y, name)), try ElementwiseSupport.data(out, name))
+        switch plan {
+        case .unprepared:
+            throw InterpreterError.allocateTensorsRequired
+        case let .select(broadcast, elementSize):
+            let c = try node.input(0), x = try node.input(1), y = try node.input(2), out = try node.output(0)
+            SelectReference.select(plan: broadcast, elementSize: elementSize,
+                                   condition: try ElementwiseSupport.pointer(c, name, as: UInt8.self),
+                                   UnsafeRawPointer(try ElementwiseSupport.data(x, name)),
+                                   UnsafeRawPointer(try ElementwiseSupport.data(y, name)), try ElementwiseSupport.data(out, name))
+        }
     }
 }

@@ -7,14 +7,29 @@ import TFLiteKernels
 final class ReductionOperator: OperatorKernel {
     /// Which reduction.
     enum Kind { case mean, sum, maximum, minimum, product }
+
+    /// A reduction of the input into the output, with its `ReductionPlan` and parameters captured.
+    typealias Kernel<Element> = (UnsafePointer<Element>, UnsafeMutablePointer<Element>) -> Void
+
+    /// How a node runs, decided at prepare from the kind and the element type; each case
+    /// carries its kernel with the reduction plan, the requantization and the accumulators
+    /// (arena scratch, zeroed by the kernel on every invoke) captured.
+    enum Plan {
+        /// Not prepared (or the last prepare failed): invoke throws.
+        case unprepared
+        /// An empty output: invoke does nothing.
+        case empty
+        case float32(Kernel<Float>)
+        case int32(Kernel<Int32>)
+        case int64(Kernel<Int64>)
+        case int8(Kernel<Int8>)
+        case uint8(Kernel<UInt8>)
+        case int16(Kernel<Int16>)
+    }
+
     private let kind: Kind
     private let name: String
-    private var plan: ReductionPlan?
-    /// Quantized MEAN / SUM: the requantization and one Int32 accumulator per output element
-    /// (arena scratch; the kernel zeroes it on every invoke).
-    private var quantized: (parameters: ReductionReference.QuantizedMeanParams, accumulators: ScratchArray<Int32>)?
-    /// int32 MEAN: one Int64 accumulator per output element (arena scratch, zeroed by the kernel).
-    private var wideAccumulators: ScratchArray<Int64>?
+    private var plan = Plan.unprepared
 
     init(_ kind: Kind, name: String) { self.kind = kind; self.name = name }
 
@@ -28,104 +43,94 @@ final class ReductionOperator: OperatorKernel {
     }
 
     func prepare(_ node: NodeContext) throws {
+        plan = .unprepared
         let x = try node.input(0), axisTensor = try node.input(1), out = try node.output(0)
         let axes = try ElementwiseSupport.constantIntegers(axisTensor, name)
         let keepDims = try node.options(ReducerOptions.self).keepDims
         _ = try ElementwiseSupport.checkedCount(x.shape, name)
-        let plan: ReductionPlan
-        do { plan = try ReductionPlan(inputShape: x.shape, axes: axes, keepDims: keepDims) } catch {
+        let reduction: ReductionPlan
+        do { reduction = try ReductionPlan(inputShape: x.shape, axes: axes, keepDims: keepDims) } catch {
             throw InterpreterError.invalidModel("\(name): \(error)")
         }
-        self.plan = nil
-        quantized = nil
-        wideAccumulators = nil
-        var quantizedParameters: ReductionReference.QuantizedMeanParams?
+        let op = operation, mean = kind == .mean
+        let next: Plan
         switch x.type {
-        case .float32, .int32, .int64: break
-        case .int8, .uint8, .int16:
-            let qi = try ElementwiseSupport.perTensor(x, name), qo = try ElementwiseSupport.perTensor(out, name)
-            let p = ReductionReference.QuantizedMeanParams(inputScale: qi.scale, inputZeroPoint: qi.zeroPoint,
-                                                         outputScale: qo.scale, outputZeroPoint: qo.zeroPoint)
-            switch kind {
-            case .mean:
-                if x.type == .int16 && (qi.zeroPoint != 0 || qo.zeroPoint != 0) {
-                    throw InterpreterError.invalidModel("\(name): int16 zero points must be 0")
-                }
-                quantizedParameters = p
-            case .sum:
-                if x.type == .int16 && (qi.zeroPoint != 0 || qo.zeroPoint != 0) {
-                    throw InterpreterError.invalidModel("\(name): int16 zero points must be 0")
-                }
-                quantizedParameters = p
-            case .maximum, .minimum:
-                guard p.sameQuantization else {
-                    throw InterpreterError.invalidModel("\(name): input and output quantization must match")
-                }
-            case .product:
-                throw ElementwiseSupport.unsupported(name, x.type)
+        case .float32:
+            next = .float32(mean ? { ReductionReference.meanFloat32(plan: reduction, $0, $1) }
+                                 : { ReductionReference.float32(op, plan: reduction, $0, $1) })
+        case .int32:
+            if mean {
+                let wide = try node.requestScratch(Int64.self, count: reduction.outputCount, "the accumulators")
+                next = .int32 { ReductionReference.meanInt32(plan: reduction, scratch: wide.pointer, $0, $1) }
+            } else {
+                next = .int32 { ReductionReference.int32(op, plan: reduction, $0, $1) }
             }
+        case .int64:
+            next = .int64(mean ? { ReductionReference.meanInt64(plan: reduction, $0, $1) }
+                               : { ReductionReference.int64(op, plan: reduction, $0, $1) })
+        case .int8:
+            next = .int8(try quantizedKernel(node, x, out, reduction, mean: ReductionReference.meanInt8,
+                                             sum: ReductionReference.sumInt8, raw: ReductionReference.int8))
+        case .uint8:
+            next = .uint8(try quantizedKernel(node, x, out, reduction, mean: ReductionReference.meanUInt8,
+                                              sum: ReductionReference.sumUInt8, raw: ReductionReference.uint8))
+        case .int16:
+            next = .int16(try quantizedKernel(node, x, out, reduction, mean: ReductionReference.meanInt16,
+                                              sum: ReductionReference.sumInt16, raw: ReductionReference.int16))
         default:
             throw ElementwiseSupport.unsupported(name, x.type)
         }
-        if kind == .product && x.type != .float32 && x.type != .int32 && x.type != .int64 {
+        out.type = x.type
+        out.shape = reduction.outputShape
+        plan = reduction.outputCount > 0 ? next : .empty
+    }
+
+    /// The kernel of a quantized reduction, with the reference `Prepare`'s checks: MEAN / SUM
+    /// requantize (int16 zero points 0) into Int32 accumulators requested here; REDUCE_MAX /
+    /// REDUCE_MIN need equal input and output quantization; REDUCE_PROD is unsupported.
+    private func quantizedKernel<T>(
+        _ node: NodeContext, _ x: RuntimeTensor, _ out: RuntimeTensor, _ reduction: ReductionPlan,
+        mean: @escaping (ReductionReference.QuantizedMeanParams, ReductionPlan, UnsafeMutablePointer<Int32>, UnsafePointer<T>, UnsafeMutablePointer<T>) -> Void,
+        sum: @escaping (ReductionReference.QuantizedMeanParams, ReductionPlan, UnsafeMutablePointer<Int32>, UnsafePointer<T>, UnsafeMutablePointer<T>) -> Void,
+        raw: @escaping (ReductionReference.Operation, ReductionPlan, UnsafePointer<T>, UnsafeMutablePointer<T>) -> Void
+    ) throws -> Kernel<T> {
+        let qi = try ElementwiseSupport.perTensor(x, name), qo = try ElementwiseSupport.perTensor(out, name)
+        let p = ReductionReference.QuantizedMeanParams(inputScale: qi.scale, inputZeroPoint: qi.zeroPoint,
+                                                     outputScale: qo.scale, outputZeroPoint: qo.zeroPoint)
+        switch kind {
+        case .mean, .sum:
+            if x.type == .int16 && (qi.zeroPoint != 0 || qo.zeroPoint != 0) {
+                throw InterpreterError.invalidModel("\(name): int16 zero points must be 0")
+            }
+            let run = kind == .mean ? mean : sum
+            let accumulators = try node.requestScratch(Int32.self, count: reduction.outputCount, "the accumulators")
+            return { run(p, reduction, accumulators.pointer, $0, $1) }
+        case .maximum, .minimum:
+            guard p.sameQuantization else {
+                throw InterpreterError.invalidModel("\(name): input and output quantization must match")
+            }
+            let op = operation
+            return { raw(op, reduction, $0, $1) }
+        case .product:
             throw ElementwiseSupport.unsupported(name, x.type)
         }
-        if let p = quantizedParameters {
-            quantized = (p, try node.requestScratch(Int32.self, count: plan.outputCount, "the accumulators"))
-        }
-        if x.type == .int32 && kind == .mean {
-            wideAccumulators = try node.requestScratch(Int64.self, count: plan.outputCount, "the accumulators")
-        }
-        self.plan = plan
-        out.type = x.type
-        out.shape = plan.outputShape
     }
 
     func invoke(_ node: NodeContext) throws {
-        guard let plan else { throw InterpreterError.allocateTensorsRequired }
-        guard plan.outputCount > 0 else { return }
-        let x = try node.input(0), out = try node.output(0)
-        let op = operation
-        switch x.type {
-        case .float32:
-            let xi = try x.view(as: Float.self, name).base, o = try out.mutableView(as: Float.self, name).base
-            if kind == .mean { ReductionReference.meanFloat32(plan: plan, xi, o) } else { ReductionReference.float32(op, plan: plan, xi, o) }
-        case .int32:
-            let xi = try x.view(as: Int32.self, name).base, o = try out.mutableView(as: Int32.self, name).base
-            if kind == .mean {
-                guard let wide = wideAccumulators else { throw InterpreterError.allocateTensorsRequired }
-                ReductionReference.meanInt32(plan: plan, scratch: wide.pointer, xi, o)
-            } else { ReductionReference.int32(op, plan: plan, xi, o) }
-        case .int64:
-            let xi = try x.view(as: Int64.self, name).base, o = try out.mutableView(as: Int64.self, name).base
-            if kind == .mean { ReductionReference.meanInt64(plan: plan, xi, o) } else { ReductionReference.int64(op, plan: plan, xi, o) }
-        case .int8:
-            let xi = try x.view(as: Int8.self, name).base, o = try out.mutableView(as: Int8.self, name).base
-            try quantizedRun(plan, xi, o, mean: ReductionReference.meanInt8, sum: ReductionReference.sumInt8, raw: ReductionReference.int8)
-        case .uint8:
-            let xi = try x.view(as: UInt8.self, name).base, o = try out.mutableView(as: UInt8.self, name).base
-            try quantizedRun(plan, xi, o, mean: ReductionReference.meanUInt8, sum: ReductionReference.sumUInt8, raw: ReductionReference.uint8)
-        default:
-            let xi = try x.view(as: Int16.self, name).base, o = try out.mutableView(as: Int16.self, name).base
-            try quantizedRun(plan, xi, o, mean: ReductionReference.meanInt16, sum: ReductionReference.sumInt16, raw: ReductionReference.int16)
+        switch plan {
+        case .unprepared: throw InterpreterError.allocateTensorsRequired
+        case .empty: return
+        case let .float32(kernel): try run(node, kernel)
+        case let .int32(kernel): try run(node, kernel)
+        case let .int64(kernel): try run(node, kernel)
+        case let .int8(kernel): try run(node, kernel)
+        case let .uint8(kernel): try run(node, kernel)
+        case let .int16(kernel): try run(node, kernel)
         }
     }
 
-    private func quantizedRun<T>(
-        _ plan: ReductionPlan, _ x: UnsafePointer<T>, _ out: UnsafeMutablePointer<T>,
-        mean: (ReductionReference.QuantizedMeanParams, ReductionPlan, UnsafeMutablePointer<Int32>, UnsafePointer<T>, UnsafeMutablePointer<T>) -> Void,
-        sum: (ReductionReference.QuantizedMeanParams, ReductionPlan, UnsafeMutablePointer<Int32>, UnsafePointer<T>, UnsafeMutablePointer<T>) -> Void,
-        raw: (ReductionReference.Operation, ReductionPlan, UnsafePointer<T>, UnsafeMutablePointer<T>) -> Void
-    ) throws {
-        switch kind {
-        case .mean:
-            guard let q = quantized else { throw InterpreterError.allocateTensorsRequired }
-            mean(q.parameters, plan, q.accumulators.pointer, x, out)
-        case .sum:
-            guard let q = quantized else { throw InterpreterError.allocateTensorsRequired }
-            sum(q.parameters, plan, q.accumulators.pointer, x, out)
-        default:
-            raw(operation, plan, x, out)
-        }
+    /// Runs `kernel` from input 0 into output 0.
+    private func run<Element>(_ node: NodeContext, _ kernel: Kernel<Element>) throws {
+        kernel(try node.input(0).view(as: Element.self, name).base, try node.output(0).mutableView(as: Element.self, name).base)
     }
 }

@@ -5,37 +5,63 @@ import TFLiteKernels
 /// points 0, the reference's table-based int16 kernel) and LOG_SOFTMAX (float32, int8) along
 /// the last dimension.
 final class SoftmaxOperator: OperatorKernel {
+    /// A row kernel: softmax of the given rows (each `depth` elements long, `depth` captured).
+    typealias RowKernel<Input, Output> = (Range<Int>, UnsafePointer<Input>, UnsafeMutablePointer<Output>) -> Void
+    /// The rows to normalize: how many, and the elements in each (the last dimension).
+    typealias Rows = (count: Int, depth: Int)
+
+    /// How a node runs, decided at prepare from the operator and the input and output types;
+    /// each case carries its row kernel with its parameters (beta, tables) captured.
+    enum Plan {
+        /// Not prepared (or the last prepare failed): invoke throws.
+        case unprepared
+        /// float32 SOFTMAX or LOG_SOFTMAX.
+        case float32(Rows, RowKernel<Float, Float>)
+        /// int8 in and out: SOFTMAX's table or LOG_SOFTMAX's reference kernel.
+        case int8(Rows, RowKernel<Int8, Int8>)
+        /// uint8 in and out through the table.
+        case uint8(Rows, RowKernel<UInt8, UInt8>)
+        /// int8 in, int16 out through the table.
+        case int8ToInt16(Rows, RowKernel<Int8, Int16>)
+        /// uint8 in, int16 out through the table.
+        case uint8ToInt16(Rows, RowKernel<UInt8, Int16>)
+        /// int16 in and out, the reference's table-based kernel.
+        case int16(Rows, RowKernel<Int16, Int16>)
+    }
+
     private let isLog: Bool
     private let name: String
-    private var depth = 0
-    private var rows = 0
-    private var beta: Float = 1
-    private var quantized: SoftmaxReference.QuantizedParams?
-    private var table: QuantizedSoftmaxTable?
-    private var logParams: SoftmaxReference.QuantizedLogParams?
-    private var int16Params: SoftmaxReference.Int16Params?
+    private var plan = Plan.unprepared
 
     init(log: Bool) { isLog = log; name = log ? "LOG_SOFTMAX" : "SOFTMAX" }
 
     func prepare(_ node: NodeContext) throws {
+        plan = .unprepared
         let x = try node.input(0), out = try node.output(0)
         guard !x.shape.isEmpty else { throw InterpreterError.invalidShape("\(name): input must have at least one dimension") }
         let count = try ElementwiseSupport.checkedCount(x.shape, name)
-        depth = x.shape[x.shape.count - 1]
-        rows = depth == 0 ? 0 : count / depth
-        beta = isLog ? 1 : try node.options(SoftmaxOptions.self).beta
+        let depth = x.shape[x.shape.count - 1]
+        let rows: Rows = (depth == 0 ? 0 : count / depth, depth)
+        let beta: Float = isLog ? 1 : try node.options(SoftmaxOptions.self).beta
         try ElementwiseSupport.checkFinite(beta, "beta", name)
+        let next: Plan
         switch x.type {
         case .float32:
-            quantized = nil
             out.type = .float32
+            next = .float32(rows, isLog
+                ? { SoftmaxReference.logSoftmaxFloat32(depth: depth, rows: $0, $1, $2) }
+                : { SoftmaxReference.float32(beta: beta, depth: depth, rows: $0, $1, $2) })
         case .int8 where !isLog, .uint8 where !isLog:
             let qi = try ElementwiseSupport.perTensor(x, name)
             guard out.type == x.type || out.type == .int16 else { throw ElementwiseSupport.unsupported(name, out.type) }
             try ElementwiseSupport.checkMultiplier(Double(beta) * Double(qi.scale) * 0x1p26, "input multiplier (beta × input scale)", name)
-            let p = SoftmaxReference.QuantizedParams(beta: beta, inputScale: qi.scale)
-            quantized = p
-            table = QuantizedSoftmaxTable(p)
+            let t = QuantizedSoftmaxTable(SoftmaxReference.QuantizedParams(beta: beta, inputScale: qi.scale))
+            switch (x.type, out.type) {
+            case (.int8, .int8): next = .int8(rows) { t.int8(depth: depth, rows: $0, $1, $2) }
+            case (.uint8, .uint8): next = .uint8(rows) { t.uint8(depth: depth, rows: $0, $1, $2) }
+            case (.int8, _): next = .int8ToInt16(rows) { t.int8ToInt16(depth: depth, rows: $0, $1, $2) }
+            default: next = .uint8ToInt16(rows) { t.uint8ToInt16(depth: depth, rows: $0, $1, $2) }
+            }
         case .int16 where !isLog:
             let qi = try ElementwiseSupport.perTensor(x, name), qo = try ElementwiseSupport.perTensor(out, name)
             guard out.type == .int16 else { throw ElementwiseSupport.unsupported("\(name) (int16 input, \(out.type) output)", x.type) }
@@ -43,65 +69,38 @@ final class SoftmaxOperator: OperatorKernel {
                 throw InterpreterError.invalidModel("\(name): int16 input and output need zero point 0")
             }
             _ = try QuantizedMultiplier(checking: Double(qi.scale * beta) / (10.0 / 65535.0), "\(name) input multiplier (input scale × beta)")
-            int16Params = SoftmaxReference.Int16Params(beta: beta, inputScale: qi.scale)
+            let p = SoftmaxReference.Int16Params(beta: beta, inputScale: qi.scale)
+            next = .int16(rows) { SoftmaxReference.int16(p, depth: depth, rows: $0, $1, $2) }
         case .int8 where isLog:
             let qi = try ElementwiseSupport.perTensor(x, name), qo = try ElementwiseSupport.perTensor(out, name)
             guard out.type == .int8, qo.scale == 16.0 / 256, qo.zeroPoint == 127 else {
                 throw InterpreterError.invalidModel("\(name): int8 output must have scale 16/256 and zero point 127")
             }
-            logParams = .init(inputScale: qi.scale)
+            let p = SoftmaxReference.QuantizedLogParams(inputScale: qi.scale)
+            next = .int8(rows) { SoftmaxReference.logSoftmaxInt8(p, depth: depth, rows: $0, $1, $2) }
         default:
             throw ElementwiseSupport.unsupported(name, x.type)
         }
         out.shape = x.shape
+        plan = next
     }
 
     func invoke(_ node: NodeContext) throws {
-        let x = try node.input(0), out = try node.output(0)
-        let depth = self.depth, beta = self.beta
-        let minRows = WorkSplitPolicy.minChunk(work: WorkSplitPolicy.elementwiseElements, workPerUnit: depth)
-        if x.type == .float32 {
-            let isLog = self.isLog
-            let vx = try x.view(as: Float.self, name), vo = try out.mutableView(as: Float.self, name)
-            node.threads.parallelFor(rows, minChunk: minRows) { r in
-                if isLog {
-                    SoftmaxReference.logSoftmaxFloat32(depth: depth, rows: r, vx.base, vo.base)
-                } else {
-                    SoftmaxReference.float32(beta: beta, depth: depth, rows: r, vx.base, vo.base)
-                }
-            }
-            return
+        switch plan {
+        case .unprepared: throw InterpreterError.allocateTensorsRequired
+        case let .float32(rows, kernel): try runRows(node, rows, kernel)
+        case let .int8(rows, kernel): try runRows(node, rows, kernel)
+        case let .uint8(rows, kernel): try runRows(node, rows, kernel)
+        case let .int8ToInt16(rows, kernel): try runRows(node, rows, kernel)
+        case let .uint8ToInt16(rows, kernel): try runRows(node, rows, kernel)
+        case let .int16(rows, kernel): try runRows(node, rows, kernel)
         }
-        if isLog {
-            guard let lp = logParams else { throw InterpreterError.allocateTensorsRequired }
-            let vx = try x.view(as: Int8.self, name), vo = try out.mutableView(as: Int8.self, name)
-            node.threads.parallelFor(rows, minChunk: minRows) { r in
-                SoftmaxReference.logSoftmaxInt8(lp, depth: depth, rows: r, vx.base, vo.base)
-            }
-            return
-        }
-        if x.type == .int16 {
-            guard let p = int16Params else { throw InterpreterError.allocateTensorsRequired }
-            let vx = try x.view(as: Int16.self, name), vo = try out.mutableView(as: Int16.self, name)
-            node.threads.parallelFor(rows, minChunk: minRows) { r in
-                SoftmaxReference.int16(p, depth: depth, rows: r, vx.base, vo.base)
-            }
-            return
-        }
-        guard let t = table else { throw InterpreterError.allocateTensorsRequired }
-        switch (x.type, out.type) {
-        case (.int8, .int8):
-            let vx = try x.view(as: Int8.self, name), vo = try out.mutableView(as: Int8.self, name)
-            node.threads.parallelFor(rows, minChunk: minRows) { r in t.int8(depth: depth, rows: r, vx.base, vo.base) }
-        case (.uint8, .uint8):
-            let vx = try x.view(as: UInt8.self, name), vo = try out.mutableView(as: UInt8.self, name)
-            node.threads.parallelFor(rows, minChunk: minRows) { r in t.uint8(depth: depth, rows: r, vx.base, vo.base) }
-        case (.int8, _):
-            let vx = try x.view(as: Int8.self, name), vo = try out.mutableView(as: Int16.self, name)
-            node.threads.parallelFor(rows, minChunk: minRows) { r in t.int8ToInt16(depth: depth, rows: r, vx.base, vo.base) }
-        default:
-            let vx = try x.view(as: UInt8.self, name), vo = try out.mutableView(as: Int16.self, name)
-            node.threads.parallelFor(rows, minChunk: minRows) { r in t.uint8ToInt16(depth: depth, rows: r, vx.base, vo.base) }
-        }
+    }
+
+    /// Runs `kernel` over `rows`, split over the pool (`WorkSplitPolicy.elementwiseElements` per chunk).
+    private func runRows<Input, Output>(_ node: NodeContext, _ rows: Rows, _ kernel: RowKernel<Input, Output>) throws {
+        let x = try node.input(0).view(as: Input.self, name).base, y = try node.output(0).mutableView(as: Output.self, name).base
+        let minRows = WorkSplitPolicy.minChunk(work: WorkSplitPolicy.elementwiseElements, workPerUnit: rows.depth)
+        node.threads.parallelFor(rows.count, minChunk: minRows) { r in kernel(r, x, y) }
     }
 }
