@@ -5,8 +5,8 @@ import TFLiteSchema
 import XCTest
 
 /// Memory that is only touched while invoking, or when outputs are copied out, counts against
-/// ``ResourceLimits/maximumTotalByteCount`` like the arena: NMS's candidate queue is placed in
-/// the arena, the detection post-process workspace is reserved at prepare, and a tensor snapshot is refused
+/// ``ResourceLimits/maximumTotalByteCount`` like the arena: NMS's candidate queue and the
+/// detection post-process workspace are placed in the arena at prepare, and a tensor snapshot is refused
 /// when it would take the interpreter past the limit (the in-place accessors still work).
 final class InvokeMemoryLimitTests: XCTestCase {
     private func interpreter(_ fixture: String, totalMiB: Int) throws -> Interpreter {

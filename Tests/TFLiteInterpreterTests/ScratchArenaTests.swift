@@ -104,39 +104,79 @@ final class ScratchArenaTests: XCTestCase {
                                     "fixtures run through the windows")
     }
 
+    /// A prepared executor of the detection fixture `name`, its folder, and its model, which
+    /// the caller keeps while it runs the executor (the constant tensors point into its file).
+    private func loadDetection(_ name: String) throws -> (SubgraphExecutor, String, Model) {
+        let directory = try TestPaths.fixture("ops/detection/\(name)/model.tflite")
+        let model = try Model(file: TFLiteModelFile(contentsOf: directory))
+        let executor = SubgraphExecutor(blueprint: model.subgraphs[0], threads: ThreadPool(threadCount: 1))
+        try executor.prepare()
+        return (executor, (directory as NSString).deletingLastPathComponent, model)
+    }
+
+    /// Writes the fixture's `input_k.npy` files into the graph inputs, invokes, and returns every output's bytes.
+    private func invokeWithFixtureInputs(_ executor: SubgraphExecutor, _ folder: String) throws -> [[UInt8]] {
+        for (k, index) in executor.inputIndices.enumerated() {
+            let input = try NumPyArray(contentsOf: folder + "/input_\(k).npy")
+            let tensor = executor.tensors[index]
+            XCTAssertEqual(input.data.count, tensor.byteCount)
+            input.data.withUnsafeBytes { tensor.data!.copyMemory(from: $0.baseAddress!, byteCount: tensor.byteCount) }
+        }
+        try executor.invoke()
+        return executor.outputIndices.map {
+            let t = executor.tensors[$0]
+            return Array(UnsafeRawBufferPointer(start: t.data!, count: t.byteCount))
+        }
+    }
+
     /// NON_MAX_SUPPRESSION_V4/V5's candidate queue is arena scratch, and a poisoned arena gives
     /// the same selections (hard and soft NMS, score ties): the kernel writes every slot of the
     /// queue it reads.
     func testNonMaxSuppressionQueueIsArenaScratch() throws {
         for name in ["nms_v4_score_ties", "nms_v5_soft", "nms_v5_soft_ties"] {
-            let directory = try TestPaths.fixture("ops/detection/\(name)/model.tflite")
-            let model = try Model(file: TFLiteModelFile(contentsOf: directory))
-            let executor = SubgraphExecutor(blueprint: model.subgraphs[0], threads: ThreadPool(threadCount: 1))
-            try executor.prepare()
+            let (executor, folder, model) = try loadDetection(name)
+            defer { withExtendedLifetime(model) {} }
             let (_, _, scratch) = try executor.arenaRequests()
             XCTAssertEqual(scratch.count, 1, "\(name): one queue")
             for slot in scratch {
                 XCTAssertNotNil(slot.address, "\(name): queue not placed")
                 XCTAssertFalse(slot.hasOwnMemory, "\(name): queue outside the arena")
             }
-            let folder = (directory as NSString).deletingLastPathComponent
-            func outputs() throws -> [[UInt8]] {
-                for (k, index) in executor.inputIndices.enumerated() {
-                    let input = try NumPyArray(contentsOf: folder + "/input_\(k).npy")
-                    let tensor = executor.tensors[index]
-                    XCTAssertEqual(input.data.count, tensor.byteCount)
-                    input.data.withUnsafeBytes { tensor.data!.copyMemory(from: $0.baseAddress!, byteCount: tensor.byteCount) }
-                }
-                try executor.invoke()
-                return executor.outputIndices.map {
-                    let t = executor.tensors[$0]
-                    return Array(UnsafeRawBufferPointer(start: t.data!, count: t.byteCount))
-                }
-            }
-            let clean = try outputs()
+            let clean = try invokeWithFixtureInputs(executor, folder)
             for poison: UInt8 in [0xA5, 0x00, 0xFF, 0x7F] {
                 executor.overwriteArena(with: poison)
-                XCTAssertEqual(try outputs(), clean, "\(name): output depends on a stale queue (\(poison))")
+                XCTAssertEqual(try invokeWithFixtureInputs(executor, folder), clean, "\(name): output depends on a stale queue (\(poison))")
+            }
+        }
+    }
+
+    /// TFLite_Detection_PostProcess works in arena scratch only: the kernel's workspace and,
+    /// for each uint8 input, its dequantized floats. A poisoned arena gives the reference's
+    /// outputs bit for bit: regular and fast NMS, float and uint8 inputs, score ties, several
+    /// classes per box, a cut of ssd_pets.
+    func testDetectionPostProcessWorkspaceIsArenaScratch() throws {
+        let cases: [(name: String, quantizedInputs: Int)] = [
+            ("postprocess_fast_float_score_ties", 0), ("postprocess_fast_float_3_classes_per_box", 0),
+            ("postprocess_regular_float_score_ties", 0), ("postprocess_fast_uint8_coarse_ties", 3),
+            ("postprocess_fast_uint8_2_classes_per_box", 3), ("postprocess_regular_uint8_coarse_ties", 3),
+            ("postprocess_cut_ssd_pets_uint8_chelsea_regular_nms", 3), ("postprocess_cut_ssd_fish_uint8_chelsea", 3)]
+        for (name, quantizedInputs) in cases {
+            let (executor, folder, model) = try loadDetection(name)
+            defer { withExtendedLifetime(model) {} }
+            let (_, _, scratch) = try executor.arenaRequests()
+            // The workspace, plus the floats of each uint8 input (box encodings, class scores and
+            // the constant anchors in these fixtures).
+            XCTAssertEqual(scratch.count, 1 + quantizedInputs, "\(name): scratch slots")
+            for slot in scratch {
+                XCTAssertNotNil(slot.address, "\(name): scratch not placed")
+                XCTAssertFalse(slot.hasOwnMemory, "\(name): scratch outside the arena")
+            }
+            let expected = try (0..<executor.outputIndices.count).map { try NumPyArray(contentsOf: folder + "/output_\($0).npy").data }
+            XCTAssertEqual(try invokeWithFixtureInputs(executor, folder).map { Data($0) }, expected, "\(name): not the reference's outputs")
+            for poison: UInt8 in [0xA5, 0x00, 0xFF, 0x7F] {
+                executor.overwriteArena(with: poison)
+                XCTAssertEqual(try invokeWithFixtureInputs(executor, folder).map { Data($0) }, expected,
+                               "\(name): output depends on stale scratch (\(poison))")
             }
         }
     }

@@ -16,20 +16,26 @@ final class DetectionPostProcessTests: XCTestCase {
 
     private func run(_ p: DetectionPostProcessParameters, encodings: [Float], anchors: [Float], scores: [Float]) throws -> Result {
         let n = anchors.count / 4, columns = scores.count / n
-        var w = DetectionPostProcessWorkspace(boxCount: n, encodingLength: 4, classesWithBackground: columns, parameters: p)
+        let memory = UnsafeMutableRawBufferPointer.allocate(
+            byteCount: DetectionPostProcessWorkspace.byteCount(boxCount: n, parameters: p),
+            alignment: DetectionPostProcessWorkspace.alignment)
+        defer { memory.deallocate() }
+        memory.initializeMemory(as: UInt8.self, repeating: 0xA5)  // the kernel writes what it reads
+        let w = try DetectionPostProcessWorkspace(memory: memory, boxCount: n, parameters: p)
         try encodings.withUnsafeBufferPointer { e in
             try anchors.withUnsafeBufferPointer { a in
-                try DetectionPostProcessReference.decodeBoxes(encodings: e, encodingLength: 4, anchors: a, boxCount: n, parameters: p, into: &w)
+                try DetectionPostProcessReference.decodeBoxes(encodings: e, encodingLength: 4, anchors: a, boxCount: n, parameters: p, into: w)
             }
         }
-        for i in scores.indices { w.scores[i] = scores[i] }
         var boxes = [Float](repeating: -1, count: p.outputBoxCount * 4)
         var classes = [Float](repeating: -1, count: p.outputBoxCount), out = [Float](repeating: -1, count: p.outputBoxCount)
-        let count = try boxes.withUnsafeMutableBufferPointer { b in
-            try classes.withUnsafeMutableBufferPointer { c in
-                try out.withUnsafeMutableBufferPointer { s in
-                    try DetectionPostProcessReference.suppress(boxCount: n, classesWithBackground: columns, parameters: p, workspace: &w,
-                                                      boxes: b, classes: c, scores: s)
+        let count = try scores.withUnsafeBufferPointer { all in
+            try boxes.withUnsafeMutableBufferPointer { b in
+                try classes.withUnsafeMutableBufferPointer { c in
+                    try out.withUnsafeMutableBufferPointer { s in
+                        try DetectionPostProcessReference.suppress(classScores: all, boxCount: n, classesWithBackground: columns,
+                                                                   parameters: p, workspace: w, boxes: b, classes: c, scores: s)
+                    }
                 }
             }
         }

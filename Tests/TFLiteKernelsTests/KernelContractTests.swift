@@ -300,20 +300,25 @@ final class KernelContractTests: XCTestCase {
 
     // MARK: detection
 
-    func testDetectionWorkspaceFitsTheRunItWasMadeFor() {
+    func testDetectionWorkspaceFitsTheRunItWasMadeFor() throws {
         let p = DetectionPostProcessParameters(maxDetections: 10, maxClassesPerDetection: 1, scoreThreshold: 0.5,
                                                iouThreshold: 0.6, numClasses: 3, yScale: 10, xScale: 10, hScale: 5, wScale: 5)
-        let w = DetectionPostProcessWorkspace(boxCount: 50, encodingLength: 4, classesWithBackground: 4, parameters: p)
-        XCTAssertNil(w.violation(boxCount: 50, classesWithBackground: 4, parameters: p))
-        XCTAssertNil(w.violation(boxCount: 20, classesWithBackground: 4, parameters: p), "fewer anchors fit")
-        XCTAssertNotNil(w.violation(boxCount: 51, classesWithBackground: 4, parameters: p), "one anchor more")
-        XCTAssertNotNil(w.violation(boxCount: 50, classesWithBackground: 5, parameters: p), "a score column more")
+        let memory = UnsafeMutableRawBufferPointer.allocate(
+            byteCount: DetectionPostProcessWorkspace.byteCount(boxCount: 50, parameters: p), alignment: 64)
+        defer { memory.deallocate() }
+        let w = try DetectionPostProcessWorkspace(memory: memory, boxCount: 50, parameters: p)
+        XCTAssertNil(w.violation(boxCount: 50, parameters: p))
+        XCTAssertNil(w.violation(boxCount: 20, parameters: p), "fewer anchors fit")
+        XCTAssertNotNil(w.violation(boxCount: 51, parameters: p), "one anchor more")
         var moreClasses = p
         moreClasses.numClasses = 4
-        XCTAssertNotNil(w.violation(boxCount: 50, classesWithBackground: 4, parameters: moreClasses), "a class more")
+        XCTAssertNotNil(w.violation(boxCount: 50, parameters: moreClasses), "a class more")
+        var moreRanked = p
+        moreRanked.maxClassesPerDetection = 2
+        XCTAssertNotNil(w.violation(boxCount: 50, parameters: moreRanked), "a ranked class more per anchor")
         var moreDetections = p
         moreDetections.maxDetections = 11
-        XCTAssertNotNil(w.violation(boxCount: 50, classesWithBackground: 4, parameters: moreDetections), "a detection more")
+        XCTAssertNotNil(w.violation(boxCount: 50, parameters: moreDetections), "a detection more")
     }
 
     func testOverlapOfByteRanges() {

@@ -6,19 +6,22 @@ import TFLiteSchema
 /// encodings) → boxes `[1, M, 4]` (ymin, xmin, ymax, xmax), classes `[1, M]`, scores
 /// `[1, M]`, count `[1]`, all float32, with M = max_detections × max_classes_per_detection.
 /// Options come from the node's FlexBuffer map. Quantized inputs are dequantized exactly as
-/// the reference does before decoding; the kernel is ``DetectionPostProcessReference``.
+/// the reference does before decoding (``DetectionFloatInput``); the kernel is
+/// ``DetectionPostProcessReference``. All the memory an invoke works in — the dequantized
+/// inputs and the kernel's ``DetectionPostProcessWorkspace`` — is arena scratch requested at
+/// prepare, so invoke allocates nothing.
 final class DetectionPostProcessOperator: OperatorKernel {
     private static let op = "TFLite_Detection_PostProcess"
-    private var parameters = DetectionPostProcessParameters(maxDetections: 0, maxClassesPerDetection: 0, scoreThreshold: 0,
-                                                            iouThreshold: 0, numClasses: 0, yScale: 1, xScale: 1,
-                                                            hScale: 1, wScale: 1)
-    private var workspace = DetectionPostProcessWorkspace(boxCount: 0, encodingLength: 4, classesWithBackground: 0,
-                                                          parameters: DetectionPostProcessParameters(
-                                                            maxDetections: 0, maxClassesPerDetection: 0, scoreThreshold: 0,
-                                                            iouThreshold: 0, numClasses: 0, yScale: 1, xScale: 1, hScale: 1, wScale: 1))
-    private var boxCount = 0
-    private var encodingLength = 4
-    private var columns = 0
+
+    /// What prepare decided: the sizes, how each input becomes float, and the kernel's
+    /// workspace (arena scratch, one step long, like the dequantized inputs).
+    private struct Plan {
+        let parameters: DetectionPostProcessParameters
+        let boxCount: Int, encodingLength: Int, columns: Int
+        let encodings: DetectionFloatInput, anchors: DetectionFloatInput, scores: DetectionFloatInput
+        let workspace: ScratchArray<UInt8>
+    }
+    private var plan: Plan?
 
     /// The kernel parameters from the operator's typed options (``DetectionPostProcessOptions``),
     /// range-checked.
@@ -45,7 +48,8 @@ final class DetectionPostProcessOperator: OperatorKernel {
         guard node.inputs.count == 3, node.outputs.count == 4 else {
             throw InterpreterError.invalidModel("\(op): needs 3 inputs and 4 outputs, got \(node.inputs.count) and \(node.outputs.count)")
         }
-        parameters = try Self.parameters(fromFlexBuffer: node.customOptions)
+        plan = nil
+        let parameters = try Self.parameters(fromFlexBuffer: node.customOptions)
         let encodings = try node.input(0), scores = try node.input(1), anchors = try node.input(2)
         try DetectionTensorAccess.requireRank(encodings, 3, "box encodings", op: op)
         try DetectionTensorAccess.requireRank(scores, 3, "class predictions", op: op)
@@ -57,9 +61,7 @@ final class DetectionPostProcessOperator: OperatorKernel {
         } else {
             try DetectionTensorAccess.requireType(anchors, [.float32, .uint8], "anchors", op: op)
         }
-        boxCount = encodings.shape[1]
-        encodingLength = encodings.shape[2]
-        columns = scores.shape[2]
+        let boxCount = encodings.shape[1], encodingLength = encodings.shape[2], columns = scores.shape[2]
         guard encodings.shape[0] == 1, scores.shape[0] == 1 else {
             throw InterpreterError.invalidShape("\(op): batch size must be 1, got \(encodings.shape) and \(scores.shape)")
         }
@@ -75,9 +77,6 @@ final class DetectionPostProcessOperator: OperatorKernel {
         guard columns - parameters.numClasses >= 0, columns - parameters.numClasses <= 1 else {
             throw InterpreterError.invalidModel("\(op): num_classes \(parameters.numClasses) does not fit \(columns) score columns")
         }
-        if encodings.type == .uint8 { _ = try DetectionTensorAccess.quantization(encodings, "box encodings", op: op) }
-        if anchors.type == .uint8 { _ = try DetectionTensorAccess.quantization(anchors, "anchors", op: op) }
-        if scores.type == .uint8 { _ = try DetectionTensorAccess.quantization(scores, "class predictions", op: op) }
         guard boxCount <= 1 << 22, boxCount * max(columns, encodingLength) <= 1 << 28 else {
             throw InterpreterError.invalidShape("\(op): \(boxCount) boxes x \(columns) classes is too large")
         }
@@ -88,63 +87,37 @@ final class DetectionPostProcessOperator: OperatorKernel {
             output.type = .float32
             output.shape = shape
         }
-        try node.reserveScratch(DetectionPostProcessWorkspace.byteCount(boxCount: boxCount, encodingLength: encodingLength,
-                                                                        classesWithBackground: columns, parameters: parameters),
-                                "the workspace (\(boxCount) boxes x \(columns) classes)")
-        workspace = DetectionPostProcessWorkspace(boxCount: boxCount, encodingLength: encodingLength,
-                                                  classesWithBackground: columns, parameters: parameters)
+        let workspaceBytes = DetectionPostProcessWorkspace.byteCount(boxCount: boxCount, parameters: parameters)
+        plan = Plan(
+            parameters: parameters, boxCount: boxCount, encodingLength: encodingLength, columns: columns,
+            encodings: try DetectionFloatInput.prepare(encodings, count: boxCount * encodingLength, .float, "box encodings",
+                                                       node: node, op: op),
+            anchors: try DetectionFloatInput.prepare(anchors, count: boxCount * 4, .float, "anchors", node: node, op: op),
+            scores: try DetectionFloatInput.prepare(scores, count: boxCount * columns, .double, "class predictions",
+                                                    node: node, op: op),
+            workspace: try node.requestScratch(UInt8.self, count: workspaceBytes,
+                                               "the workspace (\(boxCount) boxes, \(parameters.numClasses) classes)"))
     }
 
     func invoke(_ node: NodeContext) throws {
         let op = Self.op
-        let encodings = try node.input(0), scores = try node.input(1), anchors = try node.input(2)
-        let n = boxCount
-        // Inputs as float, dequantized as the reference does.
-        switch encodings.type {
-        case .uint8:
-            let q = try DetectionTensorAccess.quantization(encodings, "box encodings", op: op)
-            let raw = try DetectionTensorAccess.buffer(encodings, as: UInt8.self, op: op)
-            let zero = Float(q.zeroPoint)
-            for i in 0..<(n * encodingLength) { workspace.encodings[i] = (Float(raw[i]) - zero) * q.scale }
-        default:
-            let raw = try DetectionTensorAccess.buffer(encodings, as: Float.self, op: op)
-            for i in 0..<(n * encodingLength) { workspace.encodings[i] = raw[i] }
-        }
-        switch anchors.type {
-        case .uint8:
-            let q = try DetectionTensorAccess.quantization(anchors, "anchors", op: op)
-            let raw = try DetectionTensorAccess.buffer(anchors, as: UInt8.self, op: op)
-            let zero = Float(q.zeroPoint)
-            for i in 0..<(n * 4) { workspace.anchors[i] = (Float(raw[i]) - zero) * q.scale }
-        default:
-            let raw = try DetectionTensorAccess.buffer(anchors, as: Float.self, op: op)
-            for i in 0..<(n * 4) { workspace.anchors[i] = raw[i] }
-        }
-        switch scores.type {
-        case .uint8:
-            let q = try DetectionTensorAccess.quantization(scores, "class predictions", op: op)
-            let raw = try DetectionTensorAccess.buffer(scores, as: UInt8.self, op: op)
-            let scale = Double(q.scale)
-            for i in 0..<(n * columns) { workspace.scores[i] = Float(scale * Double(Int32(raw[i]) - q.zeroPoint)) }
-        default:
-            let raw = try DetectionTensorAccess.buffer(scores, as: Float.self, op: op)
-            for i in 0..<(n * columns) { workspace.scores[i] = raw[i] }
-        }
+        guard let plan else { throw InterpreterError.allocateTensorsRequired }
+        let n = plan.boxCount, p = plan.parameters
+        let encodings = try plan.encodings.floats(try node.input(0), count: n * plan.encodingLength, op: op)
+        let scores = try plan.scores.floats(try node.input(1), count: n * plan.columns, op: op)
+        let anchors = try plan.anchors.floats(try node.input(2), count: n * 4, op: op)
         let boxes = try DetectionTensorAccess.buffer(try node.output(0), as: Float.self, op: op)
         let classes = try DetectionTensorAccess.buffer(try node.output(1), as: Float.self, op: op)
         let outScores = try DetectionTensorAccess.buffer(try node.output(2), as: Float.self, op: op)
         let count = try DetectionTensorAccess.buffer(try node.output(3), as: Float.self, op: op)
         do {
-            let encodingCopy = workspace.encodings, anchorCopy = workspace.anchors
-            try encodingCopy.withUnsafeBufferPointer { e in
-                try anchorCopy.withUnsafeBufferPointer { a in
-                    try DetectionPostProcessReference.decodeBoxes(encodings: e, encodingLength: encodingLength, anchors: a,
-                                                         boxCount: n, parameters: parameters, into: &workspace)
-                }
-            }
-            let detections = try DetectionPostProcessReference.suppress(boxCount: n, classesWithBackground: columns,
-                                                               parameters: parameters, workspace: &workspace,
-                                                               boxes: boxes, classes: classes, scores: outScores)
+            let memory = UnsafeMutableRawBufferPointer(start: plan.workspace.pointer, count: plan.workspace.count)
+            let workspace = try DetectionPostProcessWorkspace(memory: memory, boxCount: n, parameters: p)
+            try DetectionPostProcessReference.decodeBoxes(encodings: encodings, encodingLength: plan.encodingLength,
+                                                          anchors: anchors, boxCount: n, parameters: p, into: workspace)
+            let detections = try DetectionPostProcessReference.suppress(
+                classScores: scores, boxCount: n, classesWithBackground: plan.columns, parameters: p, workspace: workspace,
+                boxes: boxes, classes: classes, scores: outScores)
             if count.count > 0 { count[0] = Float(detections) }
         } catch let error as DetectionPostProcessError {
             throw InterpreterError.invocationFailed(error.description)

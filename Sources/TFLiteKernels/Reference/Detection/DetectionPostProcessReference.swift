@@ -57,96 +57,6 @@ public enum DetectionPostProcessError: Error, Equatable, Sendable, CustomStringC
     }
 }
 
-/// Scratch memory for ``DetectionPostProcessReference``, sized once so a run allocates nothing.
-public struct DetectionPostProcessWorkspace: Sendable {
-    /// Decoded boxes, 4 floats (ymin, xmin, ymax, xmax) per anchor.
-    public var decodedBoxes: [Float]
-    /// Float scores, `boxCount * classesWithBackground` (dequantized when the input is quantized).
-    public var scores: [Float]
-    /// Float box encodings / anchors when the inputs are quantized.
-    public var encodings: [Float]
-    public var anchors: [Float]
-    var classScores: [Float]
-    var keepScores: [Float]
-    var keepIndices: [Int]
-    var sortedIndices: [Int]
-    var active: [Bool]
-    var selected: [Int]
-    var mergedIndices: [Int]
-    var mergedScores: [Float]
-    var mergeOrder: [Int]
-    var sortedValues: [Float]
-    var maxScores: [Float]
-    var sortedClassIndices: [Int]
-    var rowOrder: [Int]
-
-    /// The bytes ``init(boxCount:encodingLength:classesWithBackground:parameters:)`` allocates
-    /// for the same arguments (element storage, not the arrays' headers), saturating at
-    /// `Int.max` instead of overflowing: callers count it against their memory policy first.
-    public static func byteCount(boxCount: Int, encodingLength: Int, classesWithBackground: Int,
-                                 parameters p: DetectionPostProcessParameters) -> Int {
-        let n = max(0, boxCount), k = max(0, classesWithBackground), maxDet = max(0, p.maxDetections)
-        let float = MemoryLayout<Float>.stride, int = MemoryLayout<Int>.stride, bool = MemoryLayout<Bool>.stride
-        // (element count, element size) of every array the initializer sizes.
-        let parts: [(Int, Int, Int)] = [
-            (n, 4, float), (n, k, float), (n, max(4, encodingLength), float), (n, 4, float), (n, 1, float),
-            (n, 1, float), (n, 1, int), (n, 1, int), (n, 1, bool), (n, 1, int),
-            (maxDet, 1, int), (maxDet, 1, float), (maxDet, 2, int), (maxDet, 2, float), (n, 1, float),
-            (n, max(0, p.numClasses), int), (max(0, p.numClasses), 1, int),
-        ]
-        var total = 0
-        for (a, b, size) in parts {
-            let (count, o1) = a.multipliedReportingOverflow(by: b)
-            let (bytes, o2) = count.multipliedReportingOverflow(by: size)
-            let (sum, o3) = total.addingReportingOverflow(bytes)
-            guard !o1, !o2, !o3 else { return Int.max }
-            total = sum
-        }
-        return total
-    }
-
-    /// The contract between a workspace and a run of
-    /// ``DetectionPostProcessReference/suppress(boxCount:classesWithBackground:parameters:workspace:boxes:classes:scores:)``:
-    /// the internal arrays the suppression indexes without further checks hold what `boxCount`
-    /// anchors with `classesWithBackground` score columns and `p` need — as the initializer with
-    /// the same arguments (or larger ones) sizes them.
-    /// - Returns: nil when the workspace fits, else what is too small.
-    func violation(boxCount: Int, classesWithBackground: Int, parameters p: DetectionPostProcessParameters) -> String? {
-        let n = max(0, boxCount), classes = max(0, p.numClasses), maxDet = max(0, p.maxDetections)
-        if decodedBoxes.count < 4 * n || scores.count < n * max(0, classesWithBackground) || classScores.count < n
-            || maxScores.count < n || sortedClassIndices.count < n * classes || rowOrder.count < classes {
-            return "detection workspace smaller than \(boxCount) anchors of \(classesWithBackground) columns, \(p.numClasses) classes"
-        }
-        if mergedIndices.count < maxDet || mergedScores.count < maxDet || mergeOrder.count < 2 * maxDet
-            || sortedValues.count < 2 * maxDet {
-            return "detection workspace smaller than \(p.maxDetections) detections"
-        }
-        return nil
-    }
-
-    /// Scratch for `boxCount` anchors with `encodingLength` values each and `classesWithBackground` scores.
-    public init(boxCount: Int, encodingLength: Int, classesWithBackground: Int, parameters p: DetectionPostProcessParameters) {
-        let n = max(0, boxCount), k = max(0, classesWithBackground), maxDet = max(0, p.maxDetections)
-        decodedBoxes = [Float](repeating: 0, count: n * 4)
-        scores = [Float](repeating: 0, count: n * k)
-        encodings = [Float](repeating: 0, count: n * max(4, encodingLength))
-        anchors = [Float](repeating: 0, count: n * 4)
-        classScores = [Float](repeating: 0, count: n)
-        keepScores = []; keepScores.reserveCapacity(n)
-        keepIndices = []; keepIndices.reserveCapacity(n)
-        sortedIndices = []; sortedIndices.reserveCapacity(n)
-        active = []; active.reserveCapacity(n)
-        selected = []; selected.reserveCapacity(n)
-        mergedIndices = [Int](repeating: 0, count: maxDet)
-        mergedScores = [Float](repeating: 0, count: maxDet)
-        mergeOrder = [Int](repeating: 0, count: 2 * maxDet)
-        sortedValues = [Float](repeating: 0, count: 2 * maxDet)
-        maxScores = [Float](repeating: 0, count: n)
-        sortedClassIndices = [Int](repeating: 0, count: n * max(0, p.numClasses))
-        rowOrder = [Int](repeating: 0, count: max(0, p.numClasses))
-    }
-}
-
 /// `TFLite_Detection_PostProcess`: SSD box decoding against anchors, then class-aware
 /// ("regular") or class-agnostic ("fast") non-maximum suppression, exactly as the reference
 /// kernel (`tensorflow/lite/kernels/detection_postprocess.cc`) computes it:
@@ -169,17 +79,18 @@ public enum DetectionPostProcessReference {
     /// - Parameters:
     ///   - encodings: `boxCount` rows of `encodingLength` (≥ 4) values: y, x, h, w, (keypoints...).
     ///   - anchors: `boxCount` rows of 4 values: y, x, h, w.
+    ///   - workspace: made for at least `boxCount` anchors; its other views are left alone.
     /// - Precondition: `boxCount ≥ 0`, checked under `LITEVISION_INTERNAL_CHECKS`. Short buffers
-    ///   and encodings of fewer than 4 values are not preconditions: they throw
-    ///   ``DetectionPostProcessError/invalidArgument(_:)``.
+    ///   (the workspace's included) and encodings of fewer than 4 values are not preconditions:
+    ///   they throw ``DetectionPostProcessError/invalidArgument(_:)``.
     public static func decodeBoxes(encodings: UnsafeBufferPointer<Float>, encodingLength: Int,
                                    anchors: UnsafeBufferPointer<Float>, boxCount: Int,
                                    parameters p: DetectionPostProcessParameters,
-                                   into workspace: inout DetectionPostProcessWorkspace) throws {
+                                   into workspace: DetectionPostProcessWorkspace) throws {
         KernelPrecondition.validCount(boxCount, "box count")
         guard encodingLength >= 4 else { throw DetectionPostProcessError.invalidArgument("box encodings need at least 4 values per box") }
-        guard encodings.count >= boxCount * encodingLength, anchors.count >= boxCount * 4,
-              workspace.decodedBoxes.count >= boxCount * 4 else {
+        let decoded = workspace.decodedBoxes
+        guard encodings.count >= boxCount * encodingLength, anchors.count >= boxCount * 4, decoded.count >= boxCount * 4 else {
             throw DetectionPostProcessError.invalidArgument("box encodings or anchors are smaller than \(boxCount) boxes")
         }
         let ys = Double(p.yScale), xs = Double(p.xScale), hs = Double(p.hScale), ws = Double(p.wScale)
@@ -190,30 +101,34 @@ public enum DetectionPostProcessReference {
             let xCenter = Float(Double(encodings[e + 1]) / xs * aw + ax)
             let halfH = Float(0.5 * exp(Double(encodings[e + 2]) / hs) * ah)
             let halfW = Float(0.5 * exp(Double(encodings[e + 3]) / ws) * aw)
-            workspace.decodedBoxes[i * 4] = yCenter - halfH
-            workspace.decodedBoxes[i * 4 + 1] = xCenter - halfW
-            workspace.decodedBoxes[i * 4 + 2] = yCenter + halfH
-            workspace.decodedBoxes[i * 4 + 3] = xCenter + halfW
+            decoded[i * 4] = yCenter - halfH
+            decoded[i * 4 + 1] = xCenter - halfW
+            decoded[i * 4 + 2] = yCenter + halfH
+            decoded[i * 4 + 3] = xCenter + halfW
         }
     }
 
-    /// Runs NMS on `workspace.decodedBoxes` and `workspace.scores` and writes the outputs.
+    /// Runs NMS on `workspace.decodedBoxes` (written by ``decodeBoxes(encodings:encodingLength:anchors:boxCount:parameters:into:)``)
+    /// and `classScores`, and writes the outputs.
     ///
     /// - Parameters:
+    ///   - classScores: `boxCount` rows of `classesWithBackground` float scores (the input,
+    ///     dequantized when it is quantized).
     ///   - boxCount: anchors.
     ///   - classesWithBackground: score columns per anchor (`numClasses` or `numClasses + 1`;
     ///     with one extra column, column 0 is the background and is skipped).
+    ///   - workspace: the decoded boxes and the scratch of the suppression, whose other views
+    ///     may hold anything (they are written before they are read).
     ///   - boxes: `outputBoxCount * 4` floats; `classes`, `scores`: `outputBoxCount` floats.
     /// - Returns: the number of detections (also the value of the fourth output).
-    /// - Precondition: `boxCount ≥ 0`, and `workspace` made for at least `boxCount` anchors with
-    ///   these `classesWithBackground` and parameters
-    ///   (``DetectionPostProcessWorkspace/init(boxCount:encodingLength:classesWithBackground:parameters:)``);
+    /// - Precondition: `boxCount ≥ 0`, and `workspace` made for at least `boxCount` anchors
+    ///   and these parameters (``DetectionPostProcessWorkspace/init(memory:boxCount:parameters:)``);
     ///   both checked under `LITEVISION_INTERNAL_CHECKS`, the workspace once the arguments passed
     ///   the checks that throw (`DetectionPostProcessWorkspace.violation`). Parameters the operator cannot work
-    ///   with and short output buffers are not preconditions: they throw
+    ///   with and short score, output or decoded-box buffers are not preconditions: they throw
     ///   ``DetectionPostProcessError/invalidArgument(_:)``.
-    public static func suppress(boxCount: Int, classesWithBackground: Int, parameters p: DetectionPostProcessParameters,
-                                workspace w: inout DetectionPostProcessWorkspace,
+    public static func suppress(classScores: UnsafeBufferPointer<Float>, boxCount: Int, classesWithBackground: Int,
+                                parameters p: DetectionPostProcessParameters, workspace w: DetectionPostProcessWorkspace,
                                 boxes: UnsafeMutableBufferPointer<Float>, classes: UnsafeMutableBufferPointer<Float>,
                                 scores: UnsafeMutableBufferPointer<Float>) throws -> Int {
         KernelPrecondition.validCount(boxCount, "box count")
@@ -227,24 +142,24 @@ public enum DetectionPostProcessReference {
         }
         let outputCount = p.outputBoxCount
         guard boxes.count >= outputCount * 4, classes.count >= outputCount, scores.count >= outputCount,
-              w.scores.count >= boxCount * classesWithBackground, w.decodedBoxes.count >= boxCount * 4 else {
-            throw DetectionPostProcessError.invalidArgument("output or scratch buffers are too small")
+              classScores.count >= boxCount * classesWithBackground, w.decodedBoxes.count >= boxCount * 4 else {
+            throw DetectionPostProcessError.invalidArgument("score, output or scratch buffers are too small")
         }
-        KernelPrecondition.holds(w.violation(boxCount: boxCount, classesWithBackground: classesWithBackground, parameters: p))
+        KernelPrecondition.holds(w.violation(boxCount: boxCount, parameters: p))
         for i in 0..<outputCount * 4 { boxes[i] = 0 }
         for i in 0..<outputCount { classes[i] = 0; scores[i] = 0 }
         if p.useRegularNMS {
-            return try regular(boxCount: boxCount, columns: classesWithBackground, labelOffset: labelOffset, p,
-                               &w, boxes, classes, scores)
+            return try regular(classScores, boxCount: boxCount, columns: classesWithBackground, labelOffset: labelOffset, p,
+                               w, boxes, classes, scores)
         }
-        return try fast(boxCount: boxCount, columns: classesWithBackground, labelOffset: labelOffset, p,
-                        &w, boxes, classes, scores)
+        return try fast(classScores, boxCount: boxCount, columns: classesWithBackground, labelOffset: labelOffset, p,
+                        w, boxes, classes, scores)
     }
 
     // MARK: - NMS
 
     /// IoU of decoded boxes `i` and `j`, in float, in the reference's operation order.
-    static func intersectionOverUnion(_ b: [Float], _ i: Int, _ j: Int) -> Float {
+    static func intersectionOverUnion(_ b: UnsafeMutableBufferPointer<Float>, _ i: Int, _ j: Int) -> Float {
         let iy0 = b[i * 4], ix0 = b[i * 4 + 1], iy1 = b[i * 4 + 2], ix1 = b[i * 4 + 3]
         let jy0 = b[j * 4], jx0 = b[j * 4 + 1], jy1 = b[j * 4 + 2], jx1 = b[j * 4 + 3]
         let areaI = (iy1 - iy0) * (ix1 - ix0)
@@ -256,57 +171,57 @@ public enum DetectionPostProcessReference {
         return intersection / (areaI + areaJ - intersection)
     }
 
-    /// Single-class NMS over `values` (one score per anchor); selected anchors go to `w.selected`.
-    static func suppressSingleClass(values: [Float], boxCount: Int, maxDetections: Int,
-                                    _ p: DetectionPostProcessParameters, _ w: inout DetectionPostProcessWorkspace) throws {
+    /// Single-class NMS over `w.anchorScores` (one score per anchor).
+    /// - Returns: how many anchors it selected, which are `w.selected[0 ..< count]`.
+    static func suppressSingleClass(boxCount: Int, maxDetections: Int, _ p: DetectionPostProcessParameters,
+                                    _ w: DetectionPostProcessWorkspace) throws -> Int {
         guard maxDetections >= 0 else { throw DetectionPostProcessError.invalidArgument("max detections must not be negative") }
         guard p.iouThreshold > 0, p.iouThreshold <= 1 else {
             throw DetectionPostProcessError.invalidArgument("nms_iou_threshold \(p.iouThreshold) is outside (0, 1]")
         }
-        for i in 0..<boxCount where w.decodedBoxes[i * 4] > w.decodedBoxes[i * 4 + 2] || w.decodedBoxes[i * 4 + 1] > w.decodedBoxes[i * 4 + 3] {
+        let boxes = w.decodedBoxes, values = w.anchorScores
+        for i in 0..<boxCount where boxes[i * 4] > boxes[i * 4 + 2] || boxes[i * 4 + 1] > boxes[i * 4 + 3] {
             throw DetectionPostProcessError.invalidDecodedBox(index: i)
         }
-        w.keepScores.removeAll(keepingCapacity: true)
-        w.keepIndices.removeAll(keepingCapacity: true)
+        var kept = 0
         for i in 0..<boxCount where values[i] >= p.scoreThreshold {
-            w.keepScores.append(values[i])
-            w.keepIndices.append(i)
+            w.keepScores[kept] = values[i]
+            w.keepIndices[kept] = i
+            kept += 1
         }
-        // Stable descending sort of the kept scores (ties keep anchor order).
-        w.sortedIndices.removeAll(keepingCapacity: true)
-        for i in 0..<w.keepScores.count { w.sortedIndices.append(i) }
-        let keepScores = w.keepScores
-        stableSortDescending(&w.sortedIndices, by: keepScores)
+        for i in 0..<kept { w.sortedIndices[i] = i }
+        sortDescending(w.sortedIndices, count: kept, by: w.keepScores)
 
-        let kept = w.keepScores.count
         let outputSize = min(kept, maxDetections)
-        w.selected.removeAll(keepingCapacity: true)
-        w.active.removeAll(keepingCapacity: true)
-        for _ in 0..<kept { w.active.append(true) }
+        var selected = 0
+        for i in 0..<kept { w.active[i] = true }
         var activeCount = kept
         for i in 0..<kept {
-            if activeCount == 0 || w.selected.count >= outputSize { break }
+            if activeCount == 0 || selected >= outputSize { break }
             guard w.active[i] else { continue }
             let anchor = w.keepIndices[w.sortedIndices[i]]
-            w.selected.append(anchor)
+            w.selected[selected] = anchor
+            selected += 1
             w.active[i] = false
             activeCount -= 1
             for j in (i + 1)..<max(i + 1, kept) where w.active[j] {
-                let iou = intersectionOverUnion(w.decodedBoxes, anchor, w.keepIndices[w.sortedIndices[j]])
+                let iou = intersectionOverUnion(boxes, anchor, w.keepIndices[w.sortedIndices[j]])
                 if iou > p.iouThreshold {
                     w.active[j] = false
                     activeCount -= 1
                 }
             }
         }
+        return selected
     }
 
-    /// Stable sort of `indices` by `values[index]`, larger first (`std::stable_sort`): equal
-    /// values keep their positions' order.
-    static func stableSortDescending(_ indices: inout [Int], by values: [Float]) {
-        // Swift's sort is not guaranteed stable; ordering by (value desc, index asc) is
-        // equivalent because the indices start out ascending.
-        indices.sort { a, b in
+    /// Sorts `indices[0 ..< count]` by `values[index]`, larger first, equal values in ascending
+    /// index order: the order of the reference's `std::stable_sort` of ascending indices.
+    /// The order is total (the indices differ, and the values passed the score threshold, so
+    /// none is NaN), so any correct sort gives it; the in-place heap sort needs no memory.
+    static func sortDescending(_ indices: UnsafeMutableBufferPointer<Int>, count: Int, by values: UnsafeMutableBufferPointer<Float>) {
+        var indices = indices
+        ReferenceHeapOrder.partialSort(&indices, middle: count, count: count) { a, b in
             let va = values[a], vb = values[b]
             if va > vb { return true }
             if vb > va { return false }
@@ -314,15 +229,16 @@ public enum DetectionPostProcessReference {
         }
     }
 
-    /// `DecreasingPartialArgSort`: the first `toSort` entries of `order` become the indices of
-    /// the largest `values[0..<count]`, in the reference's order (first maximum for one entry).
+    /// `DecreasingPartialArgSort`: `order[base ..< base + toSort]` become the indices of the
+    /// largest `values[0..<count]`, in the reference's order (first maximum for one entry).
     /// - Precondition: `1 ≤ toSort ≤ count ≤ values.count`, `scratch.count ≥ count`, `base ≥ 0`,
-    ///   and `order` holds `base + count` entries (`base + 1` for one entry). Checked under
-    ///   `LITEVISION_INTERNAL_CHECKS` (tuned builds drop the arrays' own bounds checks).
-    static func decreasingPartialArgSort(_ values: UnsafeBufferPointer<Float>, count: Int, toSort: Int, order: inout [Int],
-                                         base: Int, scratch: inout [Int]) {
+    ///   and `order` holds `base + toSort` entries. Checked under `LITEVISION_INTERNAL_CHECKS`
+    ///   (tuned builds drop the buffers' own bounds checks).
+    static func decreasingPartialArgSort(_ values: UnsafeBufferPointer<Float>, count: Int, toSort: Int,
+                                         order: UnsafeMutableBufferPointer<Int>, base: Int,
+                                         scratch: UnsafeMutableBufferPointer<Int>) {
         KernelPrecondition.check(toSort >= 1 && toSort <= count && count <= values.count && scratch.count >= count
-                                 && base >= 0 && order.count >= base + (toSort == 1 ? 1 : count),
+                                 && base >= 0 && order.count >= base + toSort,
                                  "arg sort of \(toSort) of \(count) values (\(values.count)) into \(order.count) at \(base), scratch \(scratch.count)")
         if toSort == 1 {
             var best = 0
@@ -330,43 +246,45 @@ public enum DetectionPostProcessReference {
             order[base] = best
             return
         }
+        var scratch = scratch
         for i in 0..<count { scratch[i] = i }
         ReferenceHeapOrder.partialSort(&scratch, middle: toSort, count: count) { values[$0] > values[$1] }
-        for i in 0..<count { order[base + i] = scratch[i] }
+        for i in 0..<toSort { order[base + i] = scratch[i] }
     }
 
     /// Regular NMS: per class, single-class NMS keeping at most
     /// `min(detectionsPerClass, maxDetections)` boxes, stably merged (earlier classes first
     /// among equal scores, like `std::inplace_merge`) into the running top `maxDetections`.
-    private static func regular(boxCount: Int, columns: Int, labelOffset: Int, _ p: DetectionPostProcessParameters,
-                                _ w: inout DetectionPostProcessWorkspace, _ boxes: UnsafeMutableBufferPointer<Float>,
-                                _ classes: UnsafeMutableBufferPointer<Float>, _ scores: UnsafeMutableBufferPointer<Float>) throws -> Int {
+    private static func regular(_ all: UnsafeBufferPointer<Float>, boxCount: Int, columns: Int, labelOffset: Int,
+                                _ p: DetectionPostProcessParameters, _ w: DetectionPostProcessWorkspace,
+                                _ boxes: UnsafeMutableBufferPointer<Float>, _ classes: UnsafeMutableBufferPointer<Float>,
+                                _ scores: UnsafeMutableBufferPointer<Float>) throws -> Int {
         let perClass = min(p.detectionsPerClass, p.maxDetections)
         guard perClass > 0 else {
             throw DetectionPostProcessError.invalidArgument("min(detections_per_class, max_detections) must be positive")
         }
+        let classScores = w.anchorScores
         var sortedCount = 0
         for column in 0..<p.numClasses {
-            for row in 0..<boxCount { w.classScores[row] = w.scores[row * columns + column + labelOffset] }
-            try suppressSingleClass(values: w.classScores, boxCount: boxCount, maxDetections: perClass, p, &w)
-            if w.selected.isEmpty { continue }
+            for row in 0..<boxCount { classScores[row] = all[row * columns + column + labelOffset] }
+            let newCount = try suppressSingleClass(boxCount: boxCount, maxDetections: perClass, p, w)
+            if newCount == 0 { continue }
             // Stable merge of the kept list [0, sortedCount) with this class's selections
             // (already in descending score order).
             var a = 0, b = 0, out = 0
-            let newCount = w.selected.count
             while a < sortedCount || b < newCount {
                 let takeNew: Bool
                 if a == sortedCount { takeNew = true } else if b == newCount { takeNew = false } else {
-                    takeNew = w.classScores[w.selected[b]] > w.mergedScores[a]
+                    takeNew = classScores[w.selected[b]] > w.mergedScores[a]
                 }
                 if takeNew {
                     let anchor = w.selected[b]
                     w.mergeOrder[out] = anchor * columns + column + labelOffset
-                    w.sortedValues[out] = w.classScores[anchor]
+                    w.mergeScores[out] = classScores[anchor]
                     b += 1
                 } else {
                     w.mergeOrder[out] = w.mergedIndices[a]
-                    w.sortedValues[out] = w.mergedScores[a]
+                    w.mergeScores[out] = w.mergedScores[a]
                     a += 1
                 }
                 out += 1
@@ -374,7 +292,7 @@ public enum DetectionPostProcessReference {
             sortedCount = min(out, p.maxDetections)
             for k in 0..<sortedCount {
                 w.mergedIndices[k] = w.mergeOrder[k]
-                w.mergedScores[k] = w.sortedValues[k]
+                w.mergedScores[k] = w.mergeScores[k]
             }
         }
         for k in 0..<sortedCount {
@@ -388,34 +306,34 @@ public enum DetectionPostProcessReference {
         return sortedCount
     }
 
-    private static func fast(boxCount: Int, columns: Int, labelOffset: Int, _ p: DetectionPostProcessParameters,
-                             _ w: inout DetectionPostProcessWorkspace, _ boxes: UnsafeMutableBufferPointer<Float>,
-                             _ classes: UnsafeMutableBufferPointer<Float>, _ scores: UnsafeMutableBufferPointer<Float>) throws -> Int {
+    /// Fast NMS: each anchor's best classes ranked, one single-class NMS over each anchor's
+    /// best score, then every selected anchor reported with its ranked classes.
+    private static func fast(_ all: UnsafeBufferPointer<Float>, boxCount: Int, columns: Int, labelOffset: Int,
+                             _ p: DetectionPostProcessParameters, _ w: DetectionPostProcessWorkspace,
+                             _ boxes: UnsafeMutableBufferPointer<Float>, _ classes: UnsafeMutableBufferPointer<Float>,
+                             _ scores: UnsafeMutableBufferPointer<Float>) throws -> Int {
         guard p.maxClassesPerDetection > 0 else {
             throw DetectionPostProcessError.invalidArgument("max_classes_per_detection must be positive")
         }
         guard p.numClasses > 0 else { throw DetectionPostProcessError.invalidArgument("num_classes must be positive") }
-        let perAnchor = min(p.maxClassesPerDetection, p.numClasses)
-        w.scores.withUnsafeBufferPointer { all in
-            for row in 0..<boxCount {
-                let rowScores = UnsafeBufferPointer(rebasing: all[(row * columns + labelOffset)..<(row * columns + labelOffset + p.numClasses)])
-                decreasingPartialArgSort(rowScores, count: p.numClasses, toSort: perAnchor,
-                                         order: &w.sortedClassIndices, base: row * p.numClasses, scratch: &w.rowOrder)
-                w.maxScores[row] = rowScores[w.sortedClassIndices[row * p.numClasses]]
-            }
+        let perAnchor = DetectionPostProcessWorkspace.classesPerAnchor(p)
+        for row in 0..<boxCount {
+            let rowScores = UnsafeBufferPointer(rebasing: all[(row * columns + labelOffset)..<(row * columns + labelOffset + p.numClasses)])
+            decreasingPartialArgSort(rowScores, count: p.numClasses, toSort: perAnchor,
+                                     order: w.rankedClasses, base: row * perAnchor, scratch: w.rowOrder)
+            w.anchorScores[row] = rowScores[w.rankedClasses[row * perAnchor]]
         }
-        try suppressSingleClass(values: w.maxScores, boxCount: boxCount, maxDetections: p.maxDetections, p, &w)
-        var outputBox = 0
-        for anchor in w.selected {
+        let selected = try suppressSingleClass(boxCount: boxCount, maxDetections: p.maxDetections, p, w)
+        for outputBox in 0..<selected {
+            let anchor = w.selected[outputBox]
             for column in 0..<perAnchor {
                 let slot = p.maxClassesPerDetection * outputBox + column
-                let classIndex = w.sortedClassIndices[anchor * p.numClasses + column]
+                let classIndex = w.rankedClasses[anchor * perAnchor + column]
                 for c in 0..<4 { boxes[slot * 4 + c] = w.decodedBoxes[anchor * 4 + c] }
                 classes[slot] = Float(classIndex)
-                scores[slot] = w.scores[anchor * columns + labelOffset + classIndex]
+                scores[slot] = all[anchor * columns + labelOffset + classIndex]
             }
-            outputBox += 1
         }
-        return outputBox
+        return selected
     }
 }
