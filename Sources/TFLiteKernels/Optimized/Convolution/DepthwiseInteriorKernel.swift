@@ -61,20 +61,11 @@ enum DepthwiseInteriorKernel {
         let inRow = (b * g.inputHeight + y0) * g.inputWidth * c - g.padLeft * c
         vectorTiles(kh: kh, kw: kw, input: input, filter: filter, channels: c, columns: columns, inRow: inRow,
                     rowStride: rowStride, tapStep: tapStep, pixelStep: pixelStep, sums: sums)
+        // The channels after the last 16-channel block, in narrower vectors (the same sums).
         let vectorChannels = c / 16 * 16
         if vectorChannels < c {
-            for ox in columns {
-                let window = input + (inRow + ox * pixelStep)
-                for ch in vectorChannels..<c {
-                    var acc: Float = 0
-                    for fy in 0..<kh {
-                        for fx in 0..<kw {
-                            acc = window[fy * rowStride + fx * tapStep + ch] * filter[(fy * kw + fx) * c + ch] + acc
-                        }
-                    }
-                    sums[ox * c + ch] = acc
-                }
-            }
+            DepthwiseBorderKernel.pixels(g, batch: b, oy: oy, columns: columns, channels: vectorChannels..<c, input: input,
+                                         filter: filter, sums: sums)
         }
         DepthwiseBorderKernel.pixels(g, batch: b, oy: oy, columns: columns.upperBound..<g.outputWidth, input: input,
                                      filter: filter, sums: sums)
