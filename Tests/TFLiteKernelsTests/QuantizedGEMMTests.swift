@@ -502,7 +502,8 @@ final class Int8QuadPackingTests: XCTestCase {
 final class AlignedPackingTests: XCTestCase {
     private static let shapes: [(outputDepth: Int, taps: Int, inputDepth: Int)] = {
         var rng = SeededGenerator(seed: 67)
-        var shapes: [(Int, Int, Int)] = [(1, 1, 1), (16, 1, 2), (17, 9, 3), (32, 1, 64), (3, 25, 7)]
+        // (64, 9, 255) packs to more than `AlignedArray.prefaultedMinimumBytes`: mapped memory.
+        var shapes: [(Int, Int, Int)] = [(1, 1, 1), (16, 1, 2), (17, 9, 3), (32, 1, 64), (3, 25, 7), (64, 9, 255)]
         for _ in 0..<30 { shapes.append((rng.int(1...70), [1, 4, 9, 25].randomElement(using: &rng)!, rng.int(1...45))) }
         return shapes
     }()
@@ -514,6 +515,7 @@ final class AlignedPackingTests: XCTestCase {
             let unsigned = (0..<count).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
             let signed = unsigned.map { Int8(bitPattern: $0) }
             let packedCount = Int16PairPacking.packedCount(outputDepth: s.outputDepth, taps: s.taps, inputDepth: s.inputDepth)
+            if s == (64, 9, 255) { XCTAssertGreaterThanOrEqual(packedCount * 2, AlignedArray<Int16>.prefaultedMinimumBytes) }
             _ = try AlignedArray<Int16>(repeating: 0x5A5A, count: packedCount)
             let gotUnsigned = try unsigned.withUnsafeBufferPointer {
                 try Int16PairPacking.packAligned($0.baseAddress!, offset: -128, outputDepth: s.outputDepth, taps: s.taps,

@@ -70,6 +70,20 @@ public final class AlignedArray<Element: BitwiseCopyable>: @unchecked Sendable {
         try initialize(UnsafeMutableBufferPointer(start: pointer, count: count))
     }
 
+    /// `count` elements of all-zero bytes (0 for the integer and float elements this holds),
+    /// then changed by `write`, which may set only some of them (packing that leaves its padding
+    /// at 0). An anonymous mapping's pages arrive zeroed, so only heap memory is filled here.
+    /// - Throws: `AlignedArrayAllocationError`, or what `write` throws.
+    public convenience init(zeroedCount count: Int, writingWith write: (UnsafeMutableBufferPointer<Element>) throws -> Void) throws {
+        precondition(_isPOD(Element.self), "AlignedArray holds plain values")
+        try self.init(allocating: count)
+        if mappedBytes == 0 {
+            UnsafeMutableRawPointer(pointer).initializeMemory(as: UInt8.self, repeating: 0,
+                                                              count: count * MemoryLayout<Element>.stride)
+        }
+        try write(UnsafeMutableBufferPointer(start: pointer, count: count))
+    }
+
     /// A copy of `elements`. - Throws: `AlignedArrayAllocationError`.
     public convenience init(_ elements: [Element]) throws {
         try self.init(allocating: elements.count)

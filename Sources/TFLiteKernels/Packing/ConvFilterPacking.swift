@@ -41,8 +41,7 @@ public enum ConvFilterPacking {
     public static func packFloatAligned(_ filter: UnsafePointer<Float>, outputDepth: Int, depth: Int) throws -> AlignedArray<Float> {
         let panelWidth = FloatConvKernelShape.native(outputDepth: outputDepth, depth: depth).panelWidth
         let panels = (outputDepth + panelWidth - 1) / panelWidth
-        return try AlignedArray(count: panels * depth * panelWidth) { dst in
-            dst.initialize(repeating: 0)
+        return try AlignedArray(zeroedCount: panels * depth * panelWidth) { dst in
             packFloat(filter, outputDepth: outputDepth, depth: depth, panelWidth: panelWidth, into: dst)
         }
     }

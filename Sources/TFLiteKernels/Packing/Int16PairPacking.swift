@@ -80,8 +80,7 @@ public enum Int16PairPacking {
     static func packPairsAligned<Weight: FixedWidthInteger>(_ filter: UnsafePointer<Weight>, offset: Int32,
                                                             outputDepth: Int, taps: Int,
                                                             inputDepth: Int) throws -> AlignedArray<Int16> {
-        try AlignedArray(count: packedCount(outputDepth: outputDepth, taps: taps, inputDepth: inputDepth)) { dst in
-            dst.initialize(repeating: 0)
+        try AlignedArray(zeroedCount: packedCount(outputDepth: outputDepth, taps: taps, inputDepth: inputDepth)) { dst in
             packPairs(filter, offset: offset, outputDepth: outputDepth, taps: taps, inputDepth: inputDepth, into: dst)
         }
     }
