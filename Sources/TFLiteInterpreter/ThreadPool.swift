@@ -7,7 +7,8 @@ import Foundation
 /// The workers are created once, when the pool is created: invoking a model never creates
 /// threads. Between jobs a worker first polls for new work for a short while (an invoke issues
 /// one job per operator, microseconds apart, and waking a sleeping thread costs more than many
-/// small operators take), then sleeps on a condition variable. The calling thread always takes
+/// small operators take), then sleeps on a condition variable; its lock spins before it blocks
+/// (``SpinningCondition``), as the threads take it often and briefly. The calling thread always takes
 /// part in the work, so a pool of `n` threads owns `n - 1` workers. Work is split into a few
 /// chunks per thread, claimed one at a time, so a thread the system preempts delays the job by
 /// one small chunk rather than by its whole share. Each thread claims the chunks of its own
@@ -161,7 +162,7 @@ private enum ThreadPoolEntry {
 /// Shared state of the pool and its workers (kept apart so the workers do not keep the pool alive).
 /// Every field is read and written under `condition`'s lock; polling takes the lock briefly.
 private final class ThreadPoolState: @unchecked Sendable {
-    private let condition = NSCondition()
+    private let condition = SpinningCondition()
     private var job: ThreadPoolJob?
     private var isShutDown = false
     /// Workers blocked in `condition.wait()` (the publisher only signals when there are any).
@@ -248,7 +249,7 @@ private final class ThreadPoolState: @unchecked Sendable {
         var spins = 0
         while !ready() {
             condition.unlock()
-            Self.pause()
+            SpinningCondition.pause()
             spins += 1
             if spins & 3 == 0, DispatchTime.now().uptimeNanoseconds > deadline {
                 condition.lock()
@@ -257,13 +258,6 @@ private final class ThreadPoolState: @unchecked Sendable {
             condition.lock()
         }
         return true
-    }
-
-    /// Lets the other threads take the lock for a moment (a few hundred cycles) between polls:
-    /// a few clock reads, which the optimizer cannot remove.
-    @inline(__always)
-    private static func pause() {
-        for _ in 0..<8 { _ = DispatchTime.now() }
     }
 
     /// True when the worker has something to do: shut down, or a chunk to take.
