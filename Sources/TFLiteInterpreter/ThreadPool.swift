@@ -25,7 +25,8 @@ import Foundation
 /// suspended meanwhile, so it must not hold index-keyed memory across the nested call). A call
 /// of the indexed form from another thread while a job runs waits for that job to finish (it
 /// cannot take an index the job's threads hold; the job never waits for it, so this cannot
-/// deadlock), where the plain form runs serially at once.
+/// deadlock), where the plain form runs serially at once — on pools of more than one thread (a
+/// one-thread pool runs every call at once on its caller, see the indexed form).
 final class ThreadPool: @unchecked Sendable {
     /// Number of threads that take part (the caller included).
     let threadCount: Int
@@ -74,8 +75,15 @@ final class ThreadPool: @unchecked Sendable {
     /// calls), so `body` may use memory kept per index — e.g. one scratch buffer per worker,
     /// requested at prepare for `threadCount` workers — without locks. A one-chunk call runs
     /// on the calling thread as worker 0 (or as the enclosing body's worker when nested).
+    ///
+    /// A one-thread pool runs the call at once on the calling thread as worker 0, as the plain
+    /// form does, without publishing a job (no allocation, no lock: most layers of a 1-thread
+    /// interpreter take this path). Its one index is then not guarded against a second outside
+    /// thread calling the same pool at the same moment; an interpreter's pool is its own and its
+    /// invokes are serialised, so its per-index memory is never used twice at once.
     func parallelFor(_ count: Int, minChunk: Int = 1, _ body: (Range<Int>, _ worker: Int) -> Void) {
         guard count > 0 else { return }
+        if threadCount == 1 { body(0..<count, 0); return }
         let chunkCount = chunkCount(count, minChunk: minChunk)
         withoutActuallyEscaping(body) { escapable in
             let job = ThreadPoolIndexedJob(count: count, chunkCount: chunkCount, threadCount: threadCount, body: escapable)
