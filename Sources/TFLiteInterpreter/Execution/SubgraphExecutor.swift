@@ -62,7 +62,7 @@ final class SubgraphExecutor {
     /// Positions (in `nodes`) of the nodes `invoke()` runs: all but those evaluated at prepare.
     private(set) var runOrder: [Int] = []
     /// Fused 8-bit `x · f(x)` pairs by MUL node position (`ByteMapFusion`), from the last `prepare()`.
-    private var fusedNodes: [ByteMapFusion?] = []
+    private(set) var fusedNodes: [ByteMapFusion?] = []
     /// The outputs of skipped table, clamp and ADD nodes by the position of the node that writes
     /// them (`OutputByteMapFusion`, `ClampFusion`, `ResidualAddFusion`), from the last
     /// `prepare()`: each shares that node's output memory.
@@ -253,6 +253,11 @@ final class SubgraphExecutor {
         fusedAliases = adds.aliases
         fusedReads = adds.reads
         runOrder = adds.order
+        // Fusion has decided which kernels run: only theirs finish their plans (`PlanFinishingKernel`).
+        for k in runOrder where fusedNodes[k] == nil {
+            let node = nodes[k]
+            try KernelErrors.preparing(node.context.code.displayName) { try node.kernel.roles.planFinishing?.finishPlan(node.context) }
+        }
         try planMemory(budget: &memory.budget)
         preparedBudget = memory.budget
         isPrepared = true
@@ -294,7 +299,10 @@ final class SubgraphExecutor {
                 if changed {
                     let name = node.context.code.displayName
                     node.context.scratch?.removeAll()
-                    try KernelErrors.preparing(name) { try node.kernel.prepare(node.context) }
+                    try KernelErrors.preparing(name) {
+                        try node.kernel.prepare(node.context)
+                        try node.kernel.roles.planFinishing?.finishPlan(node.context)
+                    }
                     try node.context.scratch?.allocateOwn(name) { try memory.reserve($0, $1) }
                     preparedInputShapes[k] = node.context.inputs.map { $0?.shape ?? [] }
                     for output in node.context.outputs { try ensureMemory(output) }
