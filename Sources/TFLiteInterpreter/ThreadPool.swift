@@ -26,7 +26,8 @@ import Foundation
 /// suspended meanwhile, so it must not hold index-keyed memory across the nested call). A call
 /// of the indexed form from another thread while a job runs waits for that job to finish (it
 /// cannot take an index the job's threads hold; the job never waits for it, so this cannot
-/// deadlock), where the plain form runs serially at once.
+/// deadlock), where the plain form runs serially at once — on pools of more than one thread (a
+/// one-thread pool runs every call at once on its caller, see the indexed form).
 final class ThreadPool: @unchecked Sendable {
     /// Number of threads that take part (the caller included).
     let threadCount: Int
@@ -75,9 +76,24 @@ final class ThreadPool: @unchecked Sendable {
     /// calls), so `body` may use memory kept per index — e.g. one scratch buffer per worker,
     /// requested at prepare for `threadCount` workers — without locks. A one-chunk call runs
     /// on the calling thread as worker 0 (or as the enclosing body's worker when nested).
+    ///
+    /// A one-thread pool runs the call at once on the calling thread as worker 0, as the plain
+    /// form does, without publishing a job (no allocation, no lock: most layers of a 1-thread
+    /// interpreter take this path). Its one index is then not guarded against a second outside
+    /// thread calling the same pool at the same moment; an interpreter's pool is its own and its
+    /// invokes are serialised, so its per-index memory is never used twice at once.
     func parallelFor(_ count: Int, minChunk: Int = 1, _ body: (Range<Int>, _ worker: Int) -> Void) {
         guard count > 0 else { return }
+        if threadCount == 1 { body(0..<count, 0); return }
         let chunkCount = chunkCount(count, minChunk: minChunk)
+        if chunkCount <= 1 {
+            // One chunk: run it here without publishing a job (the workers never see it), as
+            // worker 0, or nested with the enclosing body's index; other outside callers wait.
+            if let worker = state.beginInline() { body(0..<count, worker); return }
+            body(0..<count, 0)
+            state.endInline()
+            return
+        }
         withoutActuallyEscaping(body) { escapable in
             let job = ThreadPoolIndexedJob(count: count, chunkCount: chunkCount, threadCount: threadCount, body: escapable)
             switch state.start(job, indexed: true) {
@@ -169,6 +185,9 @@ private final class ThreadPoolState: @unchecked Sendable {
     private var sleepingWorkers = 0
     /// Outside callers blocked in `start` until the running job retires.
     private var waitingCallers = 0
+    /// The thread running a one-chunk indexed call in place (as worker 0, no job published), or
+    /// nil: the pool is busy as with a job, for every other caller.
+    private var inlineCaller: pthread_t?
     /// The thread of worker `k` at index `k` (index 0, the caller's, stays nil), set as each
     /// worker starts: before it can run any chunk.
     private var workerThreads: [pthread_t?]
@@ -188,7 +207,7 @@ private final class ThreadPoolState: @unchecked Sendable {
         let me = pthread_self()
         // No reference to the running job is held across the wait: its caller's
         // `withoutActuallyEscaping` requires the job (which holds its body) gone when it returns.
-        while self.job != nil {
+        while self.job != nil || inlineCaller != nil {
             if let worker = runningJobWorker(me) { return .nested(worker: worker) }
             guard indexed else { return .busy }
             waitingCallers += 1
@@ -203,9 +222,35 @@ private final class ThreadPoolState: @unchecked Sendable {
         return .started
     }
 
-    /// With the lock held and a job running: the worker index `thread` has in it (0 for the
-    /// thread that published it), nil when `thread` takes no part in it.
+    /// Before a one-chunk indexed call: nil when the calling thread now runs it in place as
+    /// worker 0 (it then calls ``endInline()``), after waiting while another caller's job or
+    /// in-place call runs; or the index to run it with, nested in a body that thread is running.
+    /// Takes the lock once and publishes nothing, so the polling workers do not contend for it.
+    func beginInline() -> Int? {
+        condition.lock(); defer { condition.unlock() }
+        let me = pthread_self()
+        while job != nil || inlineCaller != nil {
+            if let worker = runningJobWorker(me) { return worker }
+            waitingCallers += 1
+            condition.wait()
+            waitingCallers -= 1
+        }
+        inlineCaller = me
+        return nil
+    }
+
+    /// Ends the in-place call ``beginInline()`` started.
+    func endInline() {
+        condition.lock(); defer { condition.unlock() }
+        inlineCaller = nil
+        if waitingCallers > 0 { condition.broadcast() }
+    }
+
+    /// With the lock held and a job or an in-place call running: the worker index `thread` has
+    /// in it (0 for the thread that published it or runs in place), nil when `thread` takes no
+    /// part in it.
     private func runningJobWorker(_ thread: pthread_t) -> Int? {
+        if let inlineCaller, pthread_equal(inlineCaller, thread) != 0 { return 0 }
         if let caller = job?.caller, pthread_equal(caller, thread) != 0 { return 0 }
         return workerThreads.firstIndex { $0.map { pthread_equal($0, thread) != 0 } ?? false }
     }

@@ -32,11 +32,13 @@ final class GEMMActivationsTests: XCTestCase {
             let rows = layout.geometry.inputHeight * layout.geometry.inputWidth
             for threads in [1, 2, 3] {
                 let log = Log()
-                layout.convertAndRun(threads: ThreadPool(threadCount: threads)) { batch, pixels in
+                let workspace = ThreadWorkspaceSlot(threadCount: threads)
+                XCTAssertNoThrow(try workspace.allocateOwn())
+                layout.convertAndRun(threads: ThreadPool(threadCount: threads), workspace: workspace) { batch, pixels in
                     XCTAssertTrue(pixels.lowerBound >= 0 && pixels.upperBound <= rows, "\(name): \(pixels) in one image")
                     log.lock.lock(); defer { log.lock.unlock() }
                     for p in pixels { log.converted[batch * rows + p, default: 0] += 1 }
-                } gemm: { tiles in
+                } gemm: { tiles, _ in
                     log.lock.lock(); defer { log.lock.unlock() }
                     // The rows these tiles read: their own pixels (tile-local layers) or, for
                     // the others, every row (the test's stand-in for the taps' reach).

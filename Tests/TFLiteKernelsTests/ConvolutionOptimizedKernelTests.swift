@@ -117,6 +117,15 @@ final class ConvolutionOptimizedKernelTests: XCTestCase {
                                                    output: &actual, rows: part)
             }
             XCTAssertEqual(actual, expected, "\(g)")
+            // Again with each chunk's row of sums in a poisoned workspace of the declared bytes.
+            actual = [T](repeating: 0, count: g.outputCount)
+            for part in rng.chunks(DepthwiseConv2DOptimized.rowCount(g)) {
+                let workspace = PoisonedWorkspace(byteCount: DepthwiseConv2DOptimized.quantizedWorkspaceBytes(g))
+                DepthwiseConv2DOptimized.quantized(g, requantizer, offsetInput: offsetInput, packedFilter: packed, bias: bias,
+                                                   output: &actual, rows: part, workspace: workspace.workspace)
+                workspace.assertGuardIntact("\(g)")
+            }
+            XCTAssertEqual(actual, expected, "\(g) in a workspace")
         }
     }
 

@@ -38,6 +38,17 @@ final class DataMovementOptimizedTests: XCTestCase {
                 } }
             }
             XCTAssertEqual(actual.map(\.bitPattern), expected.map(\.bitPattern), "\(p)")
+            // Again with each chunk's weighted rows in a poisoned workspace of the declared bytes.
+            actual = [Float](repeating: .nan, count: p.outputElementCount)
+            for rows in chunks(plan.rowCount, &rng) {
+                let workspace = PoisonedWorkspace(byteCount: ResizeOptimized.bilinearFloatWorkspaceBytes(plan))
+                input.withUnsafeBufferPointer { x in actual.withUnsafeMutableBufferPointer { y in
+                    ResizeOptimized.bilinearFloat(plan, rows: rows, input: x.baseAddress!, output: y.baseAddress!,
+                                                  workspace: workspace.workspace)
+                } }
+                workspace.assertGuardIntact("\(p)")
+            }
+            XCTAssertEqual(actual.map(\.bitPattern), expected.map(\.bitPattern), "\(p) in a workspace")
         }
     }
 

@@ -234,6 +234,16 @@ final class ElementwiseSoftmaxTableTests: XCTestCase {
                 gotU.withUnsafeMutableBufferPointer { table.uint8(depth: depth, rows: 0..<rows, pu.baseAddress!, $0.baseAddress!) }
             }
             XCTAssertEqual(gotU, wantU, "trial \(trial) uint8")
+            // Again with the exponentials in a poisoned workspace of the declared bytes.
+            let workspace = PoisonedWorkspace(byteCount: QuantizedSoftmaxTable.workspaceBytes(depth: depth))
+            var gotInWorkspace = [Int8](repeating: 0, count: x.count)
+            x.withUnsafeBufferPointer { px in
+                gotInWorkspace.withUnsafeMutableBufferPointer {
+                    table.int8(depth: depth, rows: 0..<rows, px.baseAddress!, $0.baseAddress!, workspace: workspace.workspace)
+                }
+            }
+            workspace.assertGuardIntact("trial \(trial)")
+            XCTAssertEqual(gotInWorkspace, want, "trial \(trial) in a workspace")
         }
     }
 }

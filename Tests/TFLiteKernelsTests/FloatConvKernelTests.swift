@@ -43,12 +43,16 @@ final class FloatConvKernelTests: XCTestCase {
                         UnsafePointer<Float>, UnsafeMutablePointer<Float>, Range<Int>) -> Void
 
     /// Runs microkernel `K` through `floatIndirect` on 50 random geometries against the reference
-    /// (with `fused`, bit for bit against `fusedReference`).
+    /// (with `fused`, bit for bit against `fusedReference`), each chunk in a poisoned workspace of
+    /// the bytes `floatIndirectWorkspaceBytes` declares.
     private func check<K: FloatConvTileKernel>(_ kernel: K.Type, seed: UInt64, fused: Bool = false, pointwise: Bool = false) {
         check(rows: K.rows, panelWidth: K.panelWidth, name: "\(K.self)", seed: seed, fused: fused,
               pointwise: pointwise) { g, lo, hi, x, w, b, z, y, part in
+            let workspace = PoisonedWorkspace(byteCount: Conv2DOptimized.floatIndirectWorkspaceBytes(rows: K.rows,
+                                                                                                     panelWidth: K.panelWidth, g))
             Conv2DOptimized.floatIndirect(K.self, g, activationMin: lo, activationMax: hi, input: x, packedFilter: w,
-                                          bias: b, zeros: z, output: y, tiles: part)
+                                          bias: b, zeros: z, output: y, tiles: part, workspace: workspace.workspace)
+            workspace.assertGuardIntact("\(K.self) \(g)")
         }
     }
 
@@ -257,12 +261,10 @@ final class FloatConvKernelTests: XCTestCase {
                                               bias: b, zeros: z, output: y, tiles: part, workspace: nil)
         }
         check(rows: 6, panelWidth: 8, name: "broadcast 6x8 in a workspace", seed: 16) { g, lo, hi, x, w, b, z, y, part in
-            var workspace = [SIMD4<Float>](repeating: SIMD4(repeating: .nan),
-                                           count: max(1, Conv2DOptimized.floatBroadcast6x8WorkspaceCount(g)))
-            workspace.withUnsafeMutableBufferPointer { ws in
-                Conv2DOptimized.floatBroadcast6x8(g, activationMin: lo, activationMax: hi, input: x, packedFilter: w,
-                                                  bias: b, zeros: z, output: y, tiles: part, workspace: ws.baseAddress!)
-            }
+            let workspace = PoisonedWorkspace(byteCount: Conv2DOptimized.floatBroadcast6x8WorkspaceBytes(g))
+            Conv2DOptimized.floatBroadcast6x8(g, activationMin: lo, activationMax: hi, input: x, packedFilter: w,
+                                              bias: b, zeros: z, output: y, tiles: part, workspace: workspace.workspace)
+            workspace.assertGuardIntact("broadcast 6x8 \(g)")
         }
     }
 

@@ -69,6 +69,16 @@ final class PoolingOptimizedTests: XCTestCase {
                     chunked(g) { PoolingOptimized.maxInt8(g, activationMin: lo, activationMax: hi, input: xi, output: o.baseAddress!, rows: $0) }
                 }
                 XCTAssertEqual(got, want, "int8 max \(k) [\(lo), \(hi)]")
+                got = [Int8](repeating: 0, count: g.outputCount)
+                got.withUnsafeMutableBufferPointer { o in
+                    chunked(g) { rows in
+                        let workspace = PoisonedWorkspace(byteCount: PoolingOptimized.maxWorkspaceBytes(g, of: Int8.self), pattern: 0x7F)
+                        PoolingOptimized.maxInt8(g, activationMin: lo, activationMax: hi, input: xi, output: o.baseAddress!, rows: rows,
+                                                 workspace: workspace.workspace)
+                        workspace.assertGuardIntact("int8 max \(k)")
+                    }
+                }
+                XCTAssertEqual(got, want, "int8 max \(k) [\(lo), \(hi)] in a poisoned workspace")
                 PoolingReference.averageQuantized(g, activationMin: lo, activationMax: hi, input: xi, output: &want)
                 got.withUnsafeMutableBufferPointer { o in
                     chunked(g) { PoolingOptimized.averageInt8(g, activationMin: lo, activationMax: hi, input: xi, output: o.baseAddress!, rows: $0) }

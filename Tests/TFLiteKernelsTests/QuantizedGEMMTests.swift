@@ -91,7 +91,8 @@ final class QuantizedGEMMTests: XCTestCase {
         return out
     }
 
-    /// Runs `kernel` over random tile chunks of `g`.
+    /// Runs `kernel` over random tile chunks of `g`, each chunk in a poisoned workspace of the
+    /// bytes `QuantizedGEMM.workspaceBytes` declares.
     private func runGEMM<E: ConvIntegerEpilogue, X, W>(_ g: ConvolutionGeometry, _ kernel: QuantizedGEMMKernel,
                                                        layout: QuantizedGEMMLayout = .int16Pairs, input: [X],
                                                        packed: [W], bias: [Int32]?, epilogue: E, output: inout [E.Output],
@@ -101,9 +102,12 @@ final class QuantizedGEMMTests: XCTestCase {
                 packed.withUnsafeBufferPointer { w in
                     output.withUnsafeMutableBufferPointer { y in
                         withOptionalPointer(bias) { b in
+                            let workspace = PoisonedWorkspace(byteCount: QuantizedGEMM.workspaceBytes(g))
                             QuantizedGEMM.run(g, layout: layout, input: UnsafeRawPointer(x.baseAddress!),
                                               packedFilter: UnsafeRawPointer(w.baseAddress!), bias: b,
-                                              epilogue: epilogue, output: y.baseAddress!, tiles: part, kernel: kernel)
+                                              epilogue: epilogue, output: y.baseAddress!, tiles: part, kernel: kernel,
+                                              workspace: workspace.workspace)
+                            workspace.assertGuardIntact("\(kernel) \(layout) \(g)")
                         }
                     }
                 }
@@ -455,10 +459,12 @@ final class QuantizedGEMMTests: XCTestCase {
                                         let windowSums = QuantizedGEMMWindowSums(
                                             pixelSums: s.baseAddress!, padding: Int32(gemm.inputDepth) &* (0 &- q.inputOffset &- 128),
                                             scale: q.filterOffset)
+                                        let workspace = PoisonedWorkspace(byteCount: QuantizedGEMM.workspaceBytes(gemm))
                                         QuantizedGEMM.run(gemm, layout: .uint8WeightQuads, input: UnsafeRawPointer(x.baseAddress!),
                                                           packedFilter: UnsafeRawPointer(w.baseAddress!), bias: bb.baseAddress!,
                                                           epilogue: epilogue, output: y.baseAddress!, tiles: part,
-                                                          windowSums: windowSums, kernel: kernel)
+                                                          windowSums: windowSums, kernel: kernel, workspace: workspace.workspace)
+                                        workspace.assertGuardIntact("uint8-weight quads \(kernel) \(gemm)")
                                     }
                                 }
                             }

@@ -4,9 +4,11 @@
 /// Both come from the same lifetimes: the tensors (or groups of tensors sharing memory) that
 /// the arena holds, each live from the step that first uses it to the step that last does, in
 /// the interpreter's run order — after constant folding and node fusion, graph inputs and
-/// outputs live for the whole run — and the kernels' per-invoke scratch (integer GEMM
+/// outputs live for the whole run — the kernels' per-invoke scratch (integer GEMM
 /// activation copies and patch rows, quantized hybrid rows), each live only at its node's
-/// step. Constants, packed weights and variable tensors are not in the arena.
+/// step, and the per-thread kernel workspace (pointer tables, accumulator tiles, rows of
+/// sums): one block per pool thread shared by every node, live for the whole run.
+/// Constants, packed weights and variable tensors are not in the arena.
 public struct ArenaUsage: Codable, Sendable, Equatable {
     /// Bytes of the planned arena (``Interpreter/arenaByteCount``).
     public var arenaByteCount: Int

@@ -68,7 +68,10 @@ enum AheadOfTimeEvaluation {
             output.data = buffer.pointer
         }
         try node.scratch?.allocateOwn("\(name) (operator \(position))", reserve: reserve)
-        try KernelErrors.preparing(name) { try kernel.invoke(node) }
+        try KernelErrors.preparing(name) {
+            try kernel.roles.planFinishing?.finishPlan(node)
+            try kernel.invoke(node)
+        }
         for output in node.outputs { output.isConstant = true }
         return buffers
     }

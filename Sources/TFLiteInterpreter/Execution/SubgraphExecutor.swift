@@ -5,10 +5,11 @@ import TFLiteSchema
 /// the arena, and the prepare → plan → invoke cycle.
 ///
 /// - `prepare()` calls every kernel's `prepare` in order (output shapes, types, quantization,
-///   packed weights, scratch requests), then places every non-constant tensor, and the scratch
-///   each running node requested (live only at that node's step), in one arena planned from
-///   their lifetimes. Graph inputs and outputs are live for the whole run, so they stay
-///   valid between invokes.
+///   packed weights, scratch requests), then places every non-constant tensor, the scratch
+///   each running node requested (live only at that node's step), and one kernel workspace
+///   block per pool thread that every node shares (live for the whole run, as large as the
+///   largest request: ``ThreadWorkspaceSlot``), in one arena planned from their lifetimes.
+///   Graph inputs and outputs are live for the whole run, so they stay valid between invokes.
 /// - `invoke()` calls every kernel's `invoke`; it allocates nothing. 8-bit `x · f(x)` pairs
 ///   (YOLO's SiLU: LOGISTIC then MUL) run as one byte table (`ByteMapFusion`), bit-exact, which
 ///   an 8-bit convolution producing `x` applies as it writes it (`OutputByteMapFusion`); a
@@ -61,7 +62,7 @@ final class SubgraphExecutor {
     /// Positions (in `nodes`) of the nodes `invoke()` runs: all but those evaluated at prepare.
     private(set) var runOrder: [Int] = []
     /// Fused 8-bit `x · f(x)` pairs by MUL node position (`ByteMapFusion`), from the last `prepare()`.
-    private var fusedNodes: [ByteMapFusion?] = []
+    private(set) var fusedNodes: [ByteMapFusion?] = []
     /// The outputs of skipped table, clamp and ADD nodes by the position of the node that writes
     /// them (`OutputByteMapFusion`, `ClampFusion`, `ResidualAddFusion`), from the last
     /// `prepare()`: each shares that node's output memory.
@@ -252,6 +253,11 @@ final class SubgraphExecutor {
         fusedAliases = adds.aliases
         fusedReads = adds.reads
         runOrder = adds.order
+        // Fusion has decided which kernels run: only theirs finish their plans (`PlanFinishingKernel`).
+        for k in runOrder where fusedNodes[k] == nil {
+            let node = nodes[k]
+            try KernelErrors.preparing(node.context.code.displayName) { try node.kernel.roles.planFinishing?.finishPlan(node.context) }
+        }
         try planMemory(budget: &memory.budget)
         preparedBudget = memory.budget
         isPrepared = true
@@ -293,7 +299,10 @@ final class SubgraphExecutor {
                 if changed {
                     let name = node.context.code.displayName
                     node.context.scratch?.removeAll()
-                    try KernelErrors.preparing(name) { try node.kernel.prepare(node.context) }
+                    try KernelErrors.preparing(name) {
+                        try node.kernel.prepare(node.context)
+                        try node.kernel.roles.planFinishing?.finishPlan(node.context)
+                    }
                     try node.context.scratch?.allocateOwn(name) { try memory.reserve($0, $1) }
                     preparedInputShapes[k] = node.context.inputs.map { $0?.shape ?? [] }
                     for output in node.context.outputs { try ensureMemory(output) }
@@ -393,7 +402,27 @@ final class SubgraphExecutor {
                 requests.append(ArenaPlanner.Request(byteCount: slot.byteCount, firstUse: step, lastUse: step))
             }
         }
+        let workspaces = workspaceRegion()
+        if !workspaces.slots.isEmpty {
+            requests.append(ArenaPlanner.Request(byteCount: workspaces.threadCount * workspaces.blockStride,
+                                                 firstUse: 0, lastUse: lastStep))
+        }
         return (members, requests, scratch)
+    }
+
+    /// The per-thread kernel workspaces of the nodes that run (``ThreadWorkspaceSlot``), which
+    /// share one region of the arena: `threadCount` blocks of `blockStride` bytes (the largest
+    /// request, aligned), live for the whole run so every node finds them at the same addresses.
+    /// When there are slots, the region is the last of ``arenaRequests()``'s requests. Nodes
+    /// sized at invoke keep their own.
+    func workspaceRegion() -> (slots: [ThreadWorkspaceSlot], threadCount: Int, blockStride: Int) {
+        let slots = runOrder.compactMap { k -> ThreadWorkspaceSlot? in
+            guard fusedNodes[k] == nil, !dynamicNodes[k], let slot = nodes[k].context.scratch?.threadWorkspace,
+                  !slot.hasOwnMemory else { return nil }
+            return slot
+        }
+        let stride = max(AlignedBuffer.alignment, slots.map(\.alignedBytesPerThread).max() ?? 0)
+        return (slots, slots.map(\.threadCount).max() ?? 0, stride)
     }
 
     /// How many input slots of the nodes at positions `order` read each tensor (by index), for
@@ -431,6 +460,10 @@ final class SubgraphExecutor {
             }
         }
         for (i, slot) in scratch.enumerated() { slot.place(at: base + plan.offsets[groups.count + i]) }
+        let workspaces = workspaceRegion()
+        if let region = plan.offsets.last, !workspaces.slots.isEmpty {
+            for slot in workspaces.slots { slot.place(at: base + region, stride: workspaces.blockStride) }
+        }
         arenaByteCount = plan.arenaByteCount
         peakLiveByteCount = ArenaPlanner.peakLiveByteCount(requests)
         for (index, t) in blueprint.description.tensors.enumerated() where t.isVariable {

@@ -23,6 +23,8 @@ struct KernelRoles {
     var outputByteMapFusable: (any OutputByteMapFusable)? = nil
     /// A kernel that needs its executor (``HostedKernel``).
     var hosted: (any HostedKernel)? = nil
+    /// A kernel that finishes its plan once fusion has decided that it runs (``PlanFinishingKernel``).
+    var planFinishing: (any PlanFinishingKernel)? = nil
 }
 
 extension OperatorKernel {

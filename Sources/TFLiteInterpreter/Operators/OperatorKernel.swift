@@ -109,6 +109,31 @@ struct NodeContext {
         return ScratchArray(slot: slot, count: max(0, count))
     }
 
+    /// Requests `bytesPerThread` bytes of per-thread kernel workspace for this node's invoke
+    /// (what the kernels it calls state in their `workspaceBytes` functions; see
+    /// ``ThreadWorkspaceSlot`` and `KernelWorkspace`); call it in `prepare`, on every prepare. At
+    /// invoke, a chunk run by pool thread `worker` passes `slot.workspace(worker)` to its kernel.
+    /// In an interpreter every node's request shares one block per thread of the arena, as
+    /// large as the largest request, live for the whole run (counted in the arena, so not
+    /// reserved here). Outside one (``scratch`` nil) it gets memory of its own now, reserved in
+    /// ``memory`` first. A node's requests all return the same slot, raised to the largest.
+    /// - Throws: ``InterpreterError/resourceLimitExceeded(_:)`` naming the operator and `what`
+    ///   when the size is above what the interpreter allocates at once, or the budget is exceeded.
+    func requestWorkspace(bytesPerThread: Int, _ what: @autoclosure () -> String) throws -> ThreadWorkspaceSlot {
+        let threadCount = threads.threadCount
+        guard SharedMemoryBudget.bytes(threadCount, bytesPerThread) <= AlignedBuffer.maximumByteCount else {
+            throw InterpreterError.resourceLimitExceeded(
+                "\(code.displayName): workspace for \(what()) needs \(bytesPerThread) bytes per thread, more than the "
+                + "\(AlignedBuffer.maximumByteCount >> 30) GiB the interpreter allocates at once")
+        }
+        if let scratch { return scratch.requireWorkspace(bytesPerThread, threadCount: threadCount) }
+        let slot = ThreadWorkspaceSlot(threadCount: threadCount)
+        slot.require(bytesPerThread)
+        try reserveScratch(slot.ownByteCount, what())
+        try slot.allocateOwn()
+        return slot
+    }
+
     /// The node's builtin options as `type` (e.g. `try node.options(Conv2DOptions.self)`):
     /// the union's type code checked, absent fields (or absent options) at the schema's defaults.
     /// - Throws: ``InterpreterError/invalidModel(_:)`` carrying the ``TFLiteSchemaError``'s

@@ -38,9 +38,11 @@ struct GEMMLayout {
     /// When ``tilesReadOwnRows``, in one split: each chunk converts its own tiles' rows, then runs
     /// those tiles on them while they are in its core's cache. Otherwise a tile's taps reach rows
     /// of other tiles: all rows are converted in a first split, the tiles run in a second.
-    /// `convert` and `gemm` must only write memory of their own pixels and tiles.
-    func convertAndRun(threads: ThreadPool, convert: (_ batch: Int, _ pixels: Range<Int>) -> Void,
-                       gemm: (_ tiles: Range<Int>) -> Void) {
+    /// `convert` and `gemm` must only write memory of their own pixels and tiles; `gemm` gets the
+    /// running thread's block of `workspace` for its kernel (``ThreadWorkspaceSlot``).
+    func convertAndRun(threads: ThreadPool, workspace: ThreadWorkspaceSlot,
+                       convert: (_ batch: Int, _ pixels: Range<Int>) -> Void,
+                       gemm: (_ tiles: Range<Int>, _ workspace: KernelWorkspace) -> Void) {
         let g = geometry
         let rows = g.inputHeight * g.inputWidth
         let tiles = QuantizedGEMM.tileCount(g)
@@ -50,12 +52,14 @@ struct GEMMLayout {
                     convert(batch, part)
                 }
             }
-            threads.parallelFor(tiles, minChunk: WorkSplitPolicy.integerGEMMMinChunk(g)) { part in gemm(part) }
+            threads.parallelFor(tiles, minChunk: WorkSplitPolicy.integerGEMMMinChunk(g)) { part, worker in
+                gemm(part, workspace.workspace(worker))
+            }
             return
         }
         // Here the GEMM's pixels are its input rows, `rows` per image.
         let pixels = g.batches * rows
-        threads.parallelFor(tiles, minChunk: WorkSplitPolicy.integerGEMMMinChunk(g)) { part in
+        threads.parallelFor(tiles, minChunk: WorkSplitPolicy.integerGEMMMinChunk(g)) { part, worker in
             let first = part.lowerBound * QuantizedGEMM.tilePixels
             let end = min(pixels, part.upperBound * QuantizedGEMM.tilePixels)
             var pixel = first
@@ -64,7 +68,7 @@ struct GEMMLayout {
                 convert(batch, (pixel - batch * rows)..<(imageEnd - batch * rows))
                 pixel = imageEnd
             }
-            gemm(part)
+            gemm(part, workspace.workspace(worker))
         }
     }
 

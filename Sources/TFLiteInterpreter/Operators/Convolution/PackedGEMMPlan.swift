@@ -25,11 +25,11 @@ enum PackedGEMMPlan {
         case .uint8Pairs(let gemm):
             gemm.run(o, threads: threads, source: UInt8.self, conversion: .init(gather: QuantizedConvPatches.gatherPairs,
                                                                                 convert: Int16PairPacking.convert),
-                     kernel: QuantizedGEMM.uint8)
+                     kernel: { QuantizedGEMM.uint8($0, $1, input: $2, packedFilter: $3, bias: $4, output: $5, tiles: $6, workspace: $7) })
         case .int8Pairs(let gemm):
             gemm.run(o, threads: threads, source: Int8.self, conversion: .init(gather: QuantizedConvPatches.gatherPairs,
                                                                                convert: Int16PairPacking.convert),
-                     kernel: QuantizedGEMM.int8)
+                     kernel: { QuantizedGEMM.int8($0, $1, input: $2, packedFilter: $3, bias: $4, output: $5, tiles: $6, workspace: $7) })
         case .int8Quads(let gemm): gemm.run(o, threads: threads)
         case .uint8Quads(let gemm): gemm.run(o, threads: threads)
         case .hybridPairs(let gemm): gemm.run(o, threads: threads)
@@ -53,13 +53,11 @@ enum PackedGEMMPlan {
                 try ConvFilterPacking.packFloatAligned(try filter.view(as: Float.self, "the packed \(what)").base,
                                                        outputDepth: g.outputDepth, depth: depth)
             }
-            let workspaceCount = Conv2DOptimized.floatWorkspaceCount(g)
-            let workspaces = workspaceCount == 0 ? [] : try (0..<node.threads.threadCount).map { worker in
-                try node.requestScratch(SIMD4<Float>.self, count: workspaceCount, "thread \(worker)'s pre-broadcast inputs")
-            }
+            let workspace = try node.requestWorkspace(bytesPerThread: Conv2DOptimized.floatWorkspaceBytes(g),
+                                                      "the float GEMM's run tables")
             return .float(PackedFloatGEMM(geometry: g, clamp: clamp, weights: weights,
                                           zeros: Array(repeating: 0, count: g.inputDepth),
-                                          fusedMultiplyAdd: node.fusesMultiplyAdd, workspaces: workspaces))
+                                          fusedMultiplyAdd: node.fusesMultiplyAdd, workspace: workspace))
         case .uint8, .int8, .hybrid:
             return try QuantizedGEMMPacking.plan(arithmetic, geometry: g, weights: filter, node: node,
                                                  what: "the integer GEMM's packed \(what)")
@@ -111,9 +109,8 @@ struct PackedFloatGEMM {
     let zeros: [Float]
     /// Whether each multiply-add rounds once (see `FloatArithmetic`).
     let fusedMultiplyAdd: Bool
-    /// Workspace `k` for the chunks worker `k` runs (one per pool thread, arena scratch), for
-    /// kernels that need one (`Conv2DOptimized.floatWorkspaceCount`); empty for the others.
-    let workspaces: [ScratchArray<SIMD4<Float>>]
+    /// The kernel's per-thread workspace (`Conv2DOptimized.floatWorkspaceBytes`).
+    let workspace: ThreadWorkspaceSlot
     /// The ADD fused into the layer (`ResidualAddFusion`): its other operand, a tensor of the
     /// output's shape, and its activation range; nil without one.
     var residual: (operand: RuntimeTensor, clamp: FloatClamp)?
@@ -126,20 +123,11 @@ struct PackedFloatGEMM {
         }
         let tiles = Conv2DOptimized.floatTileCount(g)
         zeros.withUnsafeBufferPointer { z in
-            if workspaces.isEmpty {
-                threads.parallelFor(tiles, minChunk: WorkSplitPolicy.floatGEMMMinChunk(g)) { part in
-                    Conv2DOptimized.float(g, activationMin: clamp.min, activationMax: clamp.max, input: x,
-                                          packedFilter: weights.pointer, bias: b, zeros: z.baseAddress!, output: y,
-                                          tiles: part, fusedMultiplyAdd: fma, residual: fusedAdd)
-                }
-                return
-            }
             threads.parallelFor(tiles, minChunk: WorkSplitPolicy.floatGEMMMinChunk(g)) { part, worker in
-                precondition(worker < workspaces.count, "float GEMM: worker \(worker) of a pool larger than the one prepared with")
                 Conv2DOptimized.float(g, activationMin: clamp.min, activationMax: clamp.max, input: x,
                                       packedFilter: weights.pointer, bias: b, zeros: z.baseAddress!, output: y,
                                       tiles: part, fusedMultiplyAdd: fma, residual: fusedAdd,
-                                      workspace: workspaces[worker].pointer)
+                                      workspace: workspace.workspace(worker))
             }
         }
     }
@@ -154,6 +142,8 @@ struct Int16PairGEMM {
     let weights: AlignedArray<Int16>
     /// Activations in pairs (arena scratch); the trailing zero pixel is zeroed per invoke.
     let activations: ScratchArray<Int16>
+    /// The kernel's per-thread workspace (`QuantizedGEMM.workspaceBytes`).
+    let workspace: ThreadWorkspaceSlot
     /// A byte table applied to each chunk's output (``OutputByteMapFusion``); nil without one.
     var outputMap: OutputByteMap? = nil
 
@@ -161,7 +151,7 @@ struct Int16PairGEMM {
     /// `kernel` over the GEMM's tiles.
     func run<Source>(_ o: ConvolutionOperands, threads: ThreadPool, source: Source.Type,
                      conversion: PairedActivations<Source>, kernel: (ConvolutionGeometry, ConvRequantizer, UnsafePointer<Int16>, UnsafePointer<Int16>,
-                              UnsafePointer<Int32>?, UnsafeMutablePointer<Source>, Range<Int>) -> Void) {
+                              UnsafePointer<Int32>?, UnsafeMutablePointer<Source>, Range<Int>, KernelWorkspace) -> Void) {
         let (g, gemm, q) = (layer, layout.geometry, requantizer)
         let (x, bias, y) = (o.input(Source.self), o.bias(Int32.self), o.output(Source.self))
         let (offset, outputMap) = (q.parameters.inputOffset, outputMap)
@@ -169,11 +159,11 @@ struct Int16PairGEMM {
             let xp = paired.baseAddress!
             layout.zeroPairedPaddingPixel(xp)
             let (xin, w) = (UnsafePointer(xp), UnsafePointer(weights.pointer))
-            layout.convertAndRun(threads: threads) { batch, pixels in
+            layout.convertAndRun(threads: threads, workspace: workspace) { batch, pixels in
                 conversion.fill(g, layout: layout, batch: batch, pixels: pixels, into: xp,
                                 source: x + batch * g.inputHeight * g.inputWidth * g.inputDepth, offset: offset)
-            } gemm: { part in
-                kernel(gemm, q, xin, w, bias, y, part)
+            } gemm: { part, workspace in
+                kernel(gemm, q, xin, w, bias, y, part, workspace)
                 outputMap?.apply(tiles: part, of: gemm, to: y)
             }
         }
@@ -190,6 +180,8 @@ struct HybridPairGEMM {
     let weights: AlignedArray<Int16>
     /// Activations in pairs (arena scratch); the trailing zero pixel is zeroed per invoke.
     let activations: ScratchArray<Int16>
+    /// The kernel's per-thread workspace (`QuantizedGEMM.workspaceBytes`).
+    let workspace: ThreadWorkspaceSlot
 
     func run(_ o: ConvolutionOperands, threads: ThreadPool) {
         let (g, gemm, p) = (layer, layout.geometry, parameters)
@@ -202,12 +194,12 @@ struct HybridPairGEMM {
                 let xp = paired.baseAddress!
                 layout.zeroPairedPaddingPixel(xp)
                 let xin = UnsafePointer(xp)
-                layout.convertAndRun(threads: threads) { batch, pixels in
+                layout.convertAndRun(threads: threads, workspace: workspace) { batch, pixels in
                     conversion.fill(g, layout: layout, batch: batch, pixels: pixels, into: xp,
                                     source: q + batch * rowSize, offset: -offsets[batch])
-                } gemm: { part in
+                } gemm: { part, workspace in
                     QuantizedGEMM.hybrid(gemm, p, input: xin, inputScales: scales, packedFilter: w, bias: b, output: y,
-                                         tiles: part)
+                                         tiles: part, workspace: workspace)
                 }
             }
         }

@@ -9,20 +9,22 @@ final class Pool2DOperator: OperatorKernel {
     enum Kind { case average, max }
 
     /// A `PoolingOptimized` row kernel on `Element`s with an activation range in `Bound`s:
-    /// (geometry, activation min, activation max, input, output, output rows).
+    /// (geometry, activation min, activation max, input, output, output rows, the running
+    /// thread's workspace).
     typealias RowKernel<Element, Bound> = (ConvolutionGeometry, Bound, Bound, UnsafePointer<Element>,
-                                           UnsafeMutablePointer<Element>, Range<Int>) -> Void
+                                           UnsafeMutablePointer<Element>, Range<Int>, KernelWorkspace) -> Void
 
     /// How a node runs, decided at prepare from its kind and element type.
     enum Plan {
         /// Not prepared (or the last prepare failed): invoke throws.
         case unprepared
-        /// float32 output rows split over the pool.
-        case float(ConvolutionGeometry, FloatClamp, RowKernel<Float, Float>)
+        /// float32 output rows split over the pool (each case of the three carries the kernel's
+        /// per-thread workspace: `PoolingOptimized.maxWorkspaceBytes`, none for averages).
+        case float(ConvolutionGeometry, FloatClamp, RowKernel<Float, Float>, ThreadWorkspaceSlot)
         /// uint8 output rows split over the pool, clamped to a code range.
-        case uint8(ConvolutionGeometry, (min: Int32, max: Int32), RowKernel<UInt8, Int32>)
+        case uint8(ConvolutionGeometry, (min: Int32, max: Int32), RowKernel<UInt8, Int32>, ThreadWorkspaceSlot)
         /// int8 output rows split over the pool, clamped to a code range.
-        case int8(ConvolutionGeometry, (min: Int32, max: Int32), RowKernel<Int8, Int32>)
+        case int8(ConvolutionGeometry, (min: Int32, max: Int32), RowKernel<Int8, Int32>, ThreadWorkspaceSlot)
         /// int16 through the reference kernels (one thread).
         case int16(ConvolutionGeometry, (min: Int32, max: Int32), average: Bool)
     }
@@ -64,11 +66,16 @@ final class Pool2DOperator: OperatorKernel {
         }
         let next: Plan
         let average = kind == .average
+        /// The per-thread workspace of the row kernel on `Element`s (a row of column maxima for MAX_POOL_2D).
+        func workspace<Element>(_ type: Element.Type) throws -> ThreadWorkspaceSlot {
+            try node.requestWorkspace(bytesPerThread: average ? 0 : PoolingOptimized.maxWorkspaceBytes(geometry, of: Element.self),
+                                      "a row of column maxima")
+        }
         if input.type == .float32 {
             let kernel: RowKernel<Float, Float> = average
-                ? { PoolingOptimized.averageFloat($0, activationMin: $1, activationMax: $2, input: $3, output: $4, rows: $5) }
-                : { PoolingOptimized.maxFloat($0, activationMin: $1, activationMax: $2, input: $3, output: $4, rows: $5) }
-            next = .float(geometry, activation.floatRange, kernel)
+                ? { g, lo, hi, x, y, rows, _ in PoolingOptimized.averageFloat(g, activationMin: lo, activationMax: hi, input: x, output: y, rows: rows) }
+                : { PoolingOptimized.maxFloat($0, activationMin: $1, activationMax: $2, input: $3, output: $4, rows: $5, workspace: $6) }
+            next = .float(geometry, activation.floatRange, kernel, try workspace(Float.self))
         } else {
             let (scale, zero) = try ConvSupport.perTensor(output.quantization == nil ? input : output, "output", op: op)
             let (qmin, qmax) = ConvSupport.quantizedBounds(input.type)
@@ -77,14 +84,14 @@ final class Pool2DOperator: OperatorKernel {
             switch input.type {
             case .uint8:
                 let kernel: RowKernel<UInt8, Int32> = average
-                    ? { PoolingOptimized.averageUInt8($0, activationMin: $1, activationMax: $2, input: $3, output: $4, rows: $5) }
-                    : { PoolingOptimized.maxUInt8($0, activationMin: $1, activationMax: $2, input: $3, output: $4, rows: $5) }
-                next = .uint8(geometry, range, kernel)
+                    ? { g, lo, hi, x, y, rows, _ in PoolingOptimized.averageUInt8(g, activationMin: lo, activationMax: hi, input: x, output: y, rows: rows) }
+                    : { PoolingOptimized.maxUInt8($0, activationMin: $1, activationMax: $2, input: $3, output: $4, rows: $5, workspace: $6) }
+                next = .uint8(geometry, range, kernel, try workspace(UInt8.self))
             case .int8:
                 let kernel: RowKernel<Int8, Int32> = average
-                    ? { PoolingOptimized.averageInt8($0, activationMin: $1, activationMax: $2, input: $3, output: $4, rows: $5) }
-                    : { PoolingOptimized.maxInt8($0, activationMin: $1, activationMax: $2, input: $3, output: $4, rows: $5) }
-                next = .int8(geometry, range, kernel)
+                    ? { g, lo, hi, x, y, rows, _ in PoolingOptimized.averageInt8(g, activationMin: lo, activationMax: hi, input: x, output: y, rows: rows) }
+                    : { PoolingOptimized.maxInt8($0, activationMin: $1, activationMax: $2, input: $3, output: $4, rows: $5, workspace: $6) }
+                next = .int8(geometry, range, kernel, try workspace(Int8.self))
             default:
                 // int16, the last type `requireType` lets through.
                 next = .int16(geometry, range, average: average)
@@ -98,12 +105,12 @@ final class Pool2DOperator: OperatorKernel {
         switch plan {
         case .unprepared:
             throw InterpreterError.allocateTensorsRequired
-        case .float(let g, let clamp, let kernel):
-            try runRows(node, g, clamp.min, clamp.max, kernel)
-        case .uint8(let g, let range, let kernel):
-            try runRows(node, g, range.min, range.max, kernel)
-        case .int8(let g, let range, let kernel):
-            try runRows(node, g, range.min, range.max, kernel)
+        case .float(let g, let clamp, let kernel, let workspace):
+            try runRows(node, g, clamp.min, clamp.max, kernel, workspace)
+        case .uint8(let g, let range, let kernel, let workspace):
+            try runRows(node, g, range.min, range.max, kernel, workspace)
+        case .int8(let g, let range, let kernel, let workspace):
+            try runRows(node, g, range.min, range.max, kernel, workspace)
         case .int16(let g, let range, let average):
             guard g.outputCount > 0 else { return }
             let x = try node.input(0).view(as: Int16.self, op).base, y = try node.output(0).mutableView(as: Int16.self, op).base
@@ -117,11 +124,11 @@ final class Pool2DOperator: OperatorKernel {
 
     /// Runs `kernel` over the output rows of `g`, split over the pool (`WorkSplitPolicy.poolingMinChunk`).
     private func runRows<Element, Bound>(_ node: NodeContext, _ g: ConvolutionGeometry, _ lo: Bound, _ hi: Bound,
-                                         _ kernel: RowKernel<Element, Bound>) throws {
+                                         _ kernel: RowKernel<Element, Bound>, _ workspace: ThreadWorkspaceSlot) throws {
         guard g.outputCount > 0 else { return }
         let x = try node.input(0).view(as: Element.self, op).base, y = try node.output(0).mutableView(as: Element.self, op).base
-        node.threads.parallelFor(PoolingOptimized.rowCount(g), minChunk: WorkSplitPolicy.poolingMinChunk(g)) { rows in
-            kernel(g, lo, hi, x, y, rows)
+        node.threads.parallelFor(PoolingOptimized.rowCount(g), minChunk: WorkSplitPolicy.poolingMinChunk(g)) { rows, worker in
+            kernel(g, lo, hi, x, y, rows, workspace.workspace(worker))
         }
     }
 }

@@ -14,6 +14,8 @@ struct QuadOperands {
     let paddingByte: UInt8
     /// Bias plus correction (arena scratch), refreshed per invoke (the bias need not be constant).
     let combinedBias: ScratchArray<Int32>
+    /// The kernel's per-thread workspace (`QuantizedGEMM.workspaceBytes`).
+    let workspace: ThreadWorkspaceSlot
 
     /// Refreshes the combined bias from `bias` and the activation buffer's padding pixel, then
     /// fills every batch's rows of the activation buffer with `convert(batch, pixels, rows)` and
@@ -22,7 +24,8 @@ struct QuadOperands {
     /// written here: the buffers are arena scratch that other nodes overwrite.
     func run(bias: UnsafePointer<Int32>?, threads: ThreadPool,
              convert: (_ batch: Int, _ pixels: Range<Int>, _ rows: UnsafeMutablePointer<UInt8>) -> Void,
-             tiles: (_ input: UnsafePointer<UInt8>, _ bias: UnsafePointer<Int32>, _ tiles: Range<Int>) -> Void) {
+             tiles: (_ input: UnsafePointer<UInt8>, _ bias: UnsafePointer<Int32>, _ tiles: Range<Int>,
+                     _ workspace: KernelWorkspace) -> Void) {
         let correction = weights.correction
         let combined = combinedBias.pointer
         for c in 0..<layer.outputDepth { combined[c] = (bias?[c] ?? 0) &+ correction[c] }
@@ -32,10 +35,10 @@ struct QuadOperands {
         activations.withUnsafeMutableBufferPointer { bytes in
             let xp = bytes.baseAddress!
             Int8QuadPacking.fillPaddingPixel(xp, pixels: layout.pixels, depth: g.inputDepth, value: paddingByte)
-            layout.convertAndRun(threads: threads) { batch, part in
+            layout.convertAndRun(threads: threads, workspace: workspace) { batch, part in
                 convert(batch, part, xp + batch * rows * stride)
-            } gemm: { part in
-                tiles(UnsafePointer(xp), UnsafePointer(combined), part)
+            } gemm: { part, workspace in
+                tiles(UnsafePointer(xp), UnsafePointer(combined), part, workspace)
             }
         }
     }
@@ -66,8 +69,9 @@ struct Int8QuadGEMM {
                 Int8QuadPacking.convert(source + part.lowerBound * g.inputDepth, pixels: part.count,
                                         depth: g.inputDepth, into: image + part.lowerBound * stride)
             }
-        } tiles: { xin, bias, part in
-            QuantizedGEMM.int8Quads(gemm, q, input: xin, packedFilter: w, bias: bias, output: y, tiles: part)
+        } tiles: { xin, bias, part, workspace in
+            QuantizedGEMM.int8Quads(gemm, q, input: xin, packedFilter: w, bias: bias, output: y, tiles: part,
+                                    workspace: workspace)
             outputMap?.apply(tiles: part, of: gemm, to: y)
         }
     }
@@ -109,10 +113,10 @@ struct UInt8QuadGEMM {
                                             depth: g.inputDepth, into: image + part.lowerBound * stride,
                                             sums: imageSums + part.lowerBound)
                 }
-            } tiles: { xin, bias, part in
+            } tiles: { xin, bias, part, workspace in
                 let windowSums = QuantizedGEMMWindowSums(pixelSums: UnsafePointer(sums), padding: padding, scale: filterOffset)
                 QuantizedGEMM.uint8Quads(gemm, q, input: xin, packedFilter: w, bias: bias, windowSums: windowSums,
-                                         output: y, tiles: part)
+                                         output: y, tiles: part, workspace: workspace)
                 outputMap?.apply(tiles: part, of: gemm, to: y)
             }
         }

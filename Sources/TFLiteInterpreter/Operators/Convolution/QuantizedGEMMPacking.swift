@@ -57,6 +57,8 @@ enum QuantizedGEMMPacking {
         let g = layout.geometry
         let taps = g.filterHeight * g.filterWidth
         let pixels = layout.pixels
+        let workspace = try node.requestWorkspace(bytesPerThread: QuantizedGEMM.workspaceBytes(g),
+                                                  "the integer GEMM's pointer table and accumulators")
         switch arithmetic {
         case .int8(let q) where usesQuads(arithmetic):
             let w = try tensor.view(as: Int8.self, "int8 weights").base
@@ -71,7 +73,7 @@ enum QuantizedGEMMPacking {
             }
             return .int8Quads(Int8QuadGEMM(operands: try quadOperands(
                 layer, layout, ConvRequantizer(q), packed, paddingByte: Int8QuadPacking.paddingByte(inputOffset: q.inputOffset),
-                node: node)))
+                node: node, workspace: workspace)))
         case .uint8(let q) where usesQuads(arithmetic):
             let w = try tensor.view(as: UInt8.self, "uint8 weights").base
             let key = "uint8 quads \(layout.packedShape) input offset \(q.inputOffset) filter offset \(q.filterOffset)"
@@ -85,7 +87,7 @@ enum QuantizedGEMMPacking {
             return .uint8Quads(UInt8QuadGEMM(
                 operands: try quadOperands(layer, layout, ConvRequantizer(q), packed,
                                            paddingByte: Int8QuadPacking.unsignedWeightPaddingByte(inputOffset: q.inputOffset),
-                                           node: node),
+                                           node: node, workspace: workspace),
                 filterOffset: q.filterOffset,
                 pixelSums: try node.requestScratch(Int32.self, count: pixels, "the integer GEMM's pixel sums")))
         case .uint8(let q):
@@ -95,7 +97,7 @@ enum QuantizedGEMMPacking {
                                                  outputDepth: g.outputDepth, taps: taps, inputDepth: g.inputDepth)
             }
             return .uint8Pairs(Int16PairGEMM(layer: layer, layout: layout, requantizer: ConvRequantizer(q), weights: weights,
-                                             activations: try pairedActivations(layout, node: node)))
+                                             activations: try pairedActivations(layout, node: node), workspace: workspace))
         case .int8(let q):
             let key = "int8 pairs \(layout.packedShape) filter offset \(q.filterOffset)"
             let weights = try node.packedWeights(of: tensor, key: key, byteCount: packedBytes, what) {
@@ -103,7 +105,7 @@ enum QuantizedGEMMPacking {
                                                  outputDepth: g.outputDepth, taps: taps, inputDepth: g.inputDepth)
             }
             return .int8Pairs(Int16PairGEMM(layer: layer, layout: layout, requantizer: ConvRequantizer(q), weights: weights,
-                                            activations: try pairedActivations(layout, node: node)))
+                                            activations: try pairedActivations(layout, node: node), workspace: workspace))
         case .hybrid(let p, let scratch):
             let weights = try node.packedWeights(of: tensor, key: "int8 pairs \(layout.packedShape) filter offset 0",
                                                  byteCount: packedBytes, what) {
@@ -111,7 +113,8 @@ enum QuantizedGEMMPacking {
                                                  outputDepth: g.outputDepth, taps: taps, inputDepth: g.inputDepth)
             }
             return .hybridPairs(HybridPairGEMM(layer: layer, layout: layout, parameters: p, scratch: scratch,
-                                               weights: weights, activations: try pairedActivations(layout, node: node)))
+                                               weights: weights, activations: try pairedActivations(layout, node: node),
+                                               workspace: workspace))
         case .float, .int16x8:
             return nil
         }
@@ -127,14 +130,16 @@ enum QuantizedGEMMPacking {
     /// The operands of a quad GEMM: its activation buffer (with the trailing padding pixel of
     /// `paddingByte`) and combined bias requested as `node`'s arena scratch.
     private static func quadOperands(_ layer: ConvolutionGeometry, _ layout: GEMMLayout, _ requantizer: ConvRequantizer,
-                                     _ weights: QuadWeights, paddingByte: UInt8, node: NodeContext) throws -> QuadOperands {
+                                     _ weights: QuadWeights, paddingByte: UInt8, node: NodeContext,
+                                     workspace: ThreadWorkspaceSlot) throws -> QuadOperands {
         let g = layout.geometry
         return QuadOperands(
             layer: layer, layout: layout, requantizer: requantizer, weights: weights,
             activations: try node.requestScratch(UInt8.self, count: layout.activationCount(stride: Int8QuadPacking.quadDepth(g.inputDepth)),
                                                  "the integer GEMM's activations"),
             paddingByte: paddingByte,
-            combinedBias: try node.requestScratch(Int32.self, count: g.outputDepth, "the integer GEMM's bias"))
+            combinedBias: try node.requestScratch(Int32.self, count: g.outputDepth, "the integer GEMM's bias"),
+            workspace: workspace)
     }
 }
 

@@ -15,8 +15,9 @@ final class ResizeOperator: OperatorKernel {
         case unprepared
         /// Nearest neighbour on elements of `elementSize` bytes, output rows split over the pool.
         case nearest(ResizeRowsPlan, elementSize: Int)
-        /// Bilinear float32, output rows split over the pool.
-        case bilinearFloat(ResizeRowsPlan)
+        /// Bilinear float32, output rows split over the pool, each chunk's weighted rows in the
+        /// running thread's workspace (`ResizeOptimized.bilinearFloatWorkspaceBytes`).
+        case bilinearFloat(ResizeRowsPlan, ThreadWorkspaceSlot)
         /// Bilinear uint8 through the reference kernel.
         case bilinearUInt8(ResizeParameters)
         /// Bilinear int8 through the reference kernel.
@@ -46,14 +47,19 @@ final class ResizeOperator: OperatorKernel {
         let alignCorners: Bool, halfPixel: Bool
         // The plan for the geometry, made once the output shape passed its checks (the row
         // tables are as long as the output's rows and columns).
-        let makePlan: (ResizeParameters) -> Plan
+        let makePlan: (ResizeParameters) throws -> Plan
         switch method {
         case .bilinear:
             let options = try node.options(ResizeBilinearOptions.self)
             alignCorners = options.alignCorners
             halfPixel = options.halfPixelCenters
             switch input.type {
-            case .float32: makePlan = { .bilinearFloat(ResizeRowsPlan(bilinear: $0)) }
+            case .float32:
+                makePlan = {
+                    let rows = ResizeRowsPlan(bilinear: $0)
+                    return .bilinearFloat(rows, try node.requestWorkspace(bytesPerThread: ResizeOptimized.bilinearFloatWorkspaceBytes(rows),
+                                                                          "the weighted input rows"))
+                }
             case .uint8: makePlan = Plan.bilinearUInt8
             case .int8: makePlan = Plan.bilinearInt8
             case .int16: makePlan = Plan.bilinearInt16
@@ -73,7 +79,7 @@ final class ResizeOperator: OperatorKernel {
         try DataMovementSupport.requireSameType(input, output, op)
         DataMovementSupport.inheritQuantization(from: input, to: output)
         output.shape = try DataMovementSupport.checkedShape([s[0], size[0], size[1], s[3]], op)
-        plan = makePlan(parameters)
+        plan = try makePlan(parameters)
     }
 
     func invoke(_ node: NodeContext) throws {
@@ -89,10 +95,10 @@ final class ResizeOperator: OperatorKernel {
             node.threads.parallelFor(rows.rowCount, minChunk: WorkSplitPolicy.resizeMinChunk(rows.parameters)) { part in
                 ResizeOptimized.nearest(rows, rows: part, elementSize: elementSize, input: src, output: dst)
             }
-        case .bilinearFloat(let rows):
+        case .bilinearFloat(let rows, let workspace):
             let x = try input.view(as: Float.self, op).base, y = try output.mutableView(as: Float.self, op).base
-            node.threads.parallelFor(rows.rowCount, minChunk: WorkSplitPolicy.resizeMinChunk(rows.parameters)) { part in
-                ResizeOptimized.bilinearFloat(rows, rows: part, input: x, output: y)
+            node.threads.parallelFor(rows.rowCount, minChunk: WorkSplitPolicy.resizeMinChunk(rows.parameters)) { part, worker in
+                ResizeOptimized.bilinearFloat(rows, rows: part, input: x, output: y, workspace: workspace.workspace(worker))
             }
         case .bilinearUInt8(let p):
             ResizeBilinearReference.runUInt8(p, input: try input.view(as: UInt8.self, op).base,

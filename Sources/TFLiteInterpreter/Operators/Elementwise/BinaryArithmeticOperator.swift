@@ -5,8 +5,11 @@ import TFLiteKernels
 /// two broadcast inputs, optional fused activation (ADD, SUB, MUL, DIV). Quantized DIV
 /// (uint8, int8, int16) rejects a divisor code equal to the divisor's zero point (a real 0) as
 /// the reference does: at prepare when the divisor is constant, else at invoke.
-final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClampFusable, FloatResidualAddKernel {
-    var roles: KernelRoles { KernelRoles(codePair: self, floatClampFusable: self, floatResidualAdd: self) }
+final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClampFusable, FloatResidualAddKernel,
+                                      PlanFinishingKernel {
+    var roles: KernelRoles {
+        KernelRoles(codePair: self, floatClampFusable: self, floatResidualAdd: self, planFinishing: self)
+    }
 
     /// The operation on the two inputs into the output, with the broadcast layout and the
     /// parameters captured; it may split work over the pool, and throws an invocation error
@@ -18,8 +21,9 @@ final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClamp
     enum Plan {
         /// Not prepared (or the last prepare failed): invoke throws.
         case unprepared
-        /// float32 with its activation range (operator fusion may add one, `fuseFloatClamp`).
-        case float32(BroadcastLayout, min: Float, max: Float)
+        /// float32 through `kernel`, with its activation range (operator fusion may add one,
+        /// `fuseFloatClamp`).
+        case float32(BroadcastLayout, FloatKernel, min: Float, max: Float)
         case int32(Kernel<Int32>)
         case int64(Kernel<Int64>)
         /// int8 through the vector kernels or the reference.
@@ -29,18 +33,26 @@ final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClamp
         /// int16 through the reference.
         case int16(Kernel<Int16>)
         /// Large 8-bit ADD / SUB / MUL: every output code by input-code pair.
-        case pairTable(BroadcastLayout, DeferredPairTable)
+        case pairTable(BroadcastLayout, PairTablePlan)
     }
 
-    /// A pair table built by the first invoke that reads it, not at prepare: a MUL that
-    /// `ByteMapFusion` folds into a 256-entry table never runs, so its 64K table would be built
-    /// for nothing.
-    final class DeferredPairTable {
-        private let build: () -> QuantizedPairTable
-        /// The table, built on first access.
-        private(set) lazy var table: QuantizedPairTable = build()
+    /// The float32 kernel a node runs, chosen at prepare from the operation and the layout.
+    enum FloatKernel {
+        /// `BinaryArithmeticOptimized.float32Elementwise` over contiguous operands.
+        case vectorElementwise
+        /// `BinaryArithmeticOptimized.float32` over the broadcast layout's innermost rows.
+        case vectorRows
+        /// `BinaryArithmeticReference.float32` (operations the vector kernels lack), by rows.
+        case referenceRows
 
-        init(_ build: @escaping () -> QuantizedPairTable) { self.build = build }
+        /// The kernel for `operation` on `layout`.
+        init(_ operation: BinaryArithmeticReference.Operation, _ layout: BroadcastLayout) {
+            if !BinaryArithmeticOptimized.supportsFloat(operation) {
+                self = .referenceRows
+            } else {
+                self = layout.isElementwise ? .vectorElementwise : .vectorRows
+            }
+        }
     }
 
     private let operation: BinaryArithmeticReference.Operation
@@ -84,14 +96,14 @@ final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClamp
     /// For a prepared float ADD of two same-shape operands: its activation range, for fusing
     /// it into the node that produces one operand (`ResidualAddFusion`).
     var floatResidualAdd: FloatClamp? {
-        guard operation == .add, case let .float32(layout, lo, hi) = plan, layout.isElementwise else { return nil }
+        guard operation == .add, case let .float32(layout, _, lo, hi) = plan, layout.isElementwise else { return nil }
         return (lo, hi)
     }
 
     /// Adds a clamp to a float ADD / SUB / MUL / DIV without a fused activation (operator fusion).
     func fuseFloatClamp(min: Float, max: Float) -> Bool {
-        guard hasFusedActivation, case let .float32(layout, lo, hi) = plan, lo == -.infinity, hi == .infinity else { return false }
-        plan = .float32(layout, min: min, max: max)
+        guard hasFusedActivation, case let .float32(layout, kernel, lo, hi) = plan, lo == -.infinity, hi == .infinity else { return false }
+        plan = .float32(layout, kernel, min: min, max: max)
         return true
     }
 
@@ -109,7 +121,7 @@ final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClamp
         switch type {
         case .float32:
             let (lo, hi) = activation.floatRange
-            next = .float32(layout, min: lo, max: hi)
+            next = .float32(layout, FloatKernel(op, layout), min: lo, max: hi)
         case .int32:
             let (lo, hi) = activation.integerRange(Int32.self)
             next = .int32 { a, b, o, _ in
@@ -160,7 +172,7 @@ final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClamp
                 input2ZeroPoint: qb.zeroPoint, outputScale: qo.scale, outputZeroPoint: qo.zeroPoint,
                 leftShift: type == .int16 ? 15 : 20, activationMin: lo, activationMax: hi)
             if tabulate {
-                return .pairTable(layout, DeferredPairTable { .add(signed: signed, p, subtract: subtract) })
+                return .pairTable(layout, PairTablePlan { .add(signed: signed, p, subtract: subtract) })
             }
             if eightBit && Self.vectorFriendly(layout) && QuantizedBinaryArithmeticOptimized.supports(p) {
                 return signed
@@ -185,7 +197,7 @@ final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClamp
             }
             let beatsTable = eightBit && layout.isElementwise && QuantizedBinaryArithmeticOptimized.mulBeatsPairTable(p)
             if tabulate && !beatsTable {
-                return .pairTable(layout, DeferredPairTable { .mul(signed: signed, p) })
+                return .pairTable(layout, PairTablePlan { .mul(signed: signed, p) })
             }
             if beatsTable || (eightBit && Self.vectorFriendly(layout) && QuantizedBinaryArithmeticOptimized.supports(p)) {
                 return signed
@@ -322,19 +334,20 @@ final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClamp
         switch plan {
         case .unprepared:
             throw InterpreterError.allocateTensorsRequired
-        case let .float32(layout, lo, hi):
+        case let .float32(layout, kernel, lo, hi):
             let op = operation
             let a = try node.input(0).view(as: Float.self, name).base, b = try node.input(1).view(as: Float.self, name).base
             let o = try node.output(0).mutableView(as: Float.self, name).base
-            if !BinaryArithmeticOptimized.supportsFloat(op) {
+            switch kernel {
+            case .referenceRows:
                 ElementwiseParallel.rows(layout, node.threads) { r in
                     BinaryArithmeticReference.float32(op, layout: layout, rows: r, a, b, o, activationMin: lo, activationMax: hi)
                 }
-            } else if layout.isElementwise {
+            case .vectorElementwise:
                 ElementwiseParallel.flat(layout.elementCount, node.threads) { r in
                     BinaryArithmeticOptimized.float32Elementwise(op, range: r, a, b, o, activationMin: lo, activationMax: hi)
                 }
-            } else {
+            case .vectorRows:
                 ElementwiseParallel.rows(layout, node.threads) { r in
                     BinaryArithmeticOptimized.float32(op, layout: layout, rows: r, a, b, o, activationMin: lo, activationMax: hi)
                 }
@@ -344,8 +357,10 @@ final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClamp
         case let .int8(kernel): try run(node, kernel)
         case let .uint8(kernel): try run(node, kernel)
         case let .int16(kernel): try run(node, kernel)
-        case let .pairTable(layout, deferred):
-            let table = deferred.table
+        case let .pairTable(layout, tablePlan):
+            guard let table = tablePlan.table else {
+                throw InterpreterError.invocationFailed("\(name): pair table not built (finishPlan runs after prepare, before invoke)")
+            }
             let a = try node.input(0).byteView(name).base, b = try node.input(1).byteView(name).base
             let o = try node.output(0).mutableByteView(name).base
             if layout.isElementwise {
@@ -354,6 +369,22 @@ final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClamp
                 ElementwiseParallel.rows(layout, node.threads) { r in table.apply(layout: layout, rows: r, a, b, o) }
             }
         }
+    }
+
+    /// Builds the pair table of a `.pairTable` plan, once operator fusion has decided that this
+    /// node runs (a MUL that `ByteMapFusion` or `OutputByteMapFusion` folds away never builds
+    /// its 64K table); its bytes are reserved in `node`'s budget first. Other plans need nothing.
+    func finishPlan(_ node: NodeContext) throws {
+        guard case let .pairTable(_, tablePlan) = plan, tablePlan.table == nil else { return }
+        try node.reserveScratch(PairTablePlan.byteCount, "the 8-bit pair table")
+        tablePlan.build()
+    }
+
+    /// Whether the plan is a pair table and holds it (for tests: a table exists exactly for the
+    /// nodes that run after fusion).
+    var builtPairTable: Bool? {
+        guard case let .pairTable(_, tablePlan) = plan else { return nil }
+        return tablePlan.table != nil
     }
 
     /// Runs `kernel` from inputs 0 and 1 into output 0.

@@ -17,11 +17,14 @@ public enum Conv2DOptimized {
         (g.batches * g.outputHeight * g.outputWidth + rows - 1) / rows
     }
 
-    /// `SIMD4<Float>` values of workspace each concurrent `float` call on `g` needs (the SSE2
-    /// build's pre-broadcast inputs of one tile, see `floatBroadcast6x8`); 0 when the kernel this
-    /// build runs for `g` needs none.
-    public static func floatWorkspaceCount(_ g: ConvolutionGeometry) -> Int {
-        preBroadcasts(g) ? floatBroadcast6x8WorkspaceCount(g) : 0
+    /// Bytes of ``KernelWorkspace`` a `float` call on `g` takes (its contract, see
+    /// `KernelWorkspace`): the pre-broadcast inputs of one tile where the SSE2 build runs
+    /// `floatBroadcast6x8`, else the indirect driver's run table for a block of tiles and room
+    /// for a partial panel (`floatIndirectWorkspaceBytes`).
+    public static func floatWorkspaceBytes(_ g: ConvolutionGeometry) -> Int {
+        if preBroadcasts(g) { return floatBroadcast6x8WorkspaceBytes(g) }
+        let shape = FloatConvKernelShape.native(outputDepth: g.outputDepth, depth: g.filterHeight * g.filterWidth * g.inputDepth)
+        return floatIndirectWorkspaceBytes(rows: shape.rows, panelWidth: shape.panelWidth, g)
     }
 
     /// Whether `float` runs `g` through `floatBroadcast6x8`: the 6 × 8 kernel, from 5 panels on
@@ -47,20 +50,20 @@ public enum Conv2DOptimized {
     /// Groups == 1 only. With `fusedMultiplyAdd`, the generated kernels add each product with
     /// one rounding (the Swift kernels are unchanged): the same order of sums, each within an
     /// ulp of the separately rounded step. A `residual` (an ADD fused into the layer) requires
-    /// `fusesResidual(g)`. `workspace` holds `floatWorkspaceCount(g)` values that only this call
-    /// uses (a thread's arena scratch; every value the call reads it wrote first), or is nil:
-    /// the call then allocates what it needs.
+    /// `fusesResidual(g)`. `workspace` has `floatWorkspaceBytes(g)` bytes for this call alone
+    /// (the calling thread's, see ``KernelWorkspace``), or is nil: the call then takes a
+    /// temporary of its own.
     public static func float(_ g: ConvolutionGeometry, activationMin: Float, activationMax: Float,
                              input: UnsafePointer<Float>, packedFilter: UnsafePointer<Float>,
                              bias: UnsafePointer<Float>?, zeros: UnsafePointer<Float>,
                              output: UnsafeMutablePointer<Float>, tiles: Range<Int>, fusedMultiplyAdd: Bool = false,
-                             residual: FloatConvResidual? = nil, workspace: UnsafeMutablePointer<SIMD4<Float>>? = nil) {
+                             residual: FloatConvResidual? = nil, workspace: KernelWorkspace? = nil) {
         KernelPrecondition.check(residual == nil || fusesResidual(g), "a fused ADD needs a generated float tile")
         /// `floatIndirect` with kernel `K` on this call's operands.
         func indirect<K: FloatConvTileKernel>(_ kernel: K.Type) {
             floatIndirect(K.self, g, activationMin: activationMin, activationMax: activationMax, input: input,
                           packedFilter: packedFilter, bias: bias, zeros: zeros, output: output, tiles: tiles,
-                          residual: residual)
+                          residual: residual, workspace: workspace)
         }
         switch FloatConvKernelShape.native(outputDepth: g.outputDepth, depth: g.filterHeight * g.filterWidth * g.inputDepth) {
         case .rows8x32: indirect(FloatConvKernel8x32.self)

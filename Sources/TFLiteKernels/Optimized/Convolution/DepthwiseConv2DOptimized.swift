@@ -38,32 +38,43 @@ public enum DepthwiseConv2DOptimized {
 
     /// Quantized (uint8 / int8) depthwise convolution of output rows `rows`, bit-exact with
     /// the reference (see the type's notes for `offsetInput` and `packedFilter`).
+    /// Each row's sums go through a row of `workspace` (`quantizedWorkspaceBytes(g)` bytes for
+    /// this call alone, see ``KernelWorkspace``; nil: a temporary).
     static func quantized<Element: FixedWidthInteger>(
         _ g: ConvolutionGeometry, _ requantizer: ConvRequantizer, offsetInput: UnsafePointer<Float>,
         packedFilter: UnsafePointer<Float>, bias: UnsafePointer<Int32>?,
-        output: UnsafeMutablePointer<Element>, rows: Range<Int>
+        output: UnsafeMutablePointer<Element>, rows: Range<Int>, workspace: KernelWorkspace? = nil
     ) {
         precondition(Element.bitWidth == 8, "8-bit outputs only")
         let epilogue = DepthwiseRequantizeEpilogue(requantizer: requantizer, bias: bias)
         let bytes = UnsafeMutableRawPointer(output).assumingMemoryBound(to: UInt8.self)
-        run(g, input: offsetInput, filter: packedFilter, epilogue: epilogue, output: bytes, rows: rows)
+        run(g, input: offsetInput, filter: packedFilter, epilogue: epilogue, output: bytes, rows: rows, workspace: workspace)
+    }
+
+    /// Bytes of workspace an unwindowed `quantized` call on `g` takes: one output row of sums.
+    /// (The float rows finish in place and take none.)
+    static func quantizedWorkspaceBytes(_ g: ConvolutionGeometry) -> Int {
+        KernelWorkspace.bytes(Float.self, count: g.outputWidth * g.outputDepth)
     }
 
     /// Computes each row's sums (into the output row itself when the epilogue finishes in
-    /// place, else into a per-call scratch row) and finishes it: float rows in the generated
-    /// tiles where this process has finishing tiles, else by the epilogue's pass.
+    /// place, else into a row of `workspace` or of a temporary without one) and finishes it:
+    /// float rows in the generated tiles where this process has finishing tiles, else by the
+    /// epilogue's pass.
     @inline(__always)
     static func run<E: DepthwiseEpilogue>(_ g: ConvolutionGeometry, input: UnsafePointer<Float>,
                                           filter: UnsafePointer<Float>, epilogue: E,
                                           output: UnsafeMutablePointer<E.Output>, rows: Range<Int>,
-                                          fusedMultiplyAdd: Bool = false) {
+                                          fusedMultiplyAdd: Bool = false, workspace: KernelWorkspace? = nil) {
         let rowLength = g.outputWidth * g.outputDepth
         var options = DepthwiseRowOptions(fusedMultiplyAdd: E.sumsAreExactIntegers || fusedMultiplyAdd)
         if DepthwiseRowOptions.finishingTiles { options.finish = epilogue.tileFinish }
-        withUnsafeTemporaryAllocation(of: Float.self, capacity: E.finishesInPlace ? 1 : max(1, rowLength)) { scratch in
+        let scratchFloats = E.finishesInPlace ? 0 : rowLength
+        KernelWorkspace.using(workspace, orTemporary: KernelWorkspace.bytes(Float.self, count: scratchFloats)) { workspace in
+            let scratch = workspace.take(Float.self, count: scratchFloats)
             for row in rows {
                 let outRow = output + row * rowLength
-                let sums = epilogue.sums(for: outRow, scratch: scratch.baseAddress!)
+                let sums = epilogue.sums(for: outRow, scratch: scratch)
                 DepthwiseRowSums.compute(g, input: input, filter: filter, batch: row / g.outputHeight,
                                          oy: row % g.outputHeight, into: sums, options: options)
                 if options.finish == nil { epilogue.finish(sums, pixels: g.outputWidth, channels: g.outputDepth, to: outRow) }

@@ -11,11 +11,20 @@ public enum PoolingOptimized {
     /// Number of output rows (the unit to split across threads).
     public static func rowCount(_ g: ConvolutionGeometry) -> Int { g.batches * g.outputHeight }
 
-    /// Float MAX_POOL_2D rows.
+    /// Bytes of workspace a MAX_POOL_2D call on `g` over `T` elements takes: one row of column
+    /// maxima (`inputWidth × inputDepth` elements). The AVERAGE_POOL_2D rows take none.
+    public static func maxWorkspaceBytes<T>(_ g: ConvolutionGeometry, of type: T.Type) -> Int {
+        KernelWorkspace.bytes(T.self, count: g.inputWidth * g.inputDepth)
+    }
+
+    /// Float MAX_POOL_2D rows. Each MAX_POOL_2D entry takes its row of column maxima from
+    /// `workspace`, `maxWorkspaceBytes(g, of:)` bytes for this call alone (the calling thread's,
+    /// see ``KernelWorkspace``), or from a temporary without one.
     public static func maxFloat(_ g: ConvolutionGeometry, activationMin: Float, activationMax: Float,
-                                input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, rows: Range<Int>) {
+                                input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, rows: Range<Int>,
+                                workspace: KernelWorkspace? = nil) {
         separableMax(g, lowest: -Float.greatestFiniteMagnitude, activationMin: activationMin, activationMax: activationMax,
-                     input: input, output: output, rows: rows)
+                     input: input, output: output, rows: rows, workspace: workspace)
     }
 
     /// Float AVERAGE_POOL_2D rows.
@@ -58,16 +67,20 @@ public enum PoolingOptimized {
 
     /// uint8 MAX_POOL_2D rows.
     public static func maxUInt8(_ g: ConvolutionGeometry, activationMin: Int32, activationMax: Int32,
-                                input: UnsafePointer<UInt8>, output: UnsafeMutablePointer<UInt8>, rows: Range<Int>) {
+                                input: UnsafePointer<UInt8>, output: UnsafeMutablePointer<UInt8>, rows: Range<Int>,
+                                workspace: KernelWorkspace? = nil) {
         let lo = UInt8(clamping: activationMin), hi = UInt8(clamping: activationMax)
-        separableMax(g, lowest: UInt8.min, activationMin: lo, activationMax: hi, input: input, output: output, rows: rows)
+        separableMax(g, lowest: UInt8.min, activationMin: lo, activationMax: hi, input: input, output: output, rows: rows,
+                     workspace: workspace)
     }
 
     /// int8 MAX_POOL_2D rows.
     public static func maxInt8(_ g: ConvolutionGeometry, activationMin: Int32, activationMax: Int32,
-                               input: UnsafePointer<Int8>, output: UnsafeMutablePointer<Int8>, rows: Range<Int>) {
+                               input: UnsafePointer<Int8>, output: UnsafeMutablePointer<Int8>, rows: Range<Int>,
+                               workspace: KernelWorkspace? = nil) {
         let lo = Int8(clamping: activationMin), hi = Int8(clamping: activationMax)
-        separableMax(g, lowest: Int8.min, activationMin: lo, activationMax: hi, input: input, output: output, rows: rows)
+        separableMax(g, lowest: Int8.min, activationMin: lo, activationMax: hi, input: input, output: output, rows: rows,
+                     workspace: workspace)
     }
 
     /// uint8 AVERAGE_POOL_2D rows.
@@ -88,15 +101,15 @@ public enum PoolingOptimized {
     @inline(__always)
     static func separableMax<T: PoolingLane>(
         _ g: ConvolutionGeometry, lowest: T, activationMin: T, activationMax: T,
-        input: UnsafePointer<T>, output: UnsafeMutablePointer<T>, rows: Range<Int>
+        input: UnsafePointer<T>, output: UnsafeMutablePointer<T>, rows: Range<Int>, workspace: KernelWorkspace?
     ) {
         let c = g.inputDepth, width = g.inputWidth
         guard c > 0, width > 0, !rows.isEmpty else { return }
         let blocks = c / 16
         let vLowest = SIMD16<T>(repeating: lowest)
         let vlo = SIMD16<T>(repeating: activationMin), vhi = SIMD16<T>(repeating: activationMax)
-        withUnsafeTemporaryAllocation(of: T.self, capacity: width * c) { scratch in
-            let columnMax = scratch.baseAddress!
+        KernelWorkspace.using(workspace, orTemporary: maxWorkspaceBytes(g, of: T.self)) { workspace in
+            let columnMax = workspace.take(T.self, count: width * c)
             for row in rows {
                 let b = row / g.outputHeight, oy = row % g.outputHeight
                 let inY = oy * g.strideHeight - g.padTop

@@ -159,11 +159,11 @@ struct FusedRequantization {
         requantizer = requantization.requantizer
     }
 
-    /// Tiles `tiles` of `g` (as `QuantizedGEMM.run`), bias optional.
+    /// Tiles `tiles` of `g` (as `QuantizedGEMM.run`, with its workspace), bias optional.
     @inline(never)
     func run(_ g: ConvolutionGeometry, layout: QuantizedGEMMLayout, input: UnsafeRawPointer, packedFilter: UnsafeRawPointer,
              bias: UnsafePointer<Int32>?, windowSums: QuantizedGEMMWindowSums?, output: UnsafeMutableRawPointer,
-             tiles: Range<Int>) {
+             tiles: Range<Int>, workspace: KernelWorkspace?) {
         let n = QuantizedGEMM.tilePixels, panelWidth = Int16PairPacking.panelWidth
         let pixels = g.batches * g.outputHeight * g.outputWidth
         let taps = g.filterHeight * g.filterWidth
@@ -171,69 +171,68 @@ struct FusedRequantization {
         let words = pixelBytes / 4
         let panelStride = taps * words * panelWidth * 4
         let p = requantizer.parameters
-        withUnsafeTemporaryAllocation(of: UnsafeRawPointer.self, capacity: taps * n) { table in
-            withUnsafeTemporaryAllocation(of: Int32.self, capacity: n * 2 * panelWidth + 2 * panelWidth + n) { scratch in
-                let pointers = table.baseAddress!, acc = scratch.baseAddress!
-                let zeroBias = acc + n * 2 * panelWidth, rowTerms = zeroBias + 2 * panelWidth
-                for l in 0..<(2 * panelWidth + n) { zeroBias[l] = 0 }
-                var arguments = GeneratedIntegerTileArguments(table: UnsafeRawPointer(pointers), taps: taps, words: words,
-                                                              weights: packedFilter, rows: n)
-                arguments.outputStride = g.outputDepth
-                arguments.outputOffset = p.outputOffset
-                arguments.activationMin = p.activationMin
-                arguments.activationMax = p.activationMax
-                arguments.panelStride = panelStride
-                arguments.rowTerms = UnsafeRawPointer(rowTerms)
-                /// Points the arguments at the panels from channel `n0` on.
-                func select(channel n0: Int, first: Int) {
-                    arguments.weights = packedFilter + n0 / panelWidth * panelStride
-                    arguments.output = output + (first * g.outputDepth + n0)
-                    arguments.bias = UnsafeRawPointer(bias.map { $0 + n0 } ?? UnsafePointer(zeroBias))
-                    arguments.multipliers = UnsafeRawPointer(requantizer.multipliers + n0)
-                    arguments.rightShifts = UnsafeRawPointer(requantizer.rightShifts + n0)
-                    arguments.remainderMasks = UnsafeRawPointer(requantizer.remainderMasks + n0)
-                }
-                var origin = GEMMTileOrigin(g, pixel: tiles.lowerBound * n)
-                for tile in tiles {
-                    if tile > tiles.lowerBound { origin.advance(g, by: n) }
-                    let first = origin.pixel
-                    let rows = min(n, pixels - first)
-                    QuantizedGEMM.fillTable(g, origin: origin, rows: rows, input: input, pixelBytes: pixelBytes, into: pointers)
-                    if let windowSums { QuantizedGEMM.windowSumTerms(g, origin: origin, rows: rows, windowSums, into: rowTerms) }
-                    arguments.rows = rows
-                    switch kernels {
-                    case .vnni(let onePanel, let twoPanels):
-                        var n0 = 0
-                        while n0 < g.outputDepth {
-                            let panels = g.outputDepth - n0 > panelWidth ? 2 : 1
-                            /// The opmask of the channels of the panel at `c` that exist.
-                            func lanes(_ c: Int) -> Int32 { Int32((1 << min(panelWidth, max(0, g.outputDepth - c))) - 1) }
-                            arguments.laneMasks = (lanes(n0), lanes(n0 + panelWidth))
-                            select(channel: n0, first: first)
-                            KernelPrecondition.holds(arguments.violation(requantizing: true, panels: panels))
-                            withUnsafePointer(to: &arguments) { (panels == 2 ? twoPanels : onePanel)(UnsafeRawPointer($0)) }
-                            n0 += panels * panelWidth
-                        }
-                    case .ymm(let kernel, let sumsKernel):
-                        let fullPanels = g.outputDepth / panelWidth
-                        for panel in 0..<fullPanels {
-                            select(channel: panel * panelWidth, first: first)
-                            KernelPrecondition.holds(arguments.violation(requantizing: true, panels: 1))
-                            withUnsafePointer(to: &arguments) { kernel(UnsafeRawPointer($0)) }
-                        }
-                        let n0 = fullPanels * panelWidth
-                        guard n0 < g.outputDepth else { continue }
-                        QuantizedGEMM.generated8x16Sums(sumsKernel, pointers, taps: taps, words: words,
-                                                        weights: packedFilter + fullPanels * panelStride, rows: rows, into: acc)
-                        let lanes = g.outputDepth - n0
-                        for r in 0..<rows {
-                            var sums = UnsafeRawPointer(acc + r * 2 * panelWidth).loadUnaligned(as: SIMD16<Int32>.self)
-                            if windowSums != nil { sums &+= SIMD16(repeating: rowTerms[r]) }
-                            if let bias { for l in 0..<lanes { sums[l] = sums[l] &+ bias[n0 + l] } }
-                            let dst = output + ((first + r) * g.outputDepth + n0)
-                            // Results are clamped into the 8-bit range: their low byte is the same for UInt8 and Int8.
-                            requantizer.storeScalar(sums, channel: n0, lanes: lanes, to: dst.assumingMemoryBound(to: UInt8.self))
-                        }
+        KernelWorkspace.using(workspace, orTemporary: QuantizedGEMM.workspaceBytes(g)) { workspace in
+            let pointers = workspace.take(UnsafeRawPointer.self, count: taps * n)
+            let acc = workspace.take(Int32.self, count: QuantizedGEMM.accumulatorCount)
+            let zeroBias = acc + n * 2 * panelWidth, rowTerms = zeroBias + 2 * panelWidth
+            for l in 0..<(2 * panelWidth + n) { zeroBias[l] = 0 }
+            var arguments = GeneratedIntegerTileArguments(table: UnsafeRawPointer(pointers), taps: taps, words: words,
+                                                          weights: packedFilter, rows: n)
+            arguments.outputStride = g.outputDepth
+            arguments.outputOffset = p.outputOffset
+            arguments.activationMin = p.activationMin
+            arguments.activationMax = p.activationMax
+            arguments.panelStride = panelStride
+            arguments.rowTerms = UnsafeRawPointer(rowTerms)
+            /// Points the arguments at the panels from channel `n0` on.
+            func select(channel n0: Int, first: Int) {
+                arguments.weights = packedFilter + n0 / panelWidth * panelStride
+                arguments.output = output + (first * g.outputDepth + n0)
+                arguments.bias = UnsafeRawPointer(bias.map { $0 + n0 } ?? UnsafePointer(zeroBias))
+                arguments.multipliers = UnsafeRawPointer(requantizer.multipliers + n0)
+                arguments.rightShifts = UnsafeRawPointer(requantizer.rightShifts + n0)
+                arguments.remainderMasks = UnsafeRawPointer(requantizer.remainderMasks + n0)
+            }
+            var origin = GEMMTileOrigin(g, pixel: tiles.lowerBound * n)
+            for tile in tiles {
+                if tile > tiles.lowerBound { origin.advance(g, by: n) }
+                let first = origin.pixel
+                let rows = min(n, pixels - first)
+                QuantizedGEMM.fillTable(g, origin: origin, rows: rows, input: input, pixelBytes: pixelBytes, into: pointers)
+                if let windowSums { QuantizedGEMM.windowSumTerms(g, origin: origin, rows: rows, windowSums, into: rowTerms) }
+                arguments.rows = rows
+                switch kernels {
+                case .vnni(let onePanel, let twoPanels):
+                    var n0 = 0
+                    while n0 < g.outputDepth {
+                        let panels = g.outputDepth - n0 > panelWidth ? 2 : 1
+                        /// The opmask of the channels of the panel at `c` that exist.
+                        func lanes(_ c: Int) -> Int32 { Int32((1 << min(panelWidth, max(0, g.outputDepth - c))) - 1) }
+                        arguments.laneMasks = (lanes(n0), lanes(n0 + panelWidth))
+                        select(channel: n0, first: first)
+                        KernelPrecondition.holds(arguments.violation(requantizing: true, panels: panels))
+                        withUnsafePointer(to: &arguments) { (panels == 2 ? twoPanels : onePanel)(UnsafeRawPointer($0)) }
+                        n0 += panels * panelWidth
+                    }
+                case .ymm(let kernel, let sumsKernel):
+                    let fullPanels = g.outputDepth / panelWidth
+                    for panel in 0..<fullPanels {
+                        select(channel: panel * panelWidth, first: first)
+                        KernelPrecondition.holds(arguments.violation(requantizing: true, panels: 1))
+                        withUnsafePointer(to: &arguments) { kernel(UnsafeRawPointer($0)) }
+                    }
+                    let n0 = fullPanels * panelWidth
+                    guard n0 < g.outputDepth else { continue }
+                    QuantizedGEMM.generated8x16Sums(sumsKernel, pointers, taps: taps, words: words,
+                                                    weights: packedFilter + fullPanels * panelStride, rows: rows, into: acc)
+                    let lanes = g.outputDepth - n0
+                    for r in 0..<rows {
+                        var sums = UnsafeRawPointer(acc + r * 2 * panelWidth).loadUnaligned(as: SIMD16<Int32>.self)
+                        if windowSums != nil { sums &+= SIMD16(repeating: rowTerms[r]) }
+                        if let bias { for l in 0..<lanes { sums[l] = sums[l] &+ bias[n0 + l] } }
+                        let dst = output + ((first + r) * g.outputDepth + n0)
+                        // Results are clamped into the 8-bit range: their low byte is the same for UInt8 and Int8.
+                        requantizer.storeScalar(sums, channel: n0, lanes: lanes, to: dst.assumingMemoryBound(to: UInt8.self))
                     }
                 }
             }

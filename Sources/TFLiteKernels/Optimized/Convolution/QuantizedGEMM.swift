@@ -98,22 +98,28 @@ public enum QuantizedGEMM {
         (g.batches * g.outputHeight * g.outputWidth + tilePixels - 1) / tilePixels
     }
 
+    /// Every entry below takes its pointer table and accumulators from `workspace`,
+    /// `workspaceBytes(g)` bytes for this call alone (the calling thread's, see
+    /// ``KernelWorkspace``), or from a temporary without one.
+    ///
     /// uint8 CONV_2D tiles, bit-exact with `Conv2DReference.uint8`. `input` is the paired
     /// activation buffer (`Int16PairPacking.convert`, with its trailing zero pixel), the filter
     /// packed by `Int16PairPacking.pack` with the filter offset. Needs `groups == 1`.
     public static func uint8(_ g: ConvolutionGeometry, _ q: ConvRequantizer, input: UnsafePointer<Int16>,
                              packedFilter: UnsafePointer<Int16>, bias: UnsafePointer<Int32>?,
-                             output: UnsafeMutablePointer<UInt8>, tiles: Range<Int>) {
+                             output: UnsafeMutablePointer<UInt8>, tiles: Range<Int>,
+                            workspace: KernelWorkspace? = nil) {
         run(g, layout: .int16Pairs, input: UnsafeRawPointer(input), packedFilter: UnsafeRawPointer(packedFilter), bias: bias,
-            epilogue: ConvRequantizeEpilogue<UInt8>(requantizer: q), output: output, tiles: tiles)
+            epilogue: ConvRequantizeEpilogue<UInt8>(requantizer: q), output: output, tiles: tiles, workspace: workspace)
     }
 
     /// int8 CONV_2D tiles, bit-exact with `Conv2DReference.int8` (see `uint8`).
     public static func int8(_ g: ConvolutionGeometry, _ q: ConvRequantizer, input: UnsafePointer<Int16>,
                             packedFilter: UnsafePointer<Int16>, bias: UnsafePointer<Int32>?,
-                            output: UnsafeMutablePointer<Int8>, tiles: Range<Int>) {
+                            output: UnsafeMutablePointer<Int8>, tiles: Range<Int>,
+                            workspace: KernelWorkspace? = nil) {
         run(g, layout: .int16Pairs, input: UnsafeRawPointer(input), packedFilter: UnsafeRawPointer(packedFilter), bias: bias,
-            epilogue: ConvRequantizeEpilogue<Int8>(requantizer: q), output: output, tiles: tiles)
+            epilogue: ConvRequantizeEpilogue<Int8>(requantizer: q), output: output, tiles: tiles, workspace: workspace)
     }
 
     /// int8 CONV_2D tiles over the int8-quad layout: `input` from `Int8QuadPacking.convert` (with
@@ -122,9 +128,10 @@ public enum QuantizedGEMM {
     /// (never nil: the correction is part of it). Bit-exact with `Conv2DReference.int8`.
     public static func int8Quads(_ g: ConvolutionGeometry, _ q: ConvRequantizer, input: UnsafePointer<UInt8>,
                                  packedFilter: UnsafePointer<Int8>, bias: UnsafePointer<Int32>,
-                                 output: UnsafeMutablePointer<Int8>, tiles: Range<Int>) {
+                                 output: UnsafeMutablePointer<Int8>, tiles: Range<Int>,
+                            workspace: KernelWorkspace? = nil) {
         run(g, layout: .uint8Quads, input: UnsafeRawPointer(input), packedFilter: UnsafeRawPointer(packedFilter), bias: bias,
-            epilogue: ConvRequantizeEpilogue<Int8>(requantizer: q), output: output, tiles: tiles)
+            epilogue: ConvRequantizeEpilogue<Int8>(requantizer: q), output: output, tiles: tiles, workspace: workspace)
     }
 
     /// uint8 CONV_2D tiles over the uint8-weight quad layout: `input` from
@@ -133,20 +140,34 @@ public enum QuantizedGEMM {
     /// `Int8QuadPacking.unsignedWeightBiasCorrection`. Bit-exact with `Conv2DReference.uint8`.
     public static func uint8Quads(_ g: ConvolutionGeometry, _ q: ConvRequantizer, input: UnsafePointer<UInt8>,
                                   packedFilter: UnsafePointer<UInt8>, bias: UnsafePointer<Int32>,
-                                  windowSums: QuantizedGEMMWindowSums, output: UnsafeMutablePointer<UInt8>, tiles: Range<Int>) {
+                                  windowSums: QuantizedGEMMWindowSums, output: UnsafeMutablePointer<UInt8>, tiles: Range<Int>,
+                            workspace: KernelWorkspace? = nil) {
         run(g, layout: .uint8WeightQuads, input: UnsafeRawPointer(input), packedFilter: UnsafeRawPointer(packedFilter),
             bias: bias, epilogue: ConvRequantizeEpilogue<UInt8>(requantizer: q), output: output, tiles: tiles,
-            windowSums: windowSums)
+            windowSums: windowSums, workspace: workspace)
     }
 
     /// Hybrid CONV_2D tiles: `input` holds each batch's on-the-fly quantized input minus its
     /// offset, with per-batch `inputScales`; the filter was packed with offset 0.
     public static func hybrid(_ g: ConvolutionGeometry, _ p: HybridConvolutionParameters, input: UnsafePointer<Int16>,
                               inputScales: UnsafePointer<Float>, packedFilter: UnsafePointer<Int16>,
-                              bias: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>, tiles: Range<Int>) {
+                              bias: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>, tiles: Range<Int>,
+                            workspace: KernelWorkspace? = nil) {
         run(g, layout: .int16Pairs, input: UnsafeRawPointer(input), packedFilter: UnsafeRawPointer(packedFilter), bias: nil,
             epilogue: ConvHybridEpilogue(parameters: p, inputScales: inputScales, bias: bias),
-            output: output, tiles: tiles)
+            output: output, tiles: tiles, workspace: workspace)
+    }
+
+    /// Int32 values of a tile's accumulators: two panels of sums per pixel, then a per-pixel
+    /// term (the window sums of the uint8-weight quads); the fused generated path keeps two
+    /// panels of zero bias between the two.
+    static let accumulatorCount = tilePixels * 2 * Int16PairPacking.panelWidth + 2 * Int16PairPacking.panelWidth + tilePixels
+
+    /// Bytes of workspace a call on `g` takes, whatever its tiles and kernel: one tile's pointer
+    /// table (a pointer per pixel and filter tap) and its accumulators (`accumulatorCount`).
+    public static func workspaceBytes(_ g: ConvolutionGeometry) -> Int {
+        KernelWorkspace.bytes(UnsafeRawPointer.self, count: g.filterHeight * g.filterWidth * tilePixels)
+            + KernelWorkspace.bytes(Int32.self, count: accumulatorCount)
     }
 
     /// The shared tile loop: indirection table, microkernel, bias and epilogue.
@@ -154,12 +175,13 @@ public enum QuantizedGEMM {
     static func run<E: ConvIntegerEpilogue>(
         _ g: ConvolutionGeometry, layout: QuantizedGEMMLayout, input: UnsafeRawPointer, packedFilter: UnsafeRawPointer,
         bias: UnsafePointer<Int32>?, epilogue: E, output: UnsafeMutablePointer<E.Output>, tiles: Range<Int>,
-        windowSums: QuantizedGEMMWindowSums? = nil, kernel: QuantizedGEMMKernel = .best
+        windowSums: QuantizedGEMMWindowSums? = nil, kernel: QuantizedGEMMKernel = .best,
+        workspace: KernelWorkspace? = nil
     ) {
         precondition((layout == .uint8WeightQuads) == (windowSums != nil), "window sums belong to the uint8-weight quads")
         if kernel == .generated, let fused = FusedRequantization(epilogue.generatedRequantization, layout: layout) {
             fused.run(g, layout: layout, input: input, packedFilter: packedFilter, bias: bias, windowSums: windowSums,
-                      output: UnsafeMutableRawPointer(output), tiles: tiles)
+                      output: UnsafeMutableRawPointer(output), tiles: tiles, workspace: workspace)
             return
         }
         let pixels = g.batches * g.outputHeight * g.outputWidth
@@ -171,45 +193,44 @@ public enum QuantizedGEMM {
         let panels = Int16PairPacking.panelCount(outputDepth: g.outputDepth)
         let panelStride = taps * words * panelWidth
         let n = tilePixels
-        withUnsafeTemporaryAllocation(of: UnsafeRawPointer.self, capacity: taps * n) { table in
-            withUnsafeTemporaryAllocation(of: Int32.self, capacity: n * 2 * panelWidth + n) { accBuffer in
-                let pointers = table.baseAddress!, acc = accBuffer.baseAddress!
-                // Per-row window-sum terms (uint8WeightQuads), after the accumulators.
-                let rowTerms = acc + n * 2 * panelWidth
-                for r in 0..<n { rowTerms[r] = 0 }
-                var origin = GEMMTileOrigin(g, pixel: tiles.lowerBound * n)
-                for tile in tiles {
-                    if tile > tiles.lowerBound { origin.advance(g, by: n) }
-                    let first = origin.pixel
-                    let rows = min(n, pixels - first)
-                    fillTable(g, origin: origin, rows: rows, input: input, pixelBytes: pixelBytes, into: pointers)
-                    if let windowSums { windowSumTerms(g, origin: origin, rows: rows, windowSums, into: rowTerms) }
-                    var panel = 0
-                    while panel < panels {
-                        let block = accumulate(kernel, layout: layout, pointers: pointers, taps: taps, words: words, rows: rows,
-                                               weights: packedFilter + panel * panelStride * 4, panelStride: panelStride,
-                                               panelsLeft: panels - panel, into: acc)
-                        for k in 0..<block {
-                            let n0 = (panel + k) * panelWidth
-                            let lanes = min(panelWidth, g.outputDepth - n0)
-                            var b0 = SIMD16<Int32>()
-                            if let bias {
-                                if lanes == panelWidth {
-                                    b0 = UnsafeRawPointer(bias + n0).loadUnaligned(as: SIMD16<Int32>.self)
-                                } else {
-                                    for l in 0..<lanes { b0[l] = bias[n0 + l] }
-                                }
-                            }
-                            for r in 0..<rows {
-                                let sums = UnsafeRawPointer(acc + r * 2 * panelWidth + k * panelWidth)
-                                    .loadUnaligned(as: SIMD16<Int32>.self)
-                                let pixel = first + r
-                                epilogue.store(sums &+ b0 &+ SIMD16(repeating: rowTerms[r]), pixel: pixel, batch: pixel / perImage, channel: n0, lanes: lanes,
-                                               outputDepth: g.outputDepth, to: output)
+        KernelWorkspace.using(workspace, orTemporary: workspaceBytes(g)) { workspace in
+            let pointers = workspace.take(UnsafeRawPointer.self, count: taps * n)
+            let acc = workspace.take(Int32.self, count: accumulatorCount)
+            // Per-row window-sum terms (uint8WeightQuads), after the accumulators.
+            let rowTerms = acc + n * 2 * panelWidth
+            for r in 0..<n { rowTerms[r] = 0 }
+            var origin = GEMMTileOrigin(g, pixel: tiles.lowerBound * n)
+            for tile in tiles {
+                if tile > tiles.lowerBound { origin.advance(g, by: n) }
+                let first = origin.pixel
+                let rows = min(n, pixels - first)
+                fillTable(g, origin: origin, rows: rows, input: input, pixelBytes: pixelBytes, into: pointers)
+                if let windowSums { windowSumTerms(g, origin: origin, rows: rows, windowSums, into: rowTerms) }
+                var panel = 0
+                while panel < panels {
+                    let block = accumulate(kernel, layout: layout, pointers: pointers, taps: taps, words: words, rows: rows,
+                                           weights: packedFilter + panel * panelStride * 4, panelStride: panelStride,
+                                           panelsLeft: panels - panel, into: acc)
+                    for k in 0..<block {
+                        let n0 = (panel + k) * panelWidth
+                        let lanes = min(panelWidth, g.outputDepth - n0)
+                        var b0 = SIMD16<Int32>()
+                        if let bias {
+                            if lanes == panelWidth {
+                                b0 = UnsafeRawPointer(bias + n0).loadUnaligned(as: SIMD16<Int32>.self)
+                            } else {
+                                for l in 0..<lanes { b0[l] = bias[n0 + l] }
                             }
                         }
-                        panel += block
+                        for r in 0..<rows {
+                            let sums = UnsafeRawPointer(acc + r * 2 * panelWidth + k * panelWidth)
+                                .loadUnaligned(as: SIMD16<Int32>.self)
+                            let pixel = first + r
+                            epilogue.store(sums &+ b0 &+ SIMD16(repeating: rowTerms[r]), pixel: pixel, batch: pixel / perImage, channel: n0, lanes: lanes,
+                                           outputDepth: g.outputDepth, to: output)
+                        }
                     }
+                    panel += block
                 }
             }
         }

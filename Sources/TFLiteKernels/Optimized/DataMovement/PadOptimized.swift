@@ -14,6 +14,8 @@ public enum PadOptimized {
     /// - Precondition: `rows` within `0..<rowCount(plan)`, `elementSize ≥ 1`; `input` holds the
     ///   plan's input elements, `output` its output elements. Checked under
     ///   `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
+    /// The call's only temporary is three `Int`s per outer dimension (at most
+    /// `PadPlan.maxRank − 1`; stack memory): not a per-layer buffer, so not kernel workspace.
     public static func run(_ plan: PadPlan, rows: Range<Int>, elementSize: Int, input: UnsafeRawPointer,
                            padValue: UnsafeRawPointer, output: UnsafeMutableRawPointer) {
         KernelPrecondition.check(rows.lowerBound >= 0 && rows.upperBound <= rowCount(plan) && elementSize >= 1,

@@ -50,9 +50,12 @@ public enum ResizeOptimized {
     /// Bilinear float32 for output rows `rows` (indices into `batches × outputHeight`).
     /// - Precondition: `rows` within `0..<plan.rowCount`; `input` and `output` hold the plan's
     ///   input and output elements. Checked under `LITEVISION_INTERNAL_CHECKS` as far as the
-    ///   arguments show it.
+    ///   arguments show it. The weighted rows of an upscale come from `workspace`,
+    ///   `bilinearFloatWorkspaceBytes(plan)` bytes for this call alone (the calling thread's, see
+    ///   ``KernelWorkspace``), or from a temporary without one.
     public static func bilinearFloat(_ plan: ResizeRowsPlan, rows: Range<Int>,
-                                     input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>) {
+                                     input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
+                                     workspace: KernelWorkspace? = nil) {
         KernelPrecondition.check(rows.lowerBound >= 0 && rows.upperBound <= plan.rowCount,
                                  "RESIZE_BILINEAR rows \(rows) of \(plan.rowCount)")
         let p = plan.parameters
@@ -61,19 +64,20 @@ public enum ResizeOptimized {
         // Upscaling reads each input column for several output columns: each row's products
         // with its vertical weight (`p00 · wy0`, the reference's first multiply) are then made
         // once per input element, 2 per input element instead of 4 more per output element.
-        let weighsRows = p.inputWidth < 2 * outWidth
+        let weighsEachRow = Self.weighsRows(p)
         plan.xLower.withUnsafeBufferPointer { xl in
         plan.xUpper.withUnsafeBufferPointer { xu in
         plan.xFraction.withUnsafeBufferPointer { xf in
-        withUnsafeTemporaryAllocation(of: Float.self, capacity: weighsRows ? 2 * rowStride : 0) { weighted in
+        KernelWorkspace.using(workspace, orTemporary: bilinearFloatWorkspaceBytes(plan)) { workspace in
+            let weighted = weighsEachRow ? workspace.take(Float.self, count: 2 * rowStride) : nil
             for row in rows {
                 let b = row / p.outputHeight, y = row % p.outputHeight
                 let dy = plan.yFraction[y], wy0 = 1 - dy
                 let base = input + b * p.inputHeight * rowStride
                 let r0 = base + plan.yLower[y] * rowStride, r1 = base + plan.yUpper[y] * rowStride
                 let dst = output + row * outWidth * depth
-                if weighsRows {
-                    let top = weighted.baseAddress!, bottom = top + rowStride
+                if weighsEachRow {
+                    let top = weighted!, bottom = top + rowStride
                     for i in 0..<rowStride { top[i] = r0[i] * wy0 }
                     for i in 0..<rowStride { bottom[i] = r1[i] * dy }
                     interpolate(top: top, bottom: bottom, rowWeights: nil, xl: xl, xu: xu, xf: xf,
@@ -84,6 +88,17 @@ public enum ResizeOptimized {
                 }
             }
         } } } }
+    }
+
+    /// Whether `bilinearFloat` weighs each input row once before interpolating (an upscale:
+    /// fewer than two input columns per output column).
+    static func weighsRows(_ p: ResizeParameters) -> Bool { p.inputWidth < 2 * p.outputWidth }
+
+    /// Bytes of workspace a `bilinearFloat` call on `plan` takes: two weighted input rows where
+    /// it `weighsRows`, else none.
+    public static func bilinearFloatWorkspaceBytes(_ plan: ResizeRowsPlan) -> Int {
+        let p = plan.parameters
+        return weighsRows(p) ? KernelWorkspace.bytes(Float.self, count: 2 * p.inputWidth * p.depth) : 0
     }
 
     /// One output row from input rows `top` and `bottom`: the reference's

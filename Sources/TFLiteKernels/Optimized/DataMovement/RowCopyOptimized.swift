@@ -54,7 +54,9 @@ public enum RowCopyOptimized {
     }
 
     /// Copies runs `runs` of a strided window with a unit innermost step (see `runCount`)
-    /// into the contiguous output.
+    /// into the contiguous output; the call's only temporary is its index digits, one `Int` per
+    /// dimension (bounded by the window's rank), a temporary (stack memory while small): not a
+    /// per-layer buffer, so not kernel workspace.
     public static func stridedRuns(_ window: StridedWindow, runs: Range<Int>, elementSize: Int,
                                    input: UnsafeRawPointer, output: UnsafeMutableRawPointer) {
         let rank = window.counts.count

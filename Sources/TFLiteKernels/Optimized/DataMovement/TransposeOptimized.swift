@@ -123,7 +123,9 @@ public enum TransposeOptimized {
     }
 
     /// Permutes whole rows: output rows `rows` (in output order) of `rowBytes` bytes each,
-    /// read from the input at the permuted strides.
+    /// read from the input at the permuted strides; the call's only temporary is its index digits,
+    /// one `Int` per dimension (at most `TransposeReference.maxRank`), a temporary (stack memory
+    /// while small): not a per-layer buffer, so not kernel workspace.
     static func copyRows(_ plan: TransposePlan, rows: Range<Int>, rowBytes: Int,
                          input: UnsafeRawPointer, output: UnsafeMutableRawPointer) {
         guard !rows.isEmpty else { return }

@@ -55,10 +55,11 @@ public struct QuantizedSoftmaxTable: Sendable {
     /// the exponentials are read from the table into a buffer while their rescaled terms are
     /// summed from `sumTerms` (reading the just-written buffer back as vectors would stall on
     /// store forwarding). Rows go in groups of 16 whose reciprocals are computed together, one
-    /// row per lane (`FixedPointReciprocalSIMD`).
+    /// row per lane (`FixedPointReciprocalSIMD`). The buffer (`workspaceBytes(depth:)`) comes
+    /// from `workspace`, or from a temporary without one.
     @inline(__always)
     func runVector<T: QuantizedByteLane>(depth: Int, rows: Range<Int>, _ x: UnsafePointer<T>,
-                                         _ out: UnsafeMutablePointer<T>) {
+                                         _ out: UnsafeMutablePointer<T>, workspace: KernelWorkspace?) {
         guard depth > 0 else { return }
         let accumBits = SoftmaxReference.QuantizedParams.accumulationIntegerBits
         let outMin = Int32(T.min), outMax = Int32(T.max)
@@ -66,13 +67,14 @@ public struct QuantizedSoftmaxTable: Sendable {
         exps.withUnsafeBufferPointer { table in
             sumTerms.withUnsafeBufferPointer { terms in
                 let t = table.baseAddress!, st = terms.baseAddress!
-                withUnsafeTemporaryAllocation(of: Int32.self, capacity: 16 * depth) { buffer in
+                KernelWorkspace.using(workspace, orTemporary: Self.workspaceBytes(depth: depth)) { workspace in
+                    let buffer = workspace.take(Int32.self, count: 16 * depth)
                     var first = rows.lowerBound
                     while first < rows.upperBound {
                         let group = min(16, rows.upperBound - first)
                         var sums = SIMD16<Int32>()
                         for i in 0..<group {
-                            let xi = x + (first + i) * depth, e = buffer.baseAddress! + i * depth
+                            let xi = x + (first + i) * depth, e = buffer + i * depth
                             var vmax = SIMD16<Int32>(repeating: outMin)
                             var c = 0
                             while c < blocks { vmax = pointwiseMax(vmax, T.widened(xi + c)); c += 16 }
@@ -90,7 +92,7 @@ public struct QuantizedSoftmaxTable: Sendable {
                         for i in group..<16 { sums[i] = sums[0] }
                         let (scales, bitsOverUnit) = FixedPointReciprocalSIMD.reciprocal(sums, integerDigits: accumBits)
                         for i in 0..<group {
-                            let oi = out + (first + i) * depth, e = buffer.baseAddress! + i * depth
+                            let oi = out + (first + i) * depth, e = buffer + i * depth
                             let scale = scales[i]
                             let exponent = Swift.max(0, Swift.min(31, Int(bitsOverUnit[i]) + 31 - T.bitWidth))
                             let vscale = SIMD16<Int32>(repeating: scale)
@@ -115,19 +117,26 @@ public struct QuantizedSoftmaxTable: Sendable {
         }
     }
 
-    /// int8 → int8 over `rows` rows of `depth`.
+    /// Bytes of workspace the same-type entries (`int8`, `uint8`) take for rows of `depth`: the
+    /// exponentials of a group of 16 rows. The int16-output entries take none.
+    public static func workspaceBytes(depth: Int) -> Int { KernelWorkspace.bytes(Int32.self, count: 16 * depth) }
+
+    /// int8 → int8 over `rows` rows of `depth`, the exponentials in `workspace`
+    /// (`workspaceBytes(depth:)` bytes for this call alone, see ``KernelWorkspace``; nil: a temporary).
     /// - Precondition: `depth ≥ 0`, `rows.lowerBound ≥ 0`; `x` and `out` hold `rows.upperBound × depth` elements.
     ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
-    public func int8(depth: Int, rows: Range<Int>, _ x: UnsafePointer<Int8>, _ out: UnsafeMutablePointer<Int8>) {
+    public func int8(depth: Int, rows: Range<Int>, _ x: UnsafePointer<Int8>, _ out: UnsafeMutablePointer<Int8>,
+                     workspace: KernelWorkspace? = nil) {
         KernelPrecondition.check(depth >= 0 && rows.lowerBound >= 0, "depth \(depth), rows \(rows)")
-        runVector(depth: depth, rows: rows, x, out)
+        runVector(depth: depth, rows: rows, x, out, workspace: workspace)
     }
-    /// uint8 → uint8.
+    /// uint8 → uint8 (as `int8`).
     /// - Precondition: `depth ≥ 0`, `rows.lowerBound ≥ 0`; `x` and `out` hold `rows.upperBound × depth` elements.
     ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
-    public func uint8(depth: Int, rows: Range<Int>, _ x: UnsafePointer<UInt8>, _ out: UnsafeMutablePointer<UInt8>) {
+    public func uint8(depth: Int, rows: Range<Int>, _ x: UnsafePointer<UInt8>, _ out: UnsafeMutablePointer<UInt8>,
+                      workspace: KernelWorkspace? = nil) {
         KernelPrecondition.check(depth >= 0 && rows.lowerBound >= 0, "depth \(depth), rows \(rows)")
-        runVector(depth: depth, rows: rows, x, out)
+        runVector(depth: depth, rows: rows, x, out, workspace: workspace)
     }
     /// int8 → int16.
     /// - Precondition: `depth ≥ 0`, `rows.lowerBound ≥ 0`; `x` and `out` hold `rows.upperBound × depth` elements.

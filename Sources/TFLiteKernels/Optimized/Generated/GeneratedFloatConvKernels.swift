@@ -82,11 +82,16 @@ enum GeneratedFusedFloatConvKernel8x16: GeneratedFloatTileKernel {
     static var generated: @convention(c) (UnsafeRawPointer) -> Void { GeneratedKernels.current!.floatConv8x16Fused! }
 }
 
+/// Floats a generated tile of `rows` × `panelWidth` pads a partial panel in
+/// (`FloatConvEpilogue.partialPanel`): a panel of bias, `rows` output rows and `rows` residual rows.
+func partialPanelFloatCount(rows: Int, panelWidth: Int) -> Int { panelWidth * (1 + 2 * rows) }
+
 /// Runs generated float tile `kernel` (`rows` × `panelWidth`) on one tile, or with
 /// `pointwiseTiles > 0` on that many whole tiles of a 1 × 1 layer whose pixel `p` is at
 /// `runs[0] + p · inputDepth` (kernels that `masksLanes` only). Kernels that mask lanes run
-/// partial panels in place; the others go through whole-panel stack buffers for the output and
-/// the residual. A missing bias reads zeros from the stack.
+/// partial panels in place; the others go through whole-panel buffers for the output and the
+/// residual, in `epilogue.partialPanel` (or a temporary of their own without it). A missing
+/// bias reads zeros from there too.
 ///
 /// - Precondition: the `FloatConvTileKernel.tile` contract: `taps ≥ 1`, `inputDepth ≥ 1`,
 ///   `1 ≤ count ≤ rows`, `rowStride ≥ min(panelWidth, epilogue.lanes)` (masking kernels) or `≥ panelWidth`
@@ -121,8 +126,11 @@ func runGeneratedFloatTile(_ kernel: @convention(c) (UnsafeRawPointer) -> Void, 
         run(bias: bias, output: output, rowStride: rowStride)
         return
     }
-    withUnsafeTemporaryAllocation(of: Float.self, capacity: panelWidth * (1 + 2 * rows)) { buffer in
-        let bias = buffer.baseAddress!, scratch = bias + panelWidth, residualRows = scratch + rows * panelWidth
+    let paddedFloats = partialPanelFloatCount(rows: rows, panelWidth: panelWidth)
+    let room = epilogue.partialPanel.map { KernelWorkspace(start: UnsafeMutableRawPointer($0), byteCount: KernelWorkspace.bytes(Float.self, count: paddedFloats)) }
+    KernelWorkspace.using(room, orTemporary: KernelWorkspace.bytes(Float.self, count: paddedFloats)) { workspace in
+        let bias = workspace.take(Float.self, count: paddedFloats)
+        let scratch = bias + panelWidth, residualRows = scratch + rows * panelWidth
         for l in 0..<panelWidth { bias[l] = l < lanes ? epilogue.bias?[l] ?? 0 : 0 }
         if lanes == panelWidth || masksLanes {
             run(bias: bias, output: output, rowStride: rowStride)

@@ -83,6 +83,9 @@ public enum IndexedCopyReference {
         let input: UnsafeRawPointer
         let output: UnsafeMutableRawPointer
 
+        /// Copies every element; the only temporary is the index digits, one `Int` per dimension
+        /// (bounded by the plan's rank), a temporary (stack memory while small): not a per-layer
+        /// buffer, so not kernel workspace.
         func run<T>(_ carrier: T.Type) {
             let src = input.assumingMemoryBound(to: T.self)
             var dst = output.assumingMemoryBound(to: T.self)

@@ -63,7 +63,10 @@ public struct ReductionPlan: Sendable, Equatable {
         outputStrides = strides
     }
 
-    /// Calls `body(inputIndex, outputIndex)` for every input element in row-major order.
+    /// Calls `body(inputIndex, outputIndex)` for every input element in row-major order;
+    /// the call's only temporary is its index digits, one `Int` per dimension (bounded by the
+    /// input's rank), a temporary (stack memory while small): not a per-layer buffer, so not kernel
+    /// workspace.
     @inline(__always)
     func forEach(_ body: (Int, Int) -> Void) {
         let rank = inputShape.count

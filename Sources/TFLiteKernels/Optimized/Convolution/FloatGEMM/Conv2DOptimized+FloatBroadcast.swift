@@ -7,33 +7,32 @@ extension Conv2DOptimized {
     /// Worth it from 5 panels on (each broadcast is reused by every panel), or for very shallow
     /// layers (see `Conv2DOptimized.float`).
     ///
-    /// `workspace` holds `floatBroadcast6x8WorkspaceCount(_:)` values for this call alone (a
-    /// thread's arena scratch; every tile rewrites all it reads), or is nil: the call then
-    /// allocates its own.
+    /// `workspace` has `floatBroadcast6x8WorkspaceBytes(_:)` bytes for this call alone (the
+    /// calling thread's, see ``KernelWorkspace``; every tile rewrites all it reads), or is nil:
+    /// the call then takes a temporary of its own.
     static func floatBroadcast6x8(_ g: ConvolutionGeometry, activationMin: Float, activationMax: Float,
                                   input: UnsafePointer<Float>, packedFilter: UnsafePointer<Float>,
                                   bias: UnsafePointer<Float>?, zeros: UnsafePointer<Float>,
                                   output: UnsafeMutablePointer<Float>, tiles: Range<Int>,
-                                  workspace: UnsafeMutablePointer<SIMD4<Float>>?) {
+                                  workspace: KernelWorkspace?) {
         let pixels = g.batches * g.outputHeight * g.outputWidth
         guard pixels > 0, g.inputDepth > 0, !tiles.isEmpty else { return }
-        if let workspace {
+        KernelWorkspace.using(workspace, orTemporary: floatBroadcast6x8WorkspaceBytes(g)) { workspace in
             broadcastTiles6x8(g, activationMin: activationMin, activationMax: activationMax, input: input,
                               packedFilter: packedFilter, bias: bias, zeros: zeros, output: output, tiles: tiles,
-                              broadcasts: workspace)
-            return
-        }
-        withUnsafeTemporaryAllocation(of: SIMD4<Float>.self, capacity: floatBroadcast6x8WorkspaceCount(g)) { buffer in
-            broadcastTiles6x8(g, activationMin: activationMin, activationMax: activationMax, input: input,
-                              packedFilter: packedFilter, bias: bias, zeros: zeros, output: output, tiles: tiles,
-                              broadcasts: buffer.baseAddress!)
+                              broadcasts: workspace.take(SIMD4<Float>.self, count: floatBroadcast6x8BroadcastCount(g)))
         }
     }
 
     /// `SIMD4<Float>` values `floatBroadcast6x8` broadcasts one tile of `g` into: 6 per
     /// multiply step (`filterHeight × filterWidth × inputDepth` steps).
-    static func floatBroadcast6x8WorkspaceCount(_ g: ConvolutionGeometry) -> Int {
+    static func floatBroadcast6x8BroadcastCount(_ g: ConvolutionGeometry) -> Int {
         g.filterHeight * g.filterWidth * g.inputDepth * FloatConvKernel6x8.rows
+    }
+
+    /// Bytes of workspace a `floatBroadcast6x8` call on `g` takes: one tile's broadcasts.
+    static func floatBroadcast6x8WorkspaceBytes(_ g: ConvolutionGeometry) -> Int {
+        KernelWorkspace.bytes(SIMD4<Float>.self, count: floatBroadcast6x8BroadcastCount(g))
     }
 
     /// The tile loop of `floatBroadcast6x8` on `broadcasts` (its workspace, every value of it

@@ -15,13 +15,16 @@ extension Conv2DOptimized {
     /// 3-channel stem: a third of the table and three times the steps per tap). On a 1 × 1
     /// layer a kernel that `runsPointwiseTiles` takes a block's whole tiles in one call, without
     /// a table. `packedFilter` must be packed with `K.panelWidth`; `tiles` counts `K.rows`-pixel
-    /// tiles; a `residual` needs a generated `K`.
+    /// tiles; a `residual` needs a generated `K`. The run table, the taps per tile and the room for
+    /// a partial panel come from `workspace`, `floatIndirectWorkspaceBytes` bytes for this call
+    /// alone (the calling thread's, see ``KernelWorkspace``), or from a temporary without one.
     static func floatIndirect<K: FloatConvTileKernel>(_ kernel: K.Type, _ g: ConvolutionGeometry,
                                                       activationMin: Float, activationMax: Float,
                                                       input: UnsafePointer<Float>, packedFilter: UnsafePointer<Float>,
                                                       bias: UnsafePointer<Float>?, zeros: UnsafePointer<Float>,
                                                       output: UnsafeMutablePointer<Float>, tiles: Range<Int>,
-                                                      residual: FloatConvResidual? = nil) {
+                                                      residual: FloatConvResidual? = nil,
+                                                      workspace: KernelWorkspace? = nil) {
         let mr = K.rows, nr = K.panelWidth
         let pixels = g.batches * g.outputHeight * g.outputWidth
         let cin = g.inputDepth, cout = g.outputDepth
@@ -29,80 +32,97 @@ extension Conv2DOptimized {
         let depth = taps * cin
         let panels = (cout + nr - 1) / nr
         guard pixels > 0, cin > 0, !tiles.isEmpty else { return }
-        let block = max(1, min(64, tiles.count, floatBlockInputBytes / max(1, mr * depth * 4)))
+        let block = floatBlockTiles(rows: mr, g, tileCount: tiles.count)
         let tableSize = taps * mr
         // A pointwise layer (1×1, stride 1, no padding) reads output pixel p's input at pixel p.
         let pointwise = taps == 1 && g.strideHeight == 1 && g.strideWidth == 1 && g.padTop == 0 && g.padLeft == 0
             && g.inputHeight == g.outputHeight && g.inputWidth == g.outputWidth
         let mergesRows = !pointwise && g.filterWidth > 1 && g.dilationWidth == 1
-        withUnsafeTemporaryAllocation(of: UnsafePointer<Float>.self, capacity: block * tableSize) { table in
-            withUnsafeTemporaryAllocation(of: Int.self, capacity: block) { tapsPerTile in
-                let runs = table.baseAddress!, tileTaps = tapsPerTile.baseAddress!
-                if pointwise { tileTaps.initialize(repeating: 1, count: block) }
-                var blockStart = tiles.lowerBound
-                while blockStart < tiles.upperBound {
-                    let blockEnd = min(tiles.upperBound, blockStart + block)
-                    let wholeTiles = pointwise && K.runsPointwiseTiles ? max(0, min(blockEnd, pixels / mr) - blockStart) : 0
-                    for tile in (blockStart + wholeTiles)..<blockEnd {
-                        let first = tile * mr
-                        let count = min(mr, pixels - first)
-                        let tileRuns = runs + (tile - blockStart) * tableSize
-                        if pointwise {
-                            // Rows past the output repeat the last pixel; they are computed, not stored.
-                            for r in 0..<mr { tileRuns[r] = input + (first + Swift.min(r, count - 1)) * cin }
-                            continue
-                        }
-                        if mergesRows && fillRowRuns(tileRuns, first: first, count: count, g, input: input, rows: mr) {
-                            tileTaps[tile - blockStart] = g.filterHeight
-                            continue
-                        }
-                        tileTaps[tile - blockStart] = taps
-                        var cursor = OutputPixelCursor(pixel: first, g)
-                        for r in 0..<mr {
-                            // Rows past the output repeat the last pixel; they are computed, not stored.
-                            if r > 0 && r < count { cursor.advance() }
-                            let y0 = cursor.row * g.strideHeight - g.padTop, x0 = cursor.column * g.strideWidth - g.padLeft
-                            let batchBase = input + cursor.batch * g.inputHeight * g.inputWidth * cin
-                            var t = r
-                            for fy in 0..<g.filterHeight {
-                                let iy = y0 + fy * g.dilationHeight
-                                let rowInside = iy >= 0 && iy < g.inputHeight
-                                for fx in 0..<g.filterWidth {
-                                    let ix = x0 + fx * g.dilationWidth
-                                    tileRuns[t] = rowInside && ix >= 0 && ix < g.inputWidth
-                                        ? batchBase + (iy * g.inputWidth + ix) * cin : zeros
-                                    t += mr
-                                }
+        KernelWorkspace.using(workspace, orTemporary: floatIndirectWorkspaceBytes(rows: mr, panelWidth: nr, g)) { workspace in
+            let runs = workspace.take(UnsafePointer<Float>.self, count: block * tableSize)
+            let tileTaps = workspace.take(Int.self, count: block)
+            let partialPanel = workspace.take(Float.self, count: partialPanelFloatCount(rows: mr, panelWidth: nr))
+            if pointwise { tileTaps.initialize(repeating: 1, count: block) }
+            var blockStart = tiles.lowerBound
+            while blockStart < tiles.upperBound {
+                let blockEnd = min(tiles.upperBound, blockStart + block)
+                let wholeTiles = pointwise && K.runsPointwiseTiles ? max(0, min(blockEnd, pixels / mr) - blockStart) : 0
+                for tile in (blockStart + wholeTiles)..<blockEnd {
+                    let first = tile * mr
+                    let count = min(mr, pixels - first)
+                    let tileRuns = runs + (tile - blockStart) * tableSize
+                    if pointwise {
+                        // Rows past the output repeat the last pixel; they are computed, not stored.
+                        for r in 0..<mr { tileRuns[r] = input + (first + Swift.min(r, count - 1)) * cin }
+                        continue
+                    }
+                    if mergesRows && fillRowRuns(tileRuns, first: first, count: count, g, input: input, rows: mr) {
+                        tileTaps[tile - blockStart] = g.filterHeight
+                        continue
+                    }
+                    tileTaps[tile - blockStart] = taps
+                    var cursor = OutputPixelCursor(pixel: first, g)
+                    for r in 0..<mr {
+                        // Rows past the output repeat the last pixel; they are computed, not stored.
+                        if r > 0 && r < count { cursor.advance() }
+                        let y0 = cursor.row * g.strideHeight - g.padTop, x0 = cursor.column * g.strideWidth - g.padLeft
+                        let batchBase = input + cursor.batch * g.inputHeight * g.inputWidth * cin
+                        var t = r
+                        for fy in 0..<g.filterHeight {
+                            let iy = y0 + fy * g.dilationHeight
+                            let rowInside = iy >= 0 && iy < g.inputHeight
+                            for fx in 0..<g.filterWidth {
+                                let ix = x0 + fx * g.dilationWidth
+                                tileRuns[t] = rowInside && ix >= 0 && ix < g.inputWidth
+                                    ? batchBase + (iy * g.inputWidth + ix) * cin : zeros
+                                t += mr
                             }
                         }
                     }
-                    for panel in 0..<panels {
-                        let n0 = panel * nr
-                        var epilogue = FloatConvEpilogue(bias: bias.map { $0 + n0 }, lanes: min(nr, cout - n0),
-                                                         activationMin: activationMin, activationMax: activationMax,
-                                                         residualMin: residual?.min ?? -.infinity,
-                                                         residualMax: residual?.max ?? .infinity)
-                        let weights = packedFilter + panel * depth * nr
-                        // Whole 1 × 1 tiles in one call where the kernel loops over them itself.
-                        if wholeTiles > 0 {
-                            epilogue.residual = residual.map { $0.input + blockStart * mr * cout + n0 }
-                            K.pointwiseTiles(wholeTiles, input: input + blockStart * mr * cin, inputDepth: cin, weights: weights,
-                                             epilogue: epilogue, output: output + blockStart * mr * cout + n0, rowStride: cout)
-                        }
-                        for tile in (blockStart + wholeTiles)..<blockEnd {
-                            let first = tile * mr
-                            let tileTap = tileTaps[tile - blockStart]
-                            epilogue.residual = residual.map { $0.input + first * cout + n0 }
-                            K.tile(runs: runs + (tile - blockStart) * tableSize, taps: tileTap,
-                                   inputDepth: tileTap == taps ? cin : depth / tileTap,
-                                   weights: weights, epilogue: epilogue, output: output + first * cout + n0,
-                                   rowStride: cout, count: min(mr, pixels - first))
-                        }
-                    }
-                    blockStart = blockEnd
                 }
+                for panel in 0..<panels {
+                    let n0 = panel * nr
+                    var epilogue = FloatConvEpilogue(bias: bias.map { $0 + n0 }, lanes: min(nr, cout - n0),
+                                                     activationMin: activationMin, activationMax: activationMax,
+                                                     residualMin: residual?.min ?? -.infinity,
+                                                     residualMax: residual?.max ?? .infinity,
+                                                     partialPanel: partialPanel)
+                    let weights = packedFilter + panel * depth * nr
+                    // Whole 1 × 1 tiles in one call where the kernel loops over them itself.
+                    if wholeTiles > 0 {
+                        epilogue.residual = residual.map { $0.input + blockStart * mr * cout + n0 }
+                        K.pointwiseTiles(wholeTiles, input: input + blockStart * mr * cin, inputDepth: cin, weights: weights,
+                                         epilogue: epilogue, output: output + blockStart * mr * cout + n0, rowStride: cout)
+                    }
+                    for tile in (blockStart + wholeTiles)..<blockEnd {
+                        let first = tile * mr
+                        let tileTap = tileTaps[tile - blockStart]
+                        epilogue.residual = residual.map { $0.input + first * cout + n0 }
+                        K.tile(runs: runs + (tile - blockStart) * tableSize, taps: tileTap,
+                               inputDepth: tileTap == taps ? cin : depth / tileTap,
+                               weights: weights, epilogue: epilogue, output: output + first * cout + n0,
+                               rowStride: cout, count: min(mr, pixels - first))
+                    }
+                }
+                blockStart = blockEnd
             }
         }
+    }
+
+    /// Tiles of `rows` pixels per block of `floatIndirect` on `g` for a call of `tileCount`
+    /// tiles: at most 64, and as many as keep the block's input within `floatBlockInputBytes`.
+    static func floatBlockTiles(rows mr: Int, _ g: ConvolutionGeometry, tileCount: Int) -> Int {
+        max(1, min(64, tileCount, floatBlockInputBytes / max(1, mr * g.filterHeight * g.filterWidth * g.inputDepth * 4)))
+    }
+
+    /// Bytes of workspace a `floatIndirect` call with a `rows` × `panelWidth` kernel on `g`
+    /// takes, whatever its tiles: the run table and taps of the largest block, and room for one
+    /// partial panel (`FloatConvEpilogue.partialPanel`).
+    static func floatIndirectWorkspaceBytes(rows mr: Int, panelWidth nr: Int, _ g: ConvolutionGeometry) -> Int {
+        let block = floatBlockTiles(rows: mr, g, tileCount: .max)
+        return KernelWorkspace.bytes(UnsafePointer<Float>.self, count: block * g.filterHeight * g.filterWidth * mr)
+            + KernelWorkspace.bytes(Int.self, count: block)
+            + KernelWorkspace.bytes(Float.self, count: partialPanelFloatCount(rows: mr, panelWidth: nr))
     }
 
     /// Fills a tile's table with one run per filter row (`filterHeight` rows of `K.rows`

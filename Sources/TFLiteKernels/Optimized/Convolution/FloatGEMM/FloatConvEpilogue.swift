@@ -16,6 +16,10 @@ struct FloatConvEpilogue {
     var residual: UnsafePointer<Float>? = nil
     /// The fused ADD's activation range.
     var residualMin: Float = -.infinity, residualMax: Float = .infinity
+    /// Room for a tile that pads a partial panel to a whole one (the generated AVX2 tile):
+    /// `partialPanelFloatCount(rows:panelWidth:)` floats of the caller's workspace, or nil: the
+    /// tile then uses a temporary of its own.
+    var partialPanel: UnsafeMutablePointer<Float>? = nil
 
     /// Bias lanes `offset ..< offset + 16` (zero past `lanes` or without bias).
     @inline(__always)
