@@ -23,6 +23,11 @@ enum WorkSplitPolicy {
     /// Output elements per chunk of the elementwise kernels (unary, binary, activations, byte
     /// tables) and of SOFTMAX's rows.
     static let elementwiseElements = 16_384
+    /// Output elements per chunk of the computed (not tabulated) 8-bit ADD, SUB and MUL, whose
+    /// rescalings cost about 3 ns per element in the default build (three rounding multiplies
+    /// for ADD): at `elementwiseElements` efficientnet_lite0's 9,408- and 15,680-element residual
+    /// ADDs ran on one thread.
+    static let quantizedArithmeticElements = 4_096
     /// Output elements per chunk of the RESIZE kernels' output rows.
     static let resizeElements = 16_384
     /// Elements per chunk of QUANTIZE / DEQUANTIZE / requantize arithmetic loops.

@@ -291,10 +291,11 @@ final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClamp
         _ range: @escaping (Range<Int>, UnsafePointer<Element>, UnsafePointer<Element>, UnsafeMutablePointer<Element>) -> Void,
         _ rows: @escaping (BroadcastLayout, Range<Int>, UnsafePointer<Element>, UnsafePointer<Element>, UnsafeMutablePointer<Element>) -> Void
     ) -> Kernel<Element> {
+        let minElements = WorkSplitPolicy.quantizedArithmeticElements
         if layout.isElementwise {
-            return { a, b, o, pool in ElementwiseParallel.flat(layout.elementCount, pool) { r in range(r, a, b, o) } }
+            return { a, b, o, pool in ElementwiseParallel.flat(layout.elementCount, pool, minElements: minElements) { r in range(r, a, b, o) } }
         }
-        return { a, b, o, pool in ElementwiseParallel.rows(layout, pool) { r in rows(layout, r, a, b, o) } }
+        return { a, b, o, pool in ElementwiseParallel.rows(layout, pool, minElements: minElements) { r in rows(layout, r, a, b, o) } }
     }
 
     /// Quantized DIV's invoke-time check: the divisor must not hold the code of a real 0 (the
@@ -396,12 +397,14 @@ final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClamp
 
 /// Splits broadcast work over the thread pool by innermost rows.
 enum ElementwiseParallel {
-    /// Runs `body` on chunks of `0..<layout.rowCount`.
-    static func rows(_ layout: BroadcastLayout, _ pool: ThreadPool, _ body: (Range<Int>) -> Void) {
+    /// Runs `body` on chunks of `0..<layout.rowCount`, each of at least `minElements` elements
+    /// (whole rows) where the rows allow.
+    static func rows(_ layout: BroadcastLayout, _ pool: ThreadPool,
+                     minElements: Int = WorkSplitPolicy.elementwiseElements, _ body: (Range<Int>) -> Void) {
         let rowCount = layout.rowCount
         guard rowCount > 0 else { return }
         let inner = max(1, layout.innerCount)
-        let minRows = WorkSplitPolicy.minChunk(work: WorkSplitPolicy.elementwiseElements, workPerUnit: inner)
+        let minRows = WorkSplitPolicy.minChunk(work: minElements, workPerUnit: inner)
         if rowCount <= minRows || pool.threadCount == 1 { body(0..<rowCount); return }
         pool.parallelFor(rowCount, minChunk: minRows, body)
     }

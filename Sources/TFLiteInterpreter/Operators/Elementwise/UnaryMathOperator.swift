@@ -126,10 +126,10 @@ final class UnaryMathOperator: OperatorKernel {
 }
 
 extension ElementwiseParallel {
-    /// Runs `body` on chunks of `0..<count` (flat elementwise work).
-    static func flat(_ count: Int, _ pool: ThreadPool, _ body: (Range<Int>) -> Void) {
+    /// Runs `body` on chunks of `0..<count` (flat elementwise work) of at least `minElements`.
+    static func flat(_ count: Int, _ pool: ThreadPool, minElements: Int = WorkSplitPolicy.elementwiseElements,
+                     _ body: (Range<Int>) -> Void) {
         guard count > 0 else { return }
-        let minElements = WorkSplitPolicy.elementwiseElements
         if count <= minElements || pool.threadCount == 1 { body(0..<count); return }
         pool.parallelFor(count, minChunk: minElements, body)
     }
