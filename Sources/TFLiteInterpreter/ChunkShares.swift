@@ -9,7 +9,7 @@
 /// depthwise layers from 1.2× to 1.6× (Intel Xeon, 2 vCPUs).
 struct ChunkShares {
     /// Chunks in the job.
-    let chunkCount: Int
+    private(set) var chunkCount: Int
     /// Chunks claimed so far.
     private(set) var claimedCount = 0
     /// Thread `w`'s unclaimed chunks: `next[w] ..< end[w]`.
@@ -23,6 +23,19 @@ struct ChunkShares {
         let bounds = (0...threads).map { $0 * chunks / threads }
         next = Array(bounds.dropLast())
         end = Array(bounds.dropFirst())
+    }
+
+    /// Shares of `chunkCount` chunks for the same threads, as `init` makes them, written over
+    /// these in place (no allocation: a pool reuses one job for all its calls).
+    /// - Complexity: O(threadCount).
+    mutating func reset(chunkCount: Int) {
+        let threads = next.count, chunks = max(0, chunkCount)
+        self.chunkCount = chunks
+        claimedCount = 0
+        for w in 0..<threads {
+            next[w] = w * chunks / threads
+            end[w] = (w + 1) * chunks / threads
+        }
     }
 
     /// Whether a chunk is left to claim.

@@ -62,8 +62,9 @@ final class ThreadPool: @unchecked Sendable {
         let chunkCount = chunkCount(count, minChunk: minChunk)
         if chunkCount <= 1 { body(0..<count); return }
         withoutActuallyEscaping(body) { escapable in
-            let job = ThreadPoolPlainJob(count: count, chunkCount: chunkCount, threadCount: threadCount, body: escapable)
-            guard case .started = state.start(job, indexed: false) else { body(0..<count); return }
+            guard case .started(let job) = state.start(count: count, chunkCount: chunkCount, body: .plain(escapable)) else {
+                body(0..<count); return
+            }
             // The caller works too, then waits for the chunks the workers took.
             while let chunk = state.takeChunk(of: job, worker: 0) { job.run(chunk, worker: 0); state.finish(chunk: job) }
             state.waitUntilDone(job)
@@ -95,9 +96,8 @@ final class ThreadPool: @unchecked Sendable {
             return
         }
         withoutActuallyEscaping(body) { escapable in
-            let job = ThreadPoolIndexedJob(count: count, chunkCount: chunkCount, threadCount: threadCount, body: escapable)
-            switch state.start(job, indexed: true) {
-            case .started:
+            switch state.start(count: count, chunkCount: chunkCount, body: .indexed(escapable)) {
+            case .started(let job):
                 // Chunk 0 was claimed for the caller as the job started (so a one-chunk job is
                 // never handed to a worker); then it takes chunks like any thread.
                 job.run(0, worker: 0)
@@ -116,59 +116,66 @@ final class ThreadPool: @unchecked Sendable {
     }
 }
 
-/// One `parallelFor` call: the range, its split and (in a subclass, as a stored `let`, which
-/// each chunk calls as the plain form always did) the body.
-private class ThreadPoolJob: @unchecked Sendable {
-    let count: Int
-    let chunkCount: Int
-    var unfinishedChunks: Int
+/// The body of a `parallelFor` call, in either form.
+private enum ThreadPoolBody {
+    case plain((Range<Int>) -> Void)
+    case indexed((Range<Int>, Int) -> Void)
+}
+
+/// The `parallelFor` call in progress: its range, its split, its body. A pool has one, which
+/// every multi-chunk call reuses (one call runs at a time), so the pool allocates nothing per
+/// call. A job object per call and the claim arrays of its shares were 4 of the 5 heap
+/// allocations each multi-chunk call made (yolov8n_int8_640 at 2 threads: 675 per invoke, 135
+/// now; the one left is the calling operator's closure context).
+private final class ThreadPoolJob: @unchecked Sendable {
+    private(set) var count = 0
+    private(set) var chunkCount = 0
+    var unfinishedChunks = 0
     /// Which thread claims which chunk (used under the pool's lock).
     var shares: ChunkShares
-    /// The thread that published the job (worker 0), set by `ThreadPoolState.start`.
-    var caller: pthread_t?
+    /// The thread that published the job (worker 0).
+    private(set) var caller: pthread_t?
+    /// The call's body; nil between calls (the caller's `withoutActuallyEscaping` requires it
+    /// released when the call returns).
+    private var body: ThreadPoolBody?
 
-    init(count: Int, chunkCount: Int, threadCount: Int) {
+    init(threadCount: Int) { shares = ChunkShares(chunkCount: 0, threadCount: threadCount) }
+
+    /// Sets the job up for a call of `count` units in `chunkCount` chunks, published by `caller`
+    /// (under the pool's lock, with no call in progress).
+    func begin(count: Int, chunkCount: Int, body: ThreadPoolBody, caller: pthread_t) {
         self.count = count; self.chunkCount = chunkCount
         unfinishedChunks = chunkCount
-        shares = ChunkShares(chunkCount: chunkCount, threadCount: threadCount)
+        shares.reset(chunkCount: chunkCount)
+        self.body = body
+        self.caller = caller
     }
+
+    /// Forgets the call (under the pool's lock, after its last chunk).
+    func end() { body = nil; caller = nil }
 
     /// Chunk `k`: an even split, the first `count % chunkCount` chunks one longer.
     @inline(__always)
-    final func chunk(_ k: Int) -> Range<Int> {
+    func chunk(_ k: Int) -> Range<Int> {
         let base = count / chunkCount, extra = count % chunkCount
         let start = k * base + min(k, extra)
         return start..<(start + base + (k < extra ? 1 : 0))
     }
 
     /// Runs chunk `k` as `worker`.
-    func run(_ k: Int, worker: Int) { preconditionFailure("ThreadPoolJob.run is overridden") }
-}
-
-/// A job of the plain form.
-private final class ThreadPoolPlainJob: ThreadPoolJob, @unchecked Sendable {
-    let body: (Range<Int>) -> Void
-    init(count: Int, chunkCount: Int, threadCount: Int, body: @escaping (Range<Int>) -> Void) {
-        self.body = body
-        super.init(count: count, chunkCount: chunkCount, threadCount: threadCount)
+    func run(_ k: Int, worker: Int) {
+        switch body {
+        case .plain(let body): body(chunk(k))
+        case .indexed(let body): body(chunk(k), worker)
+        case nil: preconditionFailure("a chunk of a finished call")
+        }
     }
-    override func run(_ k: Int, worker: Int) { body(chunk(k)) }
-}
-
-/// A job of the indexed form.
-private final class ThreadPoolIndexedJob: ThreadPoolJob, @unchecked Sendable {
-    let body: (Range<Int>, Int) -> Void
-    init(count: Int, chunkCount: Int, threadCount: Int, body: @escaping (Range<Int>, Int) -> Void) {
-        self.body = body
-        super.init(count: count, chunkCount: chunkCount, threadCount: threadCount)
-    }
-    override func run(_ k: Int, worker: Int) { body(chunk(k), worker) }
 }
 
 /// How `ThreadPoolState.start` answered.
 private enum ThreadPoolEntry {
-    /// The job is published, its chunk 0 claimed for the caller.
-    case started
+    /// The job is published (an indexed one with its chunk 0 claimed for the caller).
+    case started(ThreadPoolJob)
     /// The caller runs a body of the running job as `worker`: run serially as that worker.
     case nested(worker: Int)
     /// Another thread's job is running (only when outside callers do not wait): run serially.
@@ -179,7 +186,10 @@ private enum ThreadPoolEntry {
 /// Every field is read and written under `condition`'s lock; polling takes the lock briefly.
 private final class ThreadPoolState: @unchecked Sendable {
     private let condition = SpinningCondition()
+    /// The call in progress (`reusableJob` while one runs), nil between calls.
     private var job: ThreadPoolJob?
+    /// The job every call of this pool sets up and publishes in turn.
+    private let reusableJob: ThreadPoolJob
     private var isShutDown = false
     /// Workers blocked in `condition.wait()` (the publisher only signals when there are any).
     private var sleepingWorkers = 0
@@ -192,21 +202,25 @@ private final class ThreadPoolState: @unchecked Sendable {
     /// worker starts: before it can run any chunk.
     private var workerThreads: [pthread_t?]
 
-    init(threadCount: Int) { workerThreads = Array(repeating: nil, count: threadCount) }
+    init(threadCount: Int) {
+        workerThreads = Array(repeating: nil, count: threadCount)
+        reusableJob = ThreadPoolJob(threadCount: threadCount)
+    }
 
     /// How long an idle thread polls before it blocks. Measured on 2 quiet cores: polling took
     /// the 2-thread speedup from 1.3× to 1.8× (yolov8n_int8_640, deeplabv3); 30–200 µs all did,
     /// and the shorter the poll, the less a busy machine's other processes are delayed.
     private static let pollNanoseconds: UInt64 = 50_000
 
-    /// Publishes `job`, unless a job is running: then a thread running one of its bodies gets
-    /// `.nested` with its index, and another thread `.busy` (plain form) or, `indexed`, waits
-    /// until the pool is free. An `indexed` job starts with its chunk 0 claimed for the caller.
-    func start(_ job: ThreadPoolJob, indexed: Bool) -> ThreadPoolEntry {
+    /// Sets up and publishes the pool's job for `body` over `count` units in `chunkCount` chunks,
+    /// unless a call is running: then a thread running one of its bodies gets `.nested` with its
+    /// index, and another thread `.busy` (plain form) or, indexed, waits until the pool is free.
+    /// An indexed job starts with its chunk 0 claimed for the caller.
+    func start(count: Int, chunkCount: Int, body: ThreadPoolBody) -> ThreadPoolEntry {
         condition.lock(); defer { condition.unlock() }
         let me = pthread_self()
-        // No reference to the running job is held across the wait: its caller's
-        // `withoutActuallyEscaping` requires the job (which holds its body) gone when it returns.
+        let indexed: Bool
+        if case .indexed = body { indexed = true } else { indexed = false }
         while self.job != nil || inlineCaller != nil {
             if let worker = runningJobWorker(me) { return .nested(worker: worker) }
             guard indexed else { return .busy }
@@ -214,12 +228,13 @@ private final class ThreadPoolState: @unchecked Sendable {
             condition.wait()
             waitingCallers -= 1
         }
-        job.caller = me
+        let job = reusableJob
+        job.begin(count: count, chunkCount: chunkCount, body: body, caller: me)
         // An indexed job's chunk 0 goes to the caller (always worker 0's first claim).
         if indexed { _ = job.shares.claim(worker: 0) }
         self.job = job
-        if job.chunkCount > 1, sleepingWorkers > 0 { condition.broadcast() }
-        return .started
+        if chunkCount > 1, sleepingWorkers > 0 { condition.broadcast() }
+        return .started(job)
     }
 
     /// Before a one-chunk indexed call: nil when the calling thread now runs it in place as
@@ -276,6 +291,7 @@ private final class ThreadPoolState: @unchecked Sendable {
             _ = poll(until: { job.unfinishedChunks == 0 })
         }
         while job.unfinishedChunks > 0 { condition.wait() }
+        job.end()
         self.job = nil
         if waitingCallers > 0 { condition.broadcast() }
     }

@@ -29,6 +29,25 @@ final class ChunkSharesTests: XCTestCase {
         XCTAssertFalse(shares.hasUnclaimedChunk)
     }
 
+    /// A reset (the pool's one job, reused call after call) claims exactly as fresh shares do,
+    /// whatever the earlier call claimed.
+    func testResetSharesClaimAsFreshOnes() {
+        for threadCount in 1...5 {
+            var reused = ChunkShares(chunkCount: 9, threadCount: threadCount)
+            for chunkCount in [0, 1, 3, 8, 13, 2] {
+                _ = reused.claim(worker: 0)  // leave the earlier call part claimed
+                reused.reset(chunkCount: chunkCount)
+                var fresh = ChunkShares(chunkCount: chunkCount, threadCount: threadCount)
+                XCTAssertEqual(reused.chunkCount, chunkCount)
+                for step in 0..<(chunkCount + 2) {
+                    let worker = (step * 7) % threadCount
+                    XCTAssertEqual(reused.claim(worker: worker), fresh.claim(worker: worker),
+                                   "\(threadCount) threads, \(chunkCount) chunks, claim \(step)")
+                }
+            }
+        }
+    }
+
     /// Worker 0's first claim is chunk 0 for any split, fewer chunks than threads included
     /// (the indexed `parallelFor` runs chunk 0 on its caller).
     func testWorkerZerosFirstClaimIsChunkZero() {
