@@ -18,15 +18,16 @@ struct ChunkShares {
     /// Shares of `chunkCount` chunks for `threadCount` threads (both at least 1).
     /// - Complexity: O(threadCount).
     init(chunkCount: Int, threadCount: Int) {
-        let threads = max(1, threadCount), chunks = max(0, chunkCount)
-        self.chunkCount = chunks
-        let bounds = (0...threads).map { $0 * chunks / threads }
-        next = Array(bounds.dropLast())
-        end = Array(bounds.dropFirst())
+        let threads = max(1, threadCount)
+        self.chunkCount = 0
+        next = Array(repeating: 0, count: threads)
+        end = Array(repeating: 0, count: threads)
+        reset(chunkCount: chunkCount)
     }
 
-    /// Shares of `chunkCount` chunks for the same threads, as `init` makes them, written over
-    /// these in place (no allocation: a pool reuses one job for all its calls).
+    /// Shares of `chunkCount` chunks for the same threads, written over these in place (no
+    /// allocation: a pool reuses one job for all its calls): thread `w` of `n` owns chunks
+    /// `w·c/n ..< (w+1)·c/n`.
     /// - Complexity: O(threadCount).
     mutating func reset(chunkCount: Int) {
         let threads = next.count, chunks = max(0, chunkCount)

@@ -221,12 +221,10 @@ private final class ThreadPoolState: @unchecked Sendable {
         let me = pthread_self()
         let indexed: Bool
         if case .indexed = body { indexed = true } else { indexed = false }
-        while self.job != nil || inlineCaller != nil {
-            if let worker = runningJobWorker(me) { return .nested(worker: worker) }
-            guard indexed else { return .busy }
-            waitingCallers += 1
-            condition.wait()
-            waitingCallers -= 1
+        switch waitUntilFree(me, waits: indexed) {
+        case .nested(let worker): return .nested(worker: worker)
+        case .busy: return .busy
+        case .free: break
         }
         let job = reusableJob
         job.begin(count: count, chunkCount: chunkCount, body: body, caller: me)
@@ -244,14 +242,38 @@ private final class ThreadPoolState: @unchecked Sendable {
     func beginInline() -> Int? {
         condition.lock(); defer { condition.unlock() }
         let me = pthread_self()
+        switch waitUntilFree(me, waits: true) {
+        case .nested(let worker): return worker
+        case .busy, .free: break  // `.busy` only when not waiting
+        }
+        inlineCaller = me
+        return nil
+    }
+
+    /// How ``waitUntilFree(_:waits:)`` left the pool.
+    private enum Availability {
+        /// No call runs: the caller may start one (the lock is still held).
+        case free
+        /// `thread` takes part in the running call, as `worker`.
+        case nested(worker: Int)
+        /// Another thread's call runs and the caller does not wait.
+        case busy
+    }
+
+    /// With the lock held: `.nested` when `thread` takes part in the running call (a job or an
+    /// in-place call), else, while another thread's call runs, `.busy` when `waits` is false or
+    /// a wait (releasing the lock) until it retires; then `.free`. No reference to the running
+    /// job is held across the wait (its caller's `withoutActuallyEscaping` requires the job's
+    /// body released when it returns).
+    private func waitUntilFree(_ thread: pthread_t, waits: Bool) -> Availability {
         while job != nil || inlineCaller != nil {
-            if let worker = runningJobWorker(me) { return worker }
+            if let worker = runningJobWorker(thread) { return .nested(worker: worker) }
+            guard waits else { return .busy }
             waitingCallers += 1
             condition.wait()
             waitingCallers -= 1
         }
-        inlineCaller = me
-        return nil
+        return .free
     }
 
     /// Ends the in-place call ``beginInline()`` started.
