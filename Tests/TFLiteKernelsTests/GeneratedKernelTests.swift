@@ -155,6 +155,12 @@ final class GeneratedKernelTests: XCTestCase {
         XCTAssertNotNil(kernels.floatConv6x16)
         XCTAssertNotNil(kernels.depthwiseTiles16)
         XCTAssertNotNil(kernels.depthwiseExactTiles16)
+        // Below AVX-512, a remainder of 4 to 15 depthwise channels runs in the 8- and 4-channel tiles.
+        XCTAssertEqual(kernels.depthwiseRemainderTiles != nil, policy.level < .avx512)
+        XCTAssertEqual(kernels.depthwiseExactRemainderTiles != nil, policy.level < .avx512)
+        let tiles = try XCTUnwrap(DepthwiseGeneratedRow.tiles(for: DepthwiseRowOptions(fusedMultiplyAdd: false)))
+        XCTAssertEqual((1...40).map { tiles.channelCount($0) },
+                       policy.level < .avx512 ? (1...40).map { $0 / 4 * 4 } : Array(1...40))
         XCTAssertNotNil(kernels.depthwiseRequantizeUInt8)
         XCTAssertNotNil(kernels.depthwiseRequantizeInt8)
         XCTAssertTrue(QuantizedGEMMKernel.compiled.contains(.generated))
@@ -181,6 +187,7 @@ final class GeneratedKernelTests: XCTestCase {
         XCTAssertNotNil(kernels.depthwiseRequantizingTiles16)
         XCTAssertNil(try GeneratedKernels(level: .avx2).depthwiseFinishingTiles16)
         XCTAssertNil(try GeneratedKernels(level: .avx2).depthwiseRequantize512)
+        XCTAssertNil(kernels.depthwiseRemainderTiles, "AVX-512 tiles mask their last block")
         guard CodeGenerationPolicy.current.generatesCode, CodeGenerationPolicy.current.level >= .avx512vnni else {
             // Below AVX512-VNNI, quads are chosen only for the AVX-VNNI ymm kernels.
             XCTAssertEqual(QuantizedGEMM.prefersInt8Quads, GeneratedKernels.current?.gemm8x16?.avxVNNI == true)

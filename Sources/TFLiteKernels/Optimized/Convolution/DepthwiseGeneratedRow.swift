@@ -8,15 +8,48 @@
 /// the kept ones are added in the reference's order, so sums are the border kernel's bit for bit
 /// (with separate roundings) and no filter value is ever multiplied by a padding zero.
 enum DepthwiseGeneratedRow {
-    /// The generated tiles for `options` (finishing, requantizing, fused multiply-add forms) and
-    /// whether they mask a last block of fewer than 16 channels; nil when this process has none.
-    static func tiles(for options: DepthwiseRowOptions)
-        -> (function: DepthwiseConvTiles16AVX.Function, masksChannels: Bool)? {
+    /// The generated tiles of a row.
+    struct Tiles {
+        /// The 16-channel tiles.
+        let function: DepthwiseConvTiles16AVX.Function
+        /// Whether `function` masks a last block of fewer than 16 channels (then every channel runs in it).
+        let masksChannels: Bool
+        /// The 8- and 4-channel tiles of the same form, for a remainder where `function` does
+        /// not mask (nil: the remainder runs in the portable kernel).
+        let remainder: DepthwiseRemainderTiles?
+
+        /// The block of generated tiles that starts at channel `ch` of `c` (0, then the end of
+        /// the previous block) and the channels it computes, or nil where the channels left run
+        /// in the portable kernel:
+        /// 16-channel blocks (with masking, the last one partial), then one of 8 and one of 4
+        /// channels where the remainder has them and there are tiles for them.
+        @inline(__always)
+        func block(at ch: Int, of c: Int) -> (channels: Int, function: DepthwiseConvTiles16AVX.Function)? {
+            let left = c - ch
+            if left <= 0 { return nil }
+            if masksChannels || left >= 16 { return (min(16, left), function) }
+            guard let remainder else { return nil }
+            return left >= 8 ? (8, remainder.eight) : left >= 4 ? (4, remainder.four) : nil
+        }
+
+        /// The channels `0..<count` of `c` that run in generated tiles (`block(at:of:)`).
+        func channelCount(_ c: Int) -> Int {
+            var ch = 0
+            while let block = block(at: ch, of: c) { ch += block.channels }
+            return ch
+        }
+    }
+
+    /// The generated tiles for `options` (finishing, requantizing, fused multiply-add forms);
+    /// nil when this process has none.
+    static func tiles(for options: DepthwiseRowOptions) -> Tiles? {
         guard let kernels = GeneratedKernels.current else { return nil }
         let function = options.requantize != nil ? kernels.depthwiseRequantizingTiles16 : options.finish == nil
             ? (options.fusedMultiplyAdd ? kernels.depthwiseExactTiles16 : kernels.depthwiseTiles16)
             : (options.fusedMultiplyAdd ? kernels.depthwiseFinishingExactTiles16 : kernels.depthwiseFinishingTiles16)
-        return function.map { ($0, kernels.depthwiseTilesMaskChannels) }
+        let remainder = options.requantize != nil || options.finish != nil ? nil
+            : (options.fusedMultiplyAdd ? kernels.depthwiseExactRemainderTiles : kernels.depthwiseRemainderTiles)
+        return function.map { Tiles(function: $0, masksChannels: kernels.depthwiseTilesMaskChannels, remainder: remainder) }
     }
 
     /// The filter taps along one axis that land inside the input: for a window whose first tap
@@ -39,13 +72,13 @@ enum DepthwiseGeneratedRow {
     /// (or the requantized output) the row. Each tile call's argument block is checked under
     /// `LITEVISION_INTERNAL_CHECKS` (`GeneratedDepthwiseArguments.violation`, once per call).
     /// Complexity: O(border columns) to find the runs, then the tiles' work.
-    static func row(_ g: ConvolutionGeometry, tiles: (function: DepthwiseConvTiles16AVX.Function, masksChannels: Bool),
+    static func row(_ g: ConvolutionGeometry, tiles: Tiles,
                     batch b: Int, oy: Int, input: UnsafePointer<Float>, filter: UnsafePointer<Float>,
                     sums: UnsafeMutablePointer<Float>, options: DepthwiseRowOptions) {
         let c = g.inputDepth
         precondition(tiles.masksChannels || (options.finish == nil && options.requantize == nil),
                      "rows finished in the tiles need every channel in the tiles")
-        let vectorChannels = tiles.masksChannels ? c : c / 16 * 16
+        let vectorChannels = tiles.channelCount(c)
         let y0 = oy * g.strideHeight - g.padTop
         let rows = taps(origin: y0, dilation: g.dilationHeight, filterSize: g.filterHeight, inputSize: g.inputHeight)
         /// The column taps of output column `ox`.
@@ -73,12 +106,14 @@ enum DepthwiseGeneratedRow {
             let firstTap = (b * g.inputHeight + y0 + rows.lowerBound * g.dilationHeight) * g.inputWidth
                 + ox * g.strideWidth - g.padLeft + columns.lowerBound * g.dilationWidth
             let firstWeight = (rows.lowerBound * g.filterWidth + columns.lowerBound) * c
-            for ch in stride(from: 0, to: vectorChannels, by: 16) {
+            var ch = 0
+            while let (channels, function) = tiles.block(at: ch, of: c) {
                 var arguments = GeneratedDepthwiseArguments(
                     input: UnsafeRawPointer(input + (firstTap * c + ch)), filter: UnsafeRawPointer(filter + (firstWeight + ch)),
                     sums: UnsafeMutableRawPointer(sums + (ox * c + ch)), pixels: end - ox, kh: rows.count, kw: columns.count,
                     rowStrideBytes: g.dilationHeight * g.inputWidth * c * 4, tapStepBytes: g.dilationWidth * c * 4,
-                    pixelStepBytes: g.strideWidth * c * 4, channelBytes: c * 4, laneMask: (1 << min(16, c - ch)) - 1,
+                    pixelStepBytes: g.strideWidth * c * 4, channelBytes: c * 4,
+                    laneMask: tiles.masksChannels ? (1 << min(16, c - ch)) - 1 : 0xFFFF,
                     bias: options.finish?.bias.map { UnsafeRawPointer($0 + ch) },
                     activationMin: options.finish?.min ?? -.infinity, activationMax: options.finish?.max ?? .infinity)
                 arguments.filterRowSkipBytes = (g.filterWidth - columns.count) * c * 4
@@ -94,7 +129,8 @@ enum DepthwiseGeneratedRow {
                 }
                 KernelPrecondition.holds(arguments.violation(masksChannels: tiles.masksChannels,
                                                              requantizing: options.requantize != nil))
-                withUnsafePointer(to: &arguments) { tiles.function(UnsafeRawPointer($0)) }
+                withUnsafePointer(to: &arguments) { function(UnsafeRawPointer($0)) }
+                ch += channels
             }
             ox = end
         }

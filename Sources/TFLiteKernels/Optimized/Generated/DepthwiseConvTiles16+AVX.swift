@@ -11,7 +11,8 @@ import MachineCode
 /// sums with half the arithmetic: their form (`exactSums`) uses `vfmadd231ps`. The contract is
 /// `DepthwiseInteriorKernel.tile`'s. The AVX-512 forms read and write only the channels selected
 /// by `laneMask` (opmask k1; masked-off lanes are never loaded, so a last block of fewer than 16
-/// channels runs in place); the AVX forms ignore `laneMask` and always do 16 channels.
+/// channels runs in place); the AVX forms ignore `laneMask` and always do their block's 16 channels (or 8, the
+/// `channels: 8` form for a remainder).
 ///
 /// C signature (System V): `(arguments)`, a pointer to `GeneratedDepthwiseArguments`.
 /// The window may be a clipped part of the filter (a border pixel's taps inside the input):
@@ -33,11 +34,17 @@ enum DepthwiseConvTiles16AVX {
     /// converted, the Int32 bias added and requantized (`Requantization16AVX512`, the
     /// `DepthwiseRequantize16AVX512` steps, tables in zmm16–27) and stored as bytes,
     /// `outputPixelBytes` apart: 8-bit rows need no float sums row and no second pass.
-    static func emit(width: VectorRegister.Width = .ymm, exactSums: Bool = false, finish: Bool = false,
+    ///
+    /// With `channels: 8` (ymm) or `channels: 4` (xmm), the block is that many channels, one
+    /// register per pixel, and a pass takes up to 8 pixels for exact sums: the AVX forms'
+    /// kernels for a remainder of 4 to 15 channels (a layer of 8, 12 or 24 channels), which
+    /// would otherwise run in portable Swift.
+    static func emit(width: VectorRegister.Width = .ymm, channels: Int = 16, exactSums: Bool = false, finish: Bool = false,
                      requantize: Bool = false, into a: inout Assembler) {
         precondition(!requantize || (width == .zmm && exactSums && !finish), "requantizing tiles are zmm exact-sum tiles")
-        precondition(width != .xmm, "ymm or zmm")
-        let halves = width == .zmm ? 1 : 2
+        precondition([16: [VectorRegister.Width.ymm, .zmm], 8: [.ymm], 4: [.xmm]][channels]?.contains(width) == true,
+                     "16-channel blocks in ymm or zmm, 8-channel ones in ymm, 4-channel ones in xmm")
+        let halves = channels / (width.rawValue / 32)
         /// Vector register `n` of the kernel's width.
         func v(_ n: Int) -> VectorRegister { VectorRegister(n, width) }
         typealias Field = GeneratedDepthwiseArguments.Field
@@ -53,7 +60,7 @@ enum DepthwiseConvTiles16AVX {
         let saved: [GeneralRegister] = [.rbx, .rbp, .r12, .r13, .r14, .r15]
         let masked = width == .zmm
         let laneMask: OpmaskRegister? = masked ? k(1) : nil
-        let widest = masked && exactSums ? 8 : 4
+        let widest = halves == 1 && exactSums ? 8 : 4
         a.function(saving: saved) { a, _ in
             a.mov(input, .mem(args, disp: Field.input))
             a.mov(sums, .mem(args, disp: Field.sums))
@@ -252,13 +259,14 @@ extension GeneratedDepthwiseArguments {
     /// - `channelBytes` a positive multiple of 4; the strides (`rowStrideBytes`, `tapStepBytes`,
     ///   `pixelStepBytes`) and `filterRowSkipBytes` non-negative multiples of 4;
     /// - `laneMask` a non-empty 16-bit mask, and all 16 lanes (`0xFFFF`) for the forms that do
-    ///   not mask channels (`masksChannels` false: the AVX forms always do 16 channels);
+    ///   not mask channels (`masksChannels` false: the AVX forms always do all of their block's
+    ///   16 or 8 channels);
     /// - `activationMin ≤ activationMax`;
     /// - requantizing form (`requantizing`): the bias and the requantizer's tables set,
     ///   `outputPixelBytes ≥ 1`, `outputMin ≤ outputMax`.
     ///
     /// The kernels rely on no alignment (unaligned and masked loads and stores). What the block
-    /// cannot show — every window read inside the input, the block's filter taps, 16 (or the
+    /// cannot show — every window read inside the input, the block's filter taps, 16 (8, or the
     /// masked) writable channels per pixel, exact sums below 2^24 for the exact-sum forms — is
     /// the caller's (`DepthwiseGeneratedRow.row` clips the windows).
     /// - Returns: nil when the contract holds, else what is broken.

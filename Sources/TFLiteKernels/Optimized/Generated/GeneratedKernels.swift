@@ -35,6 +35,11 @@ public final class GeneratedKernels: Sendable {
     let depthwiseFinishingExactTiles16: DepthwiseConvTiles16AVX.Function?
     /// `DepthwiseConvTiles16AVX` requantizing 8-bit rows in registers (at `.avx512` and up).
     let depthwiseRequantizingTiles16: DepthwiseConvTiles16AVX.Function?
+    /// `DepthwiseConvTiles16AVX` on 8- and 4-channel blocks (ymm and xmm, below `.avx512`, where
+    /// the 16-channel tiles do not mask channels), for a remainder of 4 to 15 channels:
+    /// separate roundings / exact sums.
+    let depthwiseRemainderTiles: DepthwiseRemainderTiles?
+    let depthwiseExactRemainderTiles: DepthwiseRemainderTiles?
     /// True when `depthwiseTiles16` and `depthwiseExactTiles16` honour their `laneMask` (the AVX-512 form), so a last block
     /// of fewer than 16 channels runs in it too.
     var depthwiseTilesMaskChannels: Bool { level >= .avx512 }
@@ -68,7 +73,7 @@ public final class GeneratedKernels: Sendable {
             (vnniGEMM, floatConv8x32, offsetUInt8ToFloat, offsetInt8ToFloat, byteTableLookup64) = (nil, nil, nil, nil, nil)
             (floatConv6x16Fused, floatConv8x32Fused, depthwiseFloatFinish, depthwiseRequantize512) = (nil, nil, nil, nil)
             (depthwiseFinishingTiles16, depthwiseFinishingExactTiles16, depthwiseRequantizingTiles16) = (nil, nil, nil)
-            (floatConv8x16, floatConv8x16Fused) = (nil, nil)
+            (floatConv8x16, floatConv8x16Fused, depthwiseRemainderTiles, depthwiseExactRemainderTiles) = (nil, nil, nil, nil)
             return
         }
         var a = Assembler()
@@ -83,6 +88,14 @@ public final class GeneratedKernels: Sendable {
         DepthwiseConvTiles16AVX.emit(width: vectorWidth, into: &a)
         let depthwiseExactEntry = a.count
         DepthwiseConvTiles16AVX.emit(width: vectorWidth, exactSums: true, into: &a)
+        // (channels, exact sums, entry) of the remainder tiles.
+        var remainderEntries: [(channels: Int, exactSums: Bool, entry: Int)] = []
+        for (channels, width) in [(8, VectorRegister.Width.ymm), (4, .xmm)] where level < .avx512 {
+            for exactSums in [false, true] {
+                remainderEntries.append((channels, exactSums, a.count))
+                DepthwiseConvTiles16AVX.emit(width: width, channels: channels, exactSums: exactSums, into: &a)
+            }
+        }
         let finishingTilesEntry = a.count
         if level >= .avx512 { DepthwiseConvTiles16AVX.emit(width: vectorWidth, finish: true, into: &a) }
         let finishingExactTilesEntry = a.count
@@ -130,12 +143,24 @@ public final class GeneratedKernels: Sendable {
              ("FlipSignBits+\(vectorWidth == .zmm ? "AVX512" : "AVX2")", flipEntry), ("ByteTableLookup64+AVX512VBMI", byteTableEntry)]
             + (vnniEntries ?? []).enumerated().map { ("QuantizedGEMM8x32+AVX512VNNI.\($0.offset)", $0.element) }
             + [("FloatConv8x32+AVX512", float512Entry), ("FloatConv8x32+AVX512.fused", float512FusedEntry),
-               ("FloatConv8x16+AVX512", float8x16Entry), ("FloatConv8x16+AVX512.fused", float8x16FusedEntry)])
+               ("FloatConv8x16+AVX512", float8x16Entry), ("FloatConv8x16+AVX512.fused", float8x16FusedEntry)]
+            + remainderEntries.map { ("DepthwiseConvTiles\($0.channels).\($0.exactSums ? "exactSums" : "float")", $0.entry) })
         gemm8x16 = GEMM8x16Kernels(code: code, entries: gemm8x16Entries.map(\.offset), avxVNNI: avxVNNI)
         floatConv6x16 = unsafeBitCast(code.address(at: floatEntry), to: FloatConv6x16AVX.Function.self)
         floatConv6x16Fused = unsafeBitCast(code.address(at: floatFusedEntry), to: FloatConv6x16AVX.Function.self)
         depthwiseTiles16 = unsafeBitCast(code.address(at: depthwiseEntry), to: DepthwiseConvTiles16AVX.Function.self)
         depthwiseExactTiles16 = unsafeBitCast(code.address(at: depthwiseExactEntry), to: DepthwiseConvTiles16AVX.Function.self)
+        func remainderTiles(exactSums: Bool) -> DepthwiseRemainderTiles? {
+            func tiles(_ channels: Int) -> DepthwiseConvTiles16AVX.Function? {
+                remainderEntries.first { $0.channels == channels && $0.exactSums == exactSums }.map {
+                    unsafeBitCast(code.address(at: $0.entry), to: DepthwiseConvTiles16AVX.Function.self)
+                }
+            }
+            guard let eight = tiles(8), let four = tiles(4) else { return nil }
+            return DepthwiseRemainderTiles(eight: eight, four: four)
+        }
+        depthwiseRemainderTiles = remainderTiles(exactSums: false)
+        depthwiseExactRemainderTiles = remainderTiles(exactSums: true)
         depthwiseFinishingTiles16 = level >= .avx512
             ? unsafeBitCast(code.address(at: finishingTilesEntry), to: DepthwiseConvTiles16AVX.Function.self) : nil
         depthwiseFinishingExactTiles16 = level >= .avx512
@@ -169,7 +194,7 @@ public final class GeneratedKernels: Sendable {
             + (byteTableLookup64 == nil ? [] : ["ByteTableLookup64+AVX512VBMI"])
             + [avxVNNI ? "QuantizedGEMM8x16+AVXVNNI (pairs, quads, uint8-weight quads; sums, uint8, int8 requantizing)"
                        : "QuantizedGEMM8x16+AVX2 (pairs; sums, uint8, int8 requantizing)", "FloatConv6x16+AVX (separate roundings, fused multiply-add)",
-               "DepthwiseConvTiles16+\(vectorWidth == .zmm ? "AVX512" : "AVX") (float; exact sums, FMA)",
+               "DepthwiseConvTiles16+\(vectorWidth == .zmm ? "AVX512" : "AVX") (float; exact sums, FMA\(vectorWidth == .zmm ? "" : "; 8- and 4-channel blocks"))",
                "DepthwiseFloatFinish16+\(vectorWidth == .zmm ? "AVX512" : "AVX")",
                depthwiseRequantize512 == nil ? "DepthwiseRequantize16+AVX2 (uint8, int8)" : "DepthwiseRequantize16+AVX512", "OffsetBytesToFloat+\(vectorWidth == .zmm ? "AVX512" : "AVX2")",
                "FlipSignBits+\(vectorWidth == .zmm ? "AVX512" : "AVX2")"]
@@ -189,4 +214,11 @@ public final class GeneratedKernels: Sendable {
         guard let kernels = current else { return "kernels: portable Swift; code generation \(policy)" }
         return "kernels: generated for \(kernels.level) (\(policy.reason)): \(kernels.kernelNames.joined(separator: ", "))"
     }
+}
+
+/// The AVX depthwise tiles of a remainder of 4 to 15 channels (`DepthwiseConvTiles16AVX` with
+/// `channels: 8` in ymm and `channels: 4` in xmm), one form (separate roundings or exact sums).
+struct DepthwiseRemainderTiles {
+    let eight: DepthwiseConvTiles16AVX.Function
+    let four: DepthwiseConvTiles16AVX.Function
 }
