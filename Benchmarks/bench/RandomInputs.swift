@@ -31,7 +31,11 @@ struct RandomInputs {
                 bytes.storeBytes(of: Float16(unitFloat()).bitPattern, toByteOffset: 2 * k, as: UInt16.self)
             }
         case .uInt8, .int8:
-            for k in 0..<bytes.count { bytes[k] = UInt8(truncatingIfNeeded: next()) }
+            // Eight bytes per draw: the fill is part of the cold-start time, and a draw per byte
+            // cost 0.4 ms on efficientnet_lite0's 150,528-byte image.
+            let words = bytes.count / 8
+            for k in 0..<words { bytes.storeBytes(of: next(), toByteOffset: 8 * k, as: UInt64.self) }
+            for k in 8 * words..<bytes.count { bytes[k] = UInt8(truncatingIfNeeded: next()) }
         case .bool:
             for k in 0..<bytes.count { bytes[k] = UInt8(next() & 1) }
         case .int16, .uInt16, .int32, .uInt32, .int64, .uInt64:

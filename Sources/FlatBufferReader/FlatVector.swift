@@ -41,9 +41,20 @@ public struct FlatVector: Sendable {
     }
 
     /// All elements as integers of type `T` (element size must match).
-    public func integers<T: FixedWidthInteger>(_ type: T.Type = T.self) throws -> [T] {
-        guard MemoryLayout<T>.size == elementSize else {
-            throw FlatBufferError.malformed("vector element size \(elementSize) read as \(T.self)")
+    public func integers<T: FixedWidthInteger>(_ type: T.Type = T.self) throws -> [T] { try elements(T.self) { $0 } }
+
+    /// All elements as `Float`s (element size 4).
+    public func floats() throws -> [Float] { try elements(UInt32.self, Float.init(bitPattern:)) }
+
+    /// All elements as `Double`s (element size 8).
+    public func doubles() throws -> [Double] { try elements(UInt64.self, Double.init(bitPattern:)) }
+
+    /// All elements read as little-endian `Bits` (element size must match), each made a `Value`
+    /// by `make`, in one pass into the result (no intermediate array).
+    @inline(__always)
+    private func elements<Bits: FixedWidthInteger, Value>(_ bits: Bits.Type, _ make: (Bits) -> Value) throws -> [Value] {
+        guard MemoryLayout<Bits>.size == elementSize else {
+            throw FlatBufferError.malformed("vector element size \(elementSize) read as \(Bits.self)")
         }
         // The vector's bytes were checked at creation: one view of them, no check per element
         // (model loading reads about a thousand of these small vectors).
@@ -52,19 +63,13 @@ public struct FlatVector: Sendable {
         guard bytes.count == count &* elementSize, let base = bytes.baseAddress else {
             throw FlatBufferError.malformed("vector of \(count) elements outside its storage")
         }
-        return [T](unsafeUninitializedCapacity: count) { elements, initialized in
+        return [Value](unsafeUninitializedCapacity: count) { elements, initialized in
             for index in 0..<count {
-                elements[index] = T(littleEndian: base.loadUnaligned(fromByteOffset: index &* elementSize, as: T.self))
+                elements[index] = make(Bits(littleEndian: base.loadUnaligned(fromByteOffset: index &* elementSize, as: Bits.self)))
             }
             initialized = count
         }
     }
-
-    /// All elements as `Float`s (element size 4).
-    public func floats() throws -> [Float] { try integers(UInt32.self).map { Float(bitPattern: $0) } }
-
-    /// All elements as `Double`s (element size 8).
-    public func doubles() throws -> [Double] { try integers(UInt64.self).map { Double(bitPattern: $0) } }
 
     /// All elements as bytes (element size 1).
     public func bytes() throws -> [UInt8] { try integers(UInt8.self) }
