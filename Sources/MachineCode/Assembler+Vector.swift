@@ -109,6 +109,15 @@ extension Assembler {
                           scalarMemory: true)
     }
 
+    /// `vmovq [dst], src`: stores the low 64 bits of an xmm register (VEX, registers 0–15).
+    public mutating func vmovq(_ dst: MemoryOperand, _ src: VectorRegister) {
+        precondition(src.index < 16 && src.width == .xmm, "vmovq stores an xmm register (VEX form)")
+        let saved = prefersEVEX
+        prefersEVEX = false
+        vectorInstruction(0xD6, map: .map0F, prefix: .p66, width: .xmm, reg: src.index, vvvv: 0, .memory(dst))
+        prefersEVEX = saved
+    }
+
     /// `vmaskmovps [dst], mask, src` (AVX): stores the lanes whose mask sign bit is set.
     public mutating func vmaskmovps(_ dst: MemoryOperand, _ mask: VectorRegister, _ src: VectorRegister) {
         precondition(src.index < 16 && mask.index < 16 && src.width != .zmm, "vmaskmovps is VEX-only")

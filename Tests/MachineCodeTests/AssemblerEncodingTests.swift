@@ -210,6 +210,11 @@ final class AssemblerEncodingTests: XCTestCase {
         ("vxorps xmm5, xmm5, xmm5", [0xC5, 0xD0, 0x57, 0xED], { a in a.vxorps(xmm(5), xmm(5), xmm(5)) }),
         ("vmovups [rcx+r14], xmm6", [0xC4, 0xA1, 0x78, 0x11, 0x34, 0x31], { a in a.vmovups(.mem(.rcx, index: .r14, scale: 1), xmm(6)) }),
         ("vmovups [r9], xmm1", [0xC4, 0xC1, 0x78, 0x11, 0x09], { a in a.vmovups(.mem(.r9), xmm(1)) }),
+        // The half-panel store of `QuantizedGEMM8x16AVX2`'s requantizing variants.
+        ("vmovq [r8], xmm8", [0xC4, 0x41, 0x79, 0xD6, 0x00], { a in a.vmovq(.mem(.r8), xmm(8)) }),
+        ("vmovq [rax], xmm0", [0xC5, 0xF9, 0xD6, 0x00], { a in a.vmovq(.mem(.rax), xmm(0)) }),
+        ("vmovq [r8+r10], xmm8", [0xC4, 0x01, 0x79, 0xD6, 0x04, 0x10], { a in a.vmovq(.mem(.r8, index: .r10, scale: 1), xmm(8)) }),
+        ("cmp r11d, 255", [0x41, 0x81, 0xFB, 0xFF, 0x00, 0x00, 0x00], { a in a.cmp(.r11, 255, width: .dword) }),
         ("add rsi, [rdi+32]", [0x48, 0x03, 0x77, 0x20], { a in a.add(.rsi, .mem(.rdi, disp: 32)) }),
         ("add r12, [r13]", [0x4D, 0x03, 0x65, 0x00], { a in a.add(.r12, .mem(.r13)) }),
         // The AVX-512 requantizing epilogue (EVEX: W1 for 64-bit lanes, opmask compares and blends, narrowing store).

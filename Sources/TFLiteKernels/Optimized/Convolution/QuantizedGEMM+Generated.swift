@@ -131,7 +131,8 @@ extension QuantizedGEMM {
 /// A generated kernel that requantizes in registers, with the requantizer whose tables it reads:
 /// `QuantizedGEMM8x32AVX512VNNI` `.bytes` (every layout; a partial last panel masked), else
 /// `QuantizedGEMM8x16AVX2` `.uint8` / `.int8` (int16 pairs, and the quads with AVX-VNNI; a
-/// partial last panel takes the generated sums and the requantizer's scalar path).
+/// last panel of 8 channels stores half the bytes, other partial last panels take the
+/// generated sums and the requantizer's scalar path).
 struct FusedRequantization {
     enum Kernels {
         /// The requantizing VNNI kernels of the layout for one panel and for two.
@@ -176,6 +177,12 @@ struct FusedRequantization {
             let acc = workspace.take(Int32.self, count: QuantizedGEMM.accumulatorCount)
             let zeroBias = acc + n * 2 * panelWidth, rowTerms = zeroBias + 2 * panelWidth
             for l in 0..<(2 * panelWidth + n) { zeroBias[l] = 0 }
+            // The ymm kernels read one panel (16) of `zeroBias`: the second holds the bias of a
+            // last panel of 8 channels, padded with zeros.
+            let halfPanelBias = zeroBias + panelWidth
+            if case .ymm = kernels, let bias, g.outputDepth % panelWidth == panelWidth / 2 {
+                for l in 0..<(panelWidth / 2) { halfPanelBias[l] = bias[g.outputDepth - panelWidth / 2 + l] }
+            }
             var arguments = GeneratedIntegerTileArguments(table: UnsafeRawPointer(pointers), taps: taps, words: words,
                                                           weights: packedFilter, rows: n)
             arguments.outputStride = g.outputDepth
@@ -223,6 +230,17 @@ struct FusedRequantization {
                     }
                     let n0 = fullPanels * panelWidth
                     guard n0 < g.outputDepth else { continue }
+                    if g.outputDepth - n0 == panelWidth / 2 {
+                        // A last panel of 8 channels: the kernel stores their bytes only, with the
+                        // bias padded to the 16 lanes it reads.
+                        select(channel: n0, first: first)
+                        arguments.bias = UnsafeRawPointer(halfPanelBias)
+                        arguments.laneMasks.0 = 0xFF
+                        KernelPrecondition.holds(arguments.violation(requantizing: true, panels: 1))
+                        withUnsafePointer(to: &arguments) { kernel(UnsafeRawPointer($0)) }
+                        arguments.laneMasks.0 = 0xFFFF
+                        continue
+                    }
                     QuantizedGEMM.generated8x16Sums(sumsKernel, pointers, taps: taps, words: words,
                                                     weights: packedFilter + fullPanels * panelStride, rows: rows, into: acc)
                     let lanes = g.outputDepth - n0

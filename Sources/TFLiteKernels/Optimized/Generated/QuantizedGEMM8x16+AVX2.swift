@@ -12,7 +12,8 @@ import MachineCode
 /// Three variants share the loop and differ in the end of a pass (`Output`): the Int32 sums
 /// stored for a Swift epilogue, or requantized in registers and stored as uint8 / int8
 /// (`Requantization16AVX2`, no left shift; the uint8-weight quads add each pixel's window-sum
-/// term from `rowTerms` first).
+/// term from `rowTerms` first). The requantizing variants store channels 0–7 only when the
+/// first lane mask is `0xFF` (a last panel of 8 channels), else all 16.
 ///
 /// C signature (System V): `(arguments)`, a pointer to `GeneratedIntegerTileArguments`.
 /// Preconditions: `taps ≥ 1`, `words ≥ 1`, `1 ≤ rows ≤ 8`; `table[t·8 + r]` is pixel `r`'s
@@ -101,6 +102,7 @@ enum QuantizedGEMM8x16AVX2 {
                     a.shr(offset, 1)
                     a.add(offset, .mem(args, disp: Field.rowTerms))
                 }
+                a.mov(.r11, .mem(args, disp: Field.laneMasks))    // low 32 bits: the panel's lanes
                 for r in 0..<4 {
                     if r > 0 {
                         a.cmp(rows, Int32(r))
@@ -114,7 +116,8 @@ enum QuantizedGEMM8x16AVX2 {
                     for h in 0..<2 {
                         Requantization16AVX2.requantize(ymm(2 * r + h), half: h, fields: fields, channelOffset: nil, &a)
                     }
-                    Requantization16AVX2.store(ymm(2 * r), ymm(2 * r + 1), signed: output == .int8, to: .mem(destination), &a)
+                    Requantization16AVX2.store(ymm(2 * r), ymm(2 * r + 1), signed: output == .int8, to: .mem(destination),
+                                               lowHalfOnly: .r11, &a)
                     a.add(destination, .r10)
                 }
             }
@@ -185,7 +188,9 @@ struct GeneratedIntegerTileArguments {
     var panelStride = 0
     /// Per-pixel Int32 terms added before requantizing (uint8-weight quads' window sums).
     var rowTerms: UnsafeRawPointer?
-    /// The lanes of each panel that exist (16-bit opmasks: `0xFFFF` for a full panel).
+    /// The lanes of each panel that exist (16-bit opmasks: `0xFFFF` for a full panel). The
+    /// requantizing `QuantizedGEMM8x16AVX2` reads the first: `0xFF` stores 8 channels, other
+    /// values 16.
     var laneMasks: (Int32, Int32) = (0xFFFF, 0xFFFF)
 
     init(table: UnsafeRawPointer, taps: Int, words: Int, weights: UnsafeRawPointer, rows: Int) {

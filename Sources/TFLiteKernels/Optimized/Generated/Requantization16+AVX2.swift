@@ -62,12 +62,24 @@ enum Requantization16AVX2 {
     /// Stores the 16 clamped results in `low` (channels 0–7) and `high` (8–15) as bytes at
     /// `destination`, saturating signed or unsigned (the values are in range already).
     /// Uses ymm8 and ymm9.
+    ///
+    /// With `lowHalfOnly`, a register whose low 32 bits select the stored channels at run time:
+    /// 0xFF stores channels 0–7 only (8 bytes: a partial last panel of 8 channels), anything
+    /// else all 16.
     static func store(_ low: VectorRegister, _ high: VectorRegister, signed: Bool, to destination: MemoryOperand,
-                      _ a: inout Assembler) {
+                      lowHalfOnly: GeneralRegister? = nil, _ a: inout Assembler) {
         a.vpackssdw(ymm(8), low, high)                   // words l0-3 h0-3 | l4-7 h4-7
         a.vpermq(ymm(8), ymm(8), 0xD8)                   // l0-7 | h0-7
         a.vextracti128(xmm(9), ymm(8), 1)
         if signed { a.vpacksswb(xmm(8), xmm(8), xmm(9)) } else { a.vpackuswb(xmm(8), xmm(8), xmm(9)) }
+        guard let lowHalfOnly else { return a.vmovups(destination, xmm(8)) }
+        let whole = a.newLabel(), stored = a.newLabel()
+        a.cmp(lowHalfOnly, 0xFF, width: .dword)
+        a.j(.notEqual, whole)
+        a.vmovq(destination, xmm(8))
+        a.jmp(stored)
+        a.bind(whole)
         a.vmovups(destination, xmm(8))
+        a.bind(stored)
     }
 }
