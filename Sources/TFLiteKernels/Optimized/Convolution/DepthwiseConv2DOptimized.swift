@@ -17,10 +17,19 @@ public enum DepthwiseConv2DOptimized {
     }
 
     /// True when float layers should read their input in place rather than through input
-    /// windows: the generated tiles run border pixels on clipped windows and finish rows in
-    /// registers (AVX-512), so copying rows into windows only adds work. Measured on an AVX-512
-    /// Xeon, 1 thread: face_detection_full_range 3.17 -> 2.89 ms, deeplabv3 11.3 -> 10.7-11.0 ms.
-    public static var floatReadsInPlace: Bool { DepthwiseRowOptions.finishingTiles }
+    /// windows: the generated tiles run border pixels on clipped windows (and finish rows in
+    /// registers with AVX-512), so copying rows into windows only adds work. Measured on an
+    /// AVX-512 Xeon, 1 thread: face_detection_full_range 3.17 -> 2.89 ms, deeplabv3 11.3 ->
+    /// 10.7-11.0 ms; with its AVX2 tiles (LITEVISION_ISA=avx2, with the 8- and 4-channel
+    /// remainder tiles): face_detection_full_range 4.82-4.85 -> 4.59-4.64 ms, deeplabv3
+    /// 22.7-23.0 -> 21.8-22.2 ms.
+    public static var floatReadsInPlace: Bool {
+        #if LITEVISION_AVX512
+        false
+        #else
+        GeneratedKernels.current?.depthwiseTiles16 != nil
+        #endif
+    }
 
     /// Number of output rows (the unit to split across threads).
     public static func rowCount(_ g: ConvolutionGeometry) -> Int { g.batches * g.outputHeight }
