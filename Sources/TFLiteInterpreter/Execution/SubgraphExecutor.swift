@@ -14,7 +14,9 @@ import TFLiteSchema
 ///   (YOLO's SiLU: LOGISTIC then MUL) run as one byte table (`ByteMapFusion`), bit-exact, which
 ///   an 8-bit convolution producing `x` applies as it writes it (`OutputByteMapFusion`); a
 ///   float RELU after the node it clamps (`ClampFusion`) and a float ADD after the convolution
-///   producing one operand (`ResidualAddFusion`) run inside that node's pass.
+///   producing one operand (`ResidualAddFusion`) run inside that node's pass; an 8-bit PAD
+///   read only by a convolution is applied by that convolution as explicit padding
+///   (`PadFusion`), the padded tensor never written.
 /// - Shapes known only at invoke: a node whose kernel reports invoke-time shapes
 ///   (``HostedKernel/hasInvokeTimeShapes(_:)``: WHERE on a computed input, IF or WHILE over
 ///   subgraphs whose shapes change) makes its outputs, and everything computed from them,
@@ -69,7 +71,10 @@ final class SubgraphExecutor {
     private var fusedAliases: [Int: [RuntimeTensor]] = [:]
     /// The fused ADD operand each node also reads (`ResidualAddFusion`), by node position.
     private var fusedReads: [Int: RuntimeTensor] = [:]
-    /// Whether `prepare()` fuses nodes (`ByteMapFusion`, `OutputByteMapFusion`, `ClampFusion`,
+    /// The input of the folded PAD each convolution reads instead of its input 0 (`PadFusion`),
+    /// by the convolution's position, from the last `prepare()`.
+    private(set) var foldedInputs: [Int: RuntimeTensor] = [:]
+    /// Whether `prepare()` fuses nodes (`PadFusion`, `ByteMapFusion`, `OutputByteMapFusion`, `ClampFusion`,
     /// `ResidualAddFusion`);
     /// off only to check that fused and unfused runs agree.
     var fusesNodes = true
@@ -204,10 +209,24 @@ final class SubgraphExecutor {
         try memory.reserve(blueprint.packedWeights.byteCount, "the weights packed for the model's kernels")
         let graphInputs = Set(inputIndices)
         for index in inputIndices { _ = try TensorLayout.checkedByteCount(tensors[index], "graph input", budget: memory.budget) }
+        // Folding a PAD (`PadFusion`) changes how its convolution prepares, so it is decided here,
+        // from the nodes already found to run at invoke with fixed shapes (by output tensor).
+        let allReaders = Self.readerCounts(nodes, order: Array(nodes.indices))
+        let boundary = keptIndices.union(graphInputs)
+        var staticProducers: [Int: Int] = [:]
+        var foldedPads = Set<Int>()
+        foldedInputs = [:]
         for (k, node) in nodes.enumerated() {
             let name = node.context.code.displayName
             node.context.scratch?.removeAll()
+            let fold = self.fusesNodes
+                ? PadFusion.fold(into: k, nodes, producers: staticProducers, readers: allReaders, kept: boundary) : nil
+            node.kernel.roles.padFoldable?.padFold = fold?.fold
             try KernelErrors.preparing(name) { try node.kernel.prepare(node.context) }
+            if let fold {
+                foldedPads.insert(fold.pad)
+                foldedInputs[k] = fold.fold.input
+            }
             for output in node.context.outputs { _ = try TensorLayout.checkedByteCount(output, name, budget: memory.budget) }
             let inputs = node.context.inputs.compactMap { $0 }
             let hosted = node.kernel.roles.hosted
@@ -225,7 +244,9 @@ final class SubgraphExecutor {
             guard try AheadOfTimeEvaluation.evaluatesNow(node.context, graphInputs: graphInputs,
                                                          subgraph: blueprint.description,
                                                          phase: .prepare, budget: memory.budget) else {
-                order.append(k); continue
+                order.append(k)
+                for output in node.context.outputs { staticProducers[output.index] = k }
+                continue
             }
             preparedStorage += try AheadOfTimeEvaluation.evaluate(node.kernel, node.context, position: node.position,
                                                                   budget: memory.budget, phase: .prepare) {
@@ -252,7 +273,9 @@ final class SubgraphExecutor {
             : ResidualAddFusion(aliases: producerAliases.mapValues { [$0] }, reads: [:], order: clamped)
         fusedAliases = adds.aliases
         fusedReads = adds.reads
-        runOrder = adds.order
+        // Folded PADs stood in the passes above for their convolutions' reads; they run no more.
+        for k in foldedPads { for output in nodes[k].context.outputs { output.data = nil } }
+        runOrder = adds.order.filter { !foldedPads.contains($0) }
         // Fusion has decided which kernels run: only theirs finish their plans (`PlanFinishingKernel`).
         for k in runOrder where fusedNodes[k] == nil {
             let node = nodes[k]
@@ -353,8 +376,10 @@ final class SubgraphExecutor {
         for index in inputIndices { use(index, at: 0); use(index, at: lastStep) }
         for (step, k) in runOrder.enumerated() {
             let node = nodes[k]
-            // A fused node reads only the fusion's input (the skipped node's output gets no memory).
-            let inputs = fusedNodes[k].map { [$0.input] } ?? node.context.inputs.compactMap { $0 }
+            // A fused node reads only the fusion's input (the skipped node's output gets no memory),
+            // a convolution with a folded PAD the PAD's input in place of its input 0.
+            let inputs = fusedNodes[k].map { [$0.input] }
+                ?? node.context.inputs.enumerated().compactMap { i, input in i == 0 ? foldedInputs[k] ?? input : input }
             for input in inputs { use(input.index, at: step) }
             for output in node.context.outputs { use(output.index, at: step); produced.insert(output.index) }
             for alias in fusedAliases[k] ?? [] { use(alias.index, at: step); produced.insert(alias.index) }

@@ -21,6 +21,10 @@ struct KernelRoles {
     var residualAddFusable: (any ResidualAddFusable)? = nil
     /// A producer that can apply a following byte table to its output (``OutputByteMapFusion``).
     var outputByteMapFusable: (any OutputByteMapFusable)? = nil
+    /// A constant PAD whose padding a convolution reading it can apply itself (``PadFusion``).
+    var constantPad: (any ConstantPadKernel)? = nil
+    /// A convolution that can apply the padding of the PAD it reads (``PadFusion``).
+    var padFoldable: (any PadFoldable)? = nil
     /// A kernel that needs its executor (``HostedKernel``).
     var hosted: (any HostedKernel)? = nil
     /// A kernel that finishes its plan once fusion has decided that it runs (``PlanFinishingKernel``).

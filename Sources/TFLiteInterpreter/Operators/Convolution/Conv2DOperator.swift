@@ -5,13 +5,17 @@ import TFLiteSchema
 final class Conv2DOperator: PlannedConvolutionOperator {
     let op = "CONV_2D"
     var plan = ConvolutionPlan.unprepared
+    /// The PAD this layer applies itself, set by the executor before each prepare (``PadFoldable``).
+    var padFold: FoldedPad?
 
     func prepare(_ node: NodeContext) throws {
         plan = .unprepared
-        let layer = try ConvolutionLayer(node, op: op)
+        let layer = try ConvolutionLayer(node, op: op, folded: padFold)
         try layer.requireWindowRanks()
         let options = try node.options(Conv2DOptions.self)
-        let g = try layer.windowGeometry(ConvWindowOptions(options), depthwise: false)
+        var window = ConvWindowOptions(options)
+        window.explicitPadding = padFold?.padding
+        let g = try layer.windowGeometry(window, depthwise: false)
         // Per-channel hybrid layers quantize their input asymmetrically (`HybridConvPerChannel`).
         let scales = layer.filter.quantization?.scales ?? []
         let perChannel = scales.count > 1 && scales.contains { $0 != scales[0] }
@@ -30,6 +34,8 @@ final class Conv2DOperator: PlannedConvolutionOperator {
     }
 }
 
-extension Conv2DOperator: FloatClampFusable, ResidualAddFusable, OutputByteMapFusable {
-    var roles: KernelRoles { KernelRoles(floatClampFusable: self, residualAddFusable: self, outputByteMapFusable: self) }
+extension Conv2DOperator: FloatClampFusable, ResidualAddFusable, OutputByteMapFusable, PadFoldable {
+    var roles: KernelRoles {
+        KernelRoles(floatClampFusable: self, residualAddFusable: self, outputByteMapFusable: self, padFoldable: self)
+    }
 }

@@ -10,9 +10,11 @@ struct ConvolutionLayer {
     let output: RuntimeTensor
     let op: String
 
-    /// The node's tensors. - Throws: ``InterpreterError/invalidModel(_:)`` when one is missing.
-    init(_ node: NodeContext, op: String) throws {
-        input = try node.input(0)
+    /// The node's tensors, with `folded`'s input (the input of a PAD folded into the node,
+    /// ``PadFusion``) in place of input 0 when given.
+    /// - Throws: ``InterpreterError/invalidModel(_:)`` when one is missing.
+    init(_ node: NodeContext, op: String, folded: FoldedPad? = nil) throws {
+        input = try folded?.input ?? node.input(0)
         filter = try node.input(1)
         bias = node.inputs.count > 2 ? node.inputs[2] : nil
         output = try node.output(0)

@@ -7,11 +7,12 @@ struct ConvolutionOperands {
     private let biasTensor: RuntimeTensor?
     private let outputTensor: RuntimeTensor
 
-    /// The operands of `node` (inputs: input, filter, bias?; output 0).
+    /// The operands of `node` (inputs: input, filter, bias?; output 0), with `input` in place of
+    /// input 0 when given (the input of a PAD folded into the node, ``PadFusion``).
     /// - Throws: ``InterpreterError`` when a tensor is missing or has no data.
-    init(_ node: NodeContext, op: String) throws {
+    init(_ node: NodeContext, op: String, input: RuntimeTensor? = nil) throws {
         let bias = node.inputs.count > 2 ? node.inputs[2] : nil
-        inputTensor = try node.input(0)
+        inputTensor = try input ?? node.input(0)
         filterTensor = try node.input(1)
         outputTensor = try node.output(0)
         biasTensor = bias

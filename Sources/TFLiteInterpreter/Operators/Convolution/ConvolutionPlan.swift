@@ -16,20 +16,21 @@ enum ConvolutionPlan {
     /// The channel-vectorized depthwise kernels.
     case depthwise(DepthwisePlan)
 
-    /// Runs the plan on `node`'s tensors.
+    /// Runs the plan on `node`'s tensors, reading `input` in place of input 0 when given (the
+    /// input of a folded PAD, the tensor the plan was prepared for).
     /// - Throws: ``InterpreterError/invocationFailed(_:)`` when unprepared or a tensor has no data.
-    func run(_ node: NodeContext, op: String) throws {
+    func run(_ node: NodeContext, op: String, input: RuntimeTensor? = nil) throws {
         switch self {
         case .unprepared:
             throw InterpreterError.invocationFailed("\(op): invoked before a successful prepare")
         case .emptyOutput:
             return
         case .reference(let plan):
-            plan.run(try ConvolutionOperands(node, op: op))
+            plan.run(try ConvolutionOperands(node, op: op, input: input))
         case .packedGEMM(let plan):
-            plan.run(try ConvolutionOperands(node, op: op), threads: node.threads)
+            plan.run(try ConvolutionOperands(node, op: op, input: input), threads: node.threads)
         case .depthwise(let plan):
-            plan.run(try ConvolutionOperands(node, op: op), threads: node.threads)
+            plan.run(try ConvolutionOperands(node, op: op, input: input), threads: node.threads)
         }
     }
 
@@ -78,12 +79,19 @@ protocol PlannedConvolutionOperator: OperatorKernel {
     var op: String { get }
     /// The plan the last prepare decided (`.unprepared` before one succeeds).
     var plan: ConvolutionPlan { get set }
+    /// The PAD the plan applies itself (``PadFusion``): the plan reads that PAD's input instead
+    /// of input 0. Nil for operators that fold none.
+    var padFold: FoldedPad? { get }
 }
 
 extension PlannedConvolutionOperator {
-    /// Runs the plan. - Throws: see ``ConvolutionPlan/run(_:op:)``.
+    /// No folded PAD.
+    var padFold: FoldedPad? { nil }
+
+    /// Runs the plan (on the folded PAD's input when there is one).
+    /// - Throws: see ``ConvolutionPlan/run(_:op:input:)``.
     func invoke(_ node: NodeContext) throws {
-        try plan.run(node, op: op)
+        try plan.run(node, op: op, input: padFold?.input)
     }
 }
 

@@ -6,13 +6,17 @@ import TFLiteSchema
 final class DepthwiseConv2DOperator: PlannedConvolutionOperator {
     let op = "DEPTHWISE_CONV_2D"
     var plan = ConvolutionPlan.unprepared
+    /// The PAD this layer applies itself, set by the executor before each prepare (``PadFoldable``).
+    var padFold: FoldedPad?
 
     func prepare(_ node: NodeContext) throws {
         plan = .unprepared
-        let layer = try ConvolutionLayer(node, op: op)
+        let layer = try ConvolutionLayer(node, op: op, folded: padFold)
         try layer.requireWindowRanks()
         let options = try node.options(DepthwiseConv2DOptions.self)
-        let g = try layer.windowGeometry(ConvWindowOptions(options), depthwise: true)
+        var window = ConvWindowOptions(options)
+        window.explicitPadding = padFold?.padding
+        let g = try layer.windowGeometry(window, depthwise: true)
         let arithmetic = try layer.arithmetic(channels: g.outputDepth, activation: options.fusedActivationFunction, rules: .init(
             hybridAsymmetric: true, hybridScalesMultipliedFirst: true,
             quantizedFloatScaleProduct: layer.input.type == .uint8, int16x8FloatScaleProduct: false,
@@ -23,4 +27,8 @@ final class DepthwiseConv2DOperator: PlannedConvolutionOperator {
             try DepthwisePlan.make(arithmetic, geometry: g, filter: layer.filter, node: node).map { .depthwise($0) }
         }
     }
+}
+
+extension DepthwiseConv2DOperator: PadFoldable {
+    var roles: KernelRoles { KernelRoles(padFoldable: self) }
 }

@@ -10,12 +10,15 @@ final class PadOperator: OperatorKernel {
     private var elementSize = 0
     /// The pad element's bytes (at most 16).
     private var padValue = SIMD2<UInt64>(0, 0)
+    /// The padding as the last prepare found it, for ``PadFusion``.
+    private(set) var constantPad: ConstantPad?
 
     /// Creates PAD (`isV2 == false`) or PADV2.
     init(isV2: Bool) { op = isV2 ? "PADV2" : "PAD" }
 
     func prepare(_ node: NodeContext) throws {
         let op = self.op
+        constantPad = nil
         let input = try node.input(0)
         let output = try node.output(0)
         let paddings = try DataMovementSupport.constantIntegers(try node.input(1), op)
@@ -48,6 +51,23 @@ final class PadOperator: OperatorKernel {
                 }
             }
         }
+        constantPad = ConstantPad(before: before, after: after, code: Self.padCode(node, output: output, padValue: padValue))
+    }
+
+    /// The 8-bit code the padding holds: PADV2's constant_values when it is a constant, else
+    /// the first byte of `padValue` (the output zero point); nil for other element types or a
+    /// constant_values tensor computed at invoke.
+    private static func padCode(_ node: NodeContext, output: RuntimeTensor, padValue: SIMD2<UInt64>) -> Int32? {
+        var byte = UInt8(truncatingIfNeeded: padValue[0])
+        if node.inputs.count >= 3, let value = node.inputs[2] {
+            guard value.isConstant, let data = value.data else { return nil }
+            byte = data.load(as: UInt8.self)
+        }
+        switch output.type {
+        case .int8: return Int32(Int8(bitPattern: byte))
+        case .uint8: return Int32(byte)
+        default: return nil
+        }
     }
 
     func invoke(_ node: NodeContext) throws {
@@ -72,4 +92,8 @@ final class PadOperator: OperatorKernel {
             withUnsafeBytes(of: &value) { pad($0.baseAddress!) }
         }
     }
+}
+
+extension PadOperator: ConstantPadKernel {
+    var roles: KernelRoles { KernelRoles(constantPad: self) }
 }

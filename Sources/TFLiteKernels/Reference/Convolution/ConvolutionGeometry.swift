@@ -35,6 +35,17 @@ public struct ConvolutionAxis: Sendable, Equatable {
                                                  dilation: dilation, outputSize: out)
     }
 
+    /// The size and padding of a forward windowed operator over an input with explicit padding
+    /// (a PAD folded into the convolution that reads it): the VALID windows of the input
+    /// extended by `padBefore` elements before and `padAfter` after it,
+    /// `(padBefore + inputSize + padAfter − effectiveFilter + stride) / stride` of them, the
+    /// first starting `padBefore` elements before the input. Pads are non-negative.
+    public init(inputSize: Int, filterSize: Int, stride: Int, dilation: Int, padBefore: Int, padAfter: Int) {
+        let effectiveFilter = (filterSize - 1) * dilation + 1
+        self.outputSize = (padBefore + inputSize + padAfter + stride - effectiveFilter) / stride
+        self.padBefore = padBefore
+    }
+
     /// TFLite's `ComputePadding`: the leading padding that makes `outputSize` windows cover the input.
     public static func padding(inputSize: Int, filterSize: Int, stride: Int, dilation: Int, outputSize: Int) -> Int {
         let effectiveFilter = (filterSize - 1) * dilation + 1
