@@ -128,9 +128,12 @@ final class KernelContractTests: XCTestCase {
             XCTAssertNotNil(a.violation(rows: 8, panelWidth: panelWidth, masksLanes: true), what)
         }
         var pointwiseOnAVX2 = floatTile()
-        (pointwiseOnAVX2.taps, pointwiseOnAVX2.pointwiseTiles) = (1, 3)
+        (pointwiseOnAVX2.taps, pointwiseOnAVX2.count, pointwiseOnAVX2.pointwiseTiles) = (1, 6, 3)
+        XCTAssertNil(pointwiseOnAVX2.violation(rows: 6, panelWidth: 16, masksLanes: false),
+                     "the AVX2 tile loops over whole 1 × 1 tiles of whole panels")
+        pointwiseOnAVX2.laneMask = 0xFF
         XCTAssertNotNil(pointwiseOnAVX2.violation(rows: 6, panelWidth: 16, masksLanes: false),
-                        "the AVX2 tile has no pointwise loop")
+                        "the AVX2 tile does not mask: no pointwise tiles of a partial panel")
     }
 
     // MARK: integer tiles

@@ -12,6 +12,9 @@ import MachineCode
 /// With `fused`, each product is added with one rounding (`vfmadd231ps`), in the same order:
 /// half the instructions, results within an ulp per step of the reference's (models that do
 /// not quantize float activations; see `FloatArithmetic`).
+/// With `pointwiseTiles > 0` the call runs that many whole tiles of a 1 × 1 layer whose pixel
+/// `p` is at `runs + p · depthBytes` (no pointer table), whole panels only, as the AVX-512 tile
+/// does: one call per block of tiles instead of one per tile.
 ///
 /// C signature (System V): `(arguments)`, a pointer to `GeneratedFloatTileArguments`.
 /// Preconditions: `taps ≥ 1`, `inputDepth ≥ 1`, `1 ≤ count ≤ 6`; 16 bias floats readable; the
@@ -27,17 +30,10 @@ enum FloatConv6x16AVX {
         let pixels: [GeneralRegister] = [.rax, .rbx, .rbp, .r12, .r13, .r14]
         let saved: [GeneralRegister] = [.rbx, .rbp, .r12, .r13, .r14, .r15]
         typealias Field = GeneratedFloatTileArguments.Field
-        a.function(saving: saved) { a, done in
-            a.mov(runs, .mem(args, disp: Field.runs))
-            a.mov(taps, .mem(args, disp: Field.taps))
-            a.mov(end, .mem(args, disp: Field.depthBytes))
-            a.mov(w, .mem(args, disp: Field.weights))
-            for v in 0..<12 { a.vxorps(ymm(v), ymm(v), ymm(v)) }
-            let tap = a.newLabel(), step = a.newLabel()
-            a.bind(tap)
-            for (r, p) in pixels.enumerated() { a.mov(p, .mem(runs, disp: Int32(8 * r))) }
-            a.xor(offset, offset, width: .dword)
-            a.bind(step)
+
+        /// One 32-bit step of every pixel's run: the panel's 16 weights, each pixel's input
+        /// broadcast and its products added.
+        func step(_ a: inout Assembler) {
             a.vmovups(ymm(12), .mem(w))
             a.vmovups(ymm(13), .mem(w, disp: 32))
             for (r, p) in pixels.enumerated() {
@@ -51,9 +47,12 @@ enum FloatConv6x16AVX {
                     }
                 }
             }
-            a.closeTapLoops(weights: w, weightBytes: 64, offset: offset, end: end, step: step,
-                            table: runs, tableBytes: 48, taps: taps, tap: tap)
-            // Epilogue: bias, clamp, (residual, its clamp,) store rows 0 ..< count.
+        }
+
+        /// Bias, clamp, (residual, its clamp,) store rows 0 ..< count (`checksCount`; else all 6),
+        /// going to `exit` after the last row when it checks; `output` and the residual pointer
+        /// (rbx) end 6 rows on when it does not.
+        func epilogue(_ a: inout Assembler, checksCount: Bool, exit: Assembler.Label) {
             a.mov(output, .mem(args, disp: Field.output))
             a.mov(stride, .mem(args, disp: Field.rowStrideBytes))
             a.mov(count, .mem(args, disp: Field.count))
@@ -62,16 +61,16 @@ enum FloatConv6x16AVX {
             a.vmovups(ymm(13), .mem(.rax, disp: 32))
             a.vbroadcastss(ymm(14), .mem(args, disp: Field.activationMin))
             a.vbroadcastss(ymm(15), .mem(args, disp: Field.activationMax))
-            let residual = GeneralRegister.rbx, plain = a.newLabel()
+            let residual = GeneralRegister.rbx, plain = a.newLabel(), stored = a.newLabel()
             a.mov(residual, .mem(args, disp: Field.residual))
             a.test(residual, residual)
             a.j(.equal, plain)
             for withResidual in [true, false] {
                 if !withResidual { a.bind(plain) }
                 for r in 0..<6 {
-                    if r > 0 {
+                    if r > 0 && checksCount {
                         a.cmp(count, Int32(r))
-                        a.j(.lessOrEqual, done)
+                        a.j(.lessOrEqual, exit)
                     }
                     for (v, b) in [(2 * r, 12), (2 * r + 1, 13)] {
                         a.vaddps(ymm(v), ymm(v), ymm(b))
@@ -96,8 +95,59 @@ enum FloatConv6x16AVX {
                     a.add(output, stride)
                     if withResidual { a.add(residual, stride) }
                 }
-                if withResidual { a.jmp(done) }
+                if withResidual { a.jmp(stored) }
             }
+            a.bind(stored)
+        }
+
+        a.function(saving: saved) { a, done in
+            a.mov(end, .mem(args, disp: Field.depthBytes))
+            let pointwise = a.newLabel()
+            a.mov(taps, .mem(args, disp: Field.pointwiseTiles))
+            a.test(taps, taps)
+            a.j(.notEqual, pointwise)
+
+            // One tile: the tap loop over the pointer table.
+            a.mov(runs, .mem(args, disp: Field.runs))
+            a.mov(taps, .mem(args, disp: Field.taps))
+            a.mov(w, .mem(args, disp: Field.weights))
+            for v in 0..<12 { a.vxorps(ymm(v), ymm(v), ymm(v)) }
+            let tap = a.newLabel(), steps = a.newLabel()
+            a.bind(tap)
+            for (r, p) in pixels.enumerated() { a.mov(p, .mem(runs, disp: Int32(8 * r))) }
+            a.xor(offset, offset, width: .dword)
+            a.bind(steps)
+            step(&a)
+            a.closeTapLoops(weights: w, weightBytes: 64, offset: offset, end: end, step: steps,
+                            table: runs, tableBytes: 48, taps: taps, tap: tap)
+            epilogue(&a, checksCount: true, exit: done)
+            a.jmp(done)
+
+            // Whole 1 × 1 tiles: pixel r of a tile at runs + r · depthBytes.
+            a.bind(pointwise)
+            let tile = a.newLabel(), pointwiseSteps = a.newLabel()
+            a.bind(tile)
+            a.mov(pixels[0], .mem(args, disp: Field.runs))
+            for r in 1..<6 {
+                a.mov(pixels[r], pixels[r - 1])
+                a.add(pixels[r], end)
+            }
+            a.mov(offset, pixels[5])
+            a.add(offset, end)
+            a.mov(.mem(args, disp: Field.runs), offset)
+            a.mov(w, .mem(args, disp: Field.weights))
+            for v in 0..<12 { a.vxorps(ymm(v), ymm(v), ymm(v)) }
+            a.xor(offset, offset, width: .dword)
+            a.bind(pointwiseSteps)
+            step(&a)
+            a.closeDepthLoop(weights: w, weightBytes: 64, offset: offset, end: end, step: pointwiseSteps)
+            epilogue(&a, checksCount: false, exit: done)
+            a.mov(.mem(args, disp: Field.output), output)
+            a.mov(.mem(args, disp: Field.residual), .rbx)
+            a.mov(taps, .mem(args, disp: Field.pointwiseTiles))
+            a.dec(taps)
+            a.mov(.mem(args, disp: Field.pointwiseTiles), taps)
+            a.j(.notEqual, tile)
         }
     }
 }
@@ -124,9 +174,9 @@ struct GeneratedFloatTileArguments {
     /// The panel's valid lanes, bit `i` for channel `i` (the AVX-512 tiles; the AVX2 tile
     /// ignores it and always writes 16).
     var laneMask: UInt32 = .max
-    /// With a nonzero count, the AVX-512 tiles run that many whole 1 × 1 tiles, pixel `p` at
-    /// `runs + p · depthBytes`, advancing `runs`, `output` and `residual` (the AVX2 tile
-    /// ignores it).
+    /// With a nonzero count, the tiles run that many whole 1 × 1 tiles, pixel `p` at
+    /// `runs + p · depthBytes`, advancing `runs`, `output` and `residual` (whole panels only for
+    /// the AVX2 tile, which does not mask lanes).
     var pointwiseTiles: Int = 0
 
     /// Byte offsets of the fields (checked against `MemoryLayout` by the kernel tests).
@@ -178,8 +228,9 @@ extension GeneratedFloatTileArguments {
         if masksLanes && (laneMask == 0 || (panelWidth < 32 && laneMask >= 1 << UInt32(panelWidth))) {
             return "generated float tile: lane mask \(laneMask) for a panel of \(panelWidth) lanes"
         }
-        if pointwiseTiles < 0 || (pointwiseTiles > 0 && (!masksLanes || taps != 1 || count != rows)) {
-            return "generated float tile: \(pointwiseTiles) pointwise tiles need a masking tile, one tap and whole tiles"
+        let wholePanel = masksLanes || laneMask.nonzeroBitCount >= panelWidth
+        if pointwiseTiles < 0 || (pointwiseTiles > 0 && (!wholePanel || taps != 1 || count != rows)) {
+            return "generated float tile: \(pointwiseTiles) pointwise tiles need a masking tile or a whole panel, one tap and whole tiles"
         }
         return nil
     }

@@ -2,7 +2,8 @@
 /// `Conv2DOptimized.floatIndirect` drives them like the Swift kernels: `FloatConv6x16AVX` and
 /// `FloatConv8x32AVX512`, each with separate roundings and with fused multiply-adds. The
 /// AVX-512 tiles mask a partial last panel's lanes; for the AVX2 tile a partial panel goes
-/// through stack buffers of a whole panel, so it always reads and writes whole panels.
+/// through workspace buffers of a whole panel, one tile per call, so it always reads and
+/// writes whole panels.
 protocol GeneratedFloatTileKernel: FloatConvTileKernel {
     /// This process's generated code for the tile. Precondition: generated (see `FloatConvKernelShape.candidates`).
     static var generated: @convention(c) (UnsafeRawPointer) -> Void { get }
@@ -21,11 +22,25 @@ extension GeneratedFloatTileKernel {
                               rowStride: rowStride, count: count)
     }
 
-    static var runsPointwiseTiles: Bool { masksLanes }
+    static var runsPointwiseTiles: Bool { true }
 
     @inline(__always)
     static func pointwiseTiles(_ tiles: Int, input: UnsafePointer<Float>, inputDepth: Int, weights: UnsafePointer<Float>,
                                epilogue: FloatConvEpilogue, output: UnsafeMutablePointer<Float>, rowStride: Int) {
+        guard masksLanes || epilogue.lanes >= panelWidth else {
+            // A partial panel of a tile that does not mask: one tile per call, through the
+            // whole-panel buffers, each tile's rows consecutive pixels.
+            withUnsafeTemporaryAllocation(of: UnsafePointer<Float>.self, capacity: rows) { runs in
+                var tileEpilogue = epilogue
+                for t in 0..<tiles {
+                    for r in 0..<rows { runs[r] = input + (t * rows + r) * inputDepth }
+                    tileEpilogue.residual = epilogue.residual.map { $0 + t * rows * rowStride }
+                    tile(runs: UnsafePointer(runs.baseAddress!), taps: 1, inputDepth: inputDepth, weights: weights,
+                         epilogue: tileEpilogue, output: output + t * rows * rowStride, rowStride: rowStride, count: rows)
+                }
+            }
+            return
+        }
         withUnsafePointer(to: input) { first in
             runGeneratedFloatTile(generated, rows: rows, panelWidth: panelWidth, masksLanes: masksLanes, runs: first,
                                   taps: 1, inputDepth: inputDepth, weights: weights, epilogue: epilogue, output: output,
@@ -88,7 +103,7 @@ func partialPanelFloatCount(rows: Int, panelWidth: Int) -> Int { panelWidth * (1
 
 /// Runs generated float tile `kernel` (`rows` × `panelWidth`) on one tile, or with
 /// `pointwiseTiles > 0` on that many whole tiles of a 1 × 1 layer whose pixel `p` is at
-/// `runs[0] + p · inputDepth` (kernels that `masksLanes` only). Kernels that mask lanes run
+/// `runs[0] + p · inputDepth` (kernels that `masksLanes`, or whole panels). Kernels that mask lanes run
 /// partial panels in place; the others go through whole-panel buffers for the output and the
 /// residual, in `epilogue.partialPanel` (or a temporary of their own without it). A missing
 /// bias reads zeros from there too.
@@ -107,7 +122,8 @@ func runGeneratedFloatTile(_ kernel: @convention(c) (UnsafeRawPointer) -> Void, 
                            masksLanes: Bool, runs: UnsafePointer<UnsafePointer<Float>>, taps: Int, inputDepth: Int,
                            weights: UnsafePointer<Float>, epilogue: FloatConvEpilogue,
                            output: UnsafeMutablePointer<Float>, rowStride: Int, count: Int, pointwiseTiles: Int = 0) {
-    KernelPrecondition.check(pointwiseTiles == 0 || (masksLanes && count == rows), "pointwise tiles need whole masked tiles")
+    KernelPrecondition.check(pointwiseTiles == 0 || ((masksLanes || epilogue.lanes >= panelWidth) && count == rows),
+                             "pointwise tiles need whole tiles, masked or of whole panels")
     let lanes = epilogue.lanes
     var residual = epilogue.residual
     func run(bias: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, rowStride: Int) {
