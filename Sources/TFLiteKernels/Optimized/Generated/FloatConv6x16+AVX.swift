@@ -100,54 +100,12 @@ enum FloatConv6x16AVX {
             a.bind(stored)
         }
 
+        let registers = GeneratedFloatTileBody.Registers(runs: runs, taps: taps, end: end, weights: w, offset: offset,
+                                                         output: output, residual: .rbx, pixels: pixels)
         a.function(saving: saved) { a, done in
-            a.mov(end, .mem(args, disp: Field.depthBytes))
-            let pointwise = a.newLabel()
-            a.mov(taps, .mem(args, disp: Field.pointwiseTiles))
-            a.test(taps, taps)
-            a.j(.notEqual, pointwise)
-
-            // One tile: the tap loop over the pointer table.
-            a.mov(runs, .mem(args, disp: Field.runs))
-            a.mov(taps, .mem(args, disp: Field.taps))
-            a.mov(w, .mem(args, disp: Field.weights))
-            for v in 0..<12 { a.vxorps(ymm(v), ymm(v), ymm(v)) }
-            let tap = a.newLabel(), steps = a.newLabel()
-            a.bind(tap)
-            for (r, p) in pixels.enumerated() { a.mov(p, .mem(runs, disp: Int32(8 * r))) }
-            a.xor(offset, offset, width: .dword)
-            a.bind(steps)
-            step(&a)
-            a.closeTapLoops(weights: w, weightBytes: 64, offset: offset, end: end, step: steps,
-                            table: runs, tableBytes: 48, taps: taps, tap: tap)
-            epilogue(&a, checksCount: true, exit: done)
-            a.jmp(done)
-
-            // Whole 1 × 1 tiles: pixel r of a tile at runs + r · depthBytes.
-            a.bind(pointwise)
-            let tile = a.newLabel(), pointwiseSteps = a.newLabel()
-            a.bind(tile)
-            a.mov(pixels[0], .mem(args, disp: Field.runs))
-            for r in 1..<6 {
-                a.mov(pixels[r], pixels[r - 1])
-                a.add(pixels[r], end)
-            }
-            a.mov(offset, pixels[5])
-            a.add(offset, end)
-            a.mov(.mem(args, disp: Field.runs), offset)
-            a.mov(w, .mem(args, disp: Field.weights))
-            for v in 0..<12 { a.vxorps(ymm(v), ymm(v), ymm(v)) }
-            a.xor(offset, offset, width: .dword)
-            a.bind(pointwiseSteps)
-            step(&a)
-            a.closeDepthLoop(weights: w, weightBytes: 64, offset: offset, end: end, step: pointwiseSteps)
-            epilogue(&a, checksCount: false, exit: done)
-            a.mov(.mem(args, disp: Field.output), output)
-            a.mov(.mem(args, disp: Field.residual), .rbx)
-            a.mov(taps, .mem(args, disp: Field.pointwiseTiles))
-            a.dec(taps)
-            a.mov(.mem(args, disp: Field.pointwiseTiles), taps)
-            a.j(.notEqual, tile)
+            GeneratedFloatTileBody.emit(&a, registers, weightBytes: 64, done: done,
+                                        zero: { a in for v in 0..<12 { a.vxorps(ymm(v), ymm(v), ymm(v)) } },
+                                        step: step, epilogue: epilogue)
         }
     }
 }

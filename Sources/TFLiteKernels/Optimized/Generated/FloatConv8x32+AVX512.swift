@@ -114,54 +114,11 @@ enum FloatConv8x32AVX512 {
                 a.shr(.rax, 16)
                 a.kmovw(masks[1], .rax)
             }
-            a.mov(end, .mem(args, disp: Field.depthBytes))
-            let pointwise = a.newLabel()
-            a.mov(taps, .mem(args, disp: Field.pointwiseTiles))
-            a.test(taps, taps)
-            a.j(.notEqual, pointwise)
-
-            // One tile: the tap loop over the pointer table.
-            a.mov(runs, .mem(args, disp: Field.runs))
-            a.mov(taps, .mem(args, disp: Field.taps))
-            a.mov(w, .mem(args, disp: Field.weights))
-            for v in 0..<(8 * panels) { a.vxorps(zmm(v), zmm(v), zmm(v)) }
-            let tap = a.newLabel(), steps = a.newLabel()
-            a.bind(tap)
-            for (r, p) in pixels.enumerated() { a.mov(p, .mem(runs, disp: Int32(8 * r))) }
-            a.xor(offset, offset, width: .dword)
-            a.bind(steps)
-            step(&a)
-            a.closeTapLoops(weights: w, weightBytes: Int32(64 * panels), offset: offset, end: end, step: steps,
-                            table: runs, tableBytes: 64, taps: taps, tap: tap)
-            epilogue(&a, checksCount: true, exit: done)
-            a.jmp(done)
-
-            // Whole 1 × 1 tiles: pixel r of a tile at runs + r · depthBytes.
-            a.bind(pointwise)
-            let tile = a.newLabel(), pointwiseSteps = a.newLabel()
-            a.bind(tile)
-            a.mov(pixels[0], .mem(args, disp: Field.runs))
-            for r in 1..<8 {
-                a.mov(pixels[r], pixels[r - 1])
-                a.add(pixels[r], end)
-            }
-            a.mov(offset, pixels[7])
-            a.add(offset, end)
-            a.mov(.mem(args, disp: Field.runs), offset)
-            a.mov(w, .mem(args, disp: Field.weights))
-            for v in 0..<(8 * panels) { a.vxorps(zmm(v), zmm(v), zmm(v)) }
-            a.xor(offset, offset, width: .dword)
-            a.bind(pointwiseSteps)
-            step(&a)
-            a.closeDepthLoop(weights: w, weightBytes: Int32(64 * panels), offset: offset, end: end, step: pointwiseSteps)
-            epilogue(&a, checksCount: false, exit: done)
-            a.mov(.mem(args, disp: Field.output), output)
-            a.mov(.mem(args, disp: Field.residual), residual)
-            a.mov(end, .mem(args, disp: Field.depthBytes))
-            a.mov(taps, .mem(args, disp: Field.pointwiseTiles))
-            a.dec(taps)
-            a.mov(.mem(args, disp: Field.pointwiseTiles), taps)
-            a.j(.notEqual, tile)
+            let registers = GeneratedFloatTileBody.Registers(runs: runs, taps: taps, end: end, weights: w, offset: offset,
+                                                             output: output, residual: residual, pixels: pixels)
+            GeneratedFloatTileBody.emit(&a, registers, weightBytes: Int32(64 * panels), done: done,
+                                        zero: { a in for v in 0..<(8 * panels) { a.vxorps(zmm(v), zmm(v), zmm(v)) } },
+                                        step: step, epilogue: epilogue)
         }
     }
 }
