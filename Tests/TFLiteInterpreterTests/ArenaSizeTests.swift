@@ -12,7 +12,7 @@ import XCTest
 /// holds, and the per-thread kernel workspace). That scratch depends on the kernels this CPU
 /// runs, through the switches of ``RealArena``: float models hold the depthwise kernels' input
 /// windows (one per thread; the arena tests run 1 thread) only where
-/// `DepthwiseConv2DOptimized.floatReadsInPlace` is false (`LITEVISION_ISA=avx2`,
+/// `DepthwiseConv2DOptimized.floatReadsInPlace` is false (no generated kernels,
 /// `LITEVISION_JIT=0`), and a workspace sized by the float GEMM kernels there are (generated
 /// tiles, or the Swift ones with `LITEVISION_JIT=0`); 8-bit models always hold their depthwise
 /// windows, and the integer GEMM's activation copies and patch rows in the layout this CPU's
@@ -23,20 +23,18 @@ import XCTest
 final class ArenaSizeTests: XCTestCase {
     /// The arena with the engine's real kernels, for the kernel switches that change it.
     enum RealArena {
-        /// A float model: depthwise input read in place / through windows, with the generated
-        /// float GEMM tiles (`LITEVISION_ISA=avx2`) / with the Swift ones only (no generated
-        /// kernels, `LITEVISION_JIT=0`: the SSE2 GEMM's pre-broadcast inputs, which its kernel
-        /// workspace holds, are larger than the generated tiles' run tables).
-        case float(inPlace: Int, windowed: Int, windowedSwift: Int)
+        /// A float model: depthwise input read in place (generated kernels, every level) /
+        /// through windows, with the Swift float GEMM (no generated kernels, `LITEVISION_JIT=0`:
+        /// the SSE2 GEMM's pre-broadcast inputs, which its kernel workspace holds, are larger
+        /// than the generated tiles' run tables).
+        case float(inPlace: Int, windowed: Int)
         /// An 8-bit model: integer GEMM operands as int8 quads / int16 pairs.
         case integer(quads: Int, pairs: Int)
 
         /// The bytes for the kernels this process runs.
         var current: Int {
             switch self {
-            case .float(let inPlace, let windowed, let windowedSwift):
-                if DepthwiseConv2DOptimized.floatReadsInPlace { return inPlace }
-                return GeneratedKernels.current == nil ? windowedSwift : windowed
+            case .float(let inPlace, let windowed): return DepthwiseConv2DOptimized.floatReadsInPlace ? inPlace : windowed
             case .integer(let quads, let pairs): return QuantizedGEMM.prefersInt8Quads ? quads : pairs
             }
         }
@@ -61,13 +59,13 @@ final class ArenaSizeTests: XCTestCase {
     static let recorded: [(model: String, shared: Bool, arenaBytes: Int, real: RealArena)] = [
         // Float models: at 1 thread the depthwise windows mostly fit in steps below each model's
         // peak, so the windowed plans' arenas are mostly the in-place ones.
-        ("deeplabv3.tflite", false, 6_432_320, .float(inPlace: 6_470_784, windowed: 6_461_312, windowedSwift: 6_481_472)),
+        ("deeplabv3.tflite", false, 6_432_320, .float(inPlace: 6_470_784, windowed: 6_481_472)),
         // The real kernels' plan is larger: merged ADD + RELU lifetimes (`ClampFusion`) place worse here.
-        ("face_detection_short_range.tflite", false, 1_572_864, .float(inPlace: 1_874_560, windowed: 1_847_616, windowedSwift: 1_847_232)),
+        ("face_detection_short_range.tflite", false, 1_572_864, .float(inPlace: 1_874_560, windowed: 1_847_232)),
         // With the fusions, placing in order of first use beats greedy by size (3,981,312 bytes);
         // the windows' step (without generated depthwise tiles) is this model's live peak.
-        ("face_detection_full_range.tflite", false, 3_981_312, .float(inPlace: 3_431_040, windowed: 3_420_480, windowedSwift: 4_018_176)),
-        ("face_detection_back.tflite", false, 5_505_024, .float(inPlace: 5_610_112, windowed: 5_583_168, windowedSwift: 5_582_784)),
+        ("face_detection_full_range.tflite", false, 3_981_312, .float(inPlace: 3_431_040, windowed: 4_018_176)),
+        ("face_detection_back.tflite", false, 5_505_024, .float(inPlace: 5_610_112, windowed: 5_582_784)),
         // The 8-bit models' arenas hold their GEMM scratch and their depthwise windows (before
         // the GEMM scratch moved there: 1,655,808, 2,970,048 and 4,526,144 bytes; before the
         // windows did, with the GEMM scratch: efficientnet_lite0 1,756,608 / 1,956,928 and

@@ -21,7 +21,7 @@ final class ScratchArenaTests: XCTestCase {
 
     /// Single-operator DEPTHWISE_CONV_2D fixtures the optimized kernels run (depth multiplier
     /// 1): the 8-bit ones always through per-thread input windows, the float ones where
-    /// `DepthwiseConv2DOptimized.floatReadsInPlace` is false (`LITEVISION_ISA=avx2`,
+    /// `DepthwiseConv2DOptimized.floatReadsInPlace` is false (no generated kernels,
     /// `LITEVISION_JIT=0`), with SAME padding, dilation, stride 2, 5 × 5 filters.
     static let depthwiseFixtures = ["dw_u8_same_s1_m1_relu6", "dw_i8_same_s1_m1_relu6", "dw_u8_same_5x5_s2_none",
                                     "dw_i8_same_5x5_s2_none", "dw_u8_same_dil2_m1_none", "dw_i8_same_dil2_m1_none",

@@ -77,7 +77,7 @@ public enum DepthwiseConv2DOptimized {
                                           fusedMultiplyAdd: Bool = false, workspace: KernelWorkspace? = nil) {
         let rowLength = g.outputWidth * g.outputDepth
         var options = DepthwiseRowOptions(fusedMultiplyAdd: E.sumsAreExactIntegers || fusedMultiplyAdd)
-        if DepthwiseRowOptions.finishingTiles { options.finish = epilogue.tileFinish }
+        if DepthwiseRowOptions.finishesFloatRows(channels: g.outputDepth) { options.finish = epilogue.tileFinish }
         let scratchFloats = E.finishesInPlace ? 0 : rowLength
         KernelWorkspace.using(workspace, orTemporary: KernelWorkspace.bytes(Float.self, count: scratchFloats)) { workspace in
             let scratch = workspace.take(Float.self, count: scratchFloats)

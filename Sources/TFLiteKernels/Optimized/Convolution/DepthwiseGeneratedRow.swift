@@ -47,8 +47,9 @@ enum DepthwiseGeneratedRow {
         let function = options.requantize != nil ? kernels.depthwiseRequantizingTiles16 : options.finish == nil
             ? (options.fusedMultiplyAdd ? kernels.depthwiseExactTiles16 : kernels.depthwiseTiles16)
             : (options.fusedMultiplyAdd ? kernels.depthwiseFinishingExactTiles16 : kernels.depthwiseFinishingTiles16)
-        let remainder = options.requantize != nil || options.finish != nil ? nil
-            : (options.fusedMultiplyAdd ? kernels.depthwiseExactRemainderTiles : kernels.depthwiseRemainderTiles)
+        let remainder = options.requantize != nil ? nil : options.finish == nil
+            ? (options.fusedMultiplyAdd ? kernels.depthwiseExactRemainderTiles : kernels.depthwiseRemainderTiles)
+            : (options.fusedMultiplyAdd ? kernels.depthwiseFinishingExactRemainderTiles : kernels.depthwiseFinishingRemainderTiles)
         return function.map { Tiles(function: $0, masksChannels: kernels.depthwiseTilesMaskChannels, remainder: remainder) }
     }
 
@@ -67,7 +68,8 @@ enum DepthwiseGeneratedRow {
     /// Pixels without a tap inside the input get sums 0 (finished: the clamped bias).
     ///
     /// Preconditions: `options.requantize` only for rows whose every window has a tap inside the
-    /// input; `options.finish` and `options.requantize` only with tiles that mask channels;
+    /// input; `options.finish` and `options.requantize` only where every channel runs in the
+    /// tiles (`Tiles.channelCount`);
     /// `g.inputDepth ≥ 1`; `input` holds the batch's input rows, `filter` the whole filter, `sums`
     /// (or the requantized output) the row. Each tile call's argument block is checked under
     /// `LITEVISION_INTERNAL_CHECKS` (`GeneratedDepthwiseArguments.violation`, once per call).
@@ -76,7 +78,7 @@ enum DepthwiseGeneratedRow {
                     batch b: Int, oy: Int, input: UnsafePointer<Float>, filter: UnsafePointer<Float>,
                     sums: UnsafeMutablePointer<Float>, options: DepthwiseRowOptions) {
         let c = g.inputDepth
-        precondition(tiles.masksChannels || (options.finish == nil && options.requantize == nil),
+        precondition(tiles.channelCount(c) == c || (options.finish == nil && options.requantize == nil),
                      "rows finished in the tiles need every channel in the tiles")
         let vectorChannels = tiles.channelCount(c)
         let y0 = oy * g.strideHeight - g.padTop

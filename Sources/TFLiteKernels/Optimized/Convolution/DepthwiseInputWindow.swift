@@ -146,7 +146,7 @@ extension DepthwiseConv2DOptimized {
         // Every pixel of the window is interior, so float rows can be finished, and 8-bit rows
         // requantized, in the tiles.
         let options = DepthwiseRowOptions(fusedMultiplyAdd: E.sumsAreExactIntegers || fusedMultiplyAdd,
-                                          finish: DepthwiseRowOptions.finishingTiles ? epilogue.tileFinish : nil)
+                                          finish: DepthwiseRowOptions.finishesFloatRows(channels: g.outputDepth) ? epilogue.tileFinish : nil)
         // Cache-line aligned, so the vector loads of channel blocks (16 floats, 64 bytes, apart
         // whenever the channel count is a multiple of 16) never straddle two lines.
         let sums = window + InputWindowPlan.sumsOffset(plan.floatCount)

@@ -30,7 +30,9 @@ public final class GeneratedKernels: Sendable {
     /// `DepthwiseConvTiles16AVX` for exact (quantized) sums: fused multiply-adds.
     let depthwiseExactTiles16: DepthwiseConvTiles16AVX.Function?
     /// `DepthwiseConvTiles16AVX` finishing float rows in registers (bias, clamp), separate
-    /// roundings / fused multiply-adds (at `.avx512` and up, where every channel runs in them).
+    /// roundings / fused multiply-adds: for layers whose every channel runs in generated tiles
+    /// (all at `.avx512` and up; below it, with the remainder tiles, channel counts that are
+    /// multiples of 4).
     let depthwiseFinishingTiles16: DepthwiseConvTiles16AVX.Function?
     let depthwiseFinishingExactTiles16: DepthwiseConvTiles16AVX.Function?
     /// `DepthwiseConvTiles16AVX` requantizing 8-bit rows in registers (at `.avx512` and up).
@@ -40,6 +42,9 @@ public final class GeneratedKernels: Sendable {
     /// separate roundings / exact sums.
     let depthwiseRemainderTiles: DepthwiseRemainderTiles?
     let depthwiseExactRemainderTiles: DepthwiseRemainderTiles?
+    /// The same, finishing float rows in registers (`finish`), as `depthwiseFinishingTiles16`.
+    let depthwiseFinishingRemainderTiles: DepthwiseRemainderTiles?
+    let depthwiseFinishingExactRemainderTiles: DepthwiseRemainderTiles?
     /// True when `depthwiseTiles16` and `depthwiseExactTiles16` honour their `laneMask` (the AVX-512 form), so a last block
     /// of fewer than 16 channels runs in it too.
     var depthwiseTilesMaskChannels: Bool { level >= .avx512 }
@@ -74,6 +79,7 @@ public final class GeneratedKernels: Sendable {
             (floatConv6x16Fused, floatConv8x32Fused, depthwiseFloatFinish, depthwiseRequantize512) = (nil, nil, nil, nil)
             (depthwiseFinishingTiles16, depthwiseFinishingExactTiles16, depthwiseRequantizingTiles16) = (nil, nil, nil)
             (floatConv8x16, floatConv8x16Fused, depthwiseRemainderTiles, depthwiseExactRemainderTiles) = (nil, nil, nil, nil)
+            (depthwiseFinishingRemainderTiles, depthwiseFinishingExactRemainderTiles) = (nil, nil)
             return
         }
         var a = Assembler()
@@ -88,18 +94,20 @@ public final class GeneratedKernels: Sendable {
         DepthwiseConvTiles16AVX.emit(width: vectorWidth, into: &a)
         let depthwiseExactEntry = a.count
         DepthwiseConvTiles16AVX.emit(width: vectorWidth, exactSums: true, into: &a)
-        // (channels, exact sums, entry) of the remainder tiles.
-        var remainderEntries: [(channels: Int, exactSums: Bool, entry: Int)] = []
+        // (channels, exact sums, finish, entry) of the remainder tiles.
+        var remainderEntries: [(channels: Int, exactSums: Bool, finish: Bool, entry: Int)] = []
         for (channels, width) in [(8, VectorRegister.Width.ymm), (4, .xmm)] where level < .avx512 {
-            for exactSums in [false, true] {
-                remainderEntries.append((channels, exactSums, a.count))
-                DepthwiseConvTiles16AVX.emit(width: width, channels: channels, exactSums: exactSums, into: &a)
+            for finish in [false, true] {
+                for exactSums in [false, true] {
+                    remainderEntries.append((channels, exactSums, finish, a.count))
+                    DepthwiseConvTiles16AVX.emit(width: width, channels: channels, exactSums: exactSums, finish: finish, into: &a)
+                }
             }
         }
         let finishingTilesEntry = a.count
-        if level >= .avx512 { DepthwiseConvTiles16AVX.emit(width: vectorWidth, finish: true, into: &a) }
+        DepthwiseConvTiles16AVX.emit(width: vectorWidth, finish: true, into: &a)
         let finishingExactTilesEntry = a.count
-        if level >= .avx512 { DepthwiseConvTiles16AVX.emit(width: vectorWidth, exactSums: true, finish: true, into: &a) }
+        DepthwiseConvTiles16AVX.emit(width: vectorWidth, exactSums: true, finish: true, into: &a)
         let requantizingTilesEntry = a.count
         if level >= .avx512 { DepthwiseConvTiles16AVX.emit(width: vectorWidth, exactSums: true, requantize: true, into: &a) }
         let finishEntry = a.count
@@ -150,9 +158,9 @@ public final class GeneratedKernels: Sendable {
         floatConv6x16Fused = unsafeBitCast(code.address(at: floatFusedEntry), to: FloatConv6x16AVX.Function.self)
         depthwiseTiles16 = unsafeBitCast(code.address(at: depthwiseEntry), to: DepthwiseConvTiles16AVX.Function.self)
         depthwiseExactTiles16 = unsafeBitCast(code.address(at: depthwiseExactEntry), to: DepthwiseConvTiles16AVX.Function.self)
-        func remainderTiles(exactSums: Bool) -> DepthwiseRemainderTiles? {
+        func remainderTiles(exactSums: Bool, finish: Bool = false) -> DepthwiseRemainderTiles? {
             func tiles(_ channels: Int) -> DepthwiseConvTiles16AVX.Function? {
-                remainderEntries.first { $0.channels == channels && $0.exactSums == exactSums }.map {
+                remainderEntries.first { $0.channels == channels && $0.exactSums == exactSums && $0.finish == finish }.map {
                     unsafeBitCast(code.address(at: $0.entry), to: DepthwiseConvTiles16AVX.Function.self)
                 }
             }
@@ -161,10 +169,10 @@ public final class GeneratedKernels: Sendable {
         }
         depthwiseRemainderTiles = remainderTiles(exactSums: false)
         depthwiseExactRemainderTiles = remainderTiles(exactSums: true)
-        depthwiseFinishingTiles16 = level >= .avx512
-            ? unsafeBitCast(code.address(at: finishingTilesEntry), to: DepthwiseConvTiles16AVX.Function.self) : nil
-        depthwiseFinishingExactTiles16 = level >= .avx512
-            ? unsafeBitCast(code.address(at: finishingExactTilesEntry), to: DepthwiseConvTiles16AVX.Function.self) : nil
+        depthwiseFinishingRemainderTiles = remainderTiles(exactSums: false, finish: true)
+        depthwiseFinishingExactRemainderTiles = remainderTiles(exactSums: true, finish: true)
+        depthwiseFinishingTiles16 = unsafeBitCast(code.address(at: finishingTilesEntry), to: DepthwiseConvTiles16AVX.Function.self)
+        depthwiseFinishingExactTiles16 = unsafeBitCast(code.address(at: finishingExactTilesEntry), to: DepthwiseConvTiles16AVX.Function.self)
         depthwiseRequantizingTiles16 = level >= .avx512
             ? unsafeBitCast(code.address(at: requantizingTilesEntry), to: DepthwiseConvTiles16AVX.Function.self) : nil
         depthwiseFloatFinish = (unsafeBitCast(code.address(at: finishEntry), to: DepthwiseFloatFinish16AVX.Function.self),
