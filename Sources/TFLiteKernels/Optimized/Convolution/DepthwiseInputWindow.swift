@@ -174,7 +174,7 @@ extension DepthwiseConv2DOptimized {
                 let outRow = output + r * outRowLength
                 let rowSums = epilogue.sums(for: outRow, scratch: sums)
                 var rowOptions = options
-                if DepthwiseRowOptions.finishingTiles { rowOptions.requantize = epilogue.tileRequantization(outRow) }
+                if DepthwiseRowOptions.requantizingTiles { rowOptions.requantize = epilogue.tileRequantization(outRow) }
                 DepthwiseRowSums.compute(view, input: window, filter: filter, batch: 0, oy: r - row, into: rowSums,
                                          options: rowOptions)
                 if rowOptions.finish == nil, rowOptions.requantize == nil {

@@ -78,13 +78,13 @@ struct DepthwiseRowOptions {
     var finish: (bias: UnsafePointer<Float>?, min: Float, max: Float)? = nil
     /// 8-bit rows requantized in the generated tiles and stored as bytes at `output` (the row's
     /// first pixel) instead of as float sums. Only for rows whose every window has a tap inside
-    /// the input, where `finishingTiles` exist, with a bias and a requantizer the AVX-512 row end takes
+    /// the input, where `requantizingTiles` exist, with a bias and a requantizer the AVX-512 row end takes
     /// (`DepthwiseRequantizeEpilogue.generatedKernel512`).
     var requantize: (output: UnsafeMutablePointer<UInt8>, requantizer: ConvRequantizer, bias: UnsafePointer<Int32>)? = nil
 
-    /// True when this process has the AVX-512 finishing and requantizing tiles, which take every
-    /// channel (they mask a last partial block).
-    static var finishingTiles: Bool {
+    /// True when this process has the requantizing tiles (AVX-512: they take every channel,
+    /// masking a last partial block).
+    static var requantizingTiles: Bool {
         #if LITEVISION_AVX512
         false
         #else

@@ -201,6 +201,14 @@ enum DepthwiseConvTiles16AVX {
     }
 }
 
+/// The AVX depthwise tiles of a remainder of 4 to 15 channels (`DepthwiseConvTiles16AVX` with
+/// `channels: 8` in ymm and `channels: 4` in xmm), in one form (separate roundings or exact sums,
+/// finishing rows or not).
+struct DepthwiseRemainderTiles {
+    let eight: DepthwiseConvTiles16AVX.Function
+    let four: DepthwiseConvTiles16AVX.Function
+}
+
 /// The argument block of `DepthwiseConvTiles16AVX`, laid out as the generated code reads it.
 /// Strides are in bytes; `input` is the first pixel's window origin at the block's first channel.
 struct GeneratedDepthwiseArguments {

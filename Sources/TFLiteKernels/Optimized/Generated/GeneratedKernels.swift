@@ -152,7 +152,9 @@ public final class GeneratedKernels: Sendable {
             + (vnniEntries ?? []).enumerated().map { ("QuantizedGEMM8x32+AVX512VNNI.\($0.offset)", $0.element) }
             + [("FloatConv8x32+AVX512", float512Entry), ("FloatConv8x32+AVX512.fused", float512FusedEntry),
                ("FloatConv8x16+AVX512", float8x16Entry), ("FloatConv8x16+AVX512.fused", float8x16FusedEntry)]
-            + remainderEntries.map { ("DepthwiseConvTiles\($0.channels).\($0.exactSums ? "exactSums" : "float")", $0.entry) })
+            + remainderEntries.map {
+                ("DepthwiseConvTiles\($0.channels).\($0.exactSums ? "exactSums" : "float")\($0.finish ? ".finishing" : "")", $0.entry)
+            })
         gemm8x16 = GEMM8x16Kernels(code: code, entries: gemm8x16Entries.map(\.offset), avxVNNI: avxVNNI)
         floatConv6x16 = unsafeBitCast(code.address(at: floatEntry), to: FloatConv6x16AVX.Function.self)
         floatConv6x16Fused = unsafeBitCast(code.address(at: floatFusedEntry), to: FloatConv6x16AVX.Function.self)
@@ -222,11 +224,4 @@ public final class GeneratedKernels: Sendable {
         guard let kernels = current else { return "kernels: portable Swift; code generation \(policy)" }
         return "kernels: generated for \(kernels.level) (\(policy.reason)): \(kernels.kernelNames.joined(separator: ", "))"
     }
-}
-
-/// The AVX depthwise tiles of a remainder of 4 to 15 channels (`DepthwiseConvTiles16AVX` with
-/// `channels: 8` in ymm and `channels: 4` in xmm), one form (separate roundings or exact sums).
-struct DepthwiseRemainderTiles {
-    let eight: DepthwiseConvTiles16AVX.Function
-    let four: DepthwiseConvTiles16AVX.Function
 }
