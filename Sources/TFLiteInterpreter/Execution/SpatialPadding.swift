@@ -1,6 +1,7 @@
 /// Explicit padding of the two spatial axes of an NHWC tensor: rows above and below, columns
-/// left and right, all non-negative. A convolution given it runs the VALID windows of its input
-/// extended by these rows and columns (``ConvolutionAxis/init(inputSize:filterSize:stride:dilation:padBefore:padAfter:)``).
+/// left and right, all non-negative. A convolution given it runs its own windows (SAME or VALID)
+/// over its input extended by these rows and columns
+/// (``ConvolutionAxis/init(inputSize:filterSize:stride:dilation:padding:extendBefore:extendAfter:)``).
 struct SpatialPadding: Equatable {
     /// Rows before the first input row.
     let top: Int

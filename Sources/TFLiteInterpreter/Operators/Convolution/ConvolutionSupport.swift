@@ -50,7 +50,7 @@ struct ConvWindowOptions {
     var padding: Padding
     var strideW: Int32, strideH: Int32
     var dilationW: Int32, dilationH: Int32
-    /// Explicit padding that replaces `padding` (a folded PAD's, ``PadFusion``), nil for the options' own.
+    /// Explicit padding around the input before `padding` applies (a folded PAD's, ``PadFusion``), nil for none.
     var explicitPadding: SpatialPadding? = nil
 
     init(_ o: Conv2DOptions) {
@@ -67,8 +67,9 @@ struct ConvWindowOptions {
 /// Helpers shared by the convolution-family operators (options, validation, quantization).
 enum ConvSupport {
     /// The geometry of a strided, dilated window over NHWC `input` (CONV_2D, DEPTHWISE_CONV_2D):
-    /// padding, strides and dilations from the operator's typed options (`window`), or the
-    /// window's explicit padding when it has one (VALID windows over the explicitly padded input).
+    /// padding, strides and dilations from the operator's typed options (`window`); with the
+    /// window's explicit padding (a folded PAD), the options' padding applies to the input as the
+    /// PAD extends it, as it would to the PAD's output.
     /// Throws when the filter does not fit the input or the output size overflows.
     static func windowGeometry(input: RuntimeTensor, filterHeight fh: Int, filterWidth fw: Int, filterInputDepth: Int,
                                outputDepth cout: Int, window: ConvWindowOptions, op: String) throws -> ConvolutionGeometry {
@@ -80,16 +81,11 @@ enum ConvSupport {
         let (n, h, w, cin) = (input.shape[0], input.shape[1], input.shape[2], input.shape[3])
         try checkWindowExtents(batches: n, height: h, width: w, channels: cin, filterHeight: fh, filterWidth: fw,
                                dilation: (dilationH, dilationW), stride: (strideH, strideW), op: op)
-        let rows: ConvolutionAxis, cols: ConvolutionAxis
-        if let explicit = window.explicitPadding {
-            rows = ConvolutionAxis(inputSize: h, filterSize: fh, stride: strideH, dilation: dilationH,
-                                   padBefore: explicit.top, padAfter: explicit.bottom)
-            cols = ConvolutionAxis(inputSize: w, filterSize: fw, stride: strideW, dilation: dilationW,
-                                   padBefore: explicit.left, padAfter: explicit.right)
-        } else {
-            rows = ConvolutionAxis(inputSize: h, filterSize: fh, stride: strideH, dilation: dilationH, padding: padding)
-            cols = ConvolutionAxis(inputSize: w, filterSize: fw, stride: strideW, dilation: dilationW, padding: padding)
-        }
+        let extra = window.explicitPadding
+        let rows = ConvolutionAxis(inputSize: h, filterSize: fh, stride: strideH, dilation: dilationH, padding: padding,
+                                   extendBefore: extra?.top ?? 0, extendAfter: extra?.bottom ?? 0)
+        let cols = ConvolutionAxis(inputSize: w, filterSize: fw, stride: strideW, dilation: dilationW, padding: padding,
+                                   extendBefore: extra?.left ?? 0, extendAfter: extra?.right ?? 0)
         guard rows.outputSize >= 0, cols.outputSize >= 0 else {
             throw InterpreterError.invalidShape("\(op): filter \(fh)x\(fw) does not fit input \(h)x\(w) with VALID padding")
         }

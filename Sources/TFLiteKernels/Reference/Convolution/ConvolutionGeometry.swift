@@ -35,15 +35,16 @@ public struct ConvolutionAxis: Sendable, Equatable {
                                                  dilation: dilation, outputSize: out)
     }
 
-    /// The size and padding of a forward windowed operator over an input with explicit padding
-    /// (a PAD folded into the convolution that reads it): the VALID windows of the input
-    /// extended by `padBefore` elements before and `padAfter` after it,
-    /// `(padBefore + inputSize + padAfter − effectiveFilter + stride) / stride` of them, the
-    /// first starting `padBefore` elements before the input. Pads are non-negative.
-    public init(inputSize: Int, filterSize: Int, stride: Int, dilation: Int, padBefore: Int, padAfter: Int) {
-        let effectiveFilter = (filterSize - 1) * dilation + 1
-        self.outputSize = (padBefore + inputSize + padAfter + stride - effectiveFilter) / stride
-        self.padBefore = padBefore
+    /// The size and padding of a forward windowed operator over an input that is first extended
+    /// by `extendBefore` elements before it and `extendAfter` after it (a PAD folded into the
+    /// convolution that reads it): the windows of `padding` over that extended extent, their
+    /// leading padding counted from the input's first element (`padding`'s own over the
+    /// extended extent, plus `extendBefore`). Extensions are non-negative.
+    public init(inputSize: Int, filterSize: Int, stride: Int, dilation: Int, padding: ConvolutionPadding,
+                extendBefore: Int, extendAfter: Int) {
+        self.init(inputSize: extendBefore + inputSize + extendAfter, filterSize: filterSize, stride: stride,
+                  dilation: dilation, padding: padding)
+        padBefore += extendBefore
     }
 
     /// TFLite's `ComputePadding`: the leading padding that makes `outputSize` windows cover the input.
