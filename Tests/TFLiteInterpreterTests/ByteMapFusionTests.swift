@@ -24,9 +24,7 @@ final class ByteMapFusionTests: XCTestCase {
             let logisticNode = executor.nodes[k].context
             XCTAssertNil(logisticNode.outputs[0].data, "a skipped node's output has no memory")
             // Its one reader is a MUL that also reads the LOGISTIC's input.
-            let readers = executor.nodes.indices.filter { r in
-                executor.nodes[r].context.inputs.contains { $0?.index == logisticNode.outputs[0].index }
-            }
+            let readers = executor.readers(of: logisticNode.outputs[0].index)
             XCTAssertEqual(readers.count, 1)
             guard let r = readers.first else { continue }
             let mul = executor.nodes[r].context

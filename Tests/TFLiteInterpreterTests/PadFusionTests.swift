@@ -115,9 +115,7 @@ final class PadFusionTests: XCTestCase {
         for k in padNodes where !executor.runOrder.contains(k) {
             let pad = executor.nodes[k].context
             XCTAssertNil(pad.outputs[0].data, "a folded PAD's output has no memory")
-            let readers = executor.nodes.indices.filter { r in
-                executor.nodes[r].context.inputs.contains { $0?.index == pad.outputs[0].index }
-            }
+            let readers = executor.readers(of: pad.outputs[0].index)
             XCTAssertEqual(readers.count, 1)
             guard let r = readers.first else { continue }
             XCTAssertTrue(executor.runOrder.contains(r))
@@ -144,8 +142,7 @@ final class PadFusionTests: XCTestCase {
         // The outputs of the PADs' readers are compared too (kept readable, which folds nothing
         // less): the graph outputs alone can hide a changed layer (a saturated SOFTMAX).
         let watched = Set(padNodes.flatMap { k in
-            executor.nodes.filter { node in node.context.inputs.contains { $0?.index == executor.nodes[k].context.outputs[0].index } }
-                .flatMap { $0.context.outputs.map(\.index) }
+            executor.readers(of: executor.nodes[k].context.outputs[0].index).flatMap { executor.nodes[$0].context.outputs.map(\.index) }
         })
         for threads in [1, 2] {
             let fused = SubgraphExecutor(blueprint: model.subgraphs[0], threads: ThreadPool(threadCount: threads))

@@ -78,9 +78,9 @@ enum DepthwiseGeneratedRow {
                     batch b: Int, oy: Int, input: UnsafePointer<Float>, filter: UnsafePointer<Float>,
                     sums: UnsafeMutablePointer<Float>, options: DepthwiseRowOptions) {
         let c = g.inputDepth
-        precondition(tiles.channelCount(c) == c || (options.finish == nil && options.requantize == nil),
-                     "rows finished in the tiles need every channel in the tiles")
         let vectorChannels = tiles.channelCount(c)
+        precondition(vectorChannels == c || (options.finish == nil && options.requantize == nil),
+                     "rows finished in the tiles need every channel in the tiles")
         let y0 = oy * g.strideHeight - g.padTop
         let rows = taps(origin: y0, dilation: g.dilationHeight, filterSize: g.filterHeight, inputSize: g.inputHeight)
         /// The column taps of output column `ox`.
