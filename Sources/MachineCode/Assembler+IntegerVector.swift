@@ -31,9 +31,11 @@ extension Assembler {
     public mutating func vpmuldq(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorSource) {
         integerOp(0x28, map: .map0F38, evexW: true, dst, a, b)
     }
-    /// `vpaddq dst, a, b`: 64-bit lane sums.
-    public mutating func vpaddq(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorSource) {
-        integerOp(0xD4, evexW: true, dst, a, b)
+    /// `vpaddq dst{mask}, a, b`: 64-bit lane sums; with `mask` (EVEX), lanes whose mask bit is
+    /// clear keep `dst`'s value.
+    public mutating func vpaddq(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorSource, mask: OpmaskRegister? = nil) {
+        vectorInstruction(0xD4, map: .map0F, prefix: .p66, evexW: true, width: dst.width, reg: dst.index, vvvv: a.index,
+                          Self.registerOrMemory(b), mask: mask)
     }
     /// `vpsubd dst, a, b`: 32-bit lane differences.
     public mutating func vpsubd(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorSource) { integerOp(0xFA, dst, a, b) }
@@ -51,6 +53,11 @@ extension Assembler {
     public mutating func vpermi2b(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorRegister) {
         vectorInstruction(0x75, map: .map0F38, prefix: .p66, evexOnly: true, width: dst.width, reg: dst.index,
                           vvvv: a.index, .register(b.index))
+    }
+    /// `vpmovq2m k, src` (AVX512-DQ): opmask bit `i` is the sign bit of 64-bit lane `i` of `src`.
+    public mutating func vpmovq2m(_ dst: OpmaskRegister, _ src: VectorRegister) {
+        vectorInstruction(0x39, map: .map0F38, prefix: .pF3, w: true, evexOnly: true, width: src.width, reg: dst.index,
+                          vvvv: 0, .register(src.index))
     }
     /// `vpmovb2m k, src` (AVX512-BW): opmask bit `i` is the sign bit of byte `i` of `src`.
     public mutating func vpmovb2m(_ dst: OpmaskRegister, _ src: VectorRegister) {
@@ -89,6 +96,20 @@ extension Assembler {
     /// `vpsravd dst, a, b`: each 32-bit lane of `a` shifted right arithmetically by `b`'s lane.
     public mutating func vpsravd(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorSource) {
         integerOp(0x46, map: .map0F38, dst, a, b)
+    }
+    /// `vpsravq dst, a, b` (EVEX): each 64-bit lane of `a` shifted right arithmetically by
+    /// `b`'s lane (counts above 63 fill with the sign).
+    public mutating func vpsravq(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorSource) {
+        vectorInstruction(0x46, map: .map0F38, prefix: .p66, w: true, evexOnly: true, width: dst.width, reg: dst.index,
+                          vvvv: a.index, Self.registerOrMemory(b))
+    }
+    /// `vpshufd dst{mask}, src, order`: within each 128-bit lane, 32-bit lane `i` becomes
+    /// `src`'s lane `(order >> 2i) & 3`; with `mask` (EVEX), lanes whose mask bit is clear keep
+    /// `dst`'s value.
+    public mutating func vpshufd(_ dst: VectorRegister, _ src: VectorRegister, _ order: UInt8, mask: OpmaskRegister? = nil) {
+        vectorInstruction(0x70, map: .map0F, prefix: .p66, width: dst.width, reg: dst.index, vvvv: 0,
+                          .register(src.index), mask: mask)
+        emit(order)
     }
     /// `vpackssdw dst, a, b`: signed 32 → 16-bit with saturation, per 128-bit lane (a then b).
     public mutating func vpackssdw(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorSource) { integerOp(0x6B, dst, a, b) }

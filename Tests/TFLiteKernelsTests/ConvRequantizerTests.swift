@@ -55,6 +55,37 @@ final class ConvRequantizerTests: XCTestCase {
         }
     }
 
+    /// The single rounding of the generated AVX-512 requantization (`ConvRequantizer.singleRounding`)
+    /// equals the reference's two for every right shift 0...31, on random and extreme
+    /// accumulators and multipliers, and on ties of both roundings: products exactly halfway
+    /// for the high multiply (multiplier 2^30, odd accumulators) and high products exactly
+    /// halfway for the right shift.
+    func testSingleRoundingMatchesTheReferenceDoubleRounding() {
+        var rng = SeededGenerator(seed: 43)
+        for s in Int32(0)...31 {
+            var cases: [(Int32, Int32)] = []
+            for _ in 0..<400 {
+                let acc = accumulators(&rng)
+                cases.append((acc[rng.int(0...15)], multiplier(&rng)))
+            }
+            for x in [Int32.min, Int32.min + 1, -3, -1, 0, 1, 3, Int32.max] { cases.append((x, 1 << 30)) }
+            if s > 0 {
+                // m = 2^30: the high multiply gives ⌊(x + 1) / 2⌋; pick x so it is ±2^(s−1) (+ k·2^s).
+                for k in Int32(-2)...2 {
+                    for half in [Int32(1) << (s - 1), -(Int32(1) << (s - 1))] {
+                        let y = Int64(half) + Int64(k) << Int64(s)
+                        if let x = Int32(exactly: 2 * y) { cases += [(x, 1 << 30), (x &- 1, 1 << 30), (x &+ 1, 1 << 30)] }
+                    }
+                }
+            }
+            for (x, m) in cases {
+                let want = multiplyByQuantizedMultiplier(x, m, -Int(s))
+                let got = ConvRequantizer.singleRounding(x, multiplier: m, rightShift: s)
+                if got != want { return XCTFail("x \(x) m \(m) shift \(s): \(got) != \(want)") }
+            }
+        }
+    }
+
     func testVectorMatchesReferenceForEveryShift() {
         var rng = SeededGenerator(seed: 41)
         for shift in -31...30 {

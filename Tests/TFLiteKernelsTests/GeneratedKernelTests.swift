@@ -36,7 +36,8 @@ final class GeneratedKernelTests: XCTestCase {
             (\A.bias, F.bias), (\A.activationMin, F.activationMin), (\A.activationMax, F.activationMax),
             (\A.outputPixelBytes, F.outputPixelBytes), (\A.multipliers, F.multipliers), (\A.rightShifts, F.rightShifts),
             (\A.remainderMasks, F.remainderMasks), (\A.nudge, F.nudge), (\A.outputOffset, F.outputOffset),
-            (\A.outputMin, F.outputMin), (\A.outputMax, F.outputMax), (\A.filterRowSkipBytes, F.filterRowSkipBytes)]
+            (\A.outputMin, F.outputMin), (\A.outputMax, F.outputMax), (\A.filterRowSkipBytes, F.filterRowSkipBytes),
+            (\A.roundingTerms, F.roundingTerms)]
         for (path, offset) in fields { XCTAssertEqual(MemoryLayout<A>.offset(of: path), Int(offset), "\(path)") }
     }
 
@@ -116,7 +117,7 @@ final class GeneratedKernelTests: XCTestCase {
             (\A.bias, F.bias), (\A.multipliers, F.multipliers), (\A.rightShifts, F.rightShifts),
             (\A.remainderMasks, F.remainderMasks), (\A.nudge, F.nudge), (\A.outputOffset, F.outputOffset),
             (\A.activationMin, F.activationMin), (\A.activationMax, F.activationMax), (\A.panelStride, F.panelStride),
-            (\A.rowTerms, F.rowTerms), (\A.laneMasks, F.laneMasks)]
+            (\A.rowTerms, F.rowTerms), (\A.laneMasks, F.laneMasks), (\A.roundingTerms, F.roundingTerms)]
         for (path, offset) in fields { XCTAssertEqual(MemoryLayout<A>.offset(of: path), Int(offset), "\(path)") }
     }
 
@@ -128,7 +129,7 @@ final class GeneratedKernelTests: XCTestCase {
             (\A.sumsPixelBytes, F.sumsPixelBytes), (\A.outputPixelBytes, F.outputPixelBytes), (\A.bias, F.bias),
             (\A.multipliers, F.multipliers), (\A.rightShifts, F.rightShifts), (\A.remainderMasks, F.remainderMasks),
             (\A.nudge, F.nudge), (\A.outputOffset, F.outputOffset), (\A.activationMin, F.activationMin),
-            (\A.activationMax, F.activationMax), (\A.lastLaneMask, F.lastLaneMask)]
+            (\A.activationMax, F.activationMax), (\A.lastLaneMask, F.lastLaneMask), (\A.roundingTerms, F.roundingTerms)]
         for (path, offset) in fields { XCTAssertEqual(MemoryLayout<A>.offset(of: path), Int(offset), "\(path)") }
     }
 

@@ -143,7 +143,7 @@ final class KernelContractTests: XCTestCase {
         if requantizing {
             a.output = memory
             a.outputStride = 40
-            (a.bias, a.multipliers, a.rightShifts, a.remainderMasks) = (read, read, read, read)
+            (a.bias, a.multipliers, a.rightShifts, a.remainderMasks, a.roundingTerms) = (read, read, read, read, read)
             (a.activationMin, a.activationMax) = (-128, 127)
         } else {
             a.accumulators = memory
@@ -174,6 +174,7 @@ final class KernelContractTests: XCTestCase {
             ("requantizing without output", true, 1, { $0.output = nil }),
             ("requantizing without multipliers", true, 1, { $0.multipliers = nil }),
             ("requantizing without bias", true, 2, { $0.bias = nil }),
+            ("requantizing without rounding terms", true, 1, { $0.roundingTerms = nil }),
             ("no output stride", true, 1, { $0.outputStride = 0 }),
             ("empty clamp", true, 1, { ($0.activationMin, $0.activationMax) = (10, -10) }),
             ("three panels", false, 3, { _ in }),
@@ -207,6 +208,7 @@ final class KernelContractTests: XCTestCase {
         XCTAssertNil(masked.violation(masksChannels: true, requantizing: false), "a last block of 4 channels")
         var requantizing = depthwiseTiles()
         (requantizing.bias, requantizing.multipliers, requantizing.rightShifts, requantizing.remainderMasks) = (read, read, read, read)
+        requantizing.roundingTerms = read
         (requantizing.outputPixelBytes, requantizing.outputMin, requantizing.outputMax) = (32, 0, 255)
         XCTAssertNil(requantizing.violation(masksChannels: true, requantizing: true))
         var empty = depthwiseTiles()
@@ -234,6 +236,7 @@ final class KernelContractTests: XCTestCase {
         let brokenRequantizing: [(String, (inout GeneratedDepthwiseArguments) -> Void)] = [
             ("no bias", { $0.bias = nil }),
             ("no remainder masks", { $0.remainderMasks = nil }),
+            ("no rounding terms", { $0.roundingTerms = nil }),
             ("no output pixel bytes", { $0.outputPixelBytes = 0 }),
             ("empty output range", { ($0.outputMin, $0.outputMax) = (127, -128) }),
         ]
@@ -274,7 +277,8 @@ final class KernelContractTests: XCTestCase {
                                               sumsPixelBytes: 4 * c, outputPixelBytes: c, bias: read, multipliers: read,
                                               rightShifts: read, remainderMasks: read, outputOffset: 3,
                                               activationMin: -128, activationMax: 127,
-                                              lastLaneMask: c % 16 == 0 ? 0xFFFF : (1 << UInt32(c % 16)) - 1)
+                                              lastLaneMask: c % 16 == 0 ? 0xFFFF : (1 << UInt32(c % 16)) - 1,
+                                              roundingTerms: read)
     }
 
     func testDepthwiseRequantizeBlocks() {
@@ -299,6 +303,10 @@ final class KernelContractTests: XCTestCase {
         var emptyRange = depthwiseRequantize(channels: 32, masked: false)
         (emptyRange.activationMin, emptyRange.activationMax) = (0, -1)
         XCTAssertNotNil(emptyRange.violation(masksLastBlock: false))
+        var noTerms = depthwiseRequantize(channels: 32, masked: true)
+        noTerms.roundingTerms = nil
+        XCTAssertNotNil(noTerms.violation(masksLastBlock: true), "the AVX-512 form reads the rounding terms")
+        XCTAssertNil(noTerms.violation(masksLastBlock: false), "the AVX2 form does not")
     }
 
     // MARK: detection

@@ -19,6 +19,12 @@ public final class ConvRequantizer: @unchecked Sendable {
     let leftFactors: UnsafeMutablePointer<Int32>
     /// `2^rightShift - 1` per channel: the remainder mask of the rounding division.
     let remainderMasks: UnsafeMutablePointer<Int32>
+    /// The 64-bit terms of the single-rounding form (`singleRounding`) that the generated
+    /// AVX-512 requantization (`Requantization16AVX512`) reads, per 16-channel block: the
+    /// addends, the negative addends and the shifts (`terms(rightShift:)`), each as the block's 8
+    /// even channels then its 8 odd channels, 48 values (384 bytes) per block; padding channels
+    /// have shift 0. Meaningful only when `vectorizable` and without left shifts.
+    let roundingTerms: UnsafeMutablePointer<Int64>
     /// True when every multiplier is non-negative (the vector high multiply's precondition).
     let vectorizable: Bool
     /// True when some channel shifts left (otherwise the vector path skips that step).
@@ -40,6 +46,7 @@ public final class ConvRequantizer: @unchecked Sendable {
         }
         multipliers = table(0); leftShifts = table(0); rightShifts = table(0)
         leftFactors = table(1); remainderMasks = table(0)
+        roundingTerms = .allocate(capacity: n / 16 * 48)
         var vectorizable = true, hasLeftShift = false
         for (c, m) in parameters.outputMultipliers.enumerated() {
             let left = Int32(max(m.shift, 0)), right = Int32(max(-m.shift, 0))
@@ -55,6 +62,11 @@ public final class ConvRequantizer: @unchecked Sendable {
         if count > 0 {
             for c in count..<n { rightShifts[c] = rightShifts[0]; remainderMasks[c] = remainderMasks[0] }
         }
+        for c in 0..<n {
+            let terms = Self.terms(rightShift: c < count ? min(max(rightShifts[c], 0), 31) : 0)
+            let lane = c / 16 * 48 + c % 2 * 8 + c % 16 / 2
+            (roundingTerms[lane], roundingTerms[lane + 16], roundingTerms[lane + 32]) = terms
+        }
         self.vectorizable = vectorizable
         self.hasLeftShift = hasLeftShift
         let shifts = rightShifts, first = count > 0 ? shifts[0] : 0
@@ -63,7 +75,33 @@ public final class ConvRequantizer: @unchecked Sendable {
 
     deinit {
         multipliers.deallocate(); leftShifts.deallocate(); rightShifts.deallocate()
-        leftFactors.deallocate(); remainderMasks.deallocate()
+        leftFactors.deallocate(); remainderMasks.deallocate(); roundingTerms.deallocate()
+    }
+
+    /// The `roundingTerms` of the 16-channel block starting at `channel`.
+    /// Precondition: `channel` is a multiple of 16 below the table's padded channel count.
+    func roundingTerms(atChannel channel: Int) -> UnsafeRawPointer {
+        UnsafeRawPointer(roundingTerms + channel / 16 * 48)
+    }
+
+    /// The terms of `singleRounding` for a right shift `s` in 0...31: the addend
+    /// `2^30 + 2^(30+s)` (`2^30` for s = 0), the negative addend `−2^31` (0 for s = 0), added
+    /// where the product is negative, and the total shift `31 + s`.
+    static func terms(rightShift s: Int32) -> (addend: Int64, negativeAddend: Int64, shift: Int64) {
+        s == 0 ? (1 << 30, 0, 31) : ((1 << 30) + (1 << (30 + Int64(s))), -(1 << 31), 31 + Int64(s))
+    }
+
+    /// `multiplyByQuantizedMultiplier(x, m, −s)` (m ≥ 0, s in 0...31) with one rounding:
+    /// `(x·m + addend + (x·m < 0 ? negativeAddend : 0)) >> shift` in 64 bits (`terms`), the
+    /// arithmetic the generated AVX-512 requantization does per lane. It equals the
+    /// reference's two roundings, the high multiply's `⌊(p + 2^30) / 2^31⌋` (p = x·m) and the
+    /// right shift's half-away-from-zero `⌊(y + 2^(s−1) − [y < 0]) / 2^s⌋`, because nested
+    /// floor divisions compose (`⌊(⌊p'/2^31⌋ + k) / 2^s⌋ = ⌊(p' + k·2^31) / 2^(31+s)⌋`) and the
+    /// sign of y may be taken from p: they differ only for p in [−2^30, 0), where y = 0 and
+    /// both forms give 0. No sum leaves Int64 (|p| ≤ 2^62, addend ≤ 2^30 + 2^61).
+    static func singleRounding(_ x: Int32, multiplier m: Int32, rightShift s: Int32) -> Int32 {
+        let t = terms(rightShift: s), p = Int64(x) * Int64(m)
+        return Int32(truncatingIfNeeded: (p + t.addend + (p < 0 ? t.negativeAddend : 0)) >> t.shift)
     }
 
     /// Requantizes the first `lanes` accumulators of channels `channel ..< channel + lanes` and

@@ -147,7 +147,8 @@ struct DepthwiseRequantizeEpilogue: DepthwiseEpilogue {
                 multipliers: UnsafeRawPointer(requantizer.multipliers), rightShifts: UnsafeRawPointer(requantizer.rightShifts),
                 remainderMasks: UnsafeRawPointer(requantizer.remainderMasks), outputOffset: p.outputOffset,
                 activationMin: p.activationMin, activationMax: p.activationMax,
-                lastLaneMask: c % 16 == 0 ? 0xFFFF : (1 << UInt32(c % 16)) - 1)
+                lastLaneMask: c % 16 == 0 ? 0xFFFF : (1 << UInt32(c % 16)) - 1,
+                roundingTerms: requantizer.roundingTerms(atChannel: 0))
             KernelPrecondition.holds(arguments.violation(masksLastBlock: true))
             withUnsafePointer(to: &arguments) { generated(UnsafeRawPointer($0)) }
             return

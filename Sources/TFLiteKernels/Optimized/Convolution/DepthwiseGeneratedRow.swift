@@ -127,6 +127,7 @@ enum DepthwiseGeneratedRow {
                     arguments.multipliers = UnsafeRawPointer(q.multipliers + ch)
                     arguments.rightShifts = UnsafeRawPointer(q.rightShifts + ch)
                     arguments.remainderMasks = UnsafeRawPointer(q.remainderMasks + ch)
+                    arguments.roundingTerms = q.roundingTerms(atChannel: ch)
                     (arguments.outputOffset, arguments.outputMin, arguments.outputMax) = (p.outputOffset, p.activationMin, p.activationMax)
                 }
                 KernelPrecondition.holds(arguments.violation(masksChannels: tiles.masksChannels,

@@ -199,6 +199,7 @@ struct FusedRequantization {
                 arguments.multipliers = UnsafeRawPointer(requantizer.multipliers + n0)
                 arguments.rightShifts = UnsafeRawPointer(requantizer.rightShifts + n0)
                 arguments.remainderMasks = UnsafeRawPointer(requantizer.remainderMasks + n0)
+                arguments.roundingTerms = requantizer.roundingTerms(atChannel: n0)
             }
             var origin = GEMMTileOrigin(g, pixel: tiles.lowerBound * n)
             for tile in tiles {

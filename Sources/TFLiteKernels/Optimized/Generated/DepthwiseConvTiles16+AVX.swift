@@ -32,7 +32,7 @@ enum DepthwiseConvTiles16AVX {
     ///
     /// With `requantize` (AVX-512, exact sums only), each pixel's exact integer sums are
     /// converted, the Int32 bias added and requantized (`Requantization16AVX512`, the
-    /// `DepthwiseRequantize16AVX512` steps, tables in zmm16–27) and stored as bytes,
+    /// `DepthwiseRequantize16AVX512` steps, tables in zmm16–29) and stored as bytes,
     /// `outputPixelBytes` apart: 8-bit rows need no float sums row and no second pass.
     ///
     /// With `channels: 8` (ymm) or `channels: 4` (xmm), the block is that many channels, one
@@ -80,7 +80,7 @@ enum DepthwiseConvTiles16AVX {
             if requantize {
                 Requantization16AVX512.loadConstants(GeneratedDepthwiseArguments.requantizationFields, &a)
                 Requantization16AVX512.loadTables(GeneratedDepthwiseArguments.requantizationFields, channelBytes: nil,
-                                                  disp: 0, mask: k(1), &a)
+                                                  termBytes: nil, block: 0, mask: k(1), &a)
             }
             // The filter row skip, the output pixel step, the bias, kh, kw and the filter pointer
             // live on the stack ([rsp + 40], [rsp + 32], [rsp + 24], [rsp + 16], [rsp + 8], [rsp]),
@@ -242,11 +242,14 @@ struct GeneratedDepthwiseArguments {
     /// Bytes of filter taps skipped after each window row: `(filter width − kw) · channelBytes`
     /// for a clipped window, 0 for a whole one.
     var filterRowSkipBytes: Int = 0
+    /// The requantizing form: `ConvRequantizer.roundingTerms(atChannel:)` of the block.
+    var roundingTerms: UnsafeRawPointer? = nil
 
     /// Where the requantizing form finds its tables and scalars.
     static let requantizationFields = RequantizationFields(
         bias: Field.bias, multipliers: Field.multipliers, rightShifts: Field.rightShifts,
-        remainderMasks: Field.remainderMasks, nudge: Field.nudge, outputOffset: Field.outputOffset,
+        remainderMasks: Field.remainderMasks, roundingTerms: Field.roundingTerms, nudge: Field.nudge,
+        outputOffset: Field.outputOffset,
         activationMin: Field.outputMin, activationMax: Field.outputMax)
 
     /// Byte offsets of the fields (checked against `MemoryLayout` by the kernel tests).
@@ -257,6 +260,7 @@ struct GeneratedDepthwiseArguments {
         static let activationMax: Int32 = 100, outputPixelBytes: Int32 = 104, multipliers: Int32 = 112
         static let rightShifts: Int32 = 120, remainderMasks: Int32 = 128, nudge: Int32 = 136, outputOffset: Int32 = 144
         static let outputMin: Int32 = 148, outputMax: Int32 = 152, filterRowSkipBytes: Int32 = 160
+        static let roundingTerms: Int32 = 168
     }
 }
 
@@ -297,7 +301,7 @@ extension GeneratedDepthwiseArguments {
             return "generated depthwise tiles: activation range \(activationMin)...\(activationMax) is empty"
         }
         if requantizing {
-            if bias == nil || multipliers == nil || rightShifts == nil || remainderMasks == nil {
+            if bias == nil || multipliers == nil || rightShifts == nil || remainderMasks == nil || roundingTerms == nil {
                 return "generated depthwise tiles: the requantizing form needs the bias and every requantizer table"
             }
             if outputPixelBytes < 1 { return "generated depthwise tiles: output pixel bytes \(outputPixelBytes) < 1" }

@@ -64,11 +64,14 @@ struct GeneratedDepthwiseRequantizeArguments {
     var activationMax: Int32
     /// The lanes of the last 16-channel block (`DepthwiseRequantize16AVX512` only).
     var lastLaneMask: UInt32 = 0xFFFF
+    /// `ConvRequantizer.roundingTerms(atChannel: 0)` (`DepthwiseRequantize16AVX512` only).
+    var roundingTerms: UnsafeRawPointer? = nil
 
     /// Where the requantization steps find their tables and scalars in this block.
     static let requantizationFields = RequantizationFields(
         bias: Field.bias, multipliers: Field.multipliers, rightShifts: Field.rightShifts,
-        remainderMasks: Field.remainderMasks, nudge: Field.nudge, outputOffset: Field.outputOffset,
+        remainderMasks: Field.remainderMasks, roundingTerms: Field.roundingTerms, nudge: Field.nudge,
+        outputOffset: Field.outputOffset,
         activationMin: Field.activationMin, activationMax: Field.activationMax)
 
     /// Byte offsets of the fields (checked against `MemoryLayout` by the kernel tests).
@@ -76,7 +79,7 @@ struct GeneratedDepthwiseRequantizeArguments {
         static let sums: Int32 = 0, output: Int32 = 8, pixels: Int32 = 16, blocks: Int32 = 24, sumsPixelBytes: Int32 = 32
         static let outputPixelBytes: Int32 = 40, bias: Int32 = 48, multipliers: Int32 = 56, rightShifts: Int32 = 64
         static let remainderMasks: Int32 = 72, nudge: Int32 = 80, outputOffset: Int32 = 88, activationMin: Int32 = 92
-        static let activationMax: Int32 = 96, lastLaneMask: Int32 = 100
+        static let activationMax: Int32 = 96, lastLaneMask: Int32 = 100, roundingTerms: Int32 = 104
     }
 }
 
@@ -98,6 +101,9 @@ extension GeneratedDepthwiseRequantizeArguments {
         let leastChannels = masksLastBlock ? 16 * (blocks - 1) + 1 : 16 * blocks
         if sumsPixelBytes < 4 * leastChannels || outputPixelBytes < leastChannels {
             return "generated depthwise requantize: pixel bytes \(sumsPixelBytes) (sums), \(outputPixelBytes) (output) for \(blocks) blocks"
+        }
+        if masksLastBlock && roundingTerms == nil {
+            return "generated depthwise requantize: the AVX-512 form needs the requantizer's rounding terms"
         }
         if masksLastBlock && (lastLaneMask < 1 || lastLaneMask > 0xFFFF) {
             return "generated depthwise requantize: last lane mask \(lastLaneMask) is not a non-empty 16-bit mask"

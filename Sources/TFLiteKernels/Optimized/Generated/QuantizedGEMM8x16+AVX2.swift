@@ -192,6 +192,8 @@ struct GeneratedIntegerTileArguments {
     /// requantizing `QuantizedGEMM8x16AVX2` reads the first: `0xFF` stores 8 channels, other
     /// values 16.
     var laneMasks: (Int32, Int32) = (0xFFFF, 0xFFFF)
+    /// `ConvRequantizer.roundingTerms(atChannel:)` of the first panel (the AVX-512 requantizing tiles').
+    var roundingTerms: UnsafeRawPointer?
 
     init(table: UnsafeRawPointer, taps: Int, words: Int, weights: UnsafeRawPointer, rows: Int) {
         self.table = table; self.taps = taps; self.words = words; self.weights = weights; self.rows = rows
@@ -201,7 +203,8 @@ struct GeneratedIntegerTileArguments {
     /// Where the requantization steps find their tables and scalars in this block.
     static let requantizationFields = RequantizationFields(
         bias: Field.bias, multipliers: Field.multipliers, rightShifts: Field.rightShifts,
-        remainderMasks: Field.remainderMasks, nudge: Field.nudge, outputOffset: Field.outputOffset,
+        remainderMasks: Field.remainderMasks, roundingTerms: Field.roundingTerms, nudge: Field.nudge,
+        outputOffset: Field.outputOffset,
         activationMin: Field.activationMin, activationMax: Field.activationMax)
 
     /// Byte offsets of the fields (checked against `MemoryLayout` by the kernel tests).
@@ -210,7 +213,7 @@ struct GeneratedIntegerTileArguments {
         static let rows: Int32 = 40, output: Int32 = 48, outputStride: Int32 = 56, bias: Int32 = 64
         static let multipliers: Int32 = 72, rightShifts: Int32 = 80, remainderMasks: Int32 = 88, nudge: Int32 = 96
         static let outputOffset: Int32 = 104, activationMin: Int32 = 108, activationMax: Int32 = 112
-        static let panelStride: Int32 = 120, rowTerms: Int32 = 128, laneMasks: Int32 = 136
+        static let panelStride: Int32 = 120, rowTerms: Int32 = 128, laneMasks: Int32 = 136, roundingTerms: Int32 = 144
     }
 }
 
@@ -222,7 +225,7 @@ extension GeneratedIntegerTileArguments {
     ///   counters, so 0 taps would not end and 0 words would read a step;
     /// - `1 ≤ rows ≤ 8` (`QuantizedGEMM.tilePixels`);
     /// - sums: `accumulators` set; requantizing: `output` and the per-channel tables (`bias`,
-    ///   `multipliers`, `rightShifts`, `remainderMasks`) set, `outputStride ≥ 1`,
+    ///   `multipliers`, `rightShifts`, `remainderMasks`) and `roundingTerms` set, `outputStride ≥ 1`,
     ///   `activationMin ≤ activationMax`;
     /// - `panels` 1 or 2; with 2, the second panel's weights start at least one panel
     ///   (`64 · taps · words` bytes) after the first's (`panelStride`);
@@ -237,8 +240,9 @@ extension GeneratedIntegerTileArguments {
         if taps < 1 || words < 1 { return "generated integer tile: taps \(taps), words \(words): both must be ≥ 1" }
         if rows < 1 || rows > 8 { return "generated integer tile: rows \(rows) outside 1...8" }
         if requantizing {
-            if output == nil || bias == nil || multipliers == nil || rightShifts == nil || remainderMasks == nil {
-                return "generated integer tile: a requantizing call needs the output and every per-channel table"
+            if output == nil || bias == nil || multipliers == nil || rightShifts == nil || remainderMasks == nil
+                || roundingTerms == nil {
+                return "generated integer tile: a requantizing call needs the output, every per-channel table and the rounding terms"
             }
             if outputStride < 1 { return "generated integer tile: output stride \(outputStride) < 1" }
             if activationMin > activationMax {
