@@ -215,8 +215,19 @@ final class ElementwiseSoftmaxTableTests: XCTestCase {
             let beta = Float.random(in: 0.2...3, using: &rng), scale = Float.random(in: 0.005...0.5, using: &rng)
             let p = SoftmaxReference.QuantizedParams(beta: beta, inputScale: scale)
             let table = QuantizedSoftmaxTable(p)
-            let depth = Int.random(in: 1...70, using: &rng), rows = Int.random(in: 1...5, using: &rng)
-            let x = (0..<(depth * rows)).map { _ in Int8.random(in: .min ... .max, using: &rng) }
+            // Every fourth trial: YOLOv8's shape (rows of 16, more than one group of 16 rows) with
+            // adversarial rows: constant (ties everywhere), or only the extremes −128 and 127.
+            let adversarial = trial % 4 == 3
+            let depth = adversarial ? 16 : Int.random(in: 1...70, using: &rng)
+            let rows = adversarial ? 37 : Int.random(in: 1...5, using: &rng)
+            let x = (0..<(depth * rows)).map { i -> Int8 in
+                guard adversarial else { return Int8.random(in: .min ... .max, using: &rng) }
+                switch i / depth % 3 {
+                case 0: return Int8(truncatingIfNeeded: i / depth * 7)
+                case 1: return Bool.random(using: &rng) ? .min : .max
+                default: return Int8.random(in: .min ... .max, using: &rng)
+                }
+            }
             var want = [Int8](repeating: 0, count: x.count), got = want
             var want16 = [Int16](repeating: 0, count: x.count), got16 = want16
             x.withUnsafeBufferPointer { px in

@@ -95,12 +95,11 @@ public struct QuantizedSoftmaxTable: Sendable {
                             let oi = out + (first + i) * depth, e = buffer + i * depth
                             let scale = scales[i]
                             let exponent = Swift.max(0, Swift.min(31, Int(bitsOverUnit[i]) + 31 - T.bitWidth))
-                            let vscale = SIMD16<Int32>(repeating: scale)
+                            let rounding = Self.Rounding(scale: scale, exponent: exponent)
                             var c = 0
                             while c < blocks {
                                 let v = UnsafeRawPointer(e + c).loadUnaligned(as: SIMD16<Int32>.self)
-                                let h = QuantizedBinaryArithmeticOptimized.roundingDivideByPOT(ConvRequantizer.roundingDoublingHighMul(vscale, v),
-                                                                                Int32(exponent))
+                                let h = rounding.apply(v)
                                 T.storeNarrowed(QuantizedBinaryArithmeticOptimized.clamp(h &+ SIMD16<Int32>(repeating: outMin), outMin, outMax), oi + c)
                                 c += 16
                             }
@@ -114,6 +113,34 @@ public struct QuantizedSoftmaxTable: Sendable {
                     }
                 }
             }
+        }
+    }
+
+    /// A row's output scaling, `roundingDivideByPOT(saturatingRoundingDoublingHighMul(scale, e), exponent)`,
+    /// in one rounding (`ConvRequantizer.singleRounding`): `⌊(scale·e + addend) / 2^(31 + exponent)⌋`
+    /// from unsigned 64-bit products of the even and odd lanes. Both operands are non-negative
+    /// (a reciprocal and exponentials), so the product is too and the negative addend never
+    /// applies; the result lies in [0, 2^31).
+    struct Rounding {
+        let scale: SIMD8<UInt64>, addend: SIMD8<UInt64>, shift: SIMD8<UInt64>
+
+        /// Precondition: `scale ≥ 0`, `exponent` in 0...31.
+        @inline(__always)
+        init(scale: Int32, exponent: Int) {
+            let terms = ConvRequantizer.terms(rightShift: Int32(exponent))
+            self.scale = SIMD8(repeating: UInt64(scale))
+            addend = SIMD8(repeating: UInt64(terms.addend))
+            shift = SIMD8(repeating: UInt64(terms.shift))
+        }
+
+        /// The scaled lanes of `e` (every lane ≥ 0).
+        @inline(__always)
+        func apply(_ e: SIMD16<Int32>) -> SIMD16<Int32> {
+            let e64 = unsafeBitCast(e, to: SIMD8<UInt64>.self)
+            let low = SIMD8<UInt64>(repeating: 0xFFFF_FFFF)
+            let even = ((e64 & low) &* scale &+ addend) &>> shift
+            let odd = ((e64 &>> 32) &* scale &+ addend) &>> shift
+            return unsafeBitCast(even | (odd &<< 32), to: SIMD16<Int32>.self)
         }
     }
 
