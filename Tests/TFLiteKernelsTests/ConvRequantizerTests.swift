@@ -56,10 +56,10 @@ final class ConvRequantizerTests: XCTestCase {
     }
 
     /// The single rounding of the generated AVX-512 requantization (`ConvRequantizer.singleRounding`)
-    /// equals the reference's two for every right shift 0...31, on random and extreme
-    /// accumulators and multipliers, and on ties of both roundings: products exactly halfway
-    /// for the high multiply (multiplier 2^30, odd accumulators) and high products exactly
-    /// halfway for the right shift.
+    /// equals the reference's two for every right shift 0...31 (with the output offsets folded
+    /// in where `foldsOffset` allows), on random and extreme accumulators and multipliers, and
+    /// on ties of both roundings: products exactly halfway for the high multiply (multiplier
+    /// 2^30, odd accumulators) and high products exactly halfway for the right shift.
     func testSingleRoundingMatchesTheReferenceDoubleRounding() {
         var rng = SeededGenerator(seed: 43)
         for s in Int32(0)...31 {
@@ -78,10 +78,14 @@ final class ConvRequantizerTests: XCTestCase {
                     }
                 }
             }
+            let offsets: [Int32] = [0, -128, 127, 255, -255].filter { ConvRequantizer.foldsOffset(rightShift: s, outputOffset: $0) }
+            XCTAssertEqual(offsets.count, s <= 22 ? 5 : 1, "shift \(s)")
             for (x, m) in cases {
-                let want = multiplyByQuantizedMultiplier(x, m, -Int(s))
-                let got = ConvRequantizer.singleRounding(x, multiplier: m, rightShift: s)
-                if got != want { return XCTFail("x \(x) m \(m) shift \(s): \(got) != \(want)") }
+                for o in offsets {
+                    let want = multiplyByQuantizedMultiplier(x, m, -Int(s)) &+ o
+                    let got = ConvRequantizer.singleRounding(x, multiplier: m, rightShift: s, outputOffset: o)
+                    if got != want { return XCTFail("x \(x) m \(m) shift \(s) offset \(o): \(got) != \(want)") }
+                }
             }
         }
     }

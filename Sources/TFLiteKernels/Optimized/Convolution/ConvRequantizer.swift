@@ -19,12 +19,16 @@ public final class ConvRequantizer: @unchecked Sendable {
     let leftFactors: UnsafeMutablePointer<Int32>
     /// `2^rightShift - 1` per channel: the remainder mask of the rounding division.
     let remainderMasks: UnsafeMutablePointer<Int32>
-    /// The 64-bit terms of the single-rounding form (`singleRounding`) that the generated
-    /// AVX-512 requantization (`Requantization16AVX512`) reads, per 16-channel block: the
-    /// addends, the negative addends and the shifts (`terms(rightShift:)`), each as the block's 8
-    /// even channels then its 8 odd channels, 48 values (384 bytes) per block; padding channels
-    /// have shift 0. Meaningful only when `vectorizable` and without left shifts.
-    let roundingTerms: UnsafeMutablePointer<Int64>
+    /// What the generated AVX-512 requantization (`Requantization16AVX512`) reads, per
+    /// 16-channel block (`roundingBlockBytes`): the single rounding's addends, negative addends
+    /// and shifts (`terms(rightShift:outputOffset:)`, the output offset in the addend where
+    /// `foldsOffset` allows), each as the block's 8 even channels then its 8 odd channels (48
+    /// Int64); the residual offsets (16 Int32: the output offset where it is not folded, else
+    /// 0); a flag (Int64), 1 when the block has a residual offset. Padding channels have shift
+    /// 0. Meaningful only when `vectorizable` and without left shifts.
+    let roundingTerms: UnsafeMutableRawPointer
+    /// Bytes of `roundingTerms` per 16-channel block (the residual offsets at byte 384, the flag at 448).
+    static let roundingBlockBytes = 512
     /// True when every multiplier is non-negative (the vector high multiply's precondition).
     let vectorizable: Bool
     /// True when some channel shifts left (otherwise the vector path skips that step).
@@ -46,7 +50,8 @@ public final class ConvRequantizer: @unchecked Sendable {
         }
         multipliers = table(0); leftShifts = table(0); rightShifts = table(0)
         leftFactors = table(1); remainderMasks = table(0)
-        roundingTerms = .allocate(capacity: n / 16 * 48)
+        roundingTerms = .allocate(byteCount: n / 16 * Self.roundingBlockBytes, alignment: 64)
+        roundingTerms.initializeMemory(as: UInt8.self, repeating: 0, count: n / 16 * Self.roundingBlockBytes)
         var vectorizable = true, hasLeftShift = false
         for (c, m) in parameters.outputMultipliers.enumerated() {
             let left = Int32(max(m.shift, 0)), right = Int32(max(-m.shift, 0))
@@ -62,10 +67,19 @@ public final class ConvRequantizer: @unchecked Sendable {
         if count > 0 {
             for c in count..<n { rightShifts[c] = rightShifts[0]; remainderMasks[c] = remainderMasks[0] }
         }
+        let offset = parameters.outputOffset
         for c in 0..<n {
-            let terms = Self.terms(rightShift: c < count ? min(max(rightShifts[c], 0), 31) : 0)
-            let lane = c / 16 * 48 + c % 2 * 8 + c % 16 / 2
-            (roundingTerms[lane], roundingTerms[lane + 16], roundingTerms[lane + 32]) = terms
+            let shift = c < count ? min(max(rightShifts[c], 0), 31) : 0
+            let folds = Self.foldsOffset(rightShift: shift, outputOffset: offset)
+            let terms = Self.terms(rightShift: shift, outputOffset: folds ? offset : 0)
+            let block = roundingTerms + c / 16 * Self.roundingBlockBytes, lane = 8 * (c % 2 * 8 + c % 16 / 2)
+            block.storeBytes(of: terms.addend, toByteOffset: lane, as: Int64.self)
+            block.storeBytes(of: terms.negativeAddend, toByteOffset: 128 + lane, as: Int64.self)
+            block.storeBytes(of: terms.shift, toByteOffset: 256 + lane, as: Int64.self)
+            if !folds {
+                block.storeBytes(of: offset, toByteOffset: 384 + 4 * (c % 16), as: Int32.self)
+                block.storeBytes(of: 1 as Int64, toByteOffset: 448, as: Int64.self)
+            }
         }
         self.vectorizable = vectorizable
         self.hasLeftShift = hasLeftShift
@@ -81,26 +95,37 @@ public final class ConvRequantizer: @unchecked Sendable {
     /// The `roundingTerms` of the 16-channel block starting at `channel`.
     /// Precondition: `channel` is a multiple of 16 below the table's padded channel count.
     func roundingTerms(atChannel channel: Int) -> UnsafeRawPointer {
-        UnsafeRawPointer(roundingTerms + channel / 16 * 48)
+        UnsafeRawPointer(roundingTerms + channel / 16 * Self.roundingBlockBytes)
     }
 
-    /// The terms of `singleRounding` for a right shift `s` in 0...31: the addend
-    /// `2^30 + 2^(30+s)` (`2^30` for s = 0), the negative addend `−2^31` (0 for s = 0), added
-    /// where the product is negative, and the total shift `31 + s`.
-    static func terms(rightShift s: Int32) -> (addend: Int64, negativeAddend: Int64, shift: Int64) {
-        s == 0 ? (1 << 30, 0, 31) : ((1 << 30) + (1 << (30 + Int64(s))), -(1 << 31), 31 + Int64(s))
+    /// Whether the output offset `o` may join the single rounding's addend for a right shift
+    /// `s`: when `o·2^(31+s)` leaves room in Int64 for the product (|p| < 2^62) and the other
+    /// terms, which holds for the 8-bit offsets (|o| ≤ 255) up to s = 22. Larger shifts (a
+    /// multiplier below 2^−22: real models have them for dead channels) keep the offset apart.
+    static func foldsOffset(rightShift s: Int32, outputOffset o: Int32) -> Bool {
+        o == 0 || (s <= 22 && o.magnitude <= 255)
     }
 
-    /// `multiplyByQuantizedMultiplier(x, m, −s)` (m ≥ 0, s in 0...31) with one rounding:
-    /// `(x·m + addend + (x·m < 0 ? negativeAddend : 0)) >> shift` in 64 bits (`terms`), the
-    /// arithmetic the generated AVX-512 requantization does per lane. It equals the
-    /// reference's two roundings, the high multiply's `⌊(p + 2^30) / 2^31⌋` (p = x·m) and the
-    /// right shift's half-away-from-zero `⌊(y + 2^(s−1) − [y < 0]) / 2^s⌋`, because nested
-    /// floor divisions compose (`⌊(⌊p'/2^31⌋ + k) / 2^s⌋ = ⌊(p' + k·2^31) / 2^(31+s)⌋`) and the
-    /// sign of y may be taken from p: they differ only for p in [−2^30, 0), where y = 0 and
-    /// both forms give 0. No sum leaves Int64 (|p| ≤ 2^62, addend ≤ 2^30 + 2^61).
-    static func singleRounding(_ x: Int32, multiplier m: Int32, rightShift s: Int32) -> Int32 {
-        let t = terms(rightShift: s), p = Int64(x) * Int64(m)
+    /// The terms of `singleRounding` for a right shift `s` in 0...31 and an output offset `o`:
+    /// the addend `2^30 + 2^(30+s) + o·2^(31+s)` (`2^30 + o·2^31` for s = 0), the negative
+    /// addend `−2^31` (0 for s = 0), added where the product is negative, and the total shift
+    /// `31 + s`. Precondition: `foldsOffset(rightShift: s, outputOffset: o)`.
+    static func terms(rightShift s: Int32, outputOffset o: Int32 = 0) -> (addend: Int64, negativeAddend: Int64, shift: Int64) {
+        let shift = 31 + Int64(s), offset = Int64(o) << shift
+        return s == 0 ? ((1 << 30) + offset, 0, shift) : ((1 << 30) + (1 << (shift - 1)) + offset, -(1 << 31), shift)
+    }
+
+    /// `multiplyByQuantizedMultiplier(x, m, −s) &+ o` (m ≥ 0, s in 0...31, `foldsOffset`) with
+    /// one rounding: `(x·m + addend + (x·m < 0 ? negativeAddend : 0)) >> shift` in 64 bits
+    /// (`terms`), the arithmetic the generated AVX-512 requantization does per lane. It equals
+    /// the reference's two roundings, the high multiply's `⌊(p + 2^30) / 2^31⌋` (p = x·m) and
+    /// the right shift's half-away-from-zero `⌊(y + 2^(s−1) − [y < 0]) / 2^s⌋`, because nested
+    /// floor divisions compose (`⌊(⌊p'/2^31⌋ + k) / 2^s⌋ = ⌊(p' + k·2^31) / 2^(31+s)⌋`, so the
+    /// integer offset joins the addend too) and the sign of y may be taken from p: they differ
+    /// only for p in [−2^30, 0), where y = 0 and both forms give 0. The low 32 bits of the
+    /// result are the reference's wrapping Int32 sum with the offset.
+    static func singleRounding(_ x: Int32, multiplier m: Int32, rightShift s: Int32, outputOffset o: Int32 = 0) -> Int32 {
+        let t = terms(rightShift: s, outputOffset: o), p = Int64(x) * Int64(m)
         return Int32(truncatingIfNeeded: (p + t.addend + (p < 0 ? t.negativeAddend : 0)) >> t.shift)
     }
 

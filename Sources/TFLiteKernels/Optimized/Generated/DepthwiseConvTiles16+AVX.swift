@@ -32,8 +32,9 @@ enum DepthwiseConvTiles16AVX {
     ///
     /// With `requantize` (AVX-512, exact sums only), each pixel's exact integer sums are
     /// converted, the Int32 bias added and requantized (`Requantization16AVX512`, the
-    /// `DepthwiseRequantize16AVX512` steps, tables in zmm16–29) and stored as bytes,
-    /// `outputPixelBytes` apart: 8-bit rows need no float sums row and no second pass.
+    /// `DepthwiseRequantize16AVX512` steps, tables in zmm16–29, the residual-offset flag on the
+    /// stack) and stored as bytes, `outputPixelBytes` apart: 8-bit rows need no float sums row
+    /// and no second pass.
     ///
     /// With `channels: 8` (ymm) or `channels: 4` (xmm), the block is that many channels, one
     /// register per pixel, and a pass takes up to 8 pixels for exact sums: the AVX forms'
@@ -80,7 +81,8 @@ enum DepthwiseConvTiles16AVX {
             if requantize {
                 Requantization16AVX512.loadConstants(GeneratedDepthwiseArguments.requantizationFields, &a)
                 Requantization16AVX512.loadTables(GeneratedDepthwiseArguments.requantizationFields, channelBytes: nil,
-                                                  termBytes: nil, block: 0, mask: k(1), &a)
+                                                  block: 0, mask: k(1), flag: row, &a)
+                a.push(row)                                   // the residual-offset flag, at [rsp + 48]
             }
             // The filter row skip, the output pixel step, the bias, kh, kw and the filter pointer
             // live on the stack ([rsp + 40], [rsp + 32], [rsp + 24], [rsp + 16], [rsp + 8], [rsp]),
@@ -156,11 +158,12 @@ enum DepthwiseConvTiles16AVX {
                     typealias R = Requantization16AVX512
                     // Pixel p's bytes go to sums + p · outputPixelBytes.
                     a.mov(tapPointer, .mem(.rsp, disp: 32))
+                    a.mov(row, .mem(.rsp, disp: 48))
                     setBases(count, first: sums, step: tapPointer)
                     for p in 0..<count {
                         a.vcvttps2dq(v(p), .register(v(p)))
                         a.vpaddd(v(p), v(p), .register(R.bias))
-                        R.requantize(v(p), &a)
+                        R.requantize(v(p), flag: row, &a)
                         a.vpmovdb(pixelOperand(p, half: 0, first: sums, step: tapPointer), v(p), mask: k(1))
                     }
                     return
@@ -197,6 +200,7 @@ enum DepthwiseConvTiles16AVX {
             }
             a.bind(end)
             for register in [filter, far6, far4, row, row, row] { a.pop(register) }
+            if requantize { a.pop(row) }
         }
     }
 }

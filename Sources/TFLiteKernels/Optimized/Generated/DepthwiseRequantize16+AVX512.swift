@@ -20,7 +20,7 @@ enum DepthwiseRequantize16AVX512 {
         let fields = GeneratedDepthwiseRequantizeArguments.requantizationFields
         let args = GeneralRegister.rdi
         let sums = GeneralRegister.rsi, output = GeneralRegister.r8, pixelsLeft = GeneralRegister.rcx
-        let channelBytes = GeneralRegister.r11, termBytes = GeneralRegister.r12, blocksLeft = GeneralRegister.r9
+        let channelBytes = GeneralRegister.r11, flag = GeneralRegister.r12, blocksLeft = GeneralRegister.r9
         let sumsStride = GeneralRegister.r10, outputStride = GeneralRegister.rbx
         let x = zmm(0)
         a.function(saving: [.rbx, .r12]) { a, _ in
@@ -29,7 +29,6 @@ enum DepthwiseRequantize16AVX512 {
             a.mov(outputStride, .mem(args, disp: Field.outputPixelBytes))
             a.mov(blocksLeft, .mem(args, disp: Field.blocks))
             a.xor(channelBytes, channelBytes, width: .dword)
-            a.xor(termBytes, termBytes, width: .dword)
             let block = a.newLabel(), pixel = a.newLabel(), masked = a.newLabel(), tables = a.newLabel()
             a.bind(block)
             // k1: all 16 lanes, or the last block's.
@@ -41,7 +40,7 @@ enum DepthwiseRequantize16AVX512 {
             a.mov(.rdx, .mem(args, disp: Field.lastLaneMask), width: .dword)
             a.bind(tables)
             a.kmovw(k(1), .rdx)
-            R.loadTables(fields, channelBytes: channelBytes, termBytes: termBytes, block: 0, mask: k(1), &a)
+            R.loadTables(fields, channelBytes: channelBytes, block: 0, mask: k(1), flag: flag, &a)
             a.mov(sums, .mem(args, disp: Field.sums))
             a.add(sums, channelBytes)
             a.mov(output, channelBytes)
@@ -52,14 +51,13 @@ enum DepthwiseRequantize16AVX512 {
             a.vmovups(x, .mem(sums), mask: k(1), zeroing: true)
             a.vcvttps2dq(x, .register(x))
             a.vpaddd(x, x, .register(R.bias))
-            R.requantize(x, &a)
+            R.requantize(x, flag: flag, &a)
             a.vpmovdb(.mem(output), x, mask: k(1))
             a.add(sums, sumsStride)
             a.add(output, outputStride)
             a.dec(pixelsLeft)
             a.j(.notEqual, pixel)
             a.add(channelBytes, 64)
-            a.add(termBytes, 384)
             a.dec(blocksLeft)
             a.j(.notEqual, block)
         }

@@ -99,7 +99,7 @@ enum QuantizedGEMM8x32AVX512VNNI {
             let panelDone = panel + 1 < panels ? a.newLabel() : done
             a.mov(.rdx, .mem(args, disp: Field.laneMasks + Int32(4 * panel)), width: .dword)
             a.kmovw(k(1), .rdx)
-            R.loadTables(fields, channelBytes: nil, termBytes: nil, block: panel, mask: k(1), &a)
+            R.loadTables(fields, channelBytes: nil, block: panel, mask: k(1), flag: .r10, &a)
             a.mov(destination, .mem(args, disp: Field.output))
             if panel > 0 { a.add(destination, 16) }
             if layout == .uint8WeightQuads { a.mov(.r9, .mem(args, disp: Field.rowTerms)) }
@@ -111,7 +111,7 @@ enum QuantizedGEMM8x32AVX512VNNI {
                 let x = accumulator(r, panel)
                 a.vpaddd(x, x, .register(R.bias))
                 if layout == .uint8WeightQuads { a.vpaddd(x, x, .broadcast(.r9, disp: Int32(4 * r))) }
-                R.requantize(x, &a)
+                R.requantize(x, flag: .r10, &a)
                 a.vpmovdb(.mem(destination), x, mask: k(1))
                 a.add(destination, stride)
             }

@@ -4,58 +4,63 @@ import MachineCode
 /// `ConvRequantizer.requantizePortable` for requantizers without a left shift. It computes
 /// the reference's two roundings (the rounding doubling high multiply, the rounding right
 /// shift) as one, `ConvRequantizer.singleRounding`: per 64-bit product of the even and of the
-/// odd lanes (`vpmuldq`), the channel's addend, its negative addend where the product is
-/// negative (`vpmovq2m`, a masked add), one arithmetic shift (`vpsravq`); then the output
-/// offset and the clamp. The bias is the caller's to add.
+/// odd lanes (`vpmuldq`), the channel's addend (with the output offset folded in), its
+/// negative addend where the product is negative (`vpmovq2m`, a masked add), one arithmetic
+/// shift (`vpsravq`); the residual offsets of channels whose offset could not be folded, only
+/// in blocks that have such channels (a branch on the block's flag); then the clamp. The bias
+/// is the caller's to add.
 ///
-/// Registers: the per-channel tables of one 16-channel block in zmm16–24 (`loadTables`),
-/// scalars broadcast into zmm25–27 (`loadConstants`), temporaries zmm28–29; odd 32-bit lanes
-/// in opmask k3, the products' signs in k2 and k4. Kernels using it keep their own values in
-/// zmm0–15.
+/// Registers: the per-channel tables of one 16-channel block in zmm16–25 and its flag in a
+/// general register of the caller's (`loadTables`), the clamp bounds broadcast into zmm26–27
+/// (`loadConstants`), temporaries zmm28–29; odd 32-bit lanes in opmask k3, the products' signs
+/// in k2 and k4. Kernels using it keep their own values in zmm0–15.
 enum Requantization16AVX512 {
     static let bias = zmm(16), multiplier = zmm(17), oddMultiplier = zmm(18)
     static let evenAddend = zmm(19), oddAddend = zmm(20), evenNegativeAddend = zmm(21), oddNegativeAddend = zmm(22)
     static let evenShift = zmm(23), oddShift = zmm(24)
-    static let outputOffset = zmm(25), low = zmm(26), high = zmm(27)
+    static let residualOffset = zmm(25), low = zmm(26), high = zmm(27)
     static let t0 = zmm(28), t1 = zmm(29)
     static let oddLanes = k(3), evenSigns = k(2), oddSigns = k(4)
 
-    /// Broadcasts the offset and clamp bounds from the argument block in `rdi`, and sets k3 to
-    /// the odd lanes. Uses `rdx`.
+    /// Broadcasts the clamp bounds from the argument block in `rdi`, and sets k3 to the odd
+    /// lanes. Uses `rdx`.
     static func loadConstants(_ fields: RequantizationFields, _ a: inout Assembler) {
         let args = GeneralRegister.rdi
-        a.vpbroadcastd(outputOffset, .mem(args, disp: fields.outputOffset))
         a.vpbroadcastd(low, .mem(args, disp: fields.activationMin))
         a.vpbroadcastd(high, .mem(args, disp: fields.activationMax))
         a.mov(.rdx, 0xAAAA, width: .dword)
         a.kmovw(oddLanes, .rdx)
     }
 
-    /// Loads the tables of 16-channel block `block` (plus the register offsets, when given):
-    /// 16 entries of the bias and the multipliers from `4 · channelIndex` bytes (`channelBytes`)
-    /// plus `64 · block` into each, under `mask` with zeroing (lanes past the channels are
-    /// neither read nor used), and the block's `ConvRequantizer.roundingTerms` from `termBytes`
-    /// (384 per block: `6 · channelBytes`) plus `384 · block`. Uses `rax`.
-    static func loadTables(_ fields: RequantizationFields, channelBytes: GeneralRegister?, termBytes: GeneralRegister?,
-                           block: Int, mask: OpmaskRegister, _ a: inout Assembler) {
-        func entries(_ field: Int32, _ index: GeneralRegister?, disp: Int32) -> MemoryOperand {
+    /// Loads the tables of 16-channel block `block` (plus `channelBytes`, `4 ·` a channel index,
+    /// when given): 16 entries of the bias and the multipliers from `4 · channelIndex + 64 ·
+    /// block` bytes into each, under `mask` with zeroing (lanes past the channels are neither
+    /// read nor used); the block's `ConvRequantizer.roundingTerms` (`8 · channelBytes + 512 ·
+    /// block` bytes in), and its residual-offset flag into `flag`, which may be `rax`. Uses `rax`.
+    static func loadTables(_ fields: RequantizationFields, channelBytes: GeneralRegister?, block: Int,
+                           mask: OpmaskRegister, flag: GeneralRegister, _ a: inout Assembler) {
+        func entries(_ field: Int32, scale: UInt8, disp: Int32) -> MemoryOperand {
             a.mov(.rax, .mem(.rdi, disp: field))
-            return index.map { .mem(.rax, index: $0, scale: 1, disp: disp) } ?? .mem(.rax, disp: disp)
+            return channelBytes.map { .mem(.rax, index: $0, scale: scale, disp: disp) } ?? .mem(.rax, disp: disp)
         }
-        a.vmovups(bias, entries(fields.bias, channelBytes, disp: Int32(64 * block)), mask: mask, zeroing: true)
-        a.vmovups(multiplier, entries(fields.multipliers, channelBytes, disp: Int32(64 * block)), mask: mask, zeroing: true)
+        a.vmovups(bias, entries(fields.bias, scale: 1, disp: Int32(64 * block)), mask: mask, zeroing: true)
+        a.vmovups(multiplier, entries(fields.multipliers, scale: 1, disp: Int32(64 * block)), mask: mask, zeroing: true)
         a.vpsrlq(oddMultiplier, multiplier, 32)
-        let terms = entries(fields.roundingTerms, termBytes, disp: Int32(384 * block))
-        for (n, v) in [evenAddend, oddAddend, evenNegativeAddend, oddNegativeAddend, evenShift, oddShift].enumerated() {
+        let terms = entries(fields.roundingTerms, scale: 8, disp: Int32(ConvRequantizer.roundingBlockBytes * block))
+        let tables = [evenAddend, oddAddend, evenNegativeAddend, oddNegativeAddend, evenShift, oddShift, residualOffset]
+        for (n, v) in tables.enumerated() {
             var operand = terms
             operand.displacement += Int32(64 * n)
             a.vmovups(v, operand)
         }
+        var flagOperand = terms
+        flagOperand.displacement += 448
+        a.mov(flag, flagOperand)
     }
 
-    /// Requantizes the 16 Int32 values in `x` (bias already added) in place, with the tables and
-    /// constants loaded.
-    static func requantize(_ x: VectorRegister, _ a: inout Assembler) {
+    /// Requantizes the 16 Int32 values in `x` (bias already added) in place, with the tables,
+    /// the block's `flag` and the constants loaded.
+    static func requantize(_ x: VectorRegister, flag: GeneralRegister, _ a: inout Assembler) {
         // Odd lanes: products of x's odd lanes, rounded into the low half of each 64-bit lane.
         a.vpshufd(t1, x, 0xF5)
         a.vpmuldq(t1, t1, oddMultiplier)
@@ -70,7 +75,11 @@ enum Requantization16AVX512 {
         a.vpaddq(t0, t0, .register(evenNegativeAddend), mask: evenSigns)
         a.vpsravq(x, t0, .register(evenShift))
         a.vpshufd(x, t1, 0xA0, mask: oddLanes)       // odd lane 2i + 1 ← t1's lane 2i
-        a.vpaddd(x, x, .register(outputOffset))
+        let folded = a.newLabel()
+        a.test(flag, flag)
+        a.j(.equal, folded)
+        a.vpaddd(x, x, .register(residualOffset))
+        a.bind(folded)
         a.vpmaxsd(x, x, .register(low))
         a.vpminsd(x, x, .register(high))
     }
