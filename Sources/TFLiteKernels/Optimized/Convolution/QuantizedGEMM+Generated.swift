@@ -58,30 +58,42 @@ extension QuantizedGEMM {
             return
         }
         let imageSize = g.inputHeight * g.inputWidth * pixelBytes
-        // A full tile inside one output row whose windows all lie inside the input (most tiles
-        // of a large image): tap t of pixel r is tap t of pixel 0 plus r horizontal strides, 8
-        // pointers per vector store instead of 8 bounds-checked computations.
+        let padding = input + g.batches * imageSize
+        // A full tile inside one output row (most tiles of a large image): tap t of pixel r is
+        // tap t of pixel 0 plus r horizontal strides, 8 pointers per vector store where the tap's
+        // 8 input pixels lie inside the input, a padding run where its input row is outside, and
+        // per-pixel choices only for the taps that cross the left or right edge.
         let ox = origin.column
         if rows == n, ox + n <= g.outputWidth {
-            let oy = origin.row, b = origin.batch
-            let y0 = oy * g.strideHeight - g.padTop, x0 = ox * g.strideWidth - g.padLeft
-            if y0 >= 0, y0 + (g.filterHeight - 1) * g.dilationHeight < g.inputHeight, x0 >= 0,
-               x0 + (n - 1) * g.strideWidth + (g.filterWidth - 1) * g.dilationWidth < g.inputWidth {
-                let origin = Int(bitPattern: input) + b * imageSize
-                let steps = SIMD8<Int>(0, 1, 2, 3, 4, 5, 6, 7) &* (g.strideWidth * pixelBytes)
-                let table = UnsafeMutableRawPointer(pointers)
-                for fy in 0..<g.filterHeight {
-                    let row = origin + ((y0 + fy * g.dilationHeight) * g.inputWidth + x0) * pixelBytes
-                    for fx in 0..<g.filterWidth {
-                        let tap = fy * g.filterWidth + fx
-                        table.storeBytes(of: SIMD8<Int>(repeating: row + fx * g.dilationWidth * pixelBytes) &+ steps,
-                                         toByteOffset: tap * n * MemoryLayout<Int>.stride, as: SIMD8<Int>.self)
+            let y0 = origin.row * g.strideHeight - g.padTop, x0 = ox * g.strideWidth - g.padLeft
+            let image = Int(bitPattern: input) &+ origin.batch &* imageSize
+            let steps = SIMD8<Int>(0, 1, 2, 3, 4, 5, 6, 7) &* (g.strideWidth &* pixelBytes)
+            let paddingRun = SIMD8<Int>(repeating: Int(bitPattern: padding))
+            let table = UnsafeMutableRawPointer(pointers)
+            for fy in 0..<g.filterHeight {
+                let iy = y0 &+ fy &* g.dilationHeight
+                let rowInside = iy >= 0 && iy < g.inputHeight
+                let row = image &+ iy &* g.inputWidth &* pixelBytes
+                for fx in 0..<g.filterWidth {
+                    let tapBytes = (fy &* g.filterWidth &+ fx) &* n &* MemoryLayout<Int>.stride
+                    let ix = x0 &+ fx &* g.dilationWidth
+                    if !rowInside {
+                        table.storeBytes(of: paddingRun, toByteOffset: tapBytes, as: SIMD8<Int>.self)
+                    } else if ix >= 0, ix &+ (n - 1) &* g.strideWidth < g.inputWidth {
+                        table.storeBytes(of: SIMD8<Int>(repeating: row &+ ix &* pixelBytes) &+ steps,
+                                         toByteOffset: tapBytes, as: SIMD8<Int>.self)
+                    } else {
+                        for r in 0..<n {
+                            let x = ix &+ r &* g.strideWidth
+                            let inside = x >= 0 && x < g.inputWidth
+                            table.storeBytes(of: inside ? row &+ x &* pixelBytes : Int(bitPattern: padding),
+                                             toByteOffset: tapBytes &+ r &* MemoryLayout<Int>.stride, as: Int.self)
+                        }
                     }
                 }
-                return
             }
+            return
         }
-        let padding = input + g.batches * imageSize
         forEachPixel(g, origin: origin, rows: rows) { r, b, y0, x0 in
             let image = input + b * imageSize
             for fy in 0..<g.filterHeight {
