@@ -53,8 +53,9 @@ final class SoftmaxVectorTests: XCTestCase {
         values += (0..<20_000).map { _ in Int32.random(in: 1 ... (1 << 24), using: &rng) }
         for digits in [12, 31] {
             for start in stride(from: 0, to: values.count - 15, by: 16) {
-                let lanes = SIMD16<Int32>(values[start..<(start + 16)])
-                let (value, bits) = FixedPointReciprocalSIMD.reciprocal(lanes, integerDigits: digits)
+                let lanes = Array(values[start..<(start + 16)])
+                var value = [Int32](repeating: 0, count: 16), bits = value
+                FixedPointReciprocalSIMD.reciprocals(lanes, integerDigits: digits, values: &value, bitsOverUnit: &bits)
                 for l in 0..<16 {
                     let (want, wantBits) = GemmlowpFixedPoint.reciprocal(lanes[l], integerDigits: digits)
                     XCTAssertEqual(value[l], want, "1/\(lanes[l]) at \(digits) integer bits")

@@ -4,17 +4,20 @@
 /// distributions, 33,600 rows) the scalar chain of seven dependent 64-bit products per row was
 /// a third of the operator.
 enum FixedPointReciprocalSIMD {
-    /// `GemmlowpFixedPoint.reciprocal(x[l], integerDigits:)` for each lane `l`.
-    /// - Precondition: every lane is positive (a sum of exponentials).
+    /// `(values[l], bitsOverUnit[l]) = GemmlowpFixedPoint.reciprocal(sums[l], integerDigits:)`
+    /// for the 16 sums at `sums`, in plain memory: at the default build's SSE2 baseline, reading
+    /// and writing a `SIMD16`'s lanes one by one cost more than the Newton–Raphson steps.
+    /// - Precondition: every sum is positive (a sum of exponentials); each pointer holds 16 entries.
     @inline(__always)
-    static func reciprocal(_ x: SIMD16<Int32>, integerDigits: Int) -> (value: SIMD16<Int32>, bitsOverUnit: SIMD16<Int32>) {
-        var shiftedSumMinusOne = SIMD16<Int32>(), bitsOverUnit = SIMD16<Int32>()
+    static func reciprocals(_ sums: UnsafePointer<Int32>, integerDigits: Int, values: UnsafeMutablePointer<Int32>,
+                            bitsOverUnit: UnsafeMutablePointer<Int32>) {
         for l in 0..<16 {
-            let headroomPlusOne = UInt32(bitPattern: x[l]).leadingZeroBitCount
+            let x = UInt32(bitPattern: sums[l]), headroomPlusOne = x.leadingZeroBitCount
             bitsOverUnit[l] = Int32(integerDigits - headroomPlusOne)
-            shiftedSumMinusOne[l] = Int32(bitPattern: (UInt32(bitPattern: x[l]) << UInt32(headroomPlusOne)) &- (1 << 31))
+            values[l] = Int32(bitPattern: (x << UInt32(headroomPlusOne)) &- (1 << 31))   // the shifted sum minus one
         }
-        return (oneOverOnePlusXForXIn01(shiftedSumMinusOne), bitsOverUnit)
+        let shifted = UnsafeRawPointer(values).loadUnaligned(as: SIMD16<Int32>.self)
+        UnsafeMutableRawPointer(values).storeBytes(of: oneOverOnePlusXForXIn01(shifted), as: SIMD16<Int32>.self)
     }
 
     /// `GemmlowpFixedPoint.oneOverOnePlusXForXIn01` per lane, for `a` in [0, 1) (Q0.31, so every

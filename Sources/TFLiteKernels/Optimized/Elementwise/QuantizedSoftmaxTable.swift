@@ -69,10 +69,12 @@ public struct QuantizedSoftmaxTable: Sendable {
                 let t = table.baseAddress!, st = terms.baseAddress!
                 KernelWorkspace.using(workspace, orTemporary: Self.workspaceBytes(depth: depth)) { workspace in
                     let buffer = workspace.take(Int32.self, count: 16 * depth)
+                    // The group's sums, reciprocals and bits over one, in plain memory.
+                    let sums = workspace.take(Int32.self, count: 16), scales = workspace.take(Int32.self, count: 16)
+                    let bitsOverUnit = workspace.take(Int32.self, count: 16)
                     var first = rows.lowerBound
                     while first < rows.upperBound {
                         let group = min(16, rows.upperBound - first)
-                        var sums = SIMD16<Int32>()
                         for i in 0..<group {
                             let xi = x + (first + i) * depth, e = buffer + i * depth
                             var vmax = SIMD16<Int32>(repeating: outMin)
@@ -90,7 +92,7 @@ public struct QuantizedSoftmaxTable: Sendable {
                         }
                         // Lanes past the group repeat its first sum (any positive sum will do).
                         for i in group..<16 { sums[i] = sums[0] }
-                        let (scales, bitsOverUnit) = FixedPointReciprocalSIMD.reciprocal(sums, integerDigits: accumBits)
+                        FixedPointReciprocalSIMD.reciprocals(sums, integerDigits: accumBits, values: scales, bitsOverUnit: bitsOverUnit)
                         for i in 0..<group {
                             let oi = out + (first + i) * depth, e = buffer + i * depth
                             let scale = scales[i]
@@ -145,8 +147,11 @@ public struct QuantizedSoftmaxTable: Sendable {
     }
 
     /// Bytes of workspace the same-type entries (`int8`, `uint8`) take for rows of `depth`: the
-    /// exponentials of a group of 16 rows. The int16-output entries take none.
-    public static func workspaceBytes(depth: Int) -> Int { KernelWorkspace.bytes(Int32.self, count: 16 * depth) }
+    /// exponentials of a group of 16 rows, and its sums, reciprocals and bits over one. The
+    /// int16-output entries take none.
+    public static func workspaceBytes(depth: Int) -> Int {
+        KernelWorkspace.bytes(Int32.self, count: 16 * depth) + 3 * KernelWorkspace.bytes(Int32.self, count: 16)
+    }
 
     /// int8 → int8 over `rows` rows of `depth`, the exponentials in `workspace`
     /// (`workspaceBytes(depth:)` bytes for this call alone, see ``KernelWorkspace``; nil: a temporary).
