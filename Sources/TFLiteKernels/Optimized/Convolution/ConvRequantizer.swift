@@ -27,8 +27,11 @@ public final class ConvRequantizer: @unchecked Sendable {
     /// 0); a flag (Int64), 1 when the block has a residual offset. Padding channels have shift
     /// 0. Meaningful only when `vectorizable` and without left shifts.
     let roundingTerms: UnsafeMutableRawPointer
-    /// Bytes of `roundingTerms` per 16-channel block (the residual offsets at byte 384, the flag at 448).
+    /// Bytes of `roundingTerms` per 16-channel block, and where in a block each part starts:
+    /// six 64-byte rows (addends, negative addends, shifts; even then odd channels), the
+    /// residual offsets, the flag.
     static let roundingBlockBytes = 512
+    static let negativeAddendBytes = 128, shiftBytes = 256, residualOffsetBytes = 384, residualFlagBytes = 448
     /// True when every multiplier is non-negative (the vector high multiply's precondition).
     let vectorizable: Bool
     /// True when some channel shifts left (otherwise the vector path skips that step).
@@ -74,11 +77,11 @@ public final class ConvRequantizer: @unchecked Sendable {
             let terms = Self.terms(rightShift: shift, outputOffset: folds ? offset : 0)
             let block = roundingTerms + c / 16 * Self.roundingBlockBytes, lane = 8 * (c % 2 * 8 + c % 16 / 2)
             block.storeBytes(of: terms.addend, toByteOffset: lane, as: Int64.self)
-            block.storeBytes(of: terms.negativeAddend, toByteOffset: 128 + lane, as: Int64.self)
-            block.storeBytes(of: terms.shift, toByteOffset: 256 + lane, as: Int64.self)
+            block.storeBytes(of: terms.negativeAddend, toByteOffset: Self.negativeAddendBytes + lane, as: Int64.self)
+            block.storeBytes(of: terms.shift, toByteOffset: Self.shiftBytes + lane, as: Int64.self)
             if !folds {
-                block.storeBytes(of: offset, toByteOffset: 384 + 4 * (c % 16), as: Int32.self)
-                block.storeBytes(of: 1 as Int64, toByteOffset: 448, as: Int64.self)
+                block.storeBytes(of: offset, toByteOffset: Self.residualOffsetBytes + 4 * (c % 16), as: Int32.self)
+                block.storeBytes(of: 1 as Int64, toByteOffset: Self.residualFlagBytes, as: Int64.self)
             }
         }
         self.vectorizable = vectorizable

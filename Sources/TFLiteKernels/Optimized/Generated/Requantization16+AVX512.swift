@@ -46,16 +46,19 @@ enum Requantization16AVX512 {
         a.vmovups(bias, entries(fields.bias, scale: 1, disp: Int32(64 * block)), mask: mask, zeroing: true)
         a.vmovups(multiplier, entries(fields.multipliers, scale: 1, disp: Int32(64 * block)), mask: mask, zeroing: true)
         a.vpsrlq(oddMultiplier, multiplier, 32)
-        let terms = entries(fields.roundingTerms, scale: 8, disp: Int32(ConvRequantizer.roundingBlockBytes * block))
-        let tables = [evenAddend, oddAddend, evenNegativeAddend, oddNegativeAddend, evenShift, oddShift, residualOffset]
-        for (n, v) in tables.enumerated() {
+        typealias Block = ConvRequantizer
+        let terms = entries(fields.roundingTerms, scale: 8, disp: Int32(Block.roundingBlockBytes * block))
+        /// `terms`, `bytes` further into the block.
+        func part(_ bytes: Int) -> MemoryOperand {
             var operand = terms
-            operand.displacement += Int32(64 * n)
-            a.vmovups(v, operand)
+            operand.displacement += Int32(bytes)
+            return operand
         }
-        var flagOperand = terms
-        flagOperand.displacement += 448
-        a.mov(flag, flagOperand)
+        let rows = [(evenAddend, 0), (oddAddend, 64), (evenNegativeAddend, Block.negativeAddendBytes),
+                    (oddNegativeAddend, Block.negativeAddendBytes + 64), (evenShift, Block.shiftBytes),
+                    (oddShift, Block.shiftBytes + 64), (residualOffset, Block.residualOffsetBytes)]
+        for (v, bytes) in rows { a.vmovups(v, part(bytes)) }
+        a.mov(flag, part(Block.residualFlagBytes))
     }
 
     /// Requantizes the 16 Int32 values in `x` (bias already added) in place, with the tables,
