@@ -117,7 +117,8 @@ final class GeneratedKernelTests: XCTestCase {
             (\A.bias, F.bias), (\A.multipliers, F.multipliers), (\A.rightShifts, F.rightShifts),
             (\A.remainderMasks, F.remainderMasks), (\A.nudge, F.nudge), (\A.outputOffset, F.outputOffset),
             (\A.activationMin, F.activationMin), (\A.activationMax, F.activationMax), (\A.panelStride, F.panelStride),
-            (\A.rowTerms, F.rowTerms), (\A.laneMasks, F.laneMasks), (\A.roundingTerms, F.roundingTerms)]
+            (\A.rowTerms, F.rowTerms), (\A.laneMasks, F.laneMasks), (\A.roundingTerms, F.roundingTerms),
+            (\A.tableBase, F.tableBase)]
         for (path, offset) in fields { XCTAssertEqual(MemoryLayout<A>.offset(of: path), Int(offset), "\(path)") }
     }
 

@@ -187,6 +187,14 @@ struct FusedRequantization {
         KernelWorkspace.using(workspace, orTemporary: QuantizedGEMM.workspaceBytes(g)) { workspace in
             let pointers = workspace.take(UnsafeRawPointer.self, count: taps * n)
             let acc = workspace.take(Int32.self, count: QuantizedGEMM.accumulatorCount)
+            // Interior tiles read the shared offset table; the ymm sums of a partial last panel
+            // (below) take a table of pointers, so such layers fill every tile's own.
+            let partialYMMPanel: Bool
+            if case .ymm = kernels { partialYMMPanel = ![0, panelWidth / 2].contains(g.outputDepth % panelWidth) } else {
+                partialYMMPanel = false
+            }
+            let offsets = workspace.take(Int.self, count: taps * n)
+            GEMMOffsetTable.fill(g, pixelBytes: pixelBytes, into: offsets)
             let zeroBias = acc + n * 2 * panelWidth, rowTerms = zeroBias + 2 * panelWidth
             for l in 0..<(2 * panelWidth + n) { zeroBias[l] = 0 }
             // The ymm kernels read one panel (16) of `zeroBias`: the second holds the bias of a
@@ -218,7 +226,15 @@ struct FusedRequantization {
                 if tile > tiles.lowerBound { origin.advance(g, by: n) }
                 let first = origin.pixel
                 let rows = min(n, pixels - first)
-                QuantizedGEMM.fillTable(g, origin: origin, rows: rows, input: input, pixelBytes: pixelBytes, into: pointers)
+                if !partialYMMPanel,
+                   let base = GEMMOffsetTable.base(g, origin: origin, rows: rows, input: input, pixelBytes: pixelBytes) {
+                    arguments.table = UnsafeRawPointer(offsets)
+                    arguments.tableBase = base
+                } else {
+                    QuantizedGEMM.fillTable(g, origin: origin, rows: rows, input: input, pixelBytes: pixelBytes, into: pointers)
+                    arguments.table = UnsafeRawPointer(pointers)
+                    arguments.tableBase = 0
+                }
                 if let windowSums { QuantizedGEMM.windowSumTerms(g, origin: origin, rows: rows, windowSums, into: rowTerms) }
                 arguments.rows = rows
                 switch kernels {

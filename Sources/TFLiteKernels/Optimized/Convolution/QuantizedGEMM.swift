@@ -164,10 +164,12 @@ public enum QuantizedGEMM {
     static let accumulatorCount = tilePixels * 2 * Int16PairPacking.panelWidth + 2 * Int16PairPacking.panelWidth + tilePixels
 
     /// Bytes of workspace a call on `g` takes, whatever its tiles and kernel: one tile's pointer
-    /// table (a pointer per pixel and filter tap) and its accumulators (`accumulatorCount`).
+    /// table (a pointer per pixel and filter tap), its accumulators (`accumulatorCount`) and the
+    /// layer's shared offset table (`GEMMOffsetTable`, the generated kernels').
     public static func workspaceBytes(_ g: ConvolutionGeometry) -> Int {
         KernelWorkspace.bytes(UnsafeRawPointer.self, count: g.filterHeight * g.filterWidth * tilePixels)
             + KernelWorkspace.bytes(Int32.self, count: accumulatorCount)
+            + KernelWorkspace.bytes(Int.self, count: g.filterHeight * g.filterWidth * tilePixels)
     }
 
     /// The shared tile loop: indirection table, microkernel, bias and epilogue.

@@ -16,8 +16,8 @@ import MachineCode
 /// first lane mask is `0xFF` (a last panel of 8 channels), else all 16.
 ///
 /// C signature (System V): `(arguments)`, a pointer to `GeneratedIntegerTileArguments`.
-/// Preconditions: `taps ≥ 1`, `words ≥ 1`, `1 ≤ rows ≤ 8`; `table[t·8 + r]` is pixel `r`'s
-/// input for tap `t`; requantizing variants need 16 readable entries in every per-channel table
+/// Preconditions: `taps ≥ 1`, `words ≥ 1`, `1 ≤ rows ≤ 8`; `table[t·8 + r] + tableBase` is
+/// pixel `r`'s input for tap `t`; requantizing variants need 16 readable entries in every per-channel table
 /// (and 8 `rowTerms` for the uint8-weight quads).
 enum QuantizedGEMM8x16AVX2 {
     typealias Function = @convention(c) (UnsafeRawPointer) -> Void
@@ -53,6 +53,7 @@ enum QuantizedGEMM8x16AVX2 {
             a.mov(taps, .mem(args, disp: Field.taps))
             a.mov(end, .mem(args, disp: Field.words))
             a.shl(end, 2)                                     // words → bytes per pixel run
+            a.add(end, .mem(args, disp: Field.tableBase))     // runs are read at entry + base + offset
             a.mov(weights, .mem(args, disp: Field.weights))
             a.mov(destination, .mem(args, disp: output == .accumulators ? Field.accumulators : Field.output))
             a.mov(rows, .mem(args, disp: Field.rows))
@@ -64,7 +65,7 @@ enum QuantizedGEMM8x16AVX2 {
             a.mov(tapCount, taps)
             a.bind(tap)
             for (r, p) in pixels.enumerated() { a.mov(p, .mem(tapRow, disp: Int32(8 * r))) }
-            a.xor(offset, offset, width: .dword)
+            a.mov(offset, .mem(args, disp: Field.tableBase))
             a.bind(step)
             a.vmovups(ymm(8), .mem(w))
             a.vmovups(ymm(9), .mem(w, disp: 32))
@@ -194,6 +195,9 @@ struct GeneratedIntegerTileArguments {
     var laneMasks: (Int32, Int32) = (0xFFFF, 0xFFFF)
     /// `ConvRequantizer.roundingTerms(atChannel:)` of the first panel (the AVX-512 requantizing tiles').
     var roundingTerms: UnsafeRawPointer?
+    /// Added to every `table` entry before it is read through: 0 for a table of input pointers,
+    /// a tile's window origin address for the shared table of byte offsets (`GEMMOffsetTable`).
+    var tableBase = 0
 
     init(table: UnsafeRawPointer, taps: Int, words: Int, weights: UnsafeRawPointer, rows: Int) {
         self.table = table; self.taps = taps; self.words = words; self.weights = weights; self.rows = rows
@@ -214,6 +218,7 @@ struct GeneratedIntegerTileArguments {
         static let multipliers: Int32 = 72, rightShifts: Int32 = 80, remainderMasks: Int32 = 88, nudge: Int32 = 96
         static let outputOffset: Int32 = 104, activationMin: Int32 = 108, activationMax: Int32 = 112
         static let panelStride: Int32 = 120, rowTerms: Int32 = 128, laneMasks: Int32 = 136, roundingTerms: Int32 = 144
+        static let tableBase: Int32 = 152
     }
 }
 

@@ -17,8 +17,8 @@ import MachineCode
 /// last panel needs no scalar path; masked-out lanes are neither read nor written.
 ///
 /// C signature (System V): `(arguments)`, a pointer to `GeneratedIntegerTileArguments`.
-/// Preconditions: `taps ≥ 1`, `words ≥ 1`, `1 ≤ rows ≤ 8`; `table[t·8 + r]` is pixel `r`'s input
-/// for tap `t` for all 8 rows (rows past `rows` repeat a real pixel); the second panel's weights
+/// Preconditions: `taps ≥ 1`, `words ≥ 1`, `1 ≤ rows ≤ 8`; `table[t·8 + r] + tableBase` is pixel
+/// `r`'s input for tap `t` for all 8 rows (rows past `rows` repeat a real pixel); the second panel's weights
 /// start `panelStride` bytes after the first's.
 enum QuantizedGEMM8x32AVX512VNNI {
     typealias Function = @convention(c) (UnsafeRawPointer) -> Void
@@ -46,13 +46,14 @@ enum QuantizedGEMM8x32AVX512VNNI {
             a.mov(tapCount, .mem(args, disp: Field.taps))
             a.mov(end, .mem(args, disp: Field.words))
             a.shl(end, 2)                                     // words → bytes per pixel run
+            a.add(end, .mem(args, disp: Field.tableBase))     // runs are read at entry + base + offset
             a.mov(weights, .mem(args, disp: Field.weights))
             a.mov(secondPanel, .mem(args, disp: Field.panelStride))
             for v in 0..<(8 * panels) { a.vpxor(zmm(v), zmm(v), zmm(v)) }
             let tap = a.newLabel(), step = a.newLabel()
             a.bind(tap)
             for (r, p) in pixels.enumerated() { a.mov(p, .mem(tapRow, disp: Int32(8 * r))) }
-            a.xor(offset, offset, width: .dword)
+            a.mov(offset, .mem(args, disp: Field.tableBase))
             a.bind(step)
             let panelWeights = [zmm(16), zmm(17)]
             a.vmovups(panelWeights[0], .mem(weights))
