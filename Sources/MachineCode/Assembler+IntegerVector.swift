@@ -85,6 +85,10 @@ extension Assembler {
         vectorInstruction(0x31, map: .map0F38, prefix: .pF3, evexOnly: true, width: src.width, reg: src.index, vvvv: 0,
                           .memory(dst), mask: mask, memoryBytes: src.width.bytes / 4)
     }
+    /// `vpmulld dst, a, b`: the low 32 bits of each 32-bit lane product.
+    public mutating func vpmulld(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorSource) {
+        integerOp(0x40, map: .map0F38, dst, a, b)
+    }
     /// `vpmaxsd dst, a, b`: signed 32-bit maxima.
     public mutating func vpmaxsd(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorSource) {
         integerOp(0x3D, map: .map0F38, dst, a, b)

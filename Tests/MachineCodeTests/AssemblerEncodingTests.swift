@@ -172,6 +172,11 @@ final class AssemblerEncodingTests: XCTestCase {
         ("vpmaxsd ymm1, ymm1, [rdi+160]", [0xC4, 0xE2, 0x75, 0x3D, 0x8F, 0xA0, 0x00, 0x00, 0x00], { a in a.vpmaxsd(ymm(1), ymm(1), .mem(.rdi, disp: 160)) }),
         ("vpminsd ymm7, ymm7, [rdi+192]", [0xC4, 0xE2, 0x45, 0x39, 0xBF, 0xC0, 0x00, 0x00, 0x00], { a in a.vpminsd(ymm(7), ymm(7), .mem(.rdi, disp: 192)) }),
         ("vpsravd ymm3, ymm3, [r11+32]", [0xC4, 0xC2, 0x65, 0x46, 0x5B, 0x20], { a in a.vpsravd(ymm(3), ymm(3), .mem(.r11, disp: 32)) }),
+        // The linear form of quantized ADD (`QuantizedPairLinear16AVX`): 32-bit lane products.
+        ("vpmulld ymm0, ymm0, ymm4", [0xC4, 0xE2, 0x7D, 0x40, 0xC4], { a in a.vpmulld(ymm(0), ymm(0), .register(ymm(4))) }),
+        ("vpmulld ymm10, ymm3, ymm12", [0xC4, 0x42, 0x65, 0x40, 0xD4], { a in a.vpmulld(ymm(10), ymm(3), .register(ymm(12))) }),
+        ("vpmulld zmm0, zmm0, zmm4", [0x62, 0xF2, 0x7D, 0x48, 0x40, 0xC4], { a in a.vpmulld(zmm(0), zmm(0), .register(zmm(4))) }),
+        ("vpmulld zmm17, zmm2, zmm20", [0x62, 0xA2, 0x6D, 0x48, 0x40, 0xCC], { a in a.vpmulld(zmm(17), zmm(2), .register(zmm(20))) }),
         ("vpaddd ymm0, ymm0, [rdi+128]", [0xC5, 0xFD, 0xFE, 0x87, 0x80, 0x00, 0x00, 0x00], { a in a.vpaddd(ymm(0), ymm(0), .mem(.rdi, disp: 128)) }),
         ("vpackssdw ymm8, ymm0, ymm1", [0xC5, 0x7D, 0x6B, 0xC1], { a in a.vpackssdw(ymm(8), ymm(0), ymm(1)) }),
         ("vpackuswb xmm8, xmm8, xmm9", [0xC4, 0x41, 0x39, 0x67, 0xC1], { a in a.vpackuswb(xmm(8), xmm(8), xmm(9)) }),

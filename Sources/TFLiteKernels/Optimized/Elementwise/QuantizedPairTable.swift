@@ -6,6 +6,11 @@
 public struct QuantizedPairTable: Sendable {
     /// Entries indexed by `(UInt8(a) << 8) | UInt8(b)`.
     public let entries: [UInt8]
+    /// Whether the codes are int8 (else uint8).
+    public let signed: Bool
+    /// A single rounding equal to the table on every pair (`QuantizedPairLinearForm`, ADD and
+    /// SUB only), which same-shape operands run through the generated kernel where there is one.
+    public let linearForm: QuantizedPairLinearForm?
 
     /// Tabulates `f` over every pair of codes (int8 when `signed`, else uint8); `f` returns
     /// the already clamped output code.
@@ -19,10 +24,12 @@ public struct QuantizedPairTable: Sendable {
             }
         }
         entries = table
+        self.signed = signed
+        linearForm = nil
     }
 
-    private init(entries: [UInt8]) {
-        self.entries = entries
+    private init(entries: [UInt8], signed: Bool, linearForm: QuantizedPairLinearForm? = nil) {
+        self.entries = entries; self.signed = signed; self.linearForm = linearForm
     }
 
     /// The table of quantized ADD (or SUB): 16 entries at a time with the vector arithmetic
@@ -33,7 +40,30 @@ public struct QuantizedPairTable: Sendable {
     /// computed once and every entry only takes the output step (one rounding multiply of three):
     /// the element function's steps, hoisted. The table is built at a model's first invoke, so
     /// this counts in its cold start.
+    ///
+    /// The table's `linearForm` is searched at the same time (`QuantizedPairLinearForm.fit`,
+    /// slopes from the three multipliers), where a generated kernel could run it.
     public static func add(signed: Bool, _ p: BinaryArithmeticReference.QuantizedAddParams, subtract: Bool) -> QuantizedPairTable {
+        let table = addEntries(signed: signed, p, subtract: subtract)
+        guard GeneratedKernels.current?.pairLinear != nil else { return table }
+        let form = table.entries.withUnsafeBufferPointer {
+            QuantizedPairLinearForm.fit(table: $0.baseAddress!, signed: signed, slopes: addSlopes(p, subtract: subtract),
+                                        range: p.activationMin...p.activationMax)
+        }
+        return QuantizedPairTable(entries: table.entries, signed: signed, linearForm: form)
+    }
+
+    /// The output codes per input code of ADD (SUB) with `p`: each input's multiplier times the
+    /// left shift and the output multiplier.
+    static func addSlopes(_ p: BinaryArithmeticReference.QuantizedAddParams, subtract: Bool) -> (Double, Double) {
+        func real(_ m: QuantizedMultiplier) -> Double { Double(m.multiplier) * Double(sign: .plus, exponent: m.shift - 31, significand: 1) }
+        let common = Double(sign: .plus, exponent: p.leftShift, significand: 1) * real(p.outputMultiplier)
+        return (real(p.input1Multiplier) * common, (subtract ? -1 : 1) * real(p.input2Multiplier) * common)
+    }
+
+    /// The entries of `add`.
+    private static func addEntries(signed: Bool, _ p: BinaryArithmeticReference.QuantizedAddParams,
+                                   subtract: Bool) -> QuantizedPairTable {
         guard QuantizedBinaryArithmeticOptimized.supports(p) else {
             return QuantizedPairTable(signed: signed) { BinaryArithmeticReference.quantizedAddElement($0, $1, p, subtract: subtract) }
         }
@@ -59,7 +89,7 @@ public struct QuantizedPairTable: Sendable {
                 }
             }
         }
-        return QuantizedPairTable(entries: table)
+        return QuantizedPairTable(entries: table, signed: signed)
     }
 
     /// The table of quantized MUL, vectorized as `add` is.
@@ -102,18 +132,27 @@ public struct QuantizedPairTable: Sendable {
                 }
             }
         }
-        return QuantizedPairTable(entries: table)
+        return QuantizedPairTable(entries: table, signed: signed)
     }
 
     /// Same-shape operands (8-bit codes as bytes), over `range`.
     /// - Precondition: `range.lowerBound ≥ 0`; every pointer holds at least `range.upperBound` elements.
     ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
+    /// Blocks of 16 go through the generated linear form where the table has one; the rest
+    /// through the table.
     public func apply(range: Range<Int>, _ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>,
                       _ out: UnsafeMutablePointer<UInt8>) {
         KernelPrecondition.validRange(range)
+        var first = range.lowerBound
+        if let linearForm, let kernels = GeneratedKernels.current?.pairLinear {
+            let blocks = range.count / 16
+            var arguments = GeneratedPairLinearArguments(linearForm, a: a + first, b: b + first, output: out + first, blocks: blocks)
+            withUnsafePointer(to: &arguments) { (signed ? kernels.signed : kernels.unsigned)(UnsafeRawPointer($0)) }
+            first += blocks * 16
+        }
         entries.withUnsafeBufferPointer { t in
             let t = t.baseAddress!
-            for i in range { out[i] = t[Int(a[i]) &<< 8 | Int(b[i])] }
+            for i in first..<range.upperBound { out[i] = t[Int(a[i]) &<< 8 | Int(b[i])] }
         }
     }
 

@@ -65,6 +65,8 @@ public final class GeneratedKernels: Sendable {
     let byteTableLookup64: ByteTableLookup64AVX512VBMI.Function?
     /// `QuantizedGEMM8x32AVX512VNNI` (every layout; at `.avx512vnni`).
     let vnniGEMM: VNNIQuantizedGEMMKernels?
+    /// `QuantizedPairLinear16AVX` for int8 / uint8 codes (ymm at AVX2, zmm at `.avx512` and up).
+    let pairLinear: (signed: QuantizedPairLinear16AVX.Function, unsigned: QuantizedPairLinear16AVX.Function)?
     private let code: ExecutableCode?
 
     /// Generates the kernels of `level` (none for `.sse2`).
@@ -79,7 +81,7 @@ public final class GeneratedKernels: Sendable {
             (floatConv6x16Fused, floatConv8x32Fused, depthwiseFloatFinish, depthwiseRequantize512) = (nil, nil, nil, nil)
             (depthwiseFinishingTiles16, depthwiseFinishingExactTiles16, depthwiseRequantizingTiles16) = (nil, nil, nil)
             (floatConv8x16, floatConv8x16Fused, depthwiseRemainderTiles, depthwiseExactRemainderTiles) = (nil, nil, nil, nil)
-            (depthwiseFinishingRemainderTiles, depthwiseFinishingExactRemainderTiles) = (nil, nil)
+            (depthwiseFinishingRemainderTiles, depthwiseFinishingExactRemainderTiles, pairLinear) = (nil, nil, nil)
             return
         }
         var a = Assembler()
@@ -124,6 +126,10 @@ public final class GeneratedKernels: Sendable {
         OffsetBytesToFloatAVX.emit(signed: true, width: vectorWidth, into: &a)
         let flipEntry = a.count
         FlipSignBitsAVX.emit(width: vectorWidth, into: &a)
+        let pairLinearSignedEntry = a.count
+        QuantizedPairLinear16AVX.emit(signed: true, width: vectorWidth, into: &a)
+        let pairLinearUnsignedEntry = a.count
+        QuantizedPairLinear16AVX.emit(signed: false, width: vectorWidth, into: &a)
         let byteTable = level >= .avx512 && CPUFeatures.current?.avx512vbmi == true
         let byteTableEntry = a.count
         if byteTable { ByteTableLookup64AVX512VBMI.emit(into: &a) }
@@ -148,7 +154,8 @@ public final class GeneratedKernels: Sendable {
              ("DepthwiseRequantize16+AVX2.uint8", requantizeUInt8Entry), ("DepthwiseRequantize16+AVX2.int8", requantizeInt8Entry),
              ("DepthwiseRequantize16+AVX512", requantize512Entry),
              ("OffsetBytesToFloat.uint8", offsetUInt8Entry), ("OffsetBytesToFloat.int8", offsetInt8Entry),
-             ("FlipSignBits+\(vectorWidth == .zmm ? "AVX512" : "AVX2")", flipEntry), ("ByteTableLookup64+AVX512VBMI", byteTableEntry)]
+             ("FlipSignBits+\(vectorWidth == .zmm ? "AVX512" : "AVX2")", flipEntry), ("ByteTableLookup64+AVX512VBMI", byteTableEntry),
+             ("QuantizedPairLinear16.int8", pairLinearSignedEntry), ("QuantizedPairLinear16.uint8", pairLinearUnsignedEntry)]
             + (vnniEntries ?? []).enumerated().map { ("QuantizedGEMM8x32+AVX512VNNI.\($0.offset)", $0.element) }
             + [("FloatConv8x32+AVX512", float512Entry), ("FloatConv8x32+AVX512.fused", float512FusedEntry),
                ("FloatConv8x16+AVX512", float8x16Entry), ("FloatConv8x16+AVX512.fused", float8x16FusedEntry)]
@@ -191,6 +198,8 @@ public final class GeneratedKernels: Sendable {
         byteTableLookup64 = byteTable
             ? unsafeBitCast(code.address(at: byteTableEntry), to: ByteTableLookup64AVX512VBMI.Function.self) : nil
         vnniGEMM = vnniEntries.map { VNNIQuantizedGEMMKernels(code: code, entries: $0) }
+        pairLinear = (unsafeBitCast(code.address(at: pairLinearSignedEntry), to: QuantizedPairLinear16AVX.Function.self),
+                      unsafeBitCast(code.address(at: pairLinearUnsignedEntry), to: QuantizedPairLinear16AVX.Function.self))
         floatConv8x32 = level >= .avx512
             ? unsafeBitCast(code.address(at: float512Entry), to: FloatConv8x32AVX512.Function.self) : nil
         floatConv8x32Fused = level >= .avx512
@@ -207,7 +216,8 @@ public final class GeneratedKernels: Sendable {
                "DepthwiseConvTiles16+\(vectorWidth == .zmm ? "AVX512" : "AVX") (float; exact sums, FMA\(vectorWidth == .zmm ? "" : "; 8- and 4-channel blocks"))",
                "DepthwiseFloatFinish16+\(vectorWidth == .zmm ? "AVX512" : "AVX")",
                depthwiseRequantize512 == nil ? "DepthwiseRequantize16+AVX2 (uint8, int8)" : "DepthwiseRequantize16+AVX512", "OffsetBytesToFloat+\(vectorWidth == .zmm ? "AVX512" : "AVX2")",
-               "FlipSignBits+\(vectorWidth == .zmm ? "AVX512" : "AVX2")"]
+               "FlipSignBits+\(vectorWidth == .zmm ? "AVX512" : "AVX2")",
+               "QuantizedPairLinear16+\(vectorWidth == .zmm ? "AVX512" : "AVX2") (int8, uint8)"]
     }
 
     /// The kernels for this process's policy, or nil when it generates none (portable kernels).
