@@ -57,9 +57,10 @@ final class QuantizedPairLinearFormTests: XCTestCase {
                 found += 1
             }
         }
-        // The search is worth its cost only if it usually succeeds (about 9 ADDs in 10 of the
-        // project's models have a form).
-        XCTAssertGreaterThanOrEqual(found * 10, tried * 6, "forms found for \(found) of \(tried) tables")
+        print("linear forms found for \(found) of \(tried) random ADD / SUB tables")
+        // The search is worth its cost only if it usually succeeds (14 of the 15 ADDs of the
+        // project's models have a form; 59 of these 60 tables).
+        XCTAssertGreaterThanOrEqual(found * 10, tried * 9, "forms found for \(found) of \(tried) tables")
     }
 
     /// The int8 ADDs of efficientnet_lite0 (the first nine) and yolov8n_int8_640 (the rest): input

@@ -6,7 +6,7 @@
 /// nearly linear in `a` and `b`, and over the 65,536 pairs of one layer a single rounding with
 /// fine enough slopes usually lands on the same codes: `fit` searches such a form and proves it
 /// against every entry of the layer's own table, which stays the ground truth. Where no form is
-/// exact (about one ADD in ten on the project's models), the table is used.
+/// exact (one ADD in fifteen on the project's models), the table is used.
 public struct QuantizedPairLinearForm: Sendable, Equatable {
     /// `A`, `B`: the slopes of the first and second code, scaled by `2^shift`.
     public let multiplierA: Int32
@@ -35,7 +35,7 @@ public struct QuantizedPairLinearForm: Sendable, Equatable {
     /// is the clamp. Each candidate's offset is the intersection, over all pairs, of the offsets
     /// that give the pair's entry: an interval that the pair table's codes bound from both sides,
     /// and from one side where the entry is clamped.
-    /// - Complexity: O(65,536) per candidate, at most `4 · shiftsTried` candidates (at a model's
+    /// - Complexity: O(65,536) per candidate, at most `shiftsTried` candidates (at a model's
     ///   first invoke, where the table is built).
     public static func fit(table: UnsafePointer<UInt8>, signed: Bool, slopes: (Double, Double),
                            range: ClosedRange<Int32>) -> QuantizedPairLinearForm? {
@@ -51,14 +51,13 @@ public struct QuantizedPairLinearForm: Sendable, Equatable {
         var top = 0
         while top < 30, scale * Double(Int64(1) << (top + 1)) < Double(Int64(1) << 31) { top += 1 }
         let shifts = Array(stride(from: top, to: Swift.max(top - shiftsTried, -1), by: -1))
-        // The rounded slopes at every shift first, then the neighbouring integer slopes.
-        let roundings: [(FloatingPointRoundingRule, FloatingPointRoundingRule)] =
-            [(.toNearestOrAwayFromZero, .toNearestOrAwayFromZero), (.down, .up), (.up, .down), (.up, .up)]
-        for (ruleA, ruleB) in roundings {
-            for k in shifts {
-                let a = (slopes.0 * Double(Int64(1) << k)).rounded(ruleA), b = (slopes.1 * Double(Int64(1) << k)).rounded(ruleB)
-                if let form = candidate(table, codes: codes, A: Int64(a), B: Int64(b), shift: k, range: range) { return form }
-            }
+        // The rounded slopes at each shift: they find a form for 14 of the 15 ADDs of the
+        // project's int8 models and 59 of 60 random layers (the tests); the 15th has none with
+        // the neighbouring integer slopes either. A table without a form costs its first invoke
+        // these few passes only.
+        for k in shifts {
+            let a = (slopes.0 * Double(Int64(1) << k)).rounded(), b = (slopes.1 * Double(Int64(1) << k)).rounded()
+            if let form = candidate(table, codes: codes, A: Int64(a), B: Int64(b), shift: k, range: range) { return form }
         }
         return nil
     }
