@@ -147,8 +147,9 @@ extension QuantizedGEMM {
 /// generated sums and the requantizer's scalar path).
 struct FusedRequantization {
     enum Kernels {
-        /// The requantizing VNNI kernels of the layout for one panel and for two.
-        case vnni(onePanel: QuantizedGEMM8x32AVX512VNNI.Function, twoPanels: QuantizedGEMM8x32AVX512VNNI.Function)
+        /// The requantizing VNNI kernels of the layout for one panel and for two, on 8 pixels and on 1.
+        case vnni(onePanel: QuantizedGEMM8x32AVX512VNNI.Function, twoPanels: QuantizedGEMM8x32AVX512VNNI.Function,
+                  onePixel: (onePanel: QuantizedGEMM8x32AVX512VNNI.Function, twoPanels: QuantizedGEMM8x32AVX512VNNI.Function))
         case ymm(requantizing: QuantizedGEMM8x16AVX2.Function, sums: QuantizedGEMM8x16AVX2.Function)
     }
     let kernels: Kernels
@@ -161,7 +162,9 @@ struct FusedRequantization {
         guard let requantization, let generated = GeneratedKernels.current else { return nil }
         if let vnni = generated.vnniGEMM {
             kernels = .vnni(onePanel: vnni.kernel(layout, panels: 1, output: .bytes),
-                            twoPanels: vnni.kernel(layout, panels: 2, output: .bytes))
+                            twoPanels: vnni.kernel(layout, panels: 2, output: .bytes),
+                            onePixel: (vnni.kernel(layout, panels: 1, output: .bytes, pixelRows: 1),
+                                       vnni.kernel(layout, panels: 2, output: .bytes, pixelRows: 1)))
         } else if let ymm = generated.gemm8x16,
                   let kernel = ymm.kernel(layout, requantization.signed ? .int8 : .uint8),
                   let sums = ymm.kernel(layout, .accumulators) {
@@ -238,7 +241,8 @@ struct FusedRequantization {
                 if let windowSums { QuantizedGEMM.windowSumTerms(g, origin: origin, rows: rows, windowSums, into: rowTerms) }
                 arguments.rows = rows
                 switch kernels {
-                case .vnni(let onePanel, let twoPanels):
+                case .vnni(let eightPixelsOnePanel, let eightPixelsTwoPanels, let onePixel):
+                    let (onePanel, twoPanels) = rows == 1 ? onePixel : (eightPixelsOnePanel, eightPixelsTwoPanels)
                     var n0 = 0
                     while n0 < g.outputDepth {
                         let panels = g.outputDepth - n0 > panelWidth ? 2 : 1

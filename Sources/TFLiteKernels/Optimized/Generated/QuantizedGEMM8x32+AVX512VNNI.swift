@@ -32,13 +32,17 @@ enum QuantizedGEMM8x32AVX512VNNI {
         case bytes
     }
 
-    static func emit(_ layout: QuantizedGEMMLayout, panels: Int, output: Output, into a: inout Assembler) {
+    /// Emits the variant for `layout`, `panels` and `output` that computes the first
+    /// `pixelRows` pixels: 8, or 1 for single-pixel tiles (a batch-1 FULLY_CONNECTED, whose
+    /// other 7 rows would repeat its one pixel), which then read one broadcast per step.
+    static func emit(_ layout: QuantizedGEMMLayout, panels: Int, output: Output, pixelRows: Int = 8, into a: inout Assembler) {
         precondition(panels == 1 || panels == 2, "one or two panels")
+        precondition(pixelRows == 1 || pixelRows == 8, "8 pixel rows, or 1")
         typealias Field = GeneratedIntegerTileArguments.Field
         let args = GeneralRegister.rdi
         let tapRow = GeneralRegister.r11, tapCount = GeneralRegister.rax, end = GeneralRegister.rdx
         let weights = GeneralRegister.r10, offset = GeneralRegister.r15, secondPanel = GeneralRegister.rcx
-        let pixels: [GeneralRegister] = [.rbx, .rbp, .r12, .r13, .r14, .rsi, .r8, .r9]
+        let pixels = Array(([.rbx, .rbp, .r12, .r13, .r14, .rsi, .r8, .r9] as [GeneralRegister]).prefix(pixelRows))
         let saved: [GeneralRegister] = [.rbx, .rbp, .r12, .r13, .r14, .r15]
         func accumulator(_ r: Int, _ k: Int) -> VectorRegister { zmm(panels * r + k) }
         a.function(saving: saved) { a, done in
@@ -49,7 +53,7 @@ enum QuantizedGEMM8x32AVX512VNNI {
             a.add(end, .mem(args, disp: Field.tableBase))     // runs are read at entry + base + offset
             a.mov(weights, .mem(args, disp: Field.weights))
             a.mov(secondPanel, .mem(args, disp: Field.panelStride))
-            for v in 0..<(8 * panels) { a.vpxor(zmm(v), zmm(v), zmm(v)) }
+            for v in 0..<(pixelRows * panels) { a.vpxor(zmm(v), zmm(v), zmm(v)) }
             let tap = a.newLabel(), step = a.newLabel()
             a.bind(tap)
             for (r, p) in pixels.enumerated() { a.mov(p, .mem(tapRow, disp: Int32(8 * r))) }
@@ -74,18 +78,19 @@ enum QuantizedGEMM8x32AVX512VNNI {
             switch output {
             case .accumulators:
                 a.mov(.r8, .mem(args, disp: Field.accumulators))
-                for r in 0..<8 {
+                for r in 0..<pixelRows {
                     for k in 0..<panels { a.vmovups(.mem(.r8, disp: Int32(128 * r + 64 * k)), accumulator(r, k)) }
                 }
             case .bytes:
-                requantizeAndStore(layout: layout, panels: panels, accumulator: accumulator, done: done, &a)
+                requantizeAndStore(layout: layout, panels: panels, pixelRows: pixelRows, accumulator: accumulator,
+                                   done: done, &a)
             }
         }
     }
 
     /// The requantizing end (`Requantization16AVX512`): for each panel, its tables (masked
     /// loads), then each of the first `rows` pixels requantized and stored.
-    private static func requantizeAndStore(layout: QuantizedGEMMLayout, panels: Int,
+    private static func requantizeAndStore(layout: QuantizedGEMMLayout, panels: Int, pixelRows: Int,
                                            accumulator: (Int, Int) -> VectorRegister, done: Assembler.Label,
                                            _ a: inout Assembler) {
         typealias Field = GeneratedIntegerTileArguments.Field
@@ -104,7 +109,7 @@ enum QuantizedGEMM8x32AVX512VNNI {
             a.mov(destination, .mem(args, disp: Field.output))
             if panel > 0 { a.add(destination, 16) }
             if layout == .uint8WeightQuads { a.mov(.r9, .mem(args, disp: Field.rowTerms)) }
-            for r in 0..<8 {
+            for r in 0..<pixelRows {
                 if r > 0 {
                     a.cmp(rows, Int32(r))
                     a.j(.lessOrEqual, panelDone)
@@ -128,7 +133,8 @@ struct VNNIQuantizedGEMMKernels: @unchecked Sendable {
     private static let outputs: [QuantizedGEMM8x32AVX512VNNI.Output] = [.accumulators, .bytes]
     private let functions: [QuantizedGEMM8x32AVX512VNNI.Function]
 
-    /// Emits every variant; returns their entry offsets in `kernel(_:panels:output:)`'s order.
+    /// Emits every variant; returns their entry offsets in `kernel(_:panels:output:pixelRows:)`'s
+    /// order: the 8-pixel variants, then the single-pixel requantizing ones.
     static func emit(into a: inout Assembler) -> [Int] {
         var entries: [Int] = []
         for layout in layouts {
@@ -139,6 +145,12 @@ struct VNNIQuantizedGEMMKernels: @unchecked Sendable {
                 }
             }
         }
+        for layout in layouts {
+            for panels in 1...2 {
+                entries.append(a.count)
+                QuantizedGEMM8x32AVX512VNNI.emit(layout, panels: panels, output: .bytes, pixelRows: 1, into: &a)
+            }
+        }
         return entries
     }
 
@@ -147,10 +159,12 @@ struct VNNIQuantizedGEMMKernels: @unchecked Sendable {
         functions = entries.map { unsafeBitCast(code.address(at: $0), to: QuantizedGEMM8x32AVX512VNNI.Function.self) }
     }
 
-    /// The variant for `layout`, `panels` (1 or 2) and `output`.
-    func kernel(_ layout: QuantizedGEMMLayout, panels: Int, output: QuantizedGEMM8x32AVX512VNNI.Output)
-        -> QuantizedGEMM8x32AVX512VNNI.Function {
+    /// The variant for `layout`, `panels` (1 or 2) and `output`, on 8 pixels, or on 1 where
+    /// `pixelRows` is 1 and the output is `.bytes` (the single-pixel variants requantize).
+    func kernel(_ layout: QuantizedGEMMLayout, panels: Int, output: QuantizedGEMM8x32AVX512VNNI.Output,
+                pixelRows: Int = 8) -> QuantizedGEMM8x32AVX512VNNI.Function {
         let l = Self.layouts.firstIndex(of: layout)!, o = output == .accumulators ? 0 : 1
+        if pixelRows == 1 && output == .bytes { return functions[Self.layouts.count * 4 + l * 2 + panels - 1] }
         return functions[(l * 2 + panels - 1) * 2 + o]
     }
 }
