@@ -172,6 +172,15 @@ final class AssemblerEncodingTests: XCTestCase {
         ("vpmaxsd ymm1, ymm1, [rdi+160]", [0xC4, 0xE2, 0x75, 0x3D, 0x8F, 0xA0, 0x00, 0x00, 0x00], { a in a.vpmaxsd(ymm(1), ymm(1), .mem(.rdi, disp: 160)) }),
         ("vpminsd ymm7, ymm7, [rdi+192]", [0xC4, 0xE2, 0x45, 0x39, 0xBF, 0xC0, 0x00, 0x00, 0x00], { a in a.vpminsd(ymm(7), ymm(7), .mem(.rdi, disp: 192)) }),
         ("vpsravd ymm3, ymm3, [r11+32]", [0xC4, 0xC2, 0x65, 0x46, 0x5B, 0x20], { a in a.vpsravd(ymm(3), ymm(3), .mem(.r11, disp: 32)) }),
+        // The one-panel float tile (`FloatConv8x32AVX512`, panels 1): the input pixel as a broadcast memory operand.
+        ("vfmadd231ps zmm0, zmm16, [rax+r15]{1to16}", [0x62, 0xB2, 0x7D, 0x50, 0xB8, 0x04, 0x38],
+         { a in a.vfmadd231ps(zmm(0), zmm(16), .memory(MemoryOperand(base: .rax, index: .r15, broadcast: true))) }),
+        ("vfmadd231ps zmm7, zmm16, [r9+r15]{1to16}", [0x62, 0x92, 0x7D, 0x50, 0xB8, 0x3C, 0x39],
+         { a in a.vfmadd231ps(zmm(7), zmm(16), .memory(MemoryOperand(base: .r9, index: .r15, broadcast: true))) }),
+        ("vmulps zmm26, zmm16, [rbp+r15]{1to16}", [0x62, 0x21, 0x7C, 0x50, 0x59, 0x54, 0x3D, 0x00],
+         { a in a.vmulps(zmm(26), zmm(16), .memory(MemoryOperand(base: .rbp, index: .r15, broadcast: true))) }),
+        ("vmulps zmm31, zmm16, [r13+r15]{1to16}", [0x62, 0x01, 0x7C, 0x50, 0x59, 0x7C, 0x3D, 0x00],
+         { a in a.vmulps(zmm(31), zmm(16), .memory(MemoryOperand(base: .r13, index: .r15, broadcast: true))) }),
         // The linear form of quantized ADD (`QuantizedPairLinear16AVX`): 32-bit lane products.
         ("vpmulld ymm0, ymm0, ymm4", [0xC4, 0xE2, 0x7D, 0x40, 0xC4], { a in a.vpmulld(ymm(0), ymm(0), .register(ymm(4))) }),
         ("vpmulld ymm10, ymm3, ymm12", [0xC4, 0x42, 0x65, 0x40, 0xD4], { a in a.vpmulld(ymm(10), ymm(3), .register(ymm(12))) }),
