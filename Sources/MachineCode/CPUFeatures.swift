@@ -24,6 +24,11 @@ public struct CPUFeatures: Sendable, Equatable, CustomStringConvertible {
     public var osSavesYMM = false
     /// XCR0 says the OS saves zmm and opmask state.
     public var osSavesZMM = false
+    /// The CPU issues each 512-bit operation as two 256-bit halves (AMD family 19h, Zen 4:
+    /// CPUID vendor "AuthenticAMD", display family 0x19, with AVX-512). There a separate
+    /// broadcast costs a vector pipe that a broadcast memory operand does not, and tiles of one
+    /// 16-lane panel beat two (`FloatConvKernelShape`).
+    public var splitsZMMOperations = false
 
     public init() {}
 
@@ -41,11 +46,15 @@ public struct CPUFeatures: Sendable, Equatable, CustomStringConvertible {
         return names.filter(\.0).map(\.1).joined(separator: " ")
     }
 
-    /// Decodes the CPUID leaves 1 and 7 (subleaves 0 and 1) and XCR0.
+    /// Decodes the CPUID leaves 0 (the vendor, when given), 1 and 7 (subleaves 0 and 1) and XCR0.
     /// Registers are `(eax, ebx, ecx, edx)`.
-    public init(leaf1: (UInt32, UInt32, UInt32, UInt32), leaf7: (UInt32, UInt32, UInt32, UInt32),
-                leaf7sub1: (UInt32, UInt32, UInt32, UInt32), xcr0: UInt64?) {
+    public init(leaf0: (UInt32, UInt32, UInt32, UInt32)? = nil, leaf1: (UInt32, UInt32, UInt32, UInt32),
+                leaf7: (UInt32, UInt32, UInt32, UInt32), leaf7sub1: (UInt32, UInt32, UInt32, UInt32), xcr0: UInt64?) {
         func bit(_ value: UInt32, _ n: Int) -> Bool { value >> UInt32(n) & 1 == 1 }
+        // "AuthenticAMD" in ebx, edx, ecx; the display family adds the extended family to 0xF.
+        let amd = leaf0.map { $0.1 == 0x6874_7541 && $0.3 == 0x6974_6E65 && $0.2 == 0x444D_4163 } ?? false
+        let baseFamily = leaf1.0 >> 8 & 0xF
+        let family = baseFamily == 0xF ? baseFamily + (leaf1.0 >> 20 & 0xFF) : baseFamily
         sse2 = bit(leaf1.3, 26)
         avx = bit(leaf1.2, 28)
         fma = bit(leaf1.2, 12)
@@ -61,6 +70,7 @@ public struct CPUFeatures: Sendable, Equatable, CustomStringConvertible {
             osSavesYMM = xcr0 & 0x6 == 0x6
             osSavesZMM = xcr0 & 0xE6 == 0xE6
         }
+        splitsZMMOperations = amd && family == 0x19 && avx512f
     }
 
     /// The features of this CPU, or nil where they cannot be read (not x86-64, or no
@@ -99,13 +109,13 @@ public struct CPUFeatures: Sendable, Equatable, CustomStringConvertible {
             r.withUnsafeMutableBufferPointer { cpuid(n, sub, $0.baseAddress!) }
             return (r[0], r[1], r[2], r[3])
         }
-        let maxLeaf = leaf(0, 0).0
+        let l0 = leaf(0, 0), maxLeaf = l0.0
         let l1 = leaf(1, 0)
         let l7 = maxLeaf >= 7 ? leaf(7, 0) : (0, 0, 0, 0)
         let l7s1 = maxLeaf >= 7 && l7.0 >= 1 ? leaf(7, 1) : (0, 0, 0, 0)
         // XGETBV exists only when the OS enabled XSAVE (CPUID.1:ECX.OSXSAVE).
         let xcr0 = l1.2 >> 27 & 1 == 1 ? xgetbv(0) : nil
-        return withExtendedLifetime(code) { CPUFeatures(leaf1: l1, leaf7: l7, leaf7sub1: l7s1, xcr0: xcr0) }
+        return withExtendedLifetime(code) { CPUFeatures(leaf0: l0, leaf1: l1, leaf7: l7, leaf7sub1: l7s1, xcr0: xcr0) }
         #else
         return nil
         #endif

@@ -62,7 +62,13 @@ final class CPUFeatureTests: XCTestCase {
         XCTAssertEqual(features.avx512vl, flags.contains("avx512vl"))
         XCTAssertEqual(features.avx512vnni, flags.contains("avx512_vnni"))
         XCTAssertEqual(features.avxvnni, flags.contains("avx_vnni"))
-        print("CPU features: \(features); policy: \(CodeGenerationPolicy.current)")
+        // The first processor's vendor and family, as the kernel decodes them.
+        func field(_ name: String) -> String? {
+            info.split(separator: "\n").first { $0.hasPrefix(name) }.map { $0.split(separator: ":").last!.trimmingCharacters(in: .whitespaces) }
+        }
+        XCTAssertEqual(features.splitsZMMOperations,
+                       field("vendor_id") == "AuthenticAMD" && field("cpu family") == "25" && flags.contains("avx512f"))
+        print("CPU features: \(features); splits zmm operations: \(features.splitsZMMOperations); policy: \(CodeGenerationPolicy.current)")
         #else
         throw XCTSkip("/proc/cpuinfo is Linux-only")
         #endif
@@ -86,6 +92,25 @@ final class CPUFeatureTests: XCTestCase {
         XCTAssertFalse(zmm.avx512vbmi)
         let vbmi = CPUFeatures(leaf1: (0, 0, 0, 0), leaf7: (0, 0, 1 << 1, 0), leaf7sub1: (0, 0, 0, 0), xcr0: nil)
         XCTAssertTrue(vbmi.avx512vbmi, "CPUID.7.0:ECX bit 1")
+    }
+
+    /// Only AMD family 19h with AVX-512 (Zen 4) splits zmm operations: the vendor string of leaf 0
+    /// ("AuthenticAMD" / "GenuineIntel" in ebx, edx, ecx) and leaf 1's display family (base 0xF
+    /// plus the extended family).
+    func testZMMSplittingFromVendorAndFamily() {
+        let amd: (UInt32, UInt32, UInt32, UInt32) = (0x10, 0x6874_7541, 0x444D_4163, 0x6974_6E65)
+        let intel: (UInt32, UInt32, UInt32, UInt32) = (0x20, 0x756E_6547, 0x6C65_746E, 0x4965_6E69)
+        let avx512: (UInt32, UInt32, UInt32, UInt32) = (0, 1 << 5 | 1 << 16 | 1 << 17 | 1 << 30 | 1 << 31, 1 << 11, 0)
+        func features(_ leaf0: (UInt32, UInt32, UInt32, UInt32)?, eax: UInt32, leaf7: (UInt32, UInt32, UInt32, UInt32)) -> CPUFeatures {
+            CPUFeatures(leaf0: leaf0, leaf1: (eax, 0, 1 << 28 | 1 << 12 | 1 << 27, 1 << 26), leaf7: leaf7,
+                        leaf7sub1: (0, 0, 0, 0), xcr0: 0xE7)
+        }
+        let zen4 = UInt32(0x00A1_0F11), zen5 = UInt32(0x00B0_0F21), sapphireRapids = UInt32(0x0008_06F8)
+        XCTAssertTrue(features(amd, eax: zen4, leaf7: avx512).splitsZMMOperations, "EPYC family 25 model 17")
+        XCTAssertFalse(features(amd, eax: zen4, leaf7: (0, 1 << 5, 0, 0)).splitsZMMOperations, "family 19h without AVX-512 (Zen 3)")
+        XCTAssertFalse(features(amd, eax: zen5, leaf7: avx512).splitsZMMOperations, "family 1Ah (Zen 5)")
+        XCTAssertFalse(features(intel, eax: sapphireRapids, leaf7: avx512).splitsZMMOperations, "Intel family 6")
+        XCTAssertFalse(features(nil, eax: zen4, leaf7: avx512).splitsZMMOperations, "no vendor given")
     }
 
     func testPolicyCapsAndSwitches() {
