@@ -131,7 +131,6 @@ public enum QuantizedConvPatches {
             }
             ox += 1
             if ox == g.outputWidth { (ox, oy) = (0, oy + 1) }
-            defer { p += 1 }
             let rowStart = out + p * rowStride, rowEnd = rowStart + rowStride
             let rowsContiguous = g.dilationWidth == 1 && x0 >= 0 && x0 + g.filterWidth <= g.inputWidth
             var dst = rowStart
@@ -157,6 +156,7 @@ public enum QuantizedConvPatches {
                 dst += rowRun
             }
             for c in used..<rowStride { dst[c - used] = tail }
+            p += 1
         }
     }
 
