@@ -104,6 +104,17 @@ extension Assembler {
         instruction(0x85, width: width, reg: b.index, .register(a.index))
     }
 
+    /// `test a, imm` (flags of `a & imm`; the immediate sign-extended for 64-bit `width`).
+    public mutating func test(_ a: GeneralRegister, _ imm: Int32, width: OperandWidth = .qword) {
+        if a == .rax {
+            if width == .qword { emit(0x48) }
+            emit(0xA9)
+        } else {
+            instruction(0xF7, width: width, reg: 0, .register(a.index))
+        }
+        emit32(imm)
+    }
+
     /// `xor dst, src`.
     public mutating func xor(_ dst: GeneralRegister, _ src: GeneralRegister, width: OperandWidth = .qword) {
         instruction(0x31, width: width, reg: src.index, .register(dst.index))

@@ -156,6 +156,12 @@ final class AssemblerEncodingTests: XCTestCase {
         ("mov [rdi+96], rsi", [0x48, 0x89, 0x77, 0x60], { a in a.mov(.mem(.rdi, disp: 96), .rsi) }),
         ("shr rax, 16", [0x48, 0xC1, 0xE8, 0x10], { a in a.shr(.rax, 16) }),
         ("test rbx, rbx", [0x48, 0x85, 0xDB], { a in a.test(.rbx, .rbx) }),
+        // The requantization's flag bits (residual offsets, clamped negatives).
+        ("test r10, 2", [0x49, 0xF7, 0xC2, 0x02, 0x00, 0x00, 0x00], { a in a.test(.r10, 2) }),
+        ("test r12, 1", [0x49, 0xF7, 0xC4, 0x01, 0x00, 0x00, 0x00], { a in a.test(.r12, 1) }),
+        ("test rax, 2", [0x48, 0xA9, 0x02, 0x00, 0x00, 0x00], { a in a.test(.rax, 2) }),
+        ("test ecx, 256", [0xF7, 0xC1, 0x00, 0x01, 0x00, 0x00], { a in a.test(.rcx, 256, width: .dword) }),
+        ("test rbx, 1", [0x48, 0xF7, 0xC3, 0x01, 0x00, 0x00, 0x00], { a in a.test(.rbx, 1) }),
         ("vmovups zmm22{k2}{z}, [rbx+64]", [0x62, 0xE1, 0x7C, 0xCA, 0x10, 0x73, 0x01],
          { a in a.vmovups(zmm(22), .mem(.rbx, disp: 64), mask: k(2), zeroing: true) }),
         ("vmovups [r9+64]{k2}, zmm3", [0x62, 0xD1, 0x7C, 0x4A, 0x11, 0x59, 0x01], { a in a.vmovups(.mem(.r9, disp: 64), zmm(3), mask: k(2)) }),

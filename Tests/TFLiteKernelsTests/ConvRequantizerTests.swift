@@ -90,6 +90,70 @@ final class ConvRequantizerTests: XCTestCase {
         }
     }
 
+    /// Without the negative addend (`roundsNegativesAway: false`, what the generated AVX-512
+    /// requantization runs in layers that `clampsNegativeResults`) the clamped result equals the
+    /// reference's whenever the clamp starts at or above the output offset: for every right
+    /// shift, folded offsets at both ends, random and extreme accumulators, and the right
+    /// shift's negative ties (where the two roundings differ). With a clamp starting below the
+    /// offset, the same cases do differ somewhere, so the flag is what makes it exact.
+    func testRoundingNegativesHalfUpIsExactWhereTheClampTakesThemToTheMinimum() {
+        var rng = SeededGenerator(seed: 44)
+        var differencesBelowTheOffset = 0
+        for s in Int32(0)...31 {
+            var cases: [(Int32, Int32)] = []
+            for _ in 0..<300 {
+                let acc = accumulators(&rng)
+                cases.append((acc[rng.int(0...15)], multiplier(&rng)))
+            }
+            if s > 0 {
+                // m = 2^30 halves x; x = 2·(k·2^s − 2^(s−1)) is a negative tie of the right shift.
+                for k in Int32(-3)...0 {
+                    let y = (Int64(k) << Int64(s)) - (Int64(1) << Int64(s - 1))
+                    if let x = Int32(exactly: 2 * y) { cases += [(x, 1 << 30), (x &- 1, 1 << 30), (x &+ 1, 1 << 30)] }
+                }
+            }
+            let offsets: [Int32] = [0, -128, -100, 5, 127, 255].filter { ConvRequantizer.foldsOffset(rightShift: s, outputOffset: $0) }
+            for (x, m) in cases {
+                for o in offsets {
+                    let want = multiplyByQuantizedMultiplier(x, m, -Int(s)) &+ o
+                    let got = ConvRequantizer.singleRounding(x, multiplier: m, rightShift: s, outputOffset: o,
+                                                             roundsNegativesAway: false)
+                    for low in [o, o + 1, o + 3] {
+                        let q = QuantizedConvolutionParameters(inputOffset: 0, filterOffset: 0, outputOffset: o,
+                                                               outputMultipliers: [], activationMin: low, activationMax: low + 200)
+                        XCTAssertTrue(ConvRequantizer.clampsNegativeResults(q))
+                        let clamp = { (v: Int32) in min(max(v, low), low + 200) }
+                        if clamp(got) != clamp(want) {
+                            return XCTFail("x \(x) m \(m) shift \(s) offset \(o) clamp from \(low): \(got) != \(want)")
+                        }
+                    }
+                    let below = o - 1
+                    if min(max(got, below), below + 200) != min(max(want, below), below + 200) { differencesBelowTheOffset += 1 }
+                }
+            }
+        }
+        XCTAssertGreaterThan(differencesBelowTheOffset, 0, "a clamp below the offset needs the negative addend")
+    }
+
+    /// The block flags the generated requantization branches on: the clamped-negatives bit in
+    /// every block exactly when the clamp starts at or above the output offset, the residual bit
+    /// only in blocks with an offset that cannot be folded (a right shift above 22).
+    func testRoundingTermFlags() {
+        let shifts = (0..<40).map { $0 == 21 ? -25 : -7 }
+        for (low, offset, clamped) in [(Int32(-128), Int32(-128), true), (-20, -20, true), (-128, 13, false), (-5, 0, false)] {
+            let q = QuantizedConvolutionParameters(
+                inputOffset: 0, filterOffset: 0, outputOffset: offset,
+                outputMultipliers: shifts.map { QuantizedMultiplier(multiplier: 1 << 30, shift: $0) },
+                activationMin: low, activationMax: 127)
+            let r = ConvRequantizer(q)
+            for block in 0..<3 {
+                let flag = r.roundingTerms(atChannel: 16 * block).load(fromByteOffset: ConvRequantizer.residualFlagBytes, as: Int64.self)
+                XCTAssertEqual(flag & ConvRequantizer.clampedNegativesFlag != 0, clamped, "clamp from \(low), offset \(offset)")
+                XCTAssertEqual(flag & ConvRequantizer.residualOffsetFlag != 0, block == 1 && offset != 0, "block \(block)")
+            }
+        }
+    }
+
     func testVectorMatchesReferenceForEveryShift() {
         var rng = SeededGenerator(seed: 41)
         for shift in -31...30 {

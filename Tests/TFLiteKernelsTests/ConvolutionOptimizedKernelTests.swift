@@ -43,8 +43,11 @@ final class ConvolutionOptimizedKernelTests: XCTestCase {
         let base = 1.0 / (Double(taps) * 60)
         let multipliers = (0..<channels).map { _ in QuantizedMultiplier(base * pow(10, Double(rng.int(-20...30)) / 10)) }
         let outputZero = uint8 ? Int32(rng.int(0...255)) : Int32(rng.int(-128...127))
-        let lo: Int32 = uint8 ? Int32(rng.int(0...60)) : Int32(rng.int((-128)...(-60)))
-        let hi: Int32 = uint8 ? Int32(rng.int(190...255)) : Int32(rng.int(60...127))
+        // One layer in three clamps from its output offset (RELU, RELU6), where the generated
+        // AVX-512 requantization skips the negative products' addend.
+        let relu = rng.int(0...2) == 0
+        let lo: Int32 = relu ? outputZero : uint8 ? Int32(rng.int(0...60)) : Int32(rng.int((-128)...(-60)))
+        let hi: Int32 = max(lo, uint8 ? Int32(rng.int(190...255)) : Int32(rng.int(60...127)))
         return QuantizedConvolutionParameters(inputOffset: -inputZero, filterOffset: -filterZero, outputOffset: outputZero,
                                               outputMultipliers: multipliers, activationMin: lo, activationMax: hi)
     }

@@ -24,14 +24,18 @@ public final class ConvRequantizer: @unchecked Sendable {
     /// and shifts (`terms(rightShift:outputOffset:)`, the output offset in the addend where
     /// `foldsOffset` allows), each as the block's 8 even channels then its 8 odd channels (48
     /// Int64); the residual offsets (16 Int32: the output offset where it is not folded, else
-    /// 0); a flag (Int64), 1 when the block has a residual offset. Padding channels have shift
-    /// 0. Meaningful only when `vectorizable` and without left shifts.
+    /// 0); a flag (Int64): `residualOffsetFlag` when the block has a residual offset, and
+    /// `clampedNegativesFlag` in every block when `clampsNegativeResults`. Padding channels have
+    /// shift 0. Meaningful only when `vectorizable` and without left shifts.
     let roundingTerms: UnsafeMutableRawPointer
     /// Bytes of `roundingTerms` per 16-channel block, and where in a block each part starts:
     /// six 64-byte rows (addends, negative addends, shifts; even then odd channels), the
     /// residual offsets, the flag.
     static let roundingBlockBytes = 512
     static let negativeAddendBytes = 128, shiftBytes = 256, residualOffsetBytes = 384, residualFlagBytes = 448
+    /// The bits of a block's flag: the block has residual offsets to add; the layer clamps
+    /// negative results away, so its negative products may skip the negative addend.
+    static let residualOffsetFlag: Int64 = 1, clampedNegativesFlag: Int64 = 2
     /// True when every multiplier is non-negative (the vector high multiply's precondition).
     let vectorizable: Bool
     /// True when some channel shifts left (otherwise the vector path skips that step).
@@ -71,6 +75,12 @@ public final class ConvRequantizer: @unchecked Sendable {
             for c in count..<n { rightShifts[c] = rightShifts[0]; remainderMasks[c] = remainderMasks[0] }
         }
         let offset = parameters.outputOffset
+        if Self.clampsNegativeResults(parameters) {
+            for block in 0..<(n / 16) {
+                roundingTerms.storeBytes(of: Self.clampedNegativesFlag,
+                                         toByteOffset: block * Self.roundingBlockBytes + Self.residualFlagBytes, as: Int64.self)
+            }
+        }
         for c in 0..<n {
             let shift = c < count ? min(max(rightShifts[c], 0), 31) : 0
             let folds = Self.foldsOffset(rightShift: shift, outputOffset: offset)
@@ -81,7 +91,8 @@ public final class ConvRequantizer: @unchecked Sendable {
             block.storeBytes(of: terms.shift, toByteOffset: Self.shiftBytes + lane, as: Int64.self)
             if !folds {
                 block.storeBytes(of: offset, toByteOffset: Self.residualOffsetBytes + 4 * (c % 16), as: Int32.self)
-                block.storeBytes(of: 1 as Int64, toByteOffset: Self.residualFlagBytes, as: Int64.self)
+                let flag = block.load(fromByteOffset: Self.residualFlagBytes, as: Int64.self)
+                block.storeBytes(of: flag | Self.residualOffsetFlag, toByteOffset: Self.residualFlagBytes, as: Int64.self)
             }
         }
         self.vectorizable = vectorizable
@@ -118,6 +129,17 @@ public final class ConvRequantizer: @unchecked Sendable {
         return s == 0 ? ((1 << 30) + offset, 0, shift) : ((1 << 30) + (1 << (shift - 1)) + offset, -(1 << 31), shift)
     }
 
+    /// Whether the clamp of `p` starts at or above its output offset (`activationMin ≥
+    /// outputOffset`: RELU and RELU6 layers, whose minimum is the output zero point). Then every
+    /// negative product clamps to the minimum whether its rounding is exact or not: a negative
+    /// product `x·m` gives a result `≤ 0` before the offset with or without the negative addend
+    /// (`(x·m + 2^30 + 2^(30+s)) / 2^(31+s) < 1`), so `≤ outputOffset ≤ activationMin` after it.
+    /// The generated AVX-512 requantization skips the negative addend in such layers
+    /// (`singleRounding(_:multiplier:rightShift:outputOffset:roundsNegativesAway:)` with false).
+    static func clampsNegativeResults(_ p: QuantizedConvolutionParameters) -> Bool {
+        p.activationMin >= p.outputOffset
+    }
+
     /// `multiplyByQuantizedMultiplier(x, m, −s) &+ o` (m ≥ 0, s in 0...31, `foldsOffset`) with
     /// one rounding: `(x·m + addend + (x·m < 0 ? negativeAddend : 0)) >> shift` in 64 bits
     /// (`terms`), the arithmetic the generated AVX-512 requantization does per lane. It equals
@@ -127,9 +149,12 @@ public final class ConvRequantizer: @unchecked Sendable {
     /// integer offset joins the addend too) and the sign of y may be taken from p: they differ
     /// only for p in [−2^30, 0), where y = 0 and both forms give 0. The low 32 bits of the
     /// result are the reference's wrapping Int32 sum with the offset.
-    static func singleRounding(_ x: Int32, multiplier m: Int32, rightShift s: Int32, outputOffset o: Int32 = 0) -> Int32 {
+    /// Without `roundsNegativesAway`, negative products skip the negative addend (they round
+    /// half up), which leaves the clamped result of layers that `clampsNegativeResults` unchanged.
+    static func singleRounding(_ x: Int32, multiplier m: Int32, rightShift s: Int32, outputOffset o: Int32 = 0,
+                               roundsNegativesAway: Bool = true) -> Int32 {
         let t = terms(rightShift: s, outputOffset: o), p = Int64(x) * Int64(m)
-        return Int32(truncatingIfNeeded: (p + t.addend + (p < 0 ? t.negativeAddend : 0)) >> t.shift)
+        return Int32(truncatingIfNeeded: (p + t.addend + (p < 0 && roundsNegativesAway ? t.negativeAddend : 0)) >> t.shift)
     }
 
     /// Requantizes the first `lanes` accumulators of channels `channel ..< channel + lanes` and
