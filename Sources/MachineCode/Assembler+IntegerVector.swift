@@ -101,6 +101,11 @@ extension Assembler {
     public mutating func vpsravd(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorSource) {
         integerOp(0x46, map: .map0F38, dst, a, b)
     }
+    /// `vpsllvd dst, a, b`: each 32-bit lane of `a` shifted left by `b`'s lane (counts above
+    /// 31 give 0).
+    public mutating func vpsllvd(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorSource) {
+        integerOp(0x47, map: .map0F38, dst, a, b)
+    }
     /// `vpsravq dst, a, b` (EVEX): each 64-bit lane of `a` shifted right arithmetically by
     /// `b`'s lane (counts above 63 fill with the sign).
     public mutating func vpsravq(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorSource) {

@@ -262,6 +262,8 @@ final class AssemblerEncodingTests: XCTestCase {
         ("vpmovdb [r8+rcx+16], zmm12", [0x62, 0x52, 0x7E, 0x48, 0x31, 0x64, 0x08, 0x01], { a in a.vpmovdb(.mem(.r8, index: .rcx, scale: 1, disp: 16), zmm(12)) }),
         ("vpandd zmm23, zmm3, zmm24", [0x62, 0x81, 0x65, 0x48, 0xDB, 0xF8], { a in a.vpand(zmm(23), zmm(3), zmm(24)) }),
         ("vpsrad zmm24, zmm3, 31", [0x62, 0xF1, 0x3D, 0x40, 0x72, 0xE3, 0x1F], { a in a.vpsrad(zmm(24), zmm(3), 31) }),
+        ("vpsllvd zmm0, zmm0, zmm20", [0x62, 0xB2, 0x7D, 0x48, 0x47, 0xC4], { a in a.vpsllvd(zmm(0), zmm(0), .register(zmm(20))) }),
+        ("vpsllvd zmm1, zmm1, zmm20", [0x62, 0xB2, 0x75, 0x48, 0x47, 0xCC], { a in a.vpsllvd(zmm(1), zmm(1), .register(zmm(20))) }),
         ("vpsravd zmm3, zmm3, [rax+64]", [0x62, 0xF2, 0x65, 0x48, 0x46, 0x58, 0x01], { a in a.vpsravd(zmm(3), zmm(3), .mem(.rax, disp: 64)) }),
         ("vpmaxsd zmm3, zmm3, zmm26", [0x62, 0x92, 0x65, 0x48, 0x3D, 0xDA], { a in a.vpmaxsd(zmm(3), zmm(3), .register(zmm(26))) }),
         ("vpminsd zmm3, zmm3, zmm27", [0x62, 0x92, 0x65, 0x48, 0x39, 0xDB], { a in a.vpminsd(zmm(3), zmm(3), .register(zmm(27))) }),

@@ -119,9 +119,7 @@ final class ConvRequantizerTests: XCTestCase {
                     let got = ConvRequantizer.singleRounding(x, multiplier: m, rightShift: s, outputOffset: o,
                                                              roundsNegativesAway: false)
                     for low in [o, o + 1, o + 3] {
-                        let q = QuantizedConvolutionParameters(inputOffset: 0, filterOffset: 0, outputOffset: o,
-                                                               outputMultipliers: [], activationMin: low, activationMax: low + 200)
-                        XCTAssertTrue(ConvRequantizer.clampsNegativeResults(q))
+                        XCTAssertTrue(ConvRequantizer.clampsNegativeResults(activationMin: low, outputOffset: o))
                         let clamp = { (v: Int32) in min(max(v, low), low + 200) }
                         if clamp(got) != clamp(want) {
                             return XCTFail("x \(x) m \(m) shift \(s) offset \(o) clamp from \(low): \(got) != \(want)")

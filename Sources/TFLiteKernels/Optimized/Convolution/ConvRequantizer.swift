@@ -75,7 +75,7 @@ public final class ConvRequantizer: @unchecked Sendable {
             for c in count..<n { rightShifts[c] = rightShifts[0]; remainderMasks[c] = remainderMasks[0] }
         }
         let offset = parameters.outputOffset
-        if Self.clampsNegativeResults(parameters) {
+        if Self.clampsNegativeResults(activationMin: parameters.activationMin, outputOffset: offset) {
             for block in 0..<(n / 16) {
                 roundingTerms.storeBytes(of: Self.clampedNegativesFlag,
                                          toByteOffset: block * Self.roundingBlockBytes + Self.residualFlagBytes, as: Int64.self)
@@ -129,15 +129,15 @@ public final class ConvRequantizer: @unchecked Sendable {
         return s == 0 ? ((1 << 30) + offset, 0, shift) : ((1 << 30) + (1 << (shift - 1)) + offset, -(1 << 31), shift)
     }
 
-    /// Whether the clamp of `p` starts at or above its output offset (`activationMin ≥
-    /// outputOffset`: RELU and RELU6 layers, whose minimum is the output zero point). Then every
+    /// Whether a clamp starts at or above the output offset (`activationMin ≥ outputOffset`:
+    /// RELU and RELU6 layers, whose minimum is the output zero point). Then every
     /// negative product clamps to the minimum whether its rounding is exact or not: a negative
     /// product `x·m` gives a result `≤ 0` before the offset with or without the negative addend
     /// (`(x·m + 2^30 + 2^(30+s)) / 2^(31+s) < 1`), so `≤ outputOffset ≤ activationMin` after it.
     /// The generated AVX-512 requantization skips the negative addend in such layers
     /// (`singleRounding(_:multiplier:rightShift:outputOffset:roundsNegativesAway:)` with false).
-    static func clampsNegativeResults(_ p: QuantizedConvolutionParameters) -> Bool {
-        p.activationMin >= p.outputOffset
+    static func clampsNegativeResults(activationMin: Int32, outputOffset: Int32) -> Bool {
+        activationMin >= outputOffset
     }
 
     /// `multiplyByQuantizedMultiplier(x, m, −s) &+ o` (m ≥ 0, s in 0...31, `foldsOffset`) with

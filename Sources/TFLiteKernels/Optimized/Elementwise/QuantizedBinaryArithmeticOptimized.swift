@@ -166,8 +166,9 @@ public enum QuantizedBinaryArithmeticOptimized {
     public static func add(_ p: BinaryArithmeticReference.QuantizedAddParams, subtract: Bool, range: Range<Int>,
                            _ a: UnsafePointer<Int8>, _ b: UnsafePointer<Int8>, _ out: UnsafeMutablePointer<Int8>) {
         KernelPrecondition.validRange(range)
+        let rest = generatedAdd(p, subtract: subtract, signed: true, range: range, a, b, out)
         let k = AddConstants(p, subtract: subtract)
-        run(range: range, a, b, out, stepA: 1, stepB: 1) { k.apply($0, $1) } scalar: {
+        run(range: rest, a, b, out, stepA: 1, stepB: 1) { k.apply($0, $1) } scalar: {
             BinaryArithmeticReference.quantizedAddElement($0, $1, p, subtract: subtract)
         }
     }
@@ -178,10 +179,26 @@ public enum QuantizedBinaryArithmeticOptimized {
     public static func add(_ p: BinaryArithmeticReference.QuantizedAddParams, subtract: Bool, range: Range<Int>,
                            _ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ out: UnsafeMutablePointer<UInt8>) {
         KernelPrecondition.validRange(range)
+        let rest = generatedAdd(p, subtract: subtract, signed: false, range: range, a, b, out)
         let k = AddConstants(p, subtract: subtract)
-        run(range: range, a, b, out, stepA: 1, stepB: 1) { k.apply($0, $1) } scalar: {
+        run(range: rest, a, b, out, stepA: 1, stepB: 1) { k.apply($0, $1) } scalar: {
             BinaryArithmeticReference.quantizedAddElement($0, $1, p, subtract: subtract)
         }
+    }
+
+    /// Runs the whole 16-element blocks of `range` through the generated `QuantizedAdd16AVX512`
+    /// where there is one (AVX-512) and `p` is within what it handles; returns what is left.
+    private static func generatedAdd<T: QuantizedByteLane>(
+        _ p: BinaryArithmeticReference.QuantizedAddParams, subtract: Bool, signed: Bool, range: Range<Int>,
+        _ a: UnsafePointer<T>, _ b: UnsafePointer<T>, _ out: UnsafeMutablePointer<T>
+    ) -> Range<Int> {
+        let blocks = range.count / 16
+        guard blocks > 0, supports(p), let kernels = GeneratedKernels.current?.quantizedAdd else { return range }
+        var arguments = GeneratedQuantizedAddArguments(p, a: UnsafeRawPointer(a + range.lowerBound),
+                                                       b: UnsafeRawPointer(b + range.lowerBound),
+                                                       output: UnsafeMutableRawPointer(out + range.lowerBound), blocks: blocks)
+        withUnsafePointer(to: &arguments) { kernels.kernel(signed: signed, subtract: subtract)(UnsafeRawPointer($0)) }
+        return (range.lowerBound + 16 * blocks)..<range.upperBound
     }
 
     /// int8 MUL over the innermost `rows` of a broadcast `layout`.

@@ -67,6 +67,8 @@ public final class GeneratedKernels: Sendable {
     let vnniGEMM: VNNIQuantizedGEMMKernels?
     /// `QuantizedPairLinear16AVX` for int8 / uint8 codes (ymm at AVX2, zmm at `.avx512` and up).
     let pairLinear: (signed: QuantizedPairLinear16AVX.Function, unsigned: QuantizedPairLinear16AVX.Function)?
+    /// `QuantizedAdd16AVX512` for int8 and uint8, adding and subtracting (at `.avx512`).
+    let quantizedAdd: QuantizedAddKernels?
     private let code: ExecutableCode?
 
     /// Generates the kernels of `level` (none for `.sse2`).
@@ -82,6 +84,7 @@ public final class GeneratedKernels: Sendable {
             (depthwiseFinishingTiles16, depthwiseFinishingExactTiles16, depthwiseRequantizingTiles16) = (nil, nil, nil)
             (floatConv8x16, floatConv8x16Fused, depthwiseRemainderTiles, depthwiseExactRemainderTiles) = (nil, nil, nil, nil)
             (depthwiseFinishingRemainderTiles, depthwiseFinishingExactRemainderTiles, pairLinear) = (nil, nil, nil)
+            quantizedAdd = nil
             return
         }
         var a = Assembler()
@@ -134,6 +137,7 @@ public final class GeneratedKernels: Sendable {
         let byteTableEntry = a.count
         if byteTable { ByteTableLookup64AVX512VBMI.emit(into: &a) }
         let vnniEntries = level >= .avx512vnni ? VNNIQuantizedGEMMKernels.emit(into: &a) : nil
+        let addEntries = level >= .avx512 ? QuantizedAddKernels.emit(into: &a) : nil
         let float512Entry = a.count
         if level >= .avx512 { FloatConv8x32AVX512.emit(fused: false, into: &a) }
         let float512FusedEntry = a.count
@@ -157,6 +161,7 @@ public final class GeneratedKernels: Sendable {
              ("FlipSignBits+\(vectorWidth == .zmm ? "AVX512" : "AVX2")", flipEntry), ("ByteTableLookup64+AVX512VBMI", byteTableEntry),
              ("QuantizedPairLinear16.int8", pairLinearSignedEntry), ("QuantizedPairLinear16.uint8", pairLinearUnsignedEntry)]
             + (vnniEntries ?? []).enumerated().map { ("QuantizedGEMM8x32+AVX512VNNI.\($0.offset)", $0.element) }
+            + (addEntries ?? []).enumerated().map { ("QuantizedAdd16+AVX512.\($0.offset)", $0.element) }
             + [("FloatConv8x32+AVX512", float512Entry), ("FloatConv8x32+AVX512.fused", float512FusedEntry),
                ("FloatConv8x16+AVX512", float8x16Entry), ("FloatConv8x16+AVX512.fused", float8x16FusedEntry)]
             + remainderEntries.map {
@@ -198,6 +203,7 @@ public final class GeneratedKernels: Sendable {
         byteTableLookup64 = byteTable
             ? unsafeBitCast(code.address(at: byteTableEntry), to: ByteTableLookup64AVX512VBMI.Function.self) : nil
         vnniGEMM = vnniEntries.map { VNNIQuantizedGEMMKernels(code: code, entries: $0) }
+        quantizedAdd = addEntries.map { QuantizedAddKernels(code: code, entries: $0) }
         pairLinear = (unsafeBitCast(code.address(at: pairLinearSignedEntry), to: QuantizedPairLinear16AVX.Function.self),
                       unsafeBitCast(code.address(at: pairLinearUnsignedEntry), to: QuantizedPairLinear16AVX.Function.self))
         floatConv8x32 = level >= .avx512
@@ -211,6 +217,7 @@ public final class GeneratedKernels: Sendable {
         kernelNames = (vnniGEMM == nil ? [] : ["QuantizedGEMM8x32+AVX512VNNI (pairs, quads, uint8-weight quads; sums, requantizing)"])
             + (floatConv8x32 == nil ? [] : ["FloatConv8x32+AVX512, FloatConv8x16+AVX512 (separate roundings, fused multiply-add)"])
             + (byteTableLookup64 == nil ? [] : ["ByteTableLookup64+AVX512VBMI"])
+            + (quantizedAdd == nil ? [] : ["QuantizedAdd16+AVX512 (int8, uint8; add, subtract)"])
             + [avxVNNI ? "QuantizedGEMM8x16+AVXVNNI (pairs, quads, uint8-weight quads; sums, uint8, int8 requantizing)"
                        : "QuantizedGEMM8x16+AVX2 (pairs; sums, uint8, int8 requantizing)", "FloatConv6x16+AVX (separate roundings, fused multiply-add)",
                "DepthwiseConvTiles16+\(vectorWidth == .zmm ? "AVX512" : "AVX") (float; exact sums, FMA\(vectorWidth == .zmm ? "" : "; 8- and 4-channel blocks"))",

@@ -27,9 +27,14 @@ enum Requantization16AVX512 {
     /// Broadcasts the clamp bounds from the argument block in `rdi`, and sets k3 to the odd
     /// lanes. Uses `rdx`.
     static func loadConstants(_ fields: RequantizationFields, _ a: inout Assembler) {
+        loadConstants(activationMin: fields.activationMin, activationMax: fields.activationMax, &a)
+    }
+
+    /// `loadConstants` with the clamp bounds at these offsets of the argument block in `rdi`.
+    static func loadConstants(activationMin: Int32, activationMax: Int32, _ a: inout Assembler) {
         let args = GeneralRegister.rdi
-        a.vpbroadcastd(low, .mem(args, disp: fields.activationMin))
-        a.vpbroadcastd(high, .mem(args, disp: fields.activationMax))
+        a.vpbroadcastd(low, .mem(args, disp: activationMin))
+        a.vpbroadcastd(high, .mem(args, disp: activationMax))
         a.mov(.rdx, 0xAAAA, width: .dword)
         a.kmovw(oddLanes, .rdx)
     }
@@ -64,28 +69,47 @@ enum Requantization16AVX512 {
         a.mov(flag, part(Block.residualFlagBytes))
     }
 
+    /// The registers of one single rounding (`ConvRequantizer.singleRounding`): the terms of the
+    /// even and of the odd 32-bit lanes (the multipliers in the low half of each 64-bit lane),
+    /// and two temporaries.
+    struct Rounding {
+        var multiplier, oddMultiplier, evenAddend, oddAddend: VectorRegister
+        var evenNegativeAddend, oddNegativeAddend, evenShift, oddShift: VectorRegister
+        var t0, t1: VectorRegister
+
+        /// Per-tensor terms: one register each serves the even and the odd lanes.
+        init(multiplier: VectorRegister, addend: VectorRegister, negativeAddend: VectorRegister, shift: VectorRegister,
+             temporaries: (VectorRegister, VectorRegister)) {
+            self.init(multiplier: multiplier, oddMultiplier: multiplier, evenAddend: addend, oddAddend: addend,
+                      evenNegativeAddend: negativeAddend, oddNegativeAddend: negativeAddend, evenShift: shift,
+                      oddShift: shift, t0: temporaries.0, t1: temporaries.1)
+        }
+
+        init(multiplier: VectorRegister, oddMultiplier: VectorRegister, evenAddend: VectorRegister, oddAddend: VectorRegister,
+             evenNegativeAddend: VectorRegister, oddNegativeAddend: VectorRegister, evenShift: VectorRegister,
+             oddShift: VectorRegister, t0: VectorRegister, t1: VectorRegister) {
+            (self.multiplier, self.oddMultiplier, self.evenAddend, self.oddAddend) = (multiplier, oddMultiplier, evenAddend, oddAddend)
+            (self.evenNegativeAddend, self.oddNegativeAddend) = (evenNegativeAddend, oddNegativeAddend)
+            (self.evenShift, self.oddShift, self.t0, self.t1) = (evenShift, oddShift, t0, t1)
+        }
+    }
+
+    /// The per-channel tables `loadTables` fills.
+    static let tables = Rounding(multiplier: multiplier, oddMultiplier: oddMultiplier, evenAddend: evenAddend,
+                                 oddAddend: oddAddend, evenNegativeAddend: evenNegativeAddend,
+                                 oddNegativeAddend: oddNegativeAddend, evenShift: evenShift, oddShift: oddShift, t0: t0, t1: t1)
+
     /// Requantizes the 16 Int32 values in `x` (bias already added) in place, with the tables,
     /// the block's `flag` and the constants loaded.
     static func requantize(_ x: VectorRegister, flag: GeneralRegister, _ a: inout Assembler) {
-        // The 64-bit products of x's odd lanes (t1) and even lanes (t0), then, unless the layer
-        // clamps negatives, the negative addends where they are negative.
-        a.vpshufd(t1, x, 0xF5)
-        a.vpmuldq(t1, t1, oddMultiplier)
-        a.vpmuldq(t0, x, multiplier)
-        let positiveRounding = a.newLabel()
-        a.test(flag, Int32(ConvRequantizer.clampedNegativesFlag))
-        a.j(.notEqual, positiveRounding)
-        a.vpmovq2m(oddSigns, t1)
-        a.vpaddq(t1, t1, .register(oddNegativeAddend), mask: oddSigns)
-        a.vpmovq2m(evenSigns, t0)
-        a.vpaddq(t0, t0, .register(evenNegativeAddend), mask: evenSigns)
-        a.bind(positiveRounding)
-        // Rounded and shifted: odd results into the low half of t1's 64-bit lanes, even in place.
-        a.vpaddq(t1, t1, .register(oddAddend))
-        a.vpsravq(t1, t1, .register(oddShift))
-        a.vpaddq(t0, t0, .register(evenAddend))
-        a.vpsravq(x, t0, .register(evenShift))
-        a.vpshufd(x, t1, 0xA0, mask: oddLanes)       // odd lane 2i + 1 ← t1's lane 2i
+        requantize(x, tables, residualOffset: residualOffset, flag: flag, &a)
+    }
+
+    /// Requantizes `x` in place with the terms in `r`: the rounding, the residual offsets where
+    /// `flag` has `ConvRequantizer.residualOffsetFlag`, the clamp to `low ... high` (zmm26–27).
+    static func requantize(_ x: VectorRegister, _ r: Rounding, residualOffset: VectorRegister, flag: GeneralRegister,
+                           _ a: inout Assembler) {
+        round(x, r, negativeAddendsUnless: flag, &a)
         let folded = a.newLabel()
         a.test(flag, Int32(ConvRequantizer.residualOffsetFlag))
         a.j(.equal, folded)
@@ -93,5 +117,33 @@ enum Requantization16AVX512 {
         a.bind(folded)
         a.vpmaxsd(x, x, .register(low))
         a.vpminsd(x, x, .register(high))
+    }
+
+    /// `x` in place, each lane `ConvRequantizer.singleRounding` of itself with the terms in `r`:
+    /// the 64-bit products of the odd lanes (`t1`) and of the even lanes (`t0`), the negative
+    /// addends where a product is negative (skipped when `flag` has
+    /// `ConvRequantizer.clampedNegativesFlag`; never when `flag` is nil), the addends, the shifts,
+    /// the odd results merged back (opmask k3 must hold the odd lanes; uses k2 and k4).
+    static func round(_ x: VectorRegister, _ r: Rounding, negativeAddendsUnless flag: GeneralRegister?,
+                      _ a: inout Assembler) {
+        a.vpshufd(r.t1, x, 0xF5)
+        a.vpmuldq(r.t1, r.t1, r.oddMultiplier)
+        a.vpmuldq(r.t0, x, r.multiplier)
+        let positiveRounding = a.newLabel()
+        if let flag {
+            a.test(flag, Int32(ConvRequantizer.clampedNegativesFlag))
+            a.j(.notEqual, positiveRounding)
+        }
+        a.vpmovq2m(oddSigns, r.t1)
+        a.vpaddq(r.t1, r.t1, .register(r.oddNegativeAddend), mask: oddSigns)
+        a.vpmovq2m(evenSigns, r.t0)
+        a.vpaddq(r.t0, r.t0, .register(r.evenNegativeAddend), mask: evenSigns)
+        a.bind(positiveRounding)
+        // Rounded and shifted: odd results into the low half of t1's 64-bit lanes, even in place.
+        a.vpaddq(r.t1, r.t1, .register(r.oddAddend))
+        a.vpsravq(r.t1, r.t1, .register(r.oddShift))
+        a.vpaddq(r.t0, r.t0, .register(r.evenAddend))
+        a.vpsravq(x, r.t0, .register(r.evenShift))
+        a.vpshufd(x, r.t1, 0xA0, mask: oddLanes)       // odd lane 2i + 1 ← t1's lane 2i
     }
 }
