@@ -43,6 +43,18 @@ extension Assembler {
     public mutating func vpand(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorSource) { integerOp(0xDB, dst, a, b) }
     /// `vpcmpgtd dst, a, b`: all ones where `a > b` (signed 32-bit), else zero.
     public mutating func vpcmpgtd(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorSource) { integerOp(0x66, dst, a, b) }
+    /// `vpcmpgtq dst, a, b` (the VEX form: registers below 16, no zmm): all ones in the 64-bit
+    /// lanes where `a > b` (signed), else zero.
+    public mutating func vpcmpgtq(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorSource) {
+        precondition(dst.width != .zmm && dst.index < 16 && a.index < 16, "vpcmpgtq: the VEX form only")
+        integerOp(0x37, map: .map0F38, dst, a, b)
+    }
+    /// `vpsrlvq dst, a, b`: each 64-bit lane of `a` shifted right logically by `b`'s lane
+    /// (counts above 63 give 0).
+    public mutating func vpsrlvq(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorSource) {
+        vectorInstruction(0x45, map: .map0F38, prefix: .p66, w: true, width: dst.width, reg: dst.index, vvvv: a.index,
+                          Self.registerOrMemory(b))
+    }
     /// `vpblendmd dst{mask}, a, b` (EVEX): 32-bit lane `i` from `b` where `mask` bit `i` is set, else from `a`.
     public mutating func vpblendmd(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorRegister, mask: OpmaskRegister) {
         vectorInstruction(0x64, map: .map0F38, prefix: .p66, evexOnly: true, width: dst.width, reg: dst.index,

@@ -55,8 +55,8 @@ final class ConvRequantizerTests: XCTestCase {
         }
     }
 
-    /// The single rounding of the generated AVX-512 requantization (`ConvRequantizer.singleRounding`)
-    /// equals the reference's two for every right shift 0...31 (with the output offsets folded
+    /// The single rounding of the generated requantization (`ConvRequantizer.singleRounding`, and
+    /// the AVX2 form's `unsignedSingleRounding`) equals the reference's two for every right shift 0...31 (with the output offsets folded
     /// in where `foldsOffset` allows), on random and extreme accumulators and multipliers, and
     /// on ties of both roundings: products exactly halfway for the high multiply (multiplier
     /// 2^30, odd accumulators) and high products exactly halfway for the right shift.
@@ -85,6 +85,9 @@ final class ConvRequantizerTests: XCTestCase {
                     let want = multiplyByQuantizedMultiplier(x, m, -Int(s)) &+ o
                     let got = ConvRequantizer.singleRounding(x, multiplier: m, rightShift: s, outputOffset: o)
                     if got != want { return XCTFail("x \(x) m \(m) shift \(s) offset \(o): \(got) != \(want)") }
+                    // The AVX2 form: the addend plus 2^63, a logical shift, the post-shift offset.
+                    let unsigned = ConvRequantizer.unsignedSingleRounding(x, multiplier: m, rightShift: s, outputOffset: o)
+                    if unsigned != want { return XCTFail("unsigned: x \(x) m \(m) shift \(s) offset \(o): \(unsigned) != \(want)") }
                 }
             }
         }
@@ -118,6 +121,8 @@ final class ConvRequantizerTests: XCTestCase {
                     let want = multiplyByQuantizedMultiplier(x, m, -Int(s)) &+ o
                     let got = ConvRequantizer.singleRounding(x, multiplier: m, rightShift: s, outputOffset: o,
                                                              roundsNegativesAway: false)
+                    XCTAssertEqual(got, ConvRequantizer.unsignedSingleRounding(x, multiplier: m, rightShift: s, outputOffset: o,
+                                                                               roundsNegativesAway: false))
                     for low in [o, o + 1, o + 3] {
                         XCTAssertTrue(ConvRequantizer.clampsNegativeResults(activationMin: low, outputOffset: o))
                         let clamp = { (v: Int32) in min(max(v, low), low + 200) }

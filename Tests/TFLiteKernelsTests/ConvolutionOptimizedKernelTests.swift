@@ -113,7 +113,7 @@ final class ConvolutionOptimizedKernelTests: XCTestCase {
             let packed = ConvFilterPacking.packDepthwiseInteger(filter, offset: q.filterOffset, count: filter.count)
             var offsetInput = [Float](repeating: 0, count: g.inputCount)
             offsetAny(input, offset: q.inputOffset, into: &offsetInput)
-            let requantizer = ConvRequantizer(q)
+            let requantizer = ConvRequantizer(q, epilogue: .depthwise)
             var actual = [T](repeating: 0, count: g.outputCount)
             for part in rng.chunks(DepthwiseConv2DOptimized.rowCount(g)) {
                 DepthwiseConv2DOptimized.quantized(g, requantizer, offsetInput: offsetInput, packedFilter: packed, bias: bias,

@@ -190,7 +190,7 @@ final class DepthwiseSpecialisedKernelTests: XCTestCase {
                     Conv2DOptimized.offsetInput(s, count: s.count, offset: q.inputOffset, into: &offsetInput)
                 }
                 XCTAssertEqual(offsetInput, input.map { Float(Int32($0) + q.inputOffset) })
-                let requantizer = ConvRequantizer(q)
+                let requantizer = ConvRequantizer(q, epilogue: .depthwise)
                 var actual = [T](repeating: 0, count: g.outputCount)
                 for part in rng.chunks(DepthwiseConv2DOptimized.rowCount(g)) {
                     DepthwiseConv2DOptimized.quantized(g, requantizer, offsetInput: offsetInput, packedFilter: packed,

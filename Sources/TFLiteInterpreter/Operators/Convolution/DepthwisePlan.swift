@@ -94,7 +94,7 @@ enum DepthwisePlan {
             }
             let windows = try DepthwiseWindows(filter: packed, plan: DepthwiseConv2DOptimized.inputWindowPlan(g), geometry: g,
                                                rowOfSums: true, node: node)
-            let layer = DepthwiseQuantized(geometry: g, requantizer: ConvRequantizer(q))
+            let layer = DepthwiseQuantized(geometry: g, requantizer: ConvRequantizer(q, epilogue: .depthwise))
             return unsigned ? .uint8Windowed(layer, windows) : .int8Windowed(layer, windows)
         case .hybrid, .int16x8:
             return nil

@@ -1,3 +1,5 @@
+import MachineCode
+
 /// Per-channel requantization tables for the optimized epilogues: the multipliers and shifts
 /// of `QuantizedConvolutionParameters` as separate raw arrays (padded to a multiple of 16), so
 /// a tile of 16 accumulators is requantized without bounds checks or array traffic, with
@@ -27,7 +29,13 @@ public final class ConvRequantizer: @unchecked Sendable {
     /// 0); a flag (Int64): `residualOffsetFlag` when the block has a residual offset, and
     /// `clampedNegativesFlag` in every block when `clampsNegativeResults`. Padding channels have
     /// shift 0. Meaningful only when `vectorizable` and without left shifts.
+    ///
+    /// In the AVX2 form (`unsignedRounding`, `Requantization16AVX2`, which has no arithmetic
+    /// 64-bit shift) the addends carry 2^63 more and the residual offsets' row holds every
+    /// channel's `postShiftOffset` plus its residual offset.
     let roundingTerms: UnsafeMutableRawPointer
+    /// Whether `roundingTerms` are in the AVX2 form.
+    let unsignedRounding: Bool
     /// Bytes of `roundingTerms` per 16-channel block, and where in a block each part starts:
     /// six 64-byte rows (addends, negative addends, shifts; even then odd channels), the
     /// residual offsets, the flag.
@@ -45,9 +53,20 @@ public final class ConvRequantizer: @unchecked Sendable {
     /// The scalar parameters (offsets, clamp) and the per-channel multipliers.
     public let parameters: QuantizedConvolutionParameters
 
-    /// Lays out `parameters` for the epilogues.
-    public init(_ parameters: QuantizedConvolutionParameters) {
+    /// The generated epilogues a requantizer serves, which decide the form of its rounding terms.
+    public enum Epilogue: Sendable {
+        /// The GEMM tiles of convolutions and fully connected layers (`FusedRequantization`).
+        case convolution
+        /// The depthwise rows (`DepthwiseRequantizeEpilogue`, the requantizing depthwise tiles).
+        case depthwise
+    }
+
+    /// Lays out `parameters` for the epilogues of `epilogue`, the rounding terms in the form its
+    /// generated kernels read in this process (`usesUnsignedRounding`).
+    public init(_ parameters: QuantizedConvolutionParameters, epilogue: Epilogue = .convolution) {
         self.parameters = parameters
+        let unsigned = Self.usesUnsignedRounding(epilogue)
+        self.unsignedRounding = unsigned
         let count = parameters.outputMultipliers.count
         let n = max(16, (count + 15) / 16 * 16)
         func table(_ value: Int32) -> UnsafeMutablePointer<Int32> {
@@ -86,11 +105,13 @@ public final class ConvRequantizer: @unchecked Sendable {
             let folds = Self.foldsOffset(rightShift: shift, outputOffset: offset)
             let terms = Self.terms(rightShift: shift, outputOffset: folds ? offset : 0)
             let block = roundingTerms + c / 16 * Self.roundingBlockBytes, lane = 8 * (c % 2 * 8 + c % 16 / 2)
-            block.storeBytes(of: terms.addend, toByteOffset: lane, as: Int64.self)
+            block.storeBytes(of: unsigned ? terms.addend &+ Int64.min : terms.addend, toByteOffset: lane, as: Int64.self)
             block.storeBytes(of: terms.negativeAddend, toByteOffset: Self.negativeAddendBytes + lane, as: Int64.self)
             block.storeBytes(of: terms.shift, toByteOffset: Self.shiftBytes + lane, as: Int64.self)
+            let residual = folds ? 0 : offset
+            block.storeBytes(of: unsigned ? Self.postShiftOffset(shift: terms.shift) &+ residual : residual,
+                             toByteOffset: Self.residualOffsetBytes + 4 * (c % 16), as: Int32.self)
             if !folds {
-                block.storeBytes(of: offset, toByteOffset: Self.residualOffsetBytes + 4 * (c % 16), as: Int32.self)
                 let flag = block.load(fromByteOffset: Self.residualFlagBytes, as: Int64.self)
                 block.storeBytes(of: flag | Self.residualOffsetFlag, toByteOffset: Self.residualFlagBytes, as: Int64.self)
             }
@@ -127,6 +148,36 @@ public final class ConvRequantizer: @unchecked Sendable {
     static func terms(rightShift s: Int32, outputOffset o: Int32 = 0) -> (addend: Int64, negativeAddend: Int64, shift: Int64) {
         let shift = 31 + Int64(s), offset = Int64(o) << shift
         return s == 0 ? ((1 << 30) + offset, 0, shift) : ((1 << 30) + (1 << (shift - 1)) + offset, -(1 << 31), shift)
+    }
+
+    /// Whether `epilogue`'s requantizers lay out their rounding terms in the AVX2 form in this
+    /// process: where its generated kernels requantize in ymm registers (the GEMM below
+    /// `.avx512vnni`, the depthwise rows below `.avx512`). Kernels given the other form decline
+    /// (the portable epilogues run), so a requantizer made for the wrong epilogue is slow, not wrong.
+    static func usesUnsignedRounding(_ epilogue: Epilogue) -> Bool {
+        guard let kernels = GeneratedKernels.current else { return false }
+        switch epilogue {
+        case .convolution: return kernels.vnniGEMM == nil
+        case .depthwise: return kernels.depthwiseRequantize512 == nil
+        }
+    }
+
+    /// What the AVX2 form adds after its logical shift by `shift` (31...62) to undo the 2^63
+    /// its addend carries: `−2^(63 − shift)`, wrapping in Int32. With `p + addend` in Int64
+    /// range, `p + addend + 2^63` is a UInt64 whose logical shift is the arithmetic shift of
+    /// `p + addend` plus `2^(63 − shift)`.
+    static func postShiftOffset(shift: Int64) -> Int32 {
+        0 &- Int32(truncatingIfNeeded: Int64(1) << (63 - shift))
+    }
+
+    /// `singleRounding` as the AVX2 form computes it: the product, the negative addend where it
+    /// is negative (unless `roundsNegativesAway` is false), the addend plus 2^63, a logical
+    /// shift, the low 32 bits plus `postShiftOffset`.
+    static func unsignedSingleRounding(_ x: Int32, multiplier m: Int32, rightShift s: Int32, outputOffset o: Int32 = 0,
+                                       roundsNegativesAway: Bool = true) -> Int32 {
+        let t = terms(rightShift: s, outputOffset: o), p = Int64(x) * Int64(m)
+        let biased = p &+ (p < 0 && roundsNegativesAway ? t.negativeAddend : 0) &+ (t.addend &+ Int64.min)
+        return Int32(truncatingIfNeeded: UInt64(bitPattern: biased) >> UInt64(t.shift)) &+ postShiftOffset(shift: t.shift)
     }
 
     /// Whether a clamp starts at or above the output offset (`activationMin ≥ outputOffset`:

@@ -109,8 +109,8 @@ struct DepthwiseRequantizeEpilogue: DepthwiseEpilogue {
     /// left shift. Clamped results fit the output type, so the clamp range tells the packing:
     /// a negative minimum means int8; a range within 0...127 packs the same either way.
     var generatedKernel: DepthwiseRequantize16AVX2.Function? {
-        guard bias != nil, requantizer.vectorizable, !requantizer.hasLeftShift, let kernels = GeneratedKernels.current
-        else { return nil }
+        guard bias != nil, requantizer.vectorizable, !requantizer.hasLeftShift, requantizer.unsignedRounding,
+              let kernels = GeneratedKernels.current else { return nil }
         return requantizer.parameters.activationMin < 0 ? kernels.depthwiseRequantizeInt8 : kernels.depthwiseRequantizeUInt8
     }
 
@@ -129,7 +129,7 @@ struct DepthwiseRequantizeEpilogue: DepthwiseEpilogue {
 
     /// The AVX-512 form (`DepthwiseRequantize16AVX512`), which takes every channel, where it applies.
     var generatedKernel512: DepthwiseRequantize16AVX512.Function? {
-        guard bias != nil, requantizer.vectorizable, !requantizer.hasLeftShift else { return nil }
+        guard bias != nil, requantizer.vectorizable, !requantizer.hasLeftShift, !requantizer.unsignedRounding else { return nil }
         return GeneratedKernels.current?.depthwiseRequantize512
     }
 
@@ -162,7 +162,8 @@ struct DepthwiseRequantizeEpilogue: DepthwiseEpilogue {
                 sumsPixelBytes: 4 * c, outputPixelBytes: c, bias: UnsafeRawPointer(bias!),
                 multipliers: UnsafeRawPointer(requantizer.multipliers), rightShifts: UnsafeRawPointer(requantizer.rightShifts),
                 remainderMasks: UnsafeRawPointer(requantizer.remainderMasks), outputOffset: p.outputOffset,
-                activationMin: p.activationMin, activationMax: p.activationMax)
+                activationMin: p.activationMin, activationMax: p.activationMax,
+                roundingTerms: requantizer.roundingTerms(atChannel: 0))
             KernelPrecondition.holds(arguments.violation(masksLastBlock: false))
             withUnsafePointer(to: &arguments) { generated(UnsafeRawPointer($0)) }
             guard blocks * 16 < c else { return }

@@ -160,12 +160,13 @@ struct FusedRequantization {
     @inline(never)
     init?(_ requantization: (requantizer: ConvRequantizer, signed: Bool)?, layout: QuantizedGEMMLayout) {
         guard let requantization, let generated = GeneratedKernels.current else { return nil }
-        if let vnni = generated.vnniGEMM {
+        let unsigned = requantization.requantizer.unsignedRounding     // the AVX2 form's terms
+        if let vnni = generated.vnniGEMM, !unsigned {
             kernels = .vnni(onePanel: vnni.kernel(layout, panels: 1, output: .bytes),
                             twoPanels: vnni.kernel(layout, panels: 2, output: .bytes),
                             onePixel: (vnni.kernel(layout, panels: 1, output: .bytes, pixelRows: 1),
                                        vnni.kernel(layout, panels: 2, output: .bytes, pixelRows: 1)))
-        } else if let ymm = generated.gemm8x16,
+        } else if unsigned, let ymm = generated.gemm8x16,
                   let kernel = ymm.kernel(layout, requantization.signed ? .int8 : .uint8),
                   let sums = ymm.kernel(layout, .accumulators) {
             kernels = .ymm(requantizing: kernel, sums: sums)

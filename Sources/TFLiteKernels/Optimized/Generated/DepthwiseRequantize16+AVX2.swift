@@ -17,24 +17,33 @@ enum DepthwiseRequantize16AVX2 {
         let args = GeneralRegister.rdi
         let sums = GeneralRegister.rsi, output = GeneralRegister.rdx, pixels = GeneralRegister.rcx
         let channel = GeneralRegister.r11, byte = GeneralRegister.rbx, blocksLeft = GeneralRegister.r12
-        a.function(saving: [.rbx, .r12]) { a, _ in
+        let terms = GeneralRegister.r13, flag = GeneralRegister.r14, multipliers = GeneralRegister.r10, bias = GeneralRegister.r9
+        a.function(saving: [.rbx, .r12, .r13, .r14]) { a, _ in
             a.mov(sums, .mem(args, disp: Field.sums))
             a.mov(output, .mem(args, disp: Field.output))
             a.mov(pixels, .mem(args, disp: Field.pixels))
+            a.mov(multipliers, .mem(args, disp: fields.multipliers))
+            a.mov(bias, .mem(args, disp: fields.bias))
+            Requantization16AVX2.loadConstants(fields, &a)
             let pixel = a.newLabel(), block = a.newLabel()
             a.bind(pixel)
             a.xor(channel, channel, width: .dword)      // 4 · channel: float sums and Int32 tables alike
             a.xor(byte, byte, width: .dword)            // channel: the output bytes
+            a.mov(terms, .mem(args, disp: Field.roundingTerms))
             a.mov(blocksLeft, .mem(args, disp: Field.blocks))
             a.bind(block)
-            a.vcvttps2dq(ymm(0), .memory(.mem(sums, index: channel, scale: 1)))
-            a.vcvttps2dq(ymm(1), .memory(.mem(sums, index: channel, scale: 1, disp: 32)))
+            a.mov(flag, .mem(terms, disp: Int32(ConvRequantizer.residualFlagBytes)))
             for h in 0..<2 {
-                Requantization16AVX2.requantize(ymm(h), half: h, fields: fields, channelOffset: channel, &a)
+                let x = ymm(h)
+                a.vcvttps2dq(x, .memory(.mem(sums, index: channel, scale: 1, disp: Int32(32 * h))))
+                a.vpaddd(x, x, .memory(.mem(bias, index: channel, scale: 1, disp: Int32(32 * h))))
+                Requantization16AVX2.requantize(x, half: h, multipliers: .mem(multipliers, index: channel, scale: 1, disp: Int32(32 * h)),
+                                                terms: terms, flag: flag, &a)
             }
             Requantization16AVX2.store(ymm(0), ymm(1), signed: signed, to: .mem(output, index: byte, scale: 1), &a)
             a.add(channel, 64)
             a.add(byte, 16)
+            a.add(terms, Int32(ConvRequantizer.roundingBlockBytes))
             a.dec(blocksLeft)
             a.j(.notEqual, block)
             a.add(sums, .mem(args, disp: Field.sumsPixelBytes))
@@ -64,8 +73,8 @@ struct GeneratedDepthwiseRequantizeArguments {
     var activationMax: Int32
     /// The lanes of the last 16-channel block (`DepthwiseRequantize16AVX512` only).
     var lastLaneMask: UInt32 = 0xFFFF
-    /// `ConvRequantizer.roundingTerms(atChannel: 0)` (`DepthwiseRequantize16AVX512` only).
-    var roundingTerms: UnsafeRawPointer? = nil
+    /// `ConvRequantizer.roundingTerms(atChannel: 0)` (in the form of the kernel that reads them).
+    var roundingTerms: UnsafeRawPointer?
 
     /// Where the requantization steps find their tables and scalars in this block.
     static let requantizationFields = RequantizationFields(
@@ -102,8 +111,8 @@ extension GeneratedDepthwiseRequantizeArguments {
         if sumsPixelBytes < 4 * leastChannels || outputPixelBytes < leastChannels {
             return "generated depthwise requantize: pixel bytes \(sumsPixelBytes) (sums), \(outputPixelBytes) (output) for \(blocks) blocks"
         }
-        if masksLastBlock && roundingTerms == nil {
-            return "generated depthwise requantize: the AVX-512 form needs the requantizer's rounding terms"
+        if roundingTerms == nil {
+            return "generated depthwise requantize: the kernels need the requantizer's rounding terms"
         }
         if masksLastBlock && (lastLaneMask < 1 || lastLaneMask > 0xFFFF) {
             return "generated depthwise requantize: last lane mask \(lastLaneMask) is not a non-empty 16-bit mask"

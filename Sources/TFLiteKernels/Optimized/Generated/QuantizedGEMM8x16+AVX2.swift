@@ -104,6 +104,15 @@ enum QuantizedGEMM8x16AVX2 {
                     a.add(offset, .mem(args, disp: Field.rowTerms))
                 }
                 a.mov(.r11, .mem(args, disp: Field.laneMasks))    // low 32 bits: the panel's lanes
+                // The pixel registers are free until the next pass reloads them: the panel's
+                // rounding terms, its flag, its multipliers.
+                let terms = GeneralRegister.rbx, flag = GeneralRegister.r12, multipliers = GeneralRegister.r13
+                let bias = GeneralRegister.r14
+                a.mov(terms, .mem(args, disp: fields.roundingTerms))
+                a.mov(flag, .mem(terms, disp: Int32(ConvRequantizer.residualFlagBytes)))
+                a.mov(multipliers, .mem(args, disp: fields.multipliers))
+                a.mov(bias, .mem(args, disp: fields.bias))
+                Requantization16AVX2.loadConstants(fields, &a)
                 for r in 0..<4 {
                     if r > 0 {
                         a.cmp(rows, Int32(r))
@@ -115,7 +124,9 @@ enum QuantizedGEMM8x16AVX2 {
                         a.vpaddd(ymm(2 * r + 1), ymm(2 * r + 1), ymm(8))
                     }
                     for h in 0..<2 {
-                        Requantization16AVX2.requantize(ymm(2 * r + h), half: h, fields: fields, channelOffset: nil, &a)
+                        a.vpaddd(ymm(2 * r + h), ymm(2 * r + h), .memory(.mem(bias, disp: Int32(32 * h))))
+                        Requantization16AVX2.requantize(ymm(2 * r + h), half: h, multipliers: .mem(multipliers, disp: Int32(32 * h)),
+                                                        terms: terms, flag: flag, &a)
                     }
                     Requantization16AVX2.store(ymm(2 * r), ymm(2 * r + 1), signed: output == .int8, to: .mem(destination),
                                                lowHalfOnly: .r11, &a)

@@ -11,53 +11,62 @@ struct RequantizationFields {
 }
 
 /// The AVX2 requantization of generated epilogues, bit-exact with
-/// `ConvRequantizer.requantizePortable` for requantizers without a left shift: bias, the
-/// rounding doubling high multiply, the rounding right shift, the output offset, the clamp; and
-/// the narrowing store of 16 results as bytes.
+/// `ConvRequantizer.requantizePortable` for requantizers without a left shift: the reference's
+/// two roundings as one (`ConvRequantizer.singleRounding`) in 64-bit lanes, then the clamp; and
+/// the narrowing store of 16 results as bytes. AVX2 has no arithmetic 64-bit shift, so the
+/// requantizer's terms are in its unsigned form (`ConvRequantizer.unsignedRounding`): per
+/// product of the even and of the odd lanes (`vpmuldq`), the negative addend where it is
+/// negative (`vpcmpgtq`, `vpand`, `vpaddq`; skipped by a branch in layers that clamp negatives),
+/// the addend plus 2^63, a logical shift (`vpsrlvq`), then the post-shift offset
+/// (`ConvRequantizer.unsignedSingleRounding`). 15 vector instructions per 8 channels to the
+/// clamp, 21 with the negative addends.
 enum Requantization16AVX2 {
-    /// Requantizes the 8 Int32 sums in `x` in place: channels `8·half ..< 8·half + 8` counted
-    /// from the tables' start, plus `channelOffset` bytes (`4 ·` the first channel) when given.
-    /// Uses `rax` and ymm8–ymm15.
-    static func requantize(_ x: VectorRegister, half: Int, fields: RequantizationFields,
-                           channelOffset: GeneralRegister?, _ a: inout Assembler) {
-        let args = GeneralRegister.rdi
-        let lanes = Int32(32 * half)
-        /// The 8 entries of a per-channel table at this half.
-        func table(_ field: Int32) -> MemoryOperand {
-            a.mov(.rax, .mem(args, disp: field))
-            if let channelOffset { return .mem(.rax, index: channelOffset, scale: 1, disp: lanes) }
-            return .mem(.rax, disp: lanes)
+    /// Registers the requantization keeps for a whole epilogue (`loadConstants`): zero, and the
+    /// clamp bounds broadcast.
+    static let zero = ymm(12), low = ymm(13), high = ymm(14)
+
+    /// Sets `zero`, and broadcasts the clamp bounds from the argument block in `rdi`.
+    static func loadConstants(_ fields: RequantizationFields, _ a: inout Assembler) {
+        a.vpxor(zero, zero, zero)
+        a.vpbroadcastd(low, .mem(.rdi, disp: fields.activationMin))
+        a.vpbroadcastd(high, .mem(.rdi, disp: fields.activationMax))
+    }
+
+    /// Requantizes the 8 Int32 sums in `x` (bias already added) in place: channels
+    /// `8·half ..< 8·half + 8` of the 16-channel block whose `ConvRequantizer.roundingTerms`
+    /// (unsigned form) start at `terms`, their multipliers at `multipliers`, the block's flag in
+    /// `flag`. Uses ymm8–ymm11; needs `loadConstants`.
+    static func requantize(_ x: VectorRegister, half: Int, multipliers: MemoryOperand, terms: GeneralRegister,
+                           flag: GeneralRegister, _ a: inout Assembler) {
+        typealias Block = ConvRequantizer
+        /// `terms` at `row` bytes into the block, this half's lanes: the even channels, or the odd.
+        func row(_ bytes: Int, odd: Bool = false) -> Assembler.VectorSource {
+            .memory(.mem(terms, disp: Int32(bytes + (odd ? 64 : 0) + 32 * half)))
         }
-        a.vpaddd(x, x, .memory(table(fields.bias)))
-        a.vmovups(ymm(8), table(fields.multipliers))                      // m
-        a.vpmuludq(ymm(9), x, ymm(8))                                     // even products
-        a.vpsrlq(ymm(10), x, 32)
-        a.vpsrlq(ymm(11), ymm(8), 32)
-        a.vpmuludq(ymm(10), ymm(10), ymm(11))                             // odd products
-        a.vpbroadcastq(ymm(11), .mem(args, disp: fields.nudge))           // 2^30 per 64-bit lane
-        a.vpaddq(ymm(9), ymm(9), ymm(11))
-        a.vpaddq(ymm(10), ymm(10), ymm(11))
-        a.vpsrlq(ymm(9), ymm(9), 31)                                      // even: (p + 2^30) >> 31, low half
-        a.vpsllq(ymm(10), ymm(10), 1)                                     // odd: same bits, high half
-        a.vpsrad(ymm(12), x, 31)
-        a.vpaddd(ymm(8), ymm(8), ymm(8))                                  // 2m
-        a.vpand(ymm(12), ymm(12), ymm(8))                                 // 2m where x < 0
-        a.vpblendd(x, ymm(9), ymm(10), 0xAA)
-        a.vpsubd(x, x, ymm(12))                                           // signed high multiply
-        a.vmovups(ymm(11), table(fields.remainderMasks))
-        a.vpand(ymm(12), x, ymm(11))                                      // remainder
-        a.vpsrad(ymm(13), ymm(11), 1)
-        a.vpsrad(ymm(14), x, 31)
-        a.vpsubd(ymm(13), ymm(13), ymm(14))                               // threshold
-        a.vpsravd(x, x, .memory(table(fields.rightShifts)))
-        a.vpcmpgtd(ymm(12), ymm(12), ymm(13))
-        a.vpsubd(x, x, ymm(12))                                           // round half away from zero
-        a.vpbroadcastd(ymm(15), .mem(args, disp: fields.outputOffset))
-        a.vpaddd(x, x, ymm(15))
-        a.vpbroadcastd(ymm(15), .mem(args, disp: fields.activationMin))
-        a.vpmaxsd(x, x, .register(ymm(15)))
-        a.vpbroadcastd(ymm(15), .mem(args, disp: fields.activationMax))
-        a.vpminsd(x, x, .register(ymm(15)))
+        let m = ymm(8), oddM = ymm(9), even = ymm(9), odd = ymm(10), sign = ymm(11)
+        a.vmovups(m, multipliers)
+        a.vpsrlq(oddM, m, 32)
+        a.vpshufd(odd, x, 0xF5)
+        a.vpmuldq(odd, odd, oddM)
+        a.vpmuldq(even, x, m)
+        let positiveRounding = a.newLabel()
+        a.test(flag, Int32(ConvRequantizer.clampedNegativesFlag))
+        a.j(.notEqual, positiveRounding)
+        for (p, isOdd) in [(odd, true), (even, false)] {
+            a.vpcmpgtq(sign, zero, .register(p))
+            a.vpand(sign, sign, row(Block.negativeAddendBytes, odd: isOdd))
+            a.vpaddq(p, p, .register(sign))
+        }
+        a.bind(positiveRounding)
+        for (p, isOdd) in [(odd, true), (even, false)] {
+            a.vpaddq(p, p, row(0, odd: isOdd))
+            a.vpsrlvq(p, p, row(Block.shiftBytes, odd: isOdd))
+        }
+        a.vpsllq(odd, odd, 32)
+        a.vpblendd(x, even, odd, 0xAA)                  // odd lanes from the odd results
+        a.vpaddd(x, x, row(Block.residualOffsetBytes))  // 16 Int32: this half's 8 at 32·half
+        a.vpmaxsd(x, x, .register(low))
+        a.vpminsd(x, x, .register(high))
     }
 
     /// Stores the 16 clamped results in `low` (channels 0–7) and `high` (8–15) as bytes at
