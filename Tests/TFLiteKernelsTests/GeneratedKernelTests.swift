@@ -34,8 +34,7 @@ final class GeneratedKernelTests: XCTestCase {
             (\A.kw, F.kw), (\A.rowStrideBytes, F.rowStrideBytes), (\A.tapStepBytes, F.tapStepBytes),
             (\A.pixelStepBytes, F.pixelStepBytes), (\A.channelBytes, F.channelBytes), (\A.laneMask, F.laneMask),
             (\A.bias, F.bias), (\A.activationMin, F.activationMin), (\A.activationMax, F.activationMax),
-            (\A.outputPixelBytes, F.outputPixelBytes), (\A.multipliers, F.multipliers), (\A.rightShifts, F.rightShifts),
-            (\A.remainderMasks, F.remainderMasks), (\A.nudge, F.nudge), (\A.outputOffset, F.outputOffset),
+            (\A.outputPixelBytes, F.outputPixelBytes), (\A.multipliers, F.multipliers),
             (\A.outputMin, F.outputMin), (\A.outputMax, F.outputMax), (\A.filterRowSkipBytes, F.filterRowSkipBytes),
             (\A.roundingTerms, F.roundingTerms)]
         for (path, offset) in fields { XCTAssertEqual(MemoryLayout<A>.offset(of: path), Int(offset), "\(path)") }
@@ -114,8 +113,7 @@ final class GeneratedKernelTests: XCTestCase {
         let fields: [(PartialKeyPath<A>, Int32)] = [
             (\A.table, F.table), (\A.taps, F.taps), (\A.words, F.words), (\A.weights, F.weights),
             (\A.accumulators, F.accumulators), (\A.rows, F.rows), (\A.output, F.output), (\A.outputStride, F.outputStride),
-            (\A.bias, F.bias), (\A.multipliers, F.multipliers), (\A.rightShifts, F.rightShifts),
-            (\A.remainderMasks, F.remainderMasks), (\A.nudge, F.nudge), (\A.outputOffset, F.outputOffset),
+            (\A.bias, F.bias), (\A.multipliers, F.multipliers),
             (\A.activationMin, F.activationMin), (\A.activationMax, F.activationMax), (\A.panelStride, F.panelStride),
             (\A.rowTerms, F.rowTerms), (\A.laneMasks, F.laneMasks), (\A.roundingTerms, F.roundingTerms),
             (\A.tableBase, F.tableBase)]
@@ -128,8 +126,7 @@ final class GeneratedKernelTests: XCTestCase {
         let fields: [(PartialKeyPath<A>, Int32)] = [
             (\A.sums, F.sums), (\A.output, F.output), (\A.pixels, F.pixels), (\A.blocks, F.blocks),
             (\A.sumsPixelBytes, F.sumsPixelBytes), (\A.outputPixelBytes, F.outputPixelBytes), (\A.bias, F.bias),
-            (\A.multipliers, F.multipliers), (\A.rightShifts, F.rightShifts), (\A.remainderMasks, F.remainderMasks),
-            (\A.nudge, F.nudge), (\A.outputOffset, F.outputOffset), (\A.activationMin, F.activationMin),
+            (\A.multipliers, F.multipliers), (\A.activationMin, F.activationMin),
             (\A.activationMax, F.activationMax), (\A.lastLaneMask, F.lastLaneMask), (\A.roundingTerms, F.roundingTerms)]
         for (path, offset) in fields { XCTAssertEqual(MemoryLayout<A>.offset(of: path), Int(offset), "\(path)") }
     }

@@ -143,7 +143,7 @@ final class KernelContractTests: XCTestCase {
         if requantizing {
             a.output = memory
             a.outputStride = 40
-            (a.bias, a.multipliers, a.rightShifts, a.remainderMasks, a.roundingTerms) = (read, read, read, read, read)
+            (a.bias, a.multipliers, a.roundingTerms) = (read, read, read)
             (a.activationMin, a.activationMax) = (-128, 127)
         } else {
             a.accumulators = memory
@@ -207,7 +207,7 @@ final class KernelContractTests: XCTestCase {
         masked.laneMask = 0x000F
         XCTAssertNil(masked.violation(masksChannels: true, requantizing: false), "a last block of 4 channels")
         var requantizing = depthwiseTiles()
-        (requantizing.bias, requantizing.multipliers, requantizing.rightShifts, requantizing.remainderMasks) = (read, read, read, read)
+        (requantizing.bias, requantizing.multipliers) = (read, read)
         requantizing.roundingTerms = read
         (requantizing.outputPixelBytes, requantizing.outputMin, requantizing.outputMax) = (32, 0, 255)
         XCTAssertNil(requantizing.violation(masksChannels: true, requantizing: true))
@@ -235,7 +235,7 @@ final class KernelContractTests: XCTestCase {
         }
         let brokenRequantizing: [(String, (inout GeneratedDepthwiseArguments) -> Void)] = [
             ("no bias", { $0.bias = nil }),
-            ("no remainder masks", { $0.remainderMasks = nil }),
+            ("no multipliers", { $0.multipliers = nil }),
             ("no rounding terms", { $0.roundingTerms = nil }),
             ("no output pixel bytes", { $0.outputPixelBytes = 0 }),
             ("empty output range", { ($0.outputMin, $0.outputMax) = (127, -128) }),
@@ -275,7 +275,6 @@ final class KernelContractTests: XCTestCase {
     private func depthwiseRequantize(channels c: Int, masked: Bool) -> GeneratedDepthwiseRequantizeArguments {
         GeneratedDepthwiseRequantizeArguments(sums: read, output: memory, pixels: 4, blocks: masked ? (c + 15) / 16 : c / 16,
                                               sumsPixelBytes: 4 * c, outputPixelBytes: c, bias: read, multipliers: read,
-                                              rightShifts: read, remainderMasks: read, outputOffset: 3,
                                               activationMin: -128, activationMax: 127,
                                               lastLaneMask: c % 16 == 0 ? 0xFFFF : (1 << UInt32(c % 16)) - 1,
                                               roundingTerms: read)

@@ -144,8 +144,7 @@ struct DepthwiseRequantizeEpilogue: DepthwiseEpilogue {
             var arguments = GeneratedDepthwiseRequantizeArguments(
                 sums: UnsafeRawPointer(sums), output: UnsafeMutableRawPointer(dst), pixels: pixels, blocks: (c + 15) / 16,
                 sumsPixelBytes: 4 * c, outputPixelBytes: c, bias: UnsafeRawPointer(bias!),
-                multipliers: UnsafeRawPointer(requantizer.multipliers), rightShifts: UnsafeRawPointer(requantizer.rightShifts),
-                remainderMasks: UnsafeRawPointer(requantizer.remainderMasks), outputOffset: p.outputOffset,
+                multipliers: UnsafeRawPointer(requantizer.multipliers),
                 activationMin: p.activationMin, activationMax: p.activationMax,
                 lastLaneMask: c % 16 == 0 ? 0xFFFF : (1 << UInt32(c % 16)) - 1,
                 roundingTerms: requantizer.roundingTerms(atChannel: 0))
@@ -160,8 +159,7 @@ struct DepthwiseRequantizeEpilogue: DepthwiseEpilogue {
             var arguments = GeneratedDepthwiseRequantizeArguments(
                 sums: UnsafeRawPointer(sums), output: UnsafeMutableRawPointer(dst), pixels: pixels, blocks: blocks,
                 sumsPixelBytes: 4 * c, outputPixelBytes: c, bias: UnsafeRawPointer(bias!),
-                multipliers: UnsafeRawPointer(requantizer.multipliers), rightShifts: UnsafeRawPointer(requantizer.rightShifts),
-                remainderMasks: UnsafeRawPointer(requantizer.remainderMasks), outputOffset: p.outputOffset,
+                multipliers: UnsafeRawPointer(requantizer.multipliers),
                 activationMin: p.activationMin, activationMax: p.activationMax,
                 roundingTerms: requantizer.roundingTerms(atChannel: 0))
             KernelPrecondition.holds(arguments.violation(masksLastBlock: false))

@@ -125,10 +125,8 @@ enum DepthwiseGeneratedRow {
                     arguments.outputPixelBytes = c
                     arguments.bias = UnsafeRawPointer(requantize.bias + ch)
                     arguments.multipliers = UnsafeRawPointer(q.multipliers + ch)
-                    arguments.rightShifts = UnsafeRawPointer(q.rightShifts + ch)
-                    arguments.remainderMasks = UnsafeRawPointer(q.remainderMasks + ch)
                     arguments.roundingTerms = q.roundingTerms(atChannel: ch)
-                    (arguments.outputOffset, arguments.outputMin, arguments.outputMax) = (p.outputOffset, p.activationMin, p.activationMax)
+                    (arguments.outputMin, arguments.outputMax) = (p.activationMin, p.activationMax)
                 }
                 KernelPrecondition.holds(arguments.violation(masksChannels: tiles.masksChannels,
                                                              requantizing: options.requantize != nil))

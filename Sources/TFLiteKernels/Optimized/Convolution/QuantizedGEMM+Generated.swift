@@ -210,7 +210,6 @@ struct FusedRequantization {
             var arguments = GeneratedIntegerTileArguments(table: UnsafeRawPointer(pointers), taps: taps, words: words,
                                                           weights: packedFilter, rows: n)
             arguments.outputStride = g.outputDepth
-            arguments.outputOffset = p.outputOffset
             arguments.activationMin = p.activationMin
             arguments.activationMax = p.activationMax
             arguments.panelStride = panelStride
@@ -221,8 +220,6 @@ struct FusedRequantization {
                 arguments.output = output + (first * g.outputDepth + n0)
                 arguments.bias = UnsafeRawPointer(bias.map { $0 + n0 } ?? UnsafePointer(zeroBias))
                 arguments.multipliers = UnsafeRawPointer(requantizer.multipliers + n0)
-                arguments.rightShifts = UnsafeRawPointer(requantizer.rightShifts + n0)
-                arguments.remainderMasks = UnsafeRawPointer(requantizer.remainderMasks + n0)
                 arguments.roundingTerms = requantizer.roundingTerms(atChannel: n0)
             }
             var origin = GEMMTileOrigin(g, pixel: tiles.lowerBound * n)

@@ -237,10 +237,6 @@ struct GeneratedDepthwiseArguments {
     /// block's first channel, its scalars (output offset, clamp bounds).
     var outputPixelBytes: Int = 0
     var multipliers: UnsafeRawPointer? = nil
-    var rightShifts: UnsafeRawPointer? = nil
-    var remainderMasks: UnsafeRawPointer? = nil
-    var nudge: UInt64 = 1 << 30
-    var outputOffset: Int32 = 0
     var outputMin: Int32 = 0
     var outputMax: Int32 = 0
     /// Bytes of filter taps skipped after each window row: `(filter width − kw) · channelBytes`
@@ -251,9 +247,7 @@ struct GeneratedDepthwiseArguments {
 
     /// Where the requantizing form finds its tables and scalars.
     static let requantizationFields = RequantizationFields(
-        bias: Field.bias, multipliers: Field.multipliers, rightShifts: Field.rightShifts,
-        remainderMasks: Field.remainderMasks, roundingTerms: Field.roundingTerms, nudge: Field.nudge,
-        outputOffset: Field.outputOffset,
+        bias: Field.bias, multipliers: Field.multipliers, roundingTerms: Field.roundingTerms,
         activationMin: Field.outputMin, activationMax: Field.outputMax)
 
     /// Byte offsets of the fields (checked against `MemoryLayout` by the kernel tests).
@@ -262,9 +256,8 @@ struct GeneratedDepthwiseArguments {
         static let kw: Int32 = 40, rowStrideBytes: Int32 = 48, tapStepBytes: Int32 = 56, pixelStepBytes: Int32 = 64
         static let channelBytes: Int32 = 72, laneMask: Int32 = 80, bias: Int32 = 88, activationMin: Int32 = 96
         static let activationMax: Int32 = 100, outputPixelBytes: Int32 = 104, multipliers: Int32 = 112
-        static let rightShifts: Int32 = 120, remainderMasks: Int32 = 128, nudge: Int32 = 136, outputOffset: Int32 = 144
-        static let outputMin: Int32 = 148, outputMax: Int32 = 152, filterRowSkipBytes: Int32 = 160
-        static let roundingTerms: Int32 = 168
+        static let outputMin: Int32 = 120, outputMax: Int32 = 124, filterRowSkipBytes: Int32 = 128
+        static let roundingTerms: Int32 = 136
     }
 }
 
@@ -305,7 +298,7 @@ extension GeneratedDepthwiseArguments {
             return "generated depthwise tiles: activation range \(activationMin)...\(activationMax) is empty"
         }
         if requantizing {
-            if bias == nil || multipliers == nil || rightShifts == nil || remainderMasks == nil || roundingTerms == nil {
+            if bias == nil || multipliers == nil || roundingTerms == nil {
                 return "generated depthwise tiles: the requantizing form needs the bias and every requantizer table"
             }
             if outputPixelBytes < 1 { return "generated depthwise tiles: output pixel bytes \(outputPixelBytes) < 1" }

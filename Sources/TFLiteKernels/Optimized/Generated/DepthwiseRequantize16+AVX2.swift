@@ -65,10 +65,6 @@ struct GeneratedDepthwiseRequantizeArguments {
     var outputPixelBytes: Int
     var bias: UnsafeRawPointer
     var multipliers: UnsafeRawPointer
-    var rightShifts: UnsafeRawPointer
-    var remainderMasks: UnsafeRawPointer
-    var nudge: UInt64 = 1 << 30
-    var outputOffset: Int32
     var activationMin: Int32
     var activationMax: Int32
     /// The lanes of the last 16-channel block (`DepthwiseRequantize16AVX512` only).
@@ -78,17 +74,14 @@ struct GeneratedDepthwiseRequantizeArguments {
 
     /// Where the requantization steps find their tables and scalars in this block.
     static let requantizationFields = RequantizationFields(
-        bias: Field.bias, multipliers: Field.multipliers, rightShifts: Field.rightShifts,
-        remainderMasks: Field.remainderMasks, roundingTerms: Field.roundingTerms, nudge: Field.nudge,
-        outputOffset: Field.outputOffset,
+        bias: Field.bias, multipliers: Field.multipliers, roundingTerms: Field.roundingTerms,
         activationMin: Field.activationMin, activationMax: Field.activationMax)
 
     /// Byte offsets of the fields (checked against `MemoryLayout` by the kernel tests).
     enum Field {
         static let sums: Int32 = 0, output: Int32 = 8, pixels: Int32 = 16, blocks: Int32 = 24, sumsPixelBytes: Int32 = 32
-        static let outputPixelBytes: Int32 = 40, bias: Int32 = 48, multipliers: Int32 = 56, rightShifts: Int32 = 64
-        static let remainderMasks: Int32 = 72, nudge: Int32 = 80, outputOffset: Int32 = 88, activationMin: Int32 = 92
-        static let activationMax: Int32 = 96, lastLaneMask: Int32 = 100, roundingTerms: Int32 = 104
+        static let outputPixelBytes: Int32 = 40, bias: Int32 = 48, multipliers: Int32 = 56, activationMin: Int32 = 64
+        static let activationMax: Int32 = 68, lastLaneMask: Int32 = 72, roundingTerms: Int32 = 80
     }
 }
 

@@ -190,10 +190,6 @@ struct GeneratedIntegerTileArguments {
     var outputStride: Int
     var bias: UnsafeRawPointer?
     var multipliers: UnsafeRawPointer?
-    var rightShifts: UnsafeRawPointer?
-    var remainderMasks: UnsafeRawPointer?
-    var nudge: UInt64 = 1 << 30
-    var outputOffset: Int32 = 0
     var activationMin: Int32 = 0
     var activationMax: Int32 = 0
     /// Bytes from the first panel's weights to the second's (`QuantizedGEMM8x32AVX512VNNI`).
@@ -217,19 +213,16 @@ struct GeneratedIntegerTileArguments {
 
     /// Where the requantization steps find their tables and scalars in this block.
     static let requantizationFields = RequantizationFields(
-        bias: Field.bias, multipliers: Field.multipliers, rightShifts: Field.rightShifts,
-        remainderMasks: Field.remainderMasks, roundingTerms: Field.roundingTerms, nudge: Field.nudge,
-        outputOffset: Field.outputOffset,
+        bias: Field.bias, multipliers: Field.multipliers, roundingTerms: Field.roundingTerms,
         activationMin: Field.activationMin, activationMax: Field.activationMax)
 
     /// Byte offsets of the fields (checked against `MemoryLayout` by the kernel tests).
     enum Field {
         static let table: Int32 = 0, taps: Int32 = 8, words: Int32 = 16, weights: Int32 = 24, accumulators: Int32 = 32
         static let rows: Int32 = 40, output: Int32 = 48, outputStride: Int32 = 56, bias: Int32 = 64
-        static let multipliers: Int32 = 72, rightShifts: Int32 = 80, remainderMasks: Int32 = 88, nudge: Int32 = 96
-        static let outputOffset: Int32 = 104, activationMin: Int32 = 108, activationMax: Int32 = 112
-        static let panelStride: Int32 = 120, rowTerms: Int32 = 128, laneMasks: Int32 = 136, roundingTerms: Int32 = 144
-        static let tableBase: Int32 = 152
+        static let multipliers: Int32 = 72, activationMin: Int32 = 80, activationMax: Int32 = 84
+        static let panelStride: Int32 = 88, rowTerms: Int32 = 96, laneMasks: Int32 = 104, roundingTerms: Int32 = 112
+        static let tableBase: Int32 = 120
     }
 }
 
@@ -241,7 +234,7 @@ extension GeneratedIntegerTileArguments {
     ///   counters, so 0 taps would not end and 0 words would read a step;
     /// - `1 ≤ rows ≤ 8` (`QuantizedGEMM.tilePixels`);
     /// - sums: `accumulators` set; requantizing: `output` and the per-channel tables (`bias`,
-    ///   `multipliers`, `rightShifts`, `remainderMasks`) and `roundingTerms` set, `outputStride ≥ 1`,
+    ///   `multipliers`) and `roundingTerms` set, `outputStride ≥ 1`,
     ///   `activationMin ≤ activationMax`;
     /// - `panels` 1 or 2; with 2, the second panel's weights start at least one panel
     ///   (`64 · taps · words` bytes) after the first's (`panelStride`);
@@ -256,8 +249,7 @@ extension GeneratedIntegerTileArguments {
         if taps < 1 || words < 1 { return "generated integer tile: taps \(taps), words \(words): both must be ≥ 1" }
         if rows < 1 || rows > 8 { return "generated integer tile: rows \(rows) outside 1...8" }
         if requantizing {
-            if output == nil || bias == nil || multipliers == nil || rightShifts == nil || remainderMasks == nil
-                || roundingTerms == nil {
+            if output == nil || bias == nil || multipliers == nil || roundingTerms == nil {
                 return "generated integer tile: a requantizing call needs the output, every per-channel table and the rounding terms"
             }
             if outputStride < 1 { return "generated integer tile: output stride \(outputStride) < 1" }

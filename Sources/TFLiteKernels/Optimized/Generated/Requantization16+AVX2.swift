@@ -1,13 +1,11 @@
 import MachineCode
 
 /// Where a generated requantizing epilogue finds its parameters: byte offsets of fields in the
-/// argument block its function receives in `rdi`. The four tables are pointers to per-channel
-/// `Int32` arrays (`ConvRequantizer`'s, and the bias), `roundingTerms` a pointer to
-/// `ConvRequantizer.roundingTerms(atChannel:)` (read by the AVX-512 form only), `nudge` a
-/// `UInt64` 2^30 (the AVX2 form's), the last three `Int32` scalars.
+/// argument block its function receives in `rdi`. `bias` and `multipliers` point to per-channel
+/// `Int32` arrays (the bias, `ConvRequantizer`'s multipliers), `roundingTerms` to
+/// `ConvRequantizer.roundingTerms(atChannel:)`, the clamp bounds are `Int32` scalars.
 struct RequantizationFields {
-    var bias, multipliers, rightShifts, remainderMasks, roundingTerms, nudge: Int32
-    var outputOffset, activationMin, activationMax: Int32
+    var bias, multipliers, roundingTerms, activationMin, activationMax: Int32
 }
 
 /// The AVX2 requantization of generated epilogues, bit-exact with
