@@ -185,7 +185,7 @@ public final class ConvRequantizer: @unchecked Sendable {
     /// negative product clamps to the minimum whether its rounding is exact or not: a negative
     /// product `x·m` gives a result `≤ 0` before the offset with or without the negative addend
     /// (`(x·m + 2^30 + 2^(30+s)) / 2^(31+s) < 1`), so `≤ outputOffset ≤ activationMin` after it.
-    /// The generated AVX-512 requantization skips the negative addend in such layers
+    /// The generated requantizations (AVX-512 and AVX2) skip the negative addend in such layers
     /// (`singleRounding(_:multiplier:rightShift:outputOffset:roundsNegativesAway:)` with false).
     static func clampsNegativeResults(activationMin: Int32, outputOffset: Int32) -> Bool {
         activationMin >= outputOffset
