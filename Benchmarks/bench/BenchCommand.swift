@@ -5,7 +5,8 @@ import TFLiteInterpreter
 import TFLiteKernels
 
 /// `swift run -c release bench`: latency, throughput, arena and memory of the reference
-/// models, optionally compared with the reference runtime and profiled per operator type.
+/// models, compared with the reference runtime where it is installed, optionally profiled per
+/// operator type.
 @main
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -17,9 +18,11 @@ struct BenchCommand: ParsableCommand {
             (image -> detections on Models/images/*.png, per image including preprocessing).
             Each row: warm-up runs, then measured invokes (time-boxed by --seconds unless --iterations \
             is given) on random inputs of the right type.
-            --compare runs Scripts/reference-bench.py with $LITEVISION_PYTHON (else python3), which needs \
-            the ai-edge-litert package (python3 -m pip install ai-edge-litert), for both the reference \
-            runtime's built-in kernels (BUILTIN_WITHOUT_DEFAULT_DELEGATES) and its default XNNPACK path.
+            The model rows are compared with the reference runtime (--no-compare: not): \
+            Scripts/reference-bench.py runs with $LITEVISION_PYTHON (else python3), which needs the \
+            ai-edge-litert package (python3 -m pip install ai-edge-litert), for both the reference \
+            runtime's built-in kernels (BUILTIN_WITHOUT_DEFAULT_DELEGATES) and its default XNNPACK path; \
+            without the package the comparison is skipped with a message.
             Use a release build: swift run -c release bench
             """)
 
@@ -42,8 +45,9 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Print a JSON array of row objects instead of the table.")
     var json = false
 
-    @Flag(help: "Also run the reference runtime (built-in kernels and XNNPACK) and print our/their ratios.")
-    var compare = false
+    @Flag(inversion: .prefixedNo,
+          help: "Also run the reference runtime (built-in kernels and XNNPACK) and print our/their ratios (where it is installed).")
+    var compare = true
 
     @Flag(help: "Collect and print the time per operator type.")
     var profile = false
