@@ -256,6 +256,12 @@ final class AssemblerEncodingTests: XCTestCase {
         ("vpshufd zmm29, zmm3, 0xF5", [0x62, 0x61, 0x7D, 0x48, 0x70, 0xEB, 0xF5], { a in a.vpshufd(zmm(29), zmm(3), 0xF5) }),
         ("vpshufd zmm3{k3}, zmm29, 0xA0", [0x62, 0x91, 0x7D, 0x4B, 0x70, 0xDD, 0xA0], { a in a.vpshufd(zmm(3), zmm(29), 0xA0, mask: k(3)) }),
         ("vpsrlq zmm18, zmm17, 32", [0x62, 0xB1, 0xED, 0x40, 0x73, 0xD1, 0x20], { a in a.vpsrlq(zmm(18), zmm(17), 32) }),
+        // The VNNI tiles' bias start: a masked load, copied to each pixel's accumulator.
+        ("vmovups zmm19{k1}{z}, [rax+64]", [0x62, 0xE1, 0x7C, 0xC9, 0x10, 0x58, 0x01],
+         { a in a.vmovups(zmm(19), .mem(.rax, disp: 64), mask: k(1), zeroing: true) }),
+        ("vmovups zmm19{k1}{z}, [rax]", [0x62, 0xE1, 0x7C, 0xC9, 0x10, 0x18], { a in a.vmovups(zmm(19), .mem(.rax), mask: k(1), zeroing: true) }),
+        ("vmovaps zmm3, zmm19", [0x62, 0xB1, 0x7C, 0x48, 0x28, 0xDB], { a in a.vmovaps(zmm(3), zmm(19)) }),
+        ("kmovw k1, edx", [0xC5, 0xF8, 0x92, 0xCA], { a in a.kmovw(k(1), .rdx) }),
         ("vmovups zmm19, [rax+384]", [0x62, 0xE1, 0x7C, 0x48, 0x10, 0x58, 0x06], { a in a.vmovups(zmm(19), .mem(.rax, disp: 384)) }),
         ("vmovups zmm24, [rax+r12+320]", [0x62, 0x21, 0x7C, 0x48, 0x10, 0x44, 0x20, 0x05], { a in a.vmovups(zmm(24), .mem(.rax, index: .r12, scale: 1, disp: 320)) }),
         ("vpmovdb [r8]{k1}, zmm3", [0x62, 0xD2, 0x7E, 0x49, 0x31, 0x18], { a in a.vpmovdb(.mem(.r8), zmm(3), mask: k(1)) }),

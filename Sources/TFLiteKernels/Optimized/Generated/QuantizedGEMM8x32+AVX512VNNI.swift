@@ -11,7 +11,7 @@ import MachineCode
 /// All are exact (wrapping Int32 sums of exact products), like the portable kernels.
 ///
 /// Two outputs (`Output`): the Int32 sums for a Swift epilogue, or the requantized bytes
-/// (bias, window-sum term, the rounding doubling high multiply, rounding right shift, offset,
+/// (the sums started from the bias, then the window-sum term, the rounding doubling high multiply, rounding right shift, offset,
 /// clamp, `vpmovdb`), bit-exact with `ConvRequantizer.requantizePortable` for requantizers without
 /// a left shift. The byte stores and table loads are masked per panel (`laneMasks`), so a partial
 /// last panel needs no scalar path; masked-out lanes are neither read nor written.
@@ -46,6 +46,17 @@ enum QuantizedGEMM8x32AVX512VNNI {
         let saved: [GeneralRegister] = [.rbx, .rbp, .r12, .r13, .r14, .r15]
         func accumulator(_ r: Int, _ k: Int) -> VectorRegister { zmm(panels * r + k) }
         a.function(saving: saved) { a, done in
+            if output == .bytes {
+                // The sums start from the bias (each panel's lanes, masked), so the
+                // requantization needs no add of its own.
+                a.mov(.rax, .mem(args, disp: Field.bias))
+                for panel in 0..<panels {
+                    a.mov(.rdx, .mem(args, disp: Field.laneMasks + Int32(4 * panel)), width: .dword)
+                    a.kmovw(k(1), .rdx)
+                    a.vmovups(zmm(19), .mem(.rax, disp: Int32(64 * panel)), mask: k(1), zeroing: true)
+                    for r in 0..<pixelRows { a.vmovaps(accumulator(r, panel), zmm(19)) }
+                }
+            }
             a.mov(tapRow, .mem(args, disp: Field.table))
             a.mov(tapCount, .mem(args, disp: Field.taps))
             a.mov(end, .mem(args, disp: Field.words))
@@ -53,7 +64,7 @@ enum QuantizedGEMM8x32AVX512VNNI {
             a.add(end, .mem(args, disp: Field.tableBase))     // runs are read at entry + base + offset
             a.mov(weights, .mem(args, disp: Field.weights))
             a.mov(secondPanel, .mem(args, disp: Field.panelStride))
-            for v in 0..<(pixelRows * panels) { a.vpxor(zmm(v), zmm(v), zmm(v)) }
+            if output == .accumulators { for v in 0..<(pixelRows * panels) { a.vpxor(zmm(v), zmm(v), zmm(v)) } }
             let tap = a.newLabel(), step = a.newLabel()
             a.bind(tap)
             for (r, p) in pixels.enumerated() { a.mov(p, .mem(tapRow, disp: Int32(8 * r))) }
@@ -115,7 +126,6 @@ enum QuantizedGEMM8x32AVX512VNNI {
                     a.j(.lessOrEqual, panelDone)
                 }
                 let x = accumulator(r, panel)
-                a.vpaddd(x, x, .register(R.bias))
                 if layout == .uint8WeightQuads { a.vpaddd(x, x, .broadcast(.r9, disp: Int32(4 * r))) }
                 R.requantize(x, flag: .r10, &a)
                 a.vpmovdb(.mem(destination), x, mask: k(1))
