@@ -10,11 +10,12 @@ import MachineCode
 /// - uint8-weight quads (signed `x − 128` inputs): `vpdpbusd acc, weights, [pixel]{1to16}`.
 /// All are exact (wrapping Int32 sums of exact products), like the portable kernels.
 ///
-/// Two outputs (`Output`): the Int32 sums for a Swift epilogue, or the requantized bytes
-/// (the sums started from the bias, then the window-sum term, the rounding doubling high multiply, rounding right shift, offset,
-/// clamp, `vpmovdb`), bit-exact with `ConvRequantizer.requantizePortable` for requantizers without
-/// a left shift. The byte stores and table loads are masked per panel (`laneMasks`), so a partial
-/// last panel needs no scalar path; masked-out lanes are neither read nor written.
+/// Two outputs (`Output`): the Int32 sums for a Swift epilogue, or the requantized bytes (the
+/// sums started from the bias, then the window-sum term, the rounding doubling high multiply,
+/// rounding right shift, offset, clamp, `vpmovdb`), bit-exact with
+/// `ConvRequantizer.requantizePortable` for requantizers without a left shift. The byte stores
+/// and table loads are masked per panel (`laneMasks`), so a partial last panel needs no scalar
+/// path; masked-out lanes are neither read nor written.
 ///
 /// C signature (System V): `(arguments)`, a pointer to `GeneratedIntegerTileArguments`.
 /// Preconditions: `taps ≥ 1`, `words ≥ 1`, `1 ≤ rows ≤ 8`; `table[t·8 + r] + tableBase` is pixel
@@ -99,8 +100,9 @@ enum QuantizedGEMM8x32AVX512VNNI {
         }
     }
 
-    /// The requantizing end (`Requantization16AVX512`): for each panel, its tables (masked
-    /// loads), then each of the first `rows` pixels requantized and stored.
+    /// The requantizing end (`Requantization16AVX512`): for each panel, its tables but the bias
+    /// (masked loads; the sums started from it), then each of the first `rows` pixels
+    /// requantized and stored.
     private static func requantizeAndStore(layout: QuantizedGEMMLayout, panels: Int, pixelRows: Int,
                                            accumulator: (Int, Int) -> VectorRegister, done: Assembler.Label,
                                            _ a: inout Assembler) {
@@ -116,7 +118,7 @@ enum QuantizedGEMM8x32AVX512VNNI {
             let panelDone = panel + 1 < panels ? a.newLabel() : done
             a.mov(.rdx, .mem(args, disp: Field.laneMasks + Int32(4 * panel)), width: .dword)
             a.kmovw(k(1), .rdx)
-            R.loadTables(fields, channelBytes: nil, block: panel, mask: k(1), flag: .r10, &a)
+            R.loadTables(fields, channelBytes: nil, block: panel, mask: k(1), flag: .r10, withBias: false, &a)
             a.mov(destination, .mem(args, disp: Field.output))
             if panel > 0 { a.add(destination, 16) }
             if layout == .uint8WeightQuads { a.mov(.r9, .mem(args, disp: Field.rowTerms)) }

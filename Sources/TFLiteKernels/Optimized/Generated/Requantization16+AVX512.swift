@@ -10,7 +10,8 @@ import MachineCode
 /// in blocks that have such channels; then the clamp. Two bits of the block's flag select by a
 /// branch: the residual offsets, and the negative addends, skipped in layers whose clamp takes
 /// every negative result to its minimum (`ConvRequantizer.clampsNegativeResults`: RELU and
-/// RELU6), where they cannot change a byte: 10 vector instructions to the clamp instead of 14. The bias is the caller's to add.
+/// RELU6), where they cannot change a byte: 10 vector instructions to the clamp instead of 14.
+/// The bias is the caller's to add.
 ///
 /// Registers: the per-channel tables of one 16-channel block in zmm16–25 and its flag in a
 /// general register of the caller's (`loadTables`), the clamp bounds broadcast into zmm26–27
@@ -40,18 +41,19 @@ enum Requantization16AVX512 {
     }
 
     /// Loads the tables of 16-channel block `block` (plus `channelBytes`, `4 ·` a channel index,
-    /// when given): 16 entries of the bias and the multipliers from `4 · channelIndex + 64 ·
-    /// block` bytes into each, under `mask` with zeroing (lanes past the channels are neither
-    /// read nor used); the block's `ConvRequantizer.roundingTerms` (`8 · channelBytes + 512 ·
-    /// block` bytes in), and its flag (`ConvRequantizer.residualOffsetFlag`,
-    /// `.clampedNegativesFlag`) into `flag`, which may be `rax`. Uses `rax`.
+    /// when given): 16 entries of the bias (unless `withBias` is false: kernels whose sums start
+    /// from it) and the multipliers from `4 · channelIndex + 64 · block` bytes into each, under
+    /// `mask` with zeroing (lanes past the channels are neither read nor used); the block's
+    /// `ConvRequantizer.roundingTerms` (`8 · channelBytes + 512 · block` bytes in), and its flag
+    /// (`ConvRequantizer.residualOffsetFlag`, `.clampedNegativesFlag`) into `flag`, which may be
+    /// `rax`. Uses `rax`.
     static func loadTables(_ fields: RequantizationFields, channelBytes: GeneralRegister?, block: Int,
-                           mask: OpmaskRegister, flag: GeneralRegister, _ a: inout Assembler) {
+                           mask: OpmaskRegister, flag: GeneralRegister, withBias: Bool = true, _ a: inout Assembler) {
         func entries(_ field: Int32, scale: UInt8, disp: Int32) -> MemoryOperand {
             a.mov(.rax, .mem(.rdi, disp: field))
             return channelBytes.map { .mem(.rax, index: $0, scale: scale, disp: disp) } ?? .mem(.rax, disp: disp)
         }
-        a.vmovups(bias, entries(fields.bias, scale: 1, disp: Int32(64 * block)), mask: mask, zeroing: true)
+        if withBias { a.vmovups(bias, entries(fields.bias, scale: 1, disp: Int32(64 * block)), mask: mask, zeroing: true) }
         a.vmovups(multiplier, entries(fields.multipliers, scale: 1, disp: Int32(64 * block)), mask: mask, zeroing: true)
         a.vpsrlq(oddMultiplier, multiplier, 32)
         typealias Block = ConvRequantizer
@@ -76,22 +78,6 @@ enum Requantization16AVX512 {
         var multiplier, oddMultiplier, evenAddend, oddAddend: VectorRegister
         var evenNegativeAddend, oddNegativeAddend, evenShift, oddShift: VectorRegister
         var t0, t1: VectorRegister
-
-        /// Per-tensor terms: one register each serves the even and the odd lanes.
-        init(multiplier: VectorRegister, addend: VectorRegister, negativeAddend: VectorRegister, shift: VectorRegister,
-             temporaries: (VectorRegister, VectorRegister)) {
-            self.init(multiplier: multiplier, oddMultiplier: multiplier, evenAddend: addend, oddAddend: addend,
-                      evenNegativeAddend: negativeAddend, oddNegativeAddend: negativeAddend, evenShift: shift,
-                      oddShift: shift, t0: temporaries.0, t1: temporaries.1)
-        }
-
-        init(multiplier: VectorRegister, oddMultiplier: VectorRegister, evenAddend: VectorRegister, oddAddend: VectorRegister,
-             evenNegativeAddend: VectorRegister, oddNegativeAddend: VectorRegister, evenShift: VectorRegister,
-             oddShift: VectorRegister, t0: VectorRegister, t1: VectorRegister) {
-            (self.multiplier, self.oddMultiplier, self.evenAddend, self.oddAddend) = (multiplier, oddMultiplier, evenAddend, oddAddend)
-            (self.evenNegativeAddend, self.oddNegativeAddend) = (evenNegativeAddend, oddNegativeAddend)
-            (self.evenShift, self.oddShift, self.t0, self.t1) = (evenShift, oddShift, t0, t1)
-        }
     }
 
     /// The per-channel tables `loadTables` fills.
@@ -145,5 +131,15 @@ enum Requantization16AVX512 {
         a.vpaddq(r.t0, r.t0, .register(r.evenAddend))
         a.vpsravq(x, r.t0, .register(r.evenShift))
         a.vpshufd(x, r.t1, 0xA0, mask: oddLanes)       // odd lane 2i + 1 ← t1's lane 2i
+    }
+}
+
+extension Requantization16AVX512.Rounding {
+    /// Per-tensor terms: one register each serves the even and the odd lanes.
+    init(multiplier: VectorRegister, addend: VectorRegister, negativeAddend: VectorRegister, shift: VectorRegister,
+         temporaries: (VectorRegister, VectorRegister)) {
+        self.init(multiplier: multiplier, oddMultiplier: multiplier, evenAddend: addend, oddAddend: addend,
+                  evenNegativeAddend: negativeAddend, oddNegativeAddend: negativeAddend, evenShift: shift,
+                  oddShift: shift, t0: temporaries.0, t1: temporaries.1)
     }
 }
