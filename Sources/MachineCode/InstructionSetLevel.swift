@@ -36,6 +36,7 @@ public enum InstructionSetLevel: Int, Comparable, CaseIterable, Sendable, Custom
     /// Higher levels are used only when `LITEVISION_ISA` names them explicitly, until a test run
     /// on such a CPU has verified them. Every level is verified: AVX2 on AMD Zen 3; AVX-VNNI,
     /// AVX-512 and AVX512-VNNI on Intel Xeon (family 6 model 207), each with the kernel and model
-    /// test suites run at that level.
-    public static let verifiedOnHardware: Set<InstructionSetLevel> = [.sse2, .avx2, .avxvnni, .avx512, .avx512vnni]
+    /// test suites run at that level. (An array: a `Set` would cost each process a runtime
+    /// conformance lookup at its first model's prepare.)
+    public static let verifiedOnHardware: [InstructionSetLevel] = [.sse2, .avx2, .avxvnni, .avx512, .avx512vnni]
 }

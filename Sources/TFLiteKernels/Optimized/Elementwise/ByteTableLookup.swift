@@ -14,18 +14,11 @@ import _Builtin_intrinsics.intel
 public struct ByteTableLookup: Sendable {
     /// The 256 entries, indexed by the input byte (`UInt8(bitPattern:)` for int8).
     public let entries: [UInt8]
-    /// Row k (entries 16k ..< 16k + 16) repeated in each 16-byte lane of 64 bytes.
-    let rows: [SIMD64<UInt8>]
 
     /// Prepares `entries` (exactly 256).
     public init(_ entries: [UInt8]) {
         precondition(entries.count == 256, "a byte table has 256 entries")
         self.entries = entries
-        rows = (0..<16).map { k in
-            var row = SIMD64<UInt8>()
-            for lane in 0..<64 { row[lane] = entries[k * 16 + lane % 16] }
-            return row
-        }
     }
 
     /// Maps `x[i]` to `out[i]` through the table for `i` in `range`.
@@ -61,12 +54,13 @@ public struct ByteTableLookup: Sendable {
     }
 
     #if LITEVISION_AVX512
-    /// 64 bytes per step with 16 masked byte shuffles, then the scalar tail.
+    /// 64 bytes per step with 16 masked byte shuffles (row k, entries 16k ..< 16k + 16, in each
+    /// 16-byte lane of `t[k]`), then the scalar tail.
     func applyVector(range: Range<Int>, _ x: UnsafePointer<UInt8>, _ out: UnsafeMutablePointer<UInt8>) {
-        rows.withUnsafeBufferPointer { rows in
-            let r = UnsafeRawPointer(rows.baseAddress!)
+        entries.withUnsafeBufferPointer { entries in
+            let r = UnsafeRawPointer(entries.baseAddress!)
             var t = [__m512i](repeating: _mm512_setzero_si512(), count: 16)
-            for k in 0..<16 { t[k] = r.loadUnaligned(fromByteOffset: k * 64, as: __m512i.self) }
+            for k in 0..<16 { t[k] = _mm512_broadcast_i32x4(r.loadUnaligned(fromByteOffset: k * 16, as: __m128i.self)) }
             let bias = _mm512_set1_epi8(0x70)
             var i = range.lowerBound
             t.withUnsafeBufferPointer { tables in

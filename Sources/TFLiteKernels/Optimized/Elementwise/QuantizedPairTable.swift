@@ -68,24 +68,33 @@ public struct QuantizedPairTable: Sendable {
             return QuantizedPairTable(signed: signed) { BinaryArithmeticReference.quantizedAddElement($0, $1, p, subtract: subtract) }
         }
         let k = QuantizedBinaryArithmeticOptimized.AddConstants(p, subtract: subtract)
-        // Codes by byte, 16 per vector, and each input's rescaled codes.
-        let codes = (0..<16).map { v in
-            var lanes = SIMD16<Int32>()
-            for lane in 0..<16 {
-                let byte = 16 &* v &+ lane
-                lanes[lane] = signed ? Int32(Int8(truncatingIfNeeded: byte)) : Int32(byte)
+        // Each input's rescaled codes by byte, 16 per vector, in flat Int32 arrays (an array of
+        // SIMD vectors would cost the process a runtime type instantiation at its first table).
+        var first = [Int32](repeating: 0, count: 256), second = [Int32](repeating: 0, count: 256)
+        first.withUnsafeMutableBytes { first in
+            second.withUnsafeMutableBytes { second in
+                for v in 0..<16 {
+                    var codes = SIMD16<Int32>()
+                    for lane in 0..<16 {
+                        let byte = 16 &* v &+ lane
+                        codes[lane] = signed ? Int32(Int8(truncatingIfNeeded: byte)) : Int32(byte)
+                    }
+                    first.storeBytes(of: k.rescaledA(codes), toByteOffset: 64 &* v, as: SIMD16<Int32>.self)
+                    second.storeBytes(of: k.rescaledB(codes), toByteOffset: 64 &* v, as: SIMD16<Int32>.self)
+                }
             }
-            return lanes
         }
-        let first = codes.map(k.rescaledA), second = codes.map(k.rescaledB)
         var table = [UInt8](repeating: 0, count: 65536)
         table.withUnsafeMutableBufferPointer { t in
             let out = UnsafeMutableRawPointer(t.baseAddress!)
-            for hiByte in 0..<256 {
-                let a = SIMD16<Int32>(repeating: first[hiByte &>> 4][hiByte & 15])
-                for v in 0..<16 {
-                    out.storeBytes(of: SIMD16<UInt8>(truncatingIfNeeded: k.output(a, second[v])),
-                                   toByteOffset: hiByte &<< 8 &+ 16 &* v, as: SIMD16<UInt8>.self)
+            second.withUnsafeBytes { second in
+                for hiByte in 0..<256 {
+                    let a = SIMD16<Int32>(repeating: first[hiByte])
+                    for v in 0..<16 {
+                        let b = second.loadUnaligned(fromByteOffset: 64 &* v, as: SIMD16<Int32>.self)
+                        out.storeBytes(of: SIMD16<UInt8>(truncatingIfNeeded: k.output(a, b)),
+                                       toByteOffset: hiByte &<< 8 &+ 16 &* v, as: SIMD16<UInt8>.self)
+                    }
                 }
             }
         }
