@@ -36,7 +36,7 @@ public struct QuantizedPairLinearForm: Sendable, Equatable {
     /// that give the pair's entry: an interval that the pair table's codes bound from both sides,
     /// and from one side where the entry is clamped.
     /// - Complexity: O(65,536) per candidate, at most `shiftsTried` candidates (at a model's
-    ///   first invoke, where the table is built).
+    ///   prepare, where the table is built).
     public static func fit(table: UnsafePointer<UInt8>, signed: Bool, slopes: (Double, Double),
                            range: ClosedRange<Int32>) -> QuantizedPairLinearForm? {
         guard range.lowerBound < range.upperBound, slopes.0.isFinite, slopes.1.isFinite,
@@ -53,7 +53,7 @@ public struct QuantizedPairLinearForm: Sendable, Equatable {
         let shifts = Array(stride(from: top, to: Swift.max(top - shiftsTried, -1), by: -1))
         // The rounded slopes at each shift: they find a form for 14 of the 15 ADDs of the
         // project's int8 models and 59 of 60 random layers (the tests); the 15th has none with
-        // the neighbouring integer slopes either. A table without a form costs its first invoke
+        // the neighbouring integer slopes either. A table without a form costs its prepare
         // these few passes only.
         for k in shifts {
             let a = (slopes.0 * Double(Int64(1) << k)).rounded(), b = (slopes.1 * Double(Int64(1) << k)).rounded()

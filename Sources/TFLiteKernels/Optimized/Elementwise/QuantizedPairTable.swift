@@ -32,14 +32,15 @@ public struct QuantizedPairTable: Sendable {
         self.entries = entries; self.signed = signed; self.linearForm = linearForm
     }
 
-    /// The table of quantized ADD (or SUB): 16 entries at a time with the vector arithmetic
-    /// (`QuantizedBinaryArithmeticOptimized`, bit-exact with the element function) when it handles `p`, else
-    /// one element function call per entry.
+    /// The table of quantized ADD (or SUB): a row of 256 entries per call of the generated exact
+    /// ADD where there is one (AVX-512), else 16 entries at a time with the vector arithmetic
+    /// (`QuantizedBinaryArithmeticOptimized`, bit-exact with the element function) when it
+    /// handles `p`, else one element function call per entry.
     ///
     /// Each input's rescaling depends on that input alone, so the 256 rescaled codes of each are
     /// computed once and every entry only takes the output step (one rounding multiply of three):
-    /// the element function's steps, hoisted. The table is built at a model's first invoke, so
-    /// this counts in its cold start.
+    /// the element function's steps, hoisted. The table is built at prepare, so this counts in a
+    /// model's cold start.
     ///
     /// The table's `linearForm` is searched at the same time (`QuantizedPairLinearForm.fit`,
     /// slopes from the three multipliers), where a generated kernel could run it.
@@ -66,6 +67,9 @@ public struct QuantizedPairTable: Sendable {
                                    subtract: Bool) -> QuantizedPairTable {
         guard QuantizedBinaryArithmeticOptimized.supports(p) else {
             return QuantizedPairTable(signed: signed) { BinaryArithmeticReference.quantizedAddElement($0, $1, p, subtract: subtract) }
+        }
+        if GeneratedKernels.current?.quantizedAdd != nil {
+            return QuantizedPairTable(entries: generatedAddEntries(signed: signed, p, subtract: subtract), signed: signed)
         }
         let k = QuantizedBinaryArithmeticOptimized.AddConstants(p, subtract: subtract)
         // Each input's rescaled codes by byte, 16 per vector, in flat Int32 arrays (an array of
@@ -99,6 +103,39 @@ public struct QuantizedPairTable: Sendable {
             }
         }
         return QuantizedPairTable(entries: table, signed: signed)
+    }
+
+    /// The entries of `add` from the generated exact ADD (`QuantizedAdd16AVX512`, AVX-512), one
+    /// row of 256 pairs per call: about half the time of the hoisted vector arithmetic, which
+    /// the default build runs at its SSE2 baseline. Precondition: the generated ADD exists and
+    /// `QuantizedBinaryArithmeticOptimized.supports(p)`.
+    private static func generatedAddEntries(signed: Bool, _ p: BinaryArithmeticReference.QuantizedAddParams,
+                                            subtract: Bool) -> [UInt8] {
+        var table = [UInt8](repeating: 0, count: 65536)
+        var first = [UInt8](repeating: 0, count: 256)
+        let second = (0..<256).map { UInt8($0) }
+        table.withUnsafeMutableBytes { table in
+            first.withUnsafeMutableBytes { first in
+                second.withUnsafeBytes { second in
+                    for hiByte in 0..<256 {
+                        first.initializeMemory(as: UInt8.self, repeating: UInt8(hiByte))
+                        let row = table.baseAddress! + hiByte &<< 8
+                        if signed {
+                            QuantizedBinaryArithmeticOptimized.add(p, subtract: subtract, range: 0..<256,
+                                                                   first.baseAddress!.assumingMemoryBound(to: Int8.self),
+                                                                   second.baseAddress!.assumingMemoryBound(to: Int8.self),
+                                                                   row.assumingMemoryBound(to: Int8.self))
+                        } else {
+                            QuantizedBinaryArithmeticOptimized.add(p, subtract: subtract, range: 0..<256,
+                                                                   first.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                                                                   second.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                                                                   row.assumingMemoryBound(to: UInt8.self))
+                        }
+                    }
+                }
+            }
+        }
+        return table
     }
 
     /// The table of quantized MUL, vectorized as `add` is.
