@@ -100,17 +100,18 @@ public enum AssociatedFileArchive {
         let lowest = Swift.max(0, count - endRecordSize - 0xFFFF)
         // Concrete little-endian reads on the bytes: this scan visits up to 64K positions of every
         // model without an archive, and the generic `ByteStorage.load` per position took ~3 ms.
-        return storage.withUnsafeBytes { bytes -> Int? in
-            var position = count - endRecordSize
-            while position >= lowest {
-                if UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: position, as: UInt32.self)) == endRecordSignature {
-                    let comment = UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: position + 20, as: UInt16.self))
-                    if position + endRecordSize + Int(comment) == count { return position }
-                }
-                position -= 1
+        // Only the file's tail is read (a model read on demand reads no other page for it).
+        let tail = storage.unsafeBytes(in: lowest..<count)
+        var position = count - endRecordSize
+        while position >= lowest {
+            let at = position - lowest
+            if UInt32(littleEndian: tail.loadUnaligned(fromByteOffset: at, as: UInt32.self)) == endRecordSignature {
+                let comment = UInt16(littleEndian: tail.loadUnaligned(fromByteOffset: at + 20, as: UInt16.self))
+                if position + endRecordSize + Int(comment) == count { return position }
             }
-            return nil
+            position -= 1
         }
+        return nil
     }
 
     private static func readCentralEntry(_ storage: ByteStorage, at position: Int, base: Int, index: Int) throws -> Entry {

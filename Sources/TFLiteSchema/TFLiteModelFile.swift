@@ -16,7 +16,12 @@ public struct MetadataEntry: Sendable, Equatable {
 }
 
 /// A parsed and validated `.tflite` file: immutable, `Sendable`, shareable across threads.
-/// Holds the file bytes in one 64-byte-aligned allocation that lives as long as the object.
+/// Holds the file bytes in one 64-byte-aligned allocation that lives as long as the object. A
+/// model read from a file (`init(contentsOf:)`) leaves the weights that the interpreter packs in
+/// the file (`DeferredWeights`, `isDeferred`) and keeps the file open: they are read when needed,
+/// and a file truncated or modified in place meanwhile fails those reads with
+/// ``TFLiteSchemaError/unreadableFile(path:reason:)`` (a file replaced by a rename is not
+/// affected: the opened one is read).
 public final class TFLiteModelFile: @unchecked Sendable {
     /// Schema version.
     public let version: Int
@@ -39,6 +44,10 @@ public final class TFLiteModelFile: @unchecked Sendable {
     private let storage: ByteStorage
     /// Each buffer's byte range in `storage`.
     private let bufferRanges: [Range<Int>]
+    /// Buffers whose bytes the file keeps until they are needed (`DeferredWeights`).
+    private let deferredBuffers: Set<Int>
+    /// The file read, for messages.
+    private let path: String
 
     /// Parses and validates a model from bytes (copied into owned, aligned storage).
     /// - Throws: ``TFLiteSchemaError`` for malformed files, ``ResourceLimitError`` when its
@@ -47,18 +56,27 @@ public final class TFLiteModelFile: @unchecked Sendable {
         try self.init(storage: ByteStorage(copying: bytes), limits: limits)
     }
 
-    /// Reads, parses and validates the model at `path`.
+    /// Reads, parses and validates the model at `path`: the pages the parse touches, then every
+    /// other byte but the deferred weights (`DeferredWeights`).
     public convenience init(contentsOf path: String, limits: ResourceLimits = .default) throws {
-        try self.init(storage: try FileReader.read(path: path), limits: limits)
+        try self.init(storage: try FileReader.read(path: path, onDemand: true), limits: limits, path: path)
     }
 
-    /// Parses and validates a model held in `storage`.
-    init(storage: ByteStorage, limits: ResourceLimits = .default) throws {
-        let decoded = try ModelDecoder(storage: storage).decode()
-        try ModelValidator(operatorCodes: decoded.operatorCodes, subgraphs: decoded.subgraphs,
-                           bufferSizes: decoded.buffers.map(\.count), signatures: decoded.signatures,
-                           metadataEntries: decoded.metadataEntries).validate()
+    /// Parses and validates a model held in `storage` (read from `path` when it reads on demand).
+    init(storage: ByteStorage, limits: ResourceLimits = .default, path: String = "the model's bytes") throws {
+        let decoded: ModelDecoder.Decoded
+        do {
+            decoded = try ModelDecoder(storage: storage).decode()
+            try ModelValidator(operatorCodes: decoded.operatorCodes, subgraphs: decoded.subgraphs,
+                               bufferSizes: decoded.buffers.map(\.count), signatures: decoded.signatures,
+                               metadataEntries: decoded.metadataEntries).validate()
+        } catch {
+            // Bytes a failed read left as zeros explain a malformed parse better than the parse does.
+            if let failure = storage.readFailure { throw TFLiteSchemaError.unreadableFile(path: path, reason: failure.reason) }
+            throw error
+        }
         self.storage = storage
+        self.path = path
         version = decoded.version
         description = decoded.description
         operatorCodes = decoded.operatorCodes
@@ -70,6 +88,21 @@ public final class TFLiteModelFile: @unchecked Sendable {
                                           limits: limits)
         metadata = extras.metadata
         associatedFiles = extras.files
+        deferredBuffers = storage.readsOnDemand
+            ? DeferredWeights.buffers(operatorCodes: decoded.operatorCodes, subgraphs: decoded.subgraphs,
+                                      signatures: decoded.signatures, metadataEntries: decoded.metadataEntries,
+                                      bufferRanges: decoded.buffers)
+            : []
+        do {
+            if let failure = storage.readFailure { throw failure }
+            try storage.makeResident(allBut: deferredBuffers.map { decoded.buffers[$0] })
+            for (index, range) in decoded.buffers.enumerated() where !deferredBuffers.contains(index) {
+                try storage.makeResident(range)     // one overlapping a deferred buffer's pages
+            }
+            try storage.seal()
+        } catch let failure as FileReadError {
+            throw TFLiteSchemaError.unreadableFile(path: path, reason: failure.reason)
+        }
     }
 
     /// Size of the model file in bytes.
@@ -84,19 +117,61 @@ public final class TFLiteModelFile: @unchecked Sendable {
         return bufferRanges[index].count
     }
 
-    /// Calls `body` with the bytes of buffer `index` (empty for empty or out-of-range buffers).
-    /// The pointer stays valid as long as this object lives. Inline buffers are not
-    /// necessarily aligned to their element type: read with `loadUnaligned` or copy.
-    public func withBufferBytes<R>(_ index: Int, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    /// Calls `body` with the bytes of buffer `index` (empty for empty or out-of-range buffers),
+    /// reading a deferred buffer into memory first (`makeBufferResident`). The pointer stays
+    /// valid as long as this object lives. Inline buffers are not necessarily aligned to their
+    /// element type: read with `loadUnaligned` or copy.
+    /// - Throws: ``TFLiteSchemaError/unreadableFile(path:reason:)`` when a deferred buffer cannot
+    ///   be read (the file was truncated or modified in place), or what `body` throws.
+    public func withBufferBytes<R>(_ index: Int, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
         guard index >= 0, index < bufferRanges.count else {
             return try body(UnsafeRawBufferPointer(start: nil, count: 0))
         }
+        try makeBufferResident(index)
         return try body(storage.unsafeBytes(in: bufferRanges[index]))
     }
 
     /// A copy of buffer `index` (empty for empty or out-of-range buffers).
-    public func bufferBytes(_ index: Int) -> [UInt8] {
-        withBufferBytes(index) { Array($0) }
+    /// - Throws: as `withBufferBytes`.
+    public func bufferBytes(_ index: Int) throws -> [UInt8] {
+        try withBufferBytes(index) { Array($0) }
+    }
+
+    /// Bytes of the largest deferred buffer (0 without any): room to read any of them into.
+    public var largestDeferredByteCount: Int { deferredBuffers.map { bufferRanges[$0].count }.max() ?? 0 }
+
+    /// Whether buffer `index` is still only in the file (`DeferredWeights`): `withBufferBytes`,
+    /// `makeBufferResident` and `copyBuffer` read it.
+    public func isDeferred(_ index: Int) -> Bool {
+        deferredBuffers.contains(index) && !storage.isResident(bufferRanges[index])
+    }
+
+    /// Where buffer `index`'s bytes are, or will be once read, in memory (nil for empty or
+    /// out-of-range buffers); reads nothing. A deferred buffer's bytes there read as zeros
+    /// until `makeBufferResident(index)`.
+    public func bufferAddress(_ index: Int) -> UnsafeRawPointer? {
+        guard index >= 0, index < bufferRanges.count, !bufferRanges[index].isEmpty else { return nil }
+        return storage.unsafeBytes(in: bufferRanges[index]).baseAddress
+    }
+
+    /// Reads buffer `index` into memory if it is deferred and not in yet. Thread-safe.
+    /// - Throws: ``TFLiteSchemaError/unreadableFile(path:reason:)`` when the file was truncated
+    ///   or modified in place since it was opened, or cannot be read.
+    public func makeBufferResident(_ index: Int) throws {
+        guard deferredBuffers.contains(index) else { return }
+        do { try storage.makeResident(bufferRanges[index]) } catch let failure as FileReadError {
+            throw TFLiteSchemaError.unreadableFile(path: path, reason: failure.reason)
+        }
+    }
+
+    /// Copies buffer `index` (`bufferByteCount(index)` bytes) to `destination`, straight from the
+    /// file when it is deferred, without keeping it in memory. Thread-safe.
+    /// - Throws: as `makeBufferResident`.
+    public func copyBuffer(_ index: Int, into destination: UnsafeMutableRawPointer) throws {
+        guard index >= 0, index < bufferRanges.count, !bufferRanges[index].isEmpty else { return }
+        do { try storage.copyBytes(in: bufferRanges[index], into: destination) } catch let failure as FileReadError {
+            throw TFLiteSchemaError.unreadableFile(path: path, reason: failure.reason)
+        }
     }
 
     /// Labels of output `index` of subgraph 0 (`TENSOR_AXIS_LABELS` file), when the metadata has them.
@@ -130,15 +205,17 @@ enum FileReader {
     /// Largest model file accepted (FlatBuffers address 2 GiB; external buffers may extend it).
     static let maxFileSize = 1 << 34
 
-    /// Reads the regular file at `path` whole, refusing directories and special files and
-    /// files above `maximumSize` bytes before reading anything.
-    static func read(path: String, maximumSize: Int = maxFileSize) throws -> ByteStorage {
-        guard let file = fopen(path, "rb") else {
+    /// Reads the regular file at `path`, refusing directories and special files and files above
+    /// `maximumSize` bytes before reading anything: whole, or, `onDemand`, into storage that
+    /// reads its pages as they are first needed (`ByteStorage(readingOnDemand:count:)`).
+    static func read(path: String, maximumSize: Int = maxFileSize, onDemand: Bool = false) throws -> ByteStorage {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
             throw TFLiteSchemaError.unreadableFile(path: path, reason: String(cString: strerror(errno)))
         }
-        defer { fclose(file) }
+        defer { close(descriptor) }
         var status = stat()
-        guard fstat(fileno(file), &status) == 0 else {
+        guard fstat(descriptor, &status) == 0 else {
             throw TFLiteSchemaError.unreadableFile(path: path, reason: String(cString: strerror(errno)))
         }
         switch status.st_mode & S_IFMT {
@@ -146,26 +223,20 @@ enum FileReader {
         case S_IFDIR: throw TFLiteSchemaError.unreadableFile(path: path, reason: "it is a directory, not a file")
         default: throw TFLiteSchemaError.unreadableFile(path: path, reason: "not a regular file (a device, pipe or socket)")
         }
-        guard status.st_size <= maximumSize else {
+        let size = Int(status.st_size)
+        guard size <= maximumSize, size <= maxFileSize else {
             throw TFLiteSchemaError.unreadableFile(
-                path: path, reason: "the file has \(status.st_size) bytes, more than the limit of \(maximumSize) bytes")
+                path: path, reason: "the file has \(size) bytes, more than the limit of \(min(maximumSize, maxFileSize)) bytes")
         }
-        guard fseek(file, 0, SEEK_END) == 0 else {
-            throw TFLiteSchemaError.unreadableFile(path: path, reason: "not a seekable file")
+        do {
+            let storage = try ByteStorage(readingOnDemand: descriptor, count: size)
+            if !onDemand {
+                try storage.makeResident(0..<size)
+                try storage.seal()
+            }
+            return storage
+        } catch let failure as FileReadError {
+            throw TFLiteSchemaError.unreadableFile(path: path, reason: failure.reason)
         }
-        let size = ftell(file)
-        guard size >= 0, fseek(file, 0, SEEK_SET) == 0 else {
-            throw TFLiteSchemaError.unreadableFile(path: path, reason: "cannot determine the file size")
-        }
-        guard size <= maxFileSize else {
-            throw TFLiteSchemaError.unreadableFile(path: path, reason: "file larger than \(maxFileSize) bytes")
-        }
-        let storage = ByteStorage(count: Int(size)) { target in
-            target.isEmpty ? 0 : fread(target.baseAddress, 1, target.count, file)
-        }
-        guard storage.count == Int(size), ferror(file) == 0 else {
-            throw TFLiteSchemaError.unreadableFile(path: path, reason: "read \(storage.count) of \(size) bytes")
-        }
-        return storage
     }
 }

@@ -27,7 +27,7 @@ final class ConvolutionOperatorGoldenTests: XCTestCase {
         let sub = model.subgraphs[0]
         var allocations: [UnsafeMutableRawPointer] = []
         defer { allocations.forEach { $0.deallocate() } }
-        let tensors: [RuntimeTensor] = sub.tensors.enumerated().map { i, d in
+        let tensors: [RuntimeTensor] = try sub.tensors.enumerated().map { i, d in
             let constant = model.bufferByteCount(d.buffer) > 0
             let t = RuntimeTensor(index: i, name: d.name, type: d.type, shape: d.shape, quantization: d.quantization,
                                   sparsity: d.sparsity, isConstant: constant)
@@ -35,7 +35,7 @@ final class ConvolutionOperatorGoldenTests: XCTestCase {
                 let n = model.bufferByteCount(d.buffer)
                 let p = UnsafeMutableRawPointer.allocate(byteCount: n, alignment: 16)
                 allocations.append(p)
-                model.withBufferBytes(d.buffer) { p.copyMemory(from: $0.baseAddress!, byteCount: n) }
+                try model.withBufferBytes(d.buffer) { p.copyMemory(from: $0.baseAddress!, byteCount: n) }
                 t.data = p
             }
             return t

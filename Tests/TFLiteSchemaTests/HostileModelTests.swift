@@ -213,7 +213,7 @@ final class HostileModelTests: XCTestCase {
         let model = try load(valid)
         let constant = model.subgraphs[0].tensors[1]
         XCTAssertEqual(model.bufferByteCount(constant.buffer), 16)
-        let values = model.withBufferBytes(constant.buffer) { raw in
+        let values = try model.withBufferBytes(constant.buffer) { raw in
             (0..<4).map { raw.loadUnaligned(fromByteOffset: $0 * 4, as: Float.self) }
         }
         XCTAssertEqual(values, [1, 2, 3, 4])
@@ -231,7 +231,7 @@ final class HostileModelTests: XCTestCase {
         var bytes = try SchemaTestFiles.referenceModelBytes("deeplabv3.tflite")
         let model = try load(bytes)
         let entry = model.metadataEntries.first { $0.name == "TFLITE_METADATA" }!
-        let metadataBytes = model.bufferBytes(entry.buffer)
+        let metadataBytes = try model.bufferBytes(entry.buffer)
         // Find the metadata buffer in the file and corrupt its identifier.
         let start = try XCTUnwrap(findSubsequence(metadataBytes.prefix(64), in: bytes))
         bytes[(start + 4)..<(start + 8)] = ArraySlice("M999".utf8)

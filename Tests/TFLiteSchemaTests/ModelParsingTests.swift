@@ -87,7 +87,7 @@ final class ModelParsingTests: XCTestCase {
         XCTAssertEqual(quantization.scales.count, perAxis.shape[quantization.quantizedDimension])
         XCTAssertEqual(quantization.zeroPoints.count, quantization.scales.count)
         XCTAssertGreaterThan(model.bufferByteCount(perAxis.buffer), 0)
-        model.withBufferBytes(perAxis.buffer) { XCTAssertEqual($0.count, perAxis.shape.reduce(1, *)) }
+        try model.withBufferBytes(perAxis.buffer) { XCTAssertEqual($0.count, perAxis.shape.reduce(1, *)) }
     }
 
     func testSparseTensorsAreDecoded() throws {

@@ -136,7 +136,7 @@ final class ClassActivationModel {
             guard let q, !q.zeroPoints.isEmpty else { return 0 }
             return Float(q.zeroPoints.count == 1 ? q.zeroPoints[0] : q.zeroPoints[min(q.zeroPoints.count - 1, i / rowLength)])
         }
-        let values: [Float]? = file.withBufferBytes(t.buffer) { raw in
+        let values: [Float]? = try file.withBufferBytes(t.buffer) { raw in
             switch t.type {
             case .float32 where raw.count == count * 4:
                 return (0..<count).map { raw.loadUnaligned(fromByteOffset: $0 * 4, as: Float.self) }

@@ -13,4 +13,13 @@ struct ConstantTensor: @unchecked Sendable {
     let quantization: Quantization?
     /// Bytes available at `data` (a sparse constant holds fewer than its dense shape needs).
     let byteCount: Int
+    /// The model file and buffer when the file keeps the bytes until they are needed
+    /// (`TFLiteModelFile.isDeferred`): `data` is where they go, zeros until read.
+    var deferred: DeferredWeights? = nil
+}
+
+/// Weights a model file keeps until a prepare reads them (`TFLiteModelFile.isDeferred`).
+struct DeferredWeights: @unchecked Sendable {
+    let file: TFLiteModelFile
+    let buffer: Int
 }

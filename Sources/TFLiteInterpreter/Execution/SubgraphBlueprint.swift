@@ -156,6 +156,7 @@ struct SubgraphBlueprint: @unchecked Sendable {
                                        sparsity: t.sparsity, isConstant: constant != nil)
             tensor.data = constant?.data
             tensor.constantByteCount = constant?.byteCount
+            tensor.deferred = constant?.deferred
             return tensor
         }
     }
@@ -234,6 +235,12 @@ struct SubgraphBlueprint: @unchecked Sendable {
                 }
             }
             let alignment = max(1, t.type.byteSize ?? 1)
+            // Weights the file keeps until a prepare reads them (`DeferredWeights`): their place.
+            if file.isDeferred(t.buffer), let home = file.bufferAddress(t.buffer), Int(bitPattern: home) % alignment == 0 {
+                return ConstantTensor(data: UnsafeMutableRawPointer(mutating: home), type: t.type, shape: t.shape,
+                                      quantization: t.quantization, byteCount: available,
+                                      deferred: DeferredWeights(file: file, buffer: t.buffer))
+            }
             let data: UnsafeMutableRawPointer = try file.withBufferBytes(t.buffer) { bytes in
                 if let base = bytes.baseAddress, Int(bitPattern: base) % alignment == 0 {
                     return UnsafeMutableRawPointer(mutating: base)

@@ -79,6 +79,10 @@ extension SubgraphExecutor {
         guard isPrepared || tensor.isConstant, tensor.data != nil else {
             throw InterpreterError.allocateTensorsRequired
         }
+        // Weights the model file kept (packed, never read into memory): read them now.
+        if let deferred = tensor.deferred {
+            try KernelErrors.preparing("tensor '\(tensor.name)'") { try deferred.file.makeBufferResident(deferred.buffer) }
+        }
         return tensor
     }
 }

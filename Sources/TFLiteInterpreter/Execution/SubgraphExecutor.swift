@@ -42,6 +42,8 @@ final class SubgraphExecutor {
     let tensors: [RuntimeTensor]
     /// Live nodes in execution order.
     let nodes: [Node]
+    /// Memory the nodes' prepares read deferred model weights into (``WeightScratch``).
+    private let weightScratch = WeightScratch()
     /// Graph input tensor indices.
     var inputIndices: [Int] { blueprint.description.inputs }
     /// Graph output tensor indices.
@@ -130,6 +132,7 @@ final class SubgraphExecutor {
         let tensors = blueprint.makeRuntimeTensors()
         self.tensors = tensors
         let operators = blueprint.description.operators
+        let weightScratch = self.weightScratch
         nodes = blueprint.liveOperators.map { position in
             let op = operators[position]
             // The model resolved every used operator code before building blueprints.
@@ -138,6 +141,7 @@ final class SubgraphExecutor {
                                                         threads: threads, memory: memory)
             context.fusesMultiplyAdd = fusesMultiplyAdd
             context.packedWeights = PackedWeightSlot(cache: blueprint.packedWeights, position: position)
+            context.weightScratch = weightScratch
             return Node(position: position, kernel: factory(), context: context)
         }
         nodeNanoseconds = [UInt64](repeating: 0, count: nodes.count)
@@ -193,6 +197,7 @@ final class SubgraphExecutor {
     /// chains of dynamic-batch exports) are evaluated right here, so later nodes see their
     /// outputs as constants; they are re-evaluated after every resize.
     func prepare() throws {
+        defer { weightScratch.release() }       // deferred weights are read into it by the prepares only
         isPrepared = false
         for index in preparedConstants { tensors[index].isConstant = false; tensors[index].data = nil }
         preparedConstants = []

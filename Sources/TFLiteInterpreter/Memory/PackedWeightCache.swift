@@ -47,7 +47,7 @@ final class PackedWeightCache: @unchecked Sendable {
 
     /// Whether `tensor` holds the model's own constant data (shared by every interpreter).
     func isModelConstant(_ tensor: RuntimeTensor) -> Bool {
-        guard tensor.isConstant, let data = tensor.data else { return false }
+        guard tensor.isConstant, let data = tensor.deferredHome ?? tensor.data else { return false }
         return constantData[tensor.index] == data
     }
 

@@ -23,6 +23,12 @@ final class RuntimeTensor {
     /// Bytes of data behind a constant (model buffer or folded output); nil for other tensors.
     /// Kernels reading a constant by its own metadata (sparse DENSIFY) check against it.
     var constantByteCount: Int?
+    /// Weights the model file keeps until a prepare needs them (``NodeContext/preparing(with:_:readsRawWeights:)``):
+    /// `data` is their place in the model's memory, zeros until they are read there.
+    var deferred: DeferredWeights?
+    /// While a prepare reads deferred weights from a scratch copy (`data` points there): their
+    /// place in the model's memory, which identifies them as the model's constant.
+    var deferredHome: UnsafeMutableRawPointer?
 
     init(index: Int, name: String, type: TensorType, shape: [Int], quantization: Quantization?,
          sparsity: Sparsity?, isConstant: Bool) {
@@ -76,6 +82,8 @@ struct NodeContext {
     /// Where the scratch this node's kernel requests at prepare is recorded for placement (nil:
     /// kernels run outside an interpreter, whose scratch gets memory of its own at once).
     var scratch: NodeScratch? = nil
+    /// Memory the subgraph's prepares read deferred weights into (``WeightScratch``).
+    var weightScratch: WeightScratch? = nil
 
     /// Reserves `bytes` of scratch that this node's kernel is about to allocate, against the
     /// interpreter's total budget; call it before allocating, on every `prepare`.

@@ -82,11 +82,20 @@ protocol PlannedConvolutionOperator: OperatorKernel {
     /// The PAD the plan applies itself (``PadFusion``): the plan reads that PAD's input instead
     /// of input 0. Nil for operators that fold none.
     var padFold: FoldedPad? { get }
+    /// Decides `plan` for the node (the operator's prepare, with its weights readable).
+    func prepareLayer(_ node: NodeContext) throws
 }
 
 extension PlannedConvolutionOperator {
     /// No folded PAD.
     var padFold: FoldedPad? { nil }
+
+    /// `prepareLayer` with the weights (input 1) readable, read from the model file where it
+    /// keeps them (``NodeContext/preparing(with:_:readsRawWeights:)``).
+    func prepare(_ node: NodeContext) throws {
+        try node.preparing(with: node.inputs.count > 1 ? node.inputs[1] : nil, { try prepareLayer(node) },
+                           readsRawWeights: { plan.readsWeightsAtInvoke })
+    }
 
     /// Runs the plan (on the folded PAD's input when there is one).
     /// - Throws: see ``ConvolutionPlan/run(_:op:input:)``.
@@ -119,5 +128,19 @@ extension PlannedConvolutionOperator where Self: FloatClampFusable {
         guard let fused = plan.fusingFloatClamp((min, max)) else { return false }
         plan = fused
         return true
+    }
+}
+
+extension ConvolutionPlan {
+    /// Whether invoke reads the layer's weights tensor itself, not only what prepare packed
+    /// from it: the reference kernels and the float depthwise layers that read their filter in
+    /// place (and, conservatively, a plan not prepared).
+    var readsWeightsAtInvoke: Bool {
+        switch self {
+        case .emptyOutput, .packedGEMM: false
+        case .depthwise(.floatInPlace): true
+        case .depthwise: false
+        case .unprepared, .reference: true
+        }
     }
 }

@@ -9,7 +9,7 @@ final class DepthwiseConv2DOperator: PlannedConvolutionOperator {
     /// The PAD this layer applies itself, set by the executor before each prepare (``PadFoldable``).
     var padFold: FoldedPad?
 
-    func prepare(_ node: NodeContext) throws {
+    func prepareLayer(_ node: NodeContext) throws {
         plan = .unprepared
         let layer = try ConvolutionLayer(node, op: op, folded: padFold)
         try layer.requireWindowRanks()

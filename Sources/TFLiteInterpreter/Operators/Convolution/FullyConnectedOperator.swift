@@ -8,7 +8,7 @@ final class FullyConnectedOperator: PlannedConvolutionOperator {
     let op = "FULLY_CONNECTED"
     var plan = ConvolutionPlan.unprepared
 
-    func prepare(_ node: NodeContext) throws {
+    func prepareLayer(_ node: NodeContext) throws {
         plan = .unprepared
         let layer = try ConvolutionLayer(node, op: op)
         let (input, weights) = (layer.input, layer.filter)

@@ -1,0 +1,140 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A reason a file could not be read on demand: an I/O error, or the file was truncated,
+/// replaced in place or modified after it was opened.
+public struct FileReadError: Error, Equatable, Sendable, CustomStringConvertible {
+    public let reason: String
+    public var description: String { reason }
+}
+
+/// The open file behind a `ByteStorage` whose pages are read when first needed
+/// (`ByteStorage(readingOnDemand:count:)`): the storage's memory is an anonymous mapping of the
+/// file's size whose untouched pages cost nothing, and this object reads the file's pages into
+/// it (`pread`), one bit per 4 KiB page recording which are in.
+///
+/// The file stays open (a duplicate of the caller's descriptor) as long as the storage lives, so
+/// a file replaced by a rename keeps being read from the one opened. A file truncated or written
+/// in place is detected: `verifyUnchanged` checks that its size and modification time are those
+/// it had when opened, which the storage does when it is sealed (covering every read before) and
+/// after every read since, failing with `FileReadError` otherwise: bytes of two versions are never
+/// handed out. Reads past the end (a file truncated under us) fail the same way instead of the
+/// `SIGBUS` a mapping of the file would raise.
+///
+/// Thread-safe: reads take a lock; a page's bit is set only after its bytes are written.
+final class OnDemandFile: @unchecked Sendable {
+    static let pageBytes = 4096
+
+    private let descriptor: Int32
+    private let size: Int
+    private let modified: (seconds: Int, nanoseconds: Int)
+    private var resident: [UInt64]
+    private var mutex = pthread_mutex_t()
+
+    /// Duplicates `descriptor`, whose file must hold `size` bytes.
+    init(duplicating descriptor: Int32, size: Int) throws {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw FileReadError(reason: Self.systemError("fstat")) }
+        guard Int(status.st_size) == size else {
+            throw FileReadError(reason: "the file has \(status.st_size) bytes, not the \(size) expected")
+        }
+        let duplicate = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
+        guard duplicate >= 0 else { throw FileReadError(reason: Self.systemError("fcntl(F_DUPFD_CLOEXEC)")) }
+        self.descriptor = duplicate
+        self.size = size
+        modified = Self.modificationTime(status)
+        resident = [UInt64](repeating: 0, count: (size + 64 * Self.pageBytes - 1) / (64 * Self.pageBytes))
+        pthread_mutex_init(&mutex, nil)
+    }
+
+    deinit {
+        close(descriptor)
+        pthread_mutex_destroy(&mutex)
+    }
+
+    /// Reads the pages of `range` (bytes of the file, clamped to it) that are not in yet into
+    /// `memory` (the storage's base address), at their file offsets. Without `locking` (for a
+    /// storage not yet shared: its owner's single thread) the lock is not taken.
+    /// - Complexity: one bit test per page; one `pread` per run of missing pages.
+    func makeResident(_ range: Range<Int>, memory: UnsafeMutableRawPointer, locking: Bool = true) throws {
+        try makeResident(range, memory: memory, locking: locking, verifying: locking)
+    }
+
+    /// `makeResident`, checking the file after the reads when `verifying`.
+    private func makeResident(_ range: Range<Int>, memory: UnsafeMutableRawPointer, locking: Bool, verifying: Bool) throws {
+        let lower = max(0, range.lowerBound), upper = min(size, range.upperBound)
+        guard lower < upper else { return }
+        let first = lower / Self.pageBytes, last = (upper - 1) / Self.pageBytes
+        if !locking && isResident(first) && isResident(last) && last - first <= 1 { return }
+        if locking { pthread_mutex_lock(&mutex) }
+        defer { if locking { pthread_mutex_unlock(&mutex) } }
+        var page = first
+        while page <= last {
+            guard !isResident(page) else { page += 1; continue }
+            var end = page + 1
+            while end <= last, !isResident(end) { end += 1 }
+            let start = page * Self.pageBytes, stop = min(size, end * Self.pageBytes)
+            try read(start..<stop, into: memory + start)
+            for p in page..<end { resident[p >> 6] |= 1 << UInt64(p & 63) }
+            page = end
+        }
+        if verifying { try verifyUnchanged() }
+    }
+
+    /// Whether every page of `range` is in.
+    func isResident(_ range: Range<Int>) -> Bool {
+        let lower = max(0, range.lowerBound), upper = min(size, range.upperBound)
+        guard lower < upper else { return true }
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return (lower / Self.pageBytes...(upper - 1) / Self.pageBytes).allSatisfy(isResident)
+    }
+
+    /// Reads file bytes `range` into `destination` without keeping them (`range` inside the file).
+    func copy(_ range: Range<Int>, into destination: UnsafeMutableRawPointer) throws {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        try read(range, into: destination)
+        try verifyUnchanged()
+    }
+
+    private func isResident(_ page: Int) -> Bool { resident[page >> 6] & (1 << UInt64(page & 63)) != 0 }
+
+    /// `pread` of `range` in full.
+    private func read(_ range: Range<Int>, into destination: UnsafeMutableRawPointer) throws {
+        var done = 0
+        while done < range.count {
+            let n = pread(descriptor, destination + done, range.count - done, off_t(range.lowerBound + done))
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else {
+                throw FileReadError(reason: n == 0
+                    ? "the file ends before byte \(range.upperBound): it was truncated after it was opened; load the model again"
+                    : Self.systemError("read"))
+            }
+            done += n
+        }
+    }
+
+    /// Checks that the file still has the size and modification time it had when opened.
+    /// - Throws: `FileReadError` when it does not, or cannot be checked.
+    func verifyUnchanged() throws {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw FileReadError(reason: Self.systemError("fstat")) }
+        guard Int(status.st_size) == size, Self.modificationTime(status) == modified else {
+            throw FileReadError(reason: "the file was modified after it was opened (now \(status.st_size) bytes); load the model again")
+        }
+    }
+
+    private static func modificationTime(_ status: stat) -> (seconds: Int, nanoseconds: Int) {
+        #if canImport(Darwin)
+        (Int(status.st_mtimespec.tv_sec), Int(status.st_mtimespec.tv_nsec))
+        #else
+        (Int(status.st_mtim.tv_sec), Int(status.st_mtim.tv_nsec))
+        #endif
+    }
+
+    private static func systemError(_ call: String) -> String { "\(call) failed: \(String(cString: strerror(errno)))" }
+}
