@@ -41,6 +41,16 @@ final class DeferredWeightsTests: XCTestCase {
         return try interpreter.output(at: 0).data
     }
 
+    /// An interpreter's prepare on `model` fails with `invalidModel` naming what happened to the
+    /// file (`reason`) and what to do.
+    private func assertPrepareFails(_ model: Model, saying reason: String, line: UInt = #line) {
+        XCTAssertThrowsError(try Interpreter(model: model, options: .init(threadCount: 1)).allocateTensors(),
+                             line: line) { error in
+            guard case .invalidModel(let message) = error as? InterpreterError else { return XCTFail("\(error)", line: line) }
+            XCTAssertTrue(message.contains(reason) && message.contains("load the model again"), message, line: line)
+        }
+    }
+
     func testConvolutionWeightsStayInTheFileAndReadExactly() throws {
         let (path, bytes) = try modelCopy()
         let file = try TFLiteModelFile(contentsOf: path)
@@ -91,10 +101,7 @@ final class DeferredWeightsTests: XCTestCase {
         let (path, bytes) = try modelCopy()
         let model = try Model(path: path)
         XCTAssertEqual(truncate(path, off_t(bytes.count / 3)), 0)
-        XCTAssertThrowsError(try Interpreter(model: model, options: .init(threadCount: 1)).allocateTensors()) { error in
-            guard case .invalidModel(let message) = error as? InterpreterError else { return XCTFail("\(error)") }
-            XCTAssertTrue(message.contains("load the model again"), message)
-        }
+        assertPrepareFails(model, saying: "truncated")
     }
 
     func testAFileModifiedInPlaceFailsPrepareWithATypedError() throws {
@@ -108,10 +115,7 @@ final class DeferredWeightsTests: XCTestCase {
         // The same size: only the modification time tells. Move it clearly past the load's.
         var times = [timespec(tv_sec: time(nil) + 5, tv_nsec: 0), timespec(tv_sec: time(nil) + 5, tv_nsec: 0)]
         XCTAssertEqual(utimensat(AT_FDCWD, path, &times, 0), 0)
-        XCTAssertThrowsError(try Interpreter(model: model, options: .init(threadCount: 1)).allocateTensors()) { error in
-            guard case .invalidModel(let message) = error as? InterpreterError else { return XCTFail("\(error)") }
-            XCTAssertTrue(message.contains("modified"), message)
-        }
+        assertPrepareFails(model, saying: "modified")
     }
 
     func testAFileReplacedByRenameLeavesTheLoadedModelAsItWas() throws {
