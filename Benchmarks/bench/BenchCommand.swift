@@ -101,14 +101,20 @@ struct BenchCommand: ParsableCommand {
         #endif
         log("CPU: \(CPUFeatures.current.map { "\($0)" } ?? "features unknown")")
 
+        // The reference runtime is checked (a Python process importing it) after the first model's
+        // own rows, so that its start and exit do not disturb that model's cold start.
         var reference: ReferenceRuntime?
-        if compare {
+        var referenceChecked = !compare
+        func checkedReference() -> ReferenceRuntime? {
+            guard !referenceChecked else { return reference }
+            referenceChecked = true
             let runtime = ReferenceRuntime(locations: locations)
             if let reason = runtime.unavailabilityReason() {
                 log("comparison skipped: \(reason)")
             } else {
                 reference = runtime
             }
+            return reference
         }
 
         var rows: [BenchmarkRow] = []
@@ -118,7 +124,7 @@ struct BenchCommand: ParsableCommand {
                                            floatArithmetic: floatArithmetic)
             benchmark.slowestOperatorCount = profileTop
             var modelRows = benchmark.run()
-            if let reference, modelRows.contains(where: { $0.error == nil }) {
+            if modelRows.contains(where: { $0.error == nil }), let reference = checkedReference() {
                 log("  reference runtime on \((path as NSString).lastPathComponent)")
                 let measurements = reference.measure(model: path, threads: threads, policy: policy)
                 for k in modelRows.indices {
@@ -149,7 +155,7 @@ struct BenchCommand: ParsableCommand {
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             print(String(decoding: try encoder.encode(rows), as: UTF8.self))
         } else {
-            print(ResultTable(rows: rows, showsComparison: reference != nil, profileEntries: profileTop).render())
+            print(ResultTable(rows: rows, showsComparison: checkedReference() != nil, profileEntries: profileTop).render())
             if !PeakMemory.isPerRow {
                 print("\n(peak RSS is the process-wide peak so far: this system does not allow resetting it per row)")
             }
