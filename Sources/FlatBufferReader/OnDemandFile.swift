@@ -32,7 +32,8 @@ final class OnDemandFile: @unchecked Sendable {
     private let size: Int
     private let modified: (seconds: Int, nanoseconds: Int)
     private var resident: [UInt64]
-    private var mutex = pthread_mutex_t()
+    /// Allocated, so that its address stays fixed for pthread.
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
     /// Duplicates `descriptor`, whose file must hold `size` bytes.
     init(duplicating descriptor: Int32, size: Int) throws {
@@ -47,12 +48,15 @@ final class OnDemandFile: @unchecked Sendable {
         self.size = size
         modified = Self.modificationTime(status)
         resident = [UInt64](repeating: 0, count: (size + 64 * Self.pageBytes - 1) / (64 * Self.pageBytes))
-        pthread_mutex_init(&mutex, nil)
+        mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
     }
 
     deinit {
         close(descriptor)
-        pthread_mutex_destroy(&mutex)
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
     }
 
     /// Reads the pages of `range` (bytes of the file, clamped to it) that are not in yet into
@@ -69,8 +73,8 @@ final class OnDemandFile: @unchecked Sendable {
         guard lower < upper else { return }
         let first = lower / Self.pageBytes, last = (upper - 1) / Self.pageBytes
         if !locking && isResident(first) && isResident(last) && last - first <= 1 { return }
-        if locking { pthread_mutex_lock(&mutex) }
-        defer { if locking { pthread_mutex_unlock(&mutex) } }
+        if locking { pthread_mutex_lock(mutex) }
+        defer { if locking { pthread_mutex_unlock(mutex) } }
         var page = first
         while page <= last {
             guard !isResident(page) else { page += 1; continue }
@@ -88,15 +92,15 @@ final class OnDemandFile: @unchecked Sendable {
     func isResident(_ range: Range<Int>) -> Bool {
         let lower = max(0, range.lowerBound), upper = min(size, range.upperBound)
         guard lower < upper else { return true }
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
         return (lower / Self.pageBytes...(upper - 1) / Self.pageBytes).allSatisfy(isResident)
     }
 
     /// Reads file bytes `range` into `destination` without keeping them (`range` inside the file).
     func copy(_ range: Range<Int>, into destination: UnsafeMutableRawPointer) throws {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
         try read(range, into: destination)
         try verifyUnchanged()
     }
