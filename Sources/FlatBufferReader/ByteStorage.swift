@@ -46,28 +46,6 @@ public final class ByteStorage: @unchecked Sendable {
         }
     }
 
-    /// Allocates `count` bytes and lets `fill` write them; `fill` returns how many bytes it
-    /// wrote, which becomes the storage's `count` (never more than requested).
-    /// Bytes past the count are never read, so they are not zeroed first. On Linux, `count` of
-    /// at least `prefaultedMinimum` bytes come from an anonymous mapping whose pages the kernel
-    /// provides in one pass (`MAP_POPULATE`) instead of one page fault each as `fill` writes
-    /// them: reading a 5 MB model took 3.4 ms with a zero fill and page faults, 1.5 ms this way
-    /// (Intel Xeon VM).
-    public init(count: Int, fill: (UnsafeMutableRawBufferPointer) throws -> Int) rethrows {
-        let capacity = Swift.max(count, 0)
-        let mapping = Self.prefaultedMapping(byteCount: capacity)
-        pointer = mapping ?? UnsafeMutableRawPointer.allocate(byteCount: Swift.max(capacity, 1), alignment: Self.alignment)
-        mappedBytes = mapping == nil ? 0 : capacity
-        onDemand = nil
-        do {
-            let written = try fill(UnsafeMutableRawBufferPointer(start: pointer, count: capacity))
-            self.count = Swift.min(Swift.max(written, 0), capacity)
-        } catch {
-            Self.release(pointer, mappedBytes: mappedBytes)
-            throw error
-        }
-    }
-
     /// Storage for the `count` bytes of the regular file open at `descriptor` (duplicated: the
     /// caller closes its own), read page by page as they are first needed: pages never touched
     /// cost neither memory nor reading. Zeros stand for the pages not read (on Linux an
@@ -165,26 +143,7 @@ public final class ByteStorage: @unchecked Sendable {
         }
     }
 
-    /// Sizes from which `init(count:fill:)` maps prefaulted pages.
-    static let prefaultedMinimum = 1 << 20
-
-    /// Read-write private anonymous pages for `byteCount` bytes, populated by the kernel at
-    /// once (page-aligned, so 64-byte aligned); nil below `prefaultedMinimum`, off Linux, or
-    /// when the system refuses (the caller allocates instead). `TFLiteKernels`' `AlignedArray`
-    /// maps its packed weights the same way; the two modules share no dependency to hold one
-    /// helper, so a change to the mapping belongs in both.
-    private static func prefaultedMapping(byteCount: Int) -> UnsafeMutableRawPointer? {
-        #if os(Linux) && canImport(Glibc)
-        guard byteCount >= prefaultedMinimum,
-              let raw = mmap(nil, byteCount, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0),
-              raw != MAP_FAILED else { return nil }
-        return raw
-        #else
-        return nil
-        #endif
-    }
-
-    /// Frees memory from `prefaultedMapping` (`mappedBytes` > 0) or `allocate`.
+    /// Frees memory from an anonymous mapping (`mappedBytes` > 0) or `allocate`.
     private static func release(_ pointer: UnsafeMutableRawPointer, mappedBytes: Int) {
         #if os(Linux) && canImport(Glibc)
         if mappedBytes > 0 {

@@ -60,15 +60,11 @@ final class OnDemandFile: @unchecked Sendable {
     }
 
     /// Reads the pages of `range` (bytes of the file, clamped to it) that are not in yet into
-    /// `memory` (the storage's base address), at their file offsets. Without `locking` (for a
-    /// storage not yet shared: its owner's single thread) the lock is not taken.
+    /// `memory` (the storage's base address), at their file offsets, then checks the file
+    /// (`verifyUnchanged`). Without `locking` (for a storage not yet shared: its owner's single
+    /// thread, whose reads the seal checks at once) neither the lock nor the check is taken.
     /// - Complexity: one bit test per page; one `pread` per run of missing pages.
     func makeResident(_ range: Range<Int>, memory: UnsafeMutableRawPointer, locking: Bool = true) throws {
-        try makeResident(range, memory: memory, locking: locking, verifying: locking)
-    }
-
-    /// `makeResident`, checking the file after the reads when `verifying`.
-    private func makeResident(_ range: Range<Int>, memory: UnsafeMutableRawPointer, locking: Bool, verifying: Bool) throws {
         let lower = max(0, range.lowerBound), upper = min(size, range.upperBound)
         guard lower < upper else { return }
         let first = lower / Self.pageBytes, last = (upper - 1) / Self.pageBytes
@@ -85,7 +81,7 @@ final class OnDemandFile: @unchecked Sendable {
             for p in page..<end { resident[p >> 6] |= 1 << UInt64(p & 63) }
             page = end
         }
-        if verifying { try verifyUnchanged() }
+        if locking { try verifyUnchanged() }
     }
 
     /// Whether every page of `range` is in.

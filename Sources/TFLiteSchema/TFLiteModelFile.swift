@@ -46,6 +46,8 @@ public final class TFLiteModelFile: @unchecked Sendable {
     private let bufferRanges: [Range<Int>]
     /// Buffers whose bytes the file keeps until they are needed (`DeferredWeights`).
     private let deferredBuffers: Set<Int>
+    /// Bytes of the largest deferred buffer (0 without any): room to read any of them into.
+    public let largestDeferredByteCount: Int
     /// The file read, for messages.
     private let path: String
 
@@ -93,6 +95,7 @@ public final class TFLiteModelFile: @unchecked Sendable {
                                       signatures: decoded.signatures, metadataEntries: decoded.metadataEntries,
                                       bufferRanges: decoded.buffers)
             : []
+        largestDeferredByteCount = deferredBuffers.map { decoded.buffers[$0].count }.max() ?? 0
         do {
             if let failure = storage.readFailure { throw failure }
             try storage.makeResident(allBut: deferredBuffers.map { decoded.buffers[$0] })
@@ -136,9 +139,6 @@ public final class TFLiteModelFile: @unchecked Sendable {
     public func bufferBytes(_ index: Int) throws -> [UInt8] {
         try withBufferBytes(index) { Array($0) }
     }
-
-    /// Bytes of the largest deferred buffer (0 without any): room to read any of them into.
-    public var largestDeferredByteCount: Int { deferredBuffers.map { bufferRanges[$0].count }.max() ?? 0 }
 
     /// Whether buffer `index` is still only in the file (`DeferredWeights`): `withBufferBytes`,
     /// `makeBufferResident` and `copyBuffer` read it.

@@ -44,11 +44,10 @@ extension NodeContext {
             try prepare()
             return
         }
-        let byteCount = deferred.file.bufferByteCount(deferred.buffer)
         let temporary = weightScratch == nil ? WeightScratch() : nil
         // Room for the model's largest deferred weights at once: grown layer by layer, the scratch
         // would take fresh pages at every step.
-        let scratch = (weightScratch ?? temporary!).bytes(max(byteCount, deferred.file.largestDeferredByteCount))
+        let scratch = (weightScratch ?? temporary!).bytes(deferred.file.largestDeferredByteCount)
         try deferred.file.copyBuffer(deferred.buffer, into: scratch)
         tensor.data = scratch
         tensor.deferredHome = home

@@ -26,9 +26,7 @@ public final class AlignedArray<Element: BitwiseCopyable>: @unchecked Sendable {
     /// Sizes from which the memory is an anonymous mapping whose pages the kernel provides in
     /// one pass (`MAP_POPULATE`, Linux) instead of one page fault each as packing first writes
     /// them: the packed weights of a model are written once, at load, where those faults were
-    /// a visible part of the cold start. `FlatBufferReader`'s `ByteStorage` maps a model file's
-    /// bytes the same way; the two modules share no dependency to hold one helper, so a change
-    /// to the mapping belongs in both.
+    /// a visible part of the cold start.
     static var prefaultedMinimumBytes: Int { 1 << 18 }
 
     /// Allocates room for `count` elements, not yet initialised (callers reserve the bytes
