@@ -1,6 +1,7 @@
 import Foundation
 @testable import TFLiteInterpreter
 import TFLiteSchema
+import TFLiteKernels
 import TestSupport
 import XCTest
 
@@ -31,6 +32,21 @@ final class PackedWeightCacheTests: XCTestCase {
             }
             XCTAssertEqual(try first.output(at: 0).data, try second.output(at: 0).data, "\(name): same outputs")
         }
+    }
+
+    /// Where the system offers transparent huge pages, a model's packed weights are carved from
+    /// one region (``PackingRegion``), at most the bytes the cache reserved (plus alignment).
+    func testPackedWeightsAreCarvedFromOneRegion() throws {
+        guard HugePageMapping.isAvailable else {
+            throw XCTSkip("this system offers no transparent huge pages on request: packed weights are allocated one by one")
+        }
+        let model = try Model(path: try TestPaths.model("efficientnet_lite0.tflite"))
+        let cache = model.subgraphs[0].packedWeights
+        XCTAssertNil(cache.regionByteCount, "no region before the first packing")
+        try Interpreter(model: model, options: .init(threadCount: 1)).allocateTensors()
+        let used = try XCTUnwrap(cache.regionByteCount)
+        XCTAssertGreaterThan(used, 4 << 20, "efficientnet_lite0 packs about 5 MB")
+        XCTAssertLessThanOrEqual(used, cache.byteCount + 64 * 2 * cache.count)
     }
 
     /// Packed weights count once in each interpreter's budget, as model data (the cache's bytes,

@@ -66,6 +66,26 @@ final class ScratchArenaTests: XCTestCase {
         }
     }
 
+    /// An arena of at least one huge page is a ``HugePageMapping`` where the system offers
+    /// them (2 MiB aligned), zeroed and writable to its last byte; a smaller one is allocated
+    /// as before.
+    func testLargeArenasAreZeroedHugePageMemory() throws {
+        guard HugePageMapping.isAvailable else {
+            throw XCTSkip("this system offers no transparent huge pages on request: arenas are allocated as before")
+        }
+        let count = 5 << 20 + 123
+        let large = try AlignedBuffer(byteCount: count, onHugePages: true)
+        XCTAssertEqual(Int(bitPattern: large.pointer) % HugePageMapping.hugePageBytes, 0)
+        let bytes = large.pointer.assumingMemoryBound(to: UInt8.self)
+        XCTAssertTrue((0..<count).allSatisfy { bytes[$0] == 0 })
+        bytes[0] = 1; bytes[count - 1] = 2
+        XCTAssertEqual(bytes[0] + bytes[count - 1], 3)
+        let small = try AlignedBuffer(byteCount: 100_000, onHugePages: true)
+        XCTAssertNil(HugePageMapping(byteCount: 100_000, hugeByteCount: 100_000), "no whole huge page in it")
+        XCTAssertEqual(Int(bitPattern: small.pointer) % AlignedBuffer.alignment, 0)
+        XCTAssertEqual(small.pointer.load(fromByteOffset: 99_999, as: UInt8.self), 0)
+    }
+
     func testInvokeReadsNothingItsScratchHeldBefore() throws {
         for name in Self.fixtures {
             let (executor, input) = try load(name)

@@ -197,7 +197,10 @@ final class SubgraphExecutor {
     /// chains of dynamic-batch exports) are evaluated right here, so later nodes see their
     /// outputs as constants; they are re-evaluated after every resize.
     func prepare() throws {
-        defer { weightScratch.release() }       // deferred weights are read into it by the prepares only
+        defer {
+            weightScratch.release()                     // deferred weights are read into it by the prepares only
+            blueprint.packedWeights.releaseUnusedMemory()  // the rest of the last huge page packing wrote
+        }
         isPrepared = false
         for index in preparedConstants { tensors[index].isConstant = false; tensors[index].data = nil }
         preparedConstants = []
@@ -480,7 +483,7 @@ final class SubgraphExecutor {
                                "variable tensor '\(t.name)'")
         }
         if arena == nil || arena!.byteCount < plan.arenaByteCount {
-            arena = try AlignedBuffer(byteCount: plan.arenaByteCount)
+            arena = try AlignedBuffer(byteCount: plan.arenaByteCount, onHugePages: true)  // written whole by the first invoke
         }
         let base = arena!.pointer
         for (k, group) in groups.enumerated() {

@@ -1,4 +1,5 @@
 import Foundation
+import TFLiteKernels
 
 /// Weights packed at prepare for the optimized kernels, kept with the ``Model`` (one cache per
 /// subgraph blueprint) and shared by every interpreter made from it, as the model's constants
@@ -16,6 +17,13 @@ import Foundation
 /// another interpreter, or an earlier prepare, packed is therefore not counted again. (Two
 /// interpreters preparing at once may each miss the other's new forms until their next prepare.)
 ///
+/// The forms are carved from one ``PackingRegion`` where the system offers transparent huge
+/// pages: made at the first packing, with room for three times the subgraph's constant bytes
+/// (an address-space reservation only; forms that do not fit are allocated one by one), and
+/// huge pages up to its constant bytes, which packed weights usually exceed (they are most of
+/// the constants, and packing pads them or widens them). A form replaced after a resize keeps
+/// its space in the region until the model goes; the region's bound caps that.
+///
 /// Thread-safe: interpreters on several threads may prepare at once; a form is computed once,
 /// under the lock.
 final class PackedWeightCache: @unchecked Sendable {
@@ -26,12 +34,25 @@ final class PackedWeightCache: @unchecked Sendable {
     private var total = 0
     /// The data of the model's constant tensors, by tensor index.
     private let constantData: [Int: UnsafeMutableRawPointer]
+    /// Bytes of the model's constant tensors (what sizes the region).
+    private let constantByteCount: Int
+    /// Where packings take their memory: made at the first one; nil before, and for good when
+    /// the system offers no huge pages.
+    private var region: PackingRegion?
+    /// Whether `region` was tried.
+    private var regionTried = false
 
     /// A cache for a subgraph whose constant tensors are `constants` (by tensor index).
     init(constants: [ConstantTensor?]) {
         var data: [Int: UnsafeMutableRawPointer] = [:]
-        for (index, constant) in constants.enumerated() { if let constant { data[index] = constant.data } }
+        var bytes = 0
+        for (index, constant) in constants.enumerated() {
+            guard let constant else { continue }
+            data[index] = constant.data
+            bytes = bytes.addingReportingOverflow(constant.byteCount).partialValue
+        }
         constantData = data
+        constantByteCount = bytes
     }
 
     private var packings = 0
@@ -41,6 +62,9 @@ final class PackedWeightCache: @unchecked Sendable {
 
     /// Bytes of the packed forms held, as reserved when each was made (an upper bound of each).
     var byteCount: Int { lock.lock(); defer { lock.unlock() }; return total }
+
+    /// Bytes carved from the region so far, nil without one (for tests).
+    var regionByteCount: Int? { lock.lock(); defer { lock.unlock() }; return region?.usedByteCount }
 
     /// Number of nodes with a packed form (for tests).
     var count: Int { lock.lock(); defer { lock.unlock() }; return entries.count }
@@ -60,11 +84,23 @@ final class PackedWeightCache: @unchecked Sendable {
         lock.lock(); defer { lock.unlock() }
         if let entry = entries[position], entry.key == key, let value = entry.value as? T { return value }
         try reserve(byteCount)
-        let value = try make()
+        if !regionTried {
+            regionTried = true
+            let (room, overflow) = constantByteCount.multipliedReportingOverflow(by: 3)
+            if !overflow { region = PackingRegion(capacity: room, expectedByteCount: constantByteCount) }
+        }
+        let value = try PackingRegion.allocating(in: region, make)
         total = total - (entries[position]?.byteCount ?? 0) + byteCount
         entries[position] = (key, value, byteCount)
         packings += 1
         return value
+    }
+
+    /// Gives back the unused part of the region's last huge page; called when a prepare has
+    /// packed what it needs (``PackingRegion/releaseUnusedTail()``).
+    func releaseUnusedMemory() {
+        lock.lock(); defer { lock.unlock() }
+        region?.releaseUnusedTail()
     }
 }
 

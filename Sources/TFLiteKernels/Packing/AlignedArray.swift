@@ -20,8 +20,11 @@ public final class AlignedArray<Element: BitwiseCopyable>: @unchecked Sendable {
     /// The first element (valid, if unusable, for `count == 0`).
     public let pointer: UnsafeMutablePointer<Element>
     /// Bytes of the anonymous mapping at `pointer` (unmapped in `deinit`); 0 when `pointer`
-    /// comes from `posix_memalign` (freed instead).
+    /// comes from `posix_memalign` (freed instead) or from `region`.
     private let mappedBytes: Int
+    /// The region the memory was carved from (see ``PackingRegion``), kept alive by the array;
+    /// nil when the array owns its memory.
+    private let region: PackingRegion?
 
     /// Sizes from which the memory is an anonymous mapping whose pages the kernel provides in
     /// one pass (`MAP_POPULATE`, Linux) instead of one page fault each as packing first writes
@@ -37,6 +40,13 @@ public final class AlignedArray<Element: BitwiseCopyable>: @unchecked Sendable {
         let (bytes, overflow) = count.multipliedReportingOverflow(by: MemoryLayout<Element>.stride)
         guard count >= 0, !overflow else { throw AlignedArrayAllocationError(elements: count, bytes: nil) }
         self.count = count
+        if let region = PackingRegion.current, let memory = region.take(bytes) {
+            self.region = region
+            mappedBytes = 0
+            pointer = memory.bindMemory(to: Element.self, capacity: max(1, count))
+            return
+        }
+        region = nil
         #if os(Linux)
         if bytes >= Self.prefaultedMinimumBytes,
            let mapped = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0),
@@ -70,12 +80,13 @@ public final class AlignedArray<Element: BitwiseCopyable>: @unchecked Sendable {
 
     /// `count` elements of all-zero bytes (0 for the integer and float elements this holds),
     /// then changed by `write`, which may set only some of them (packing that leaves its padding
-    /// at 0). An anonymous mapping's pages arrive zeroed, so only heap memory is filled here.
+    /// at 0). An anonymous mapping's pages arrive zeroed (a region's too: its space is handed
+    /// out once), so only heap memory is filled here.
     /// - Throws: `AlignedArrayAllocationError`, or what `write` throws.
     public convenience init(zeroedCount count: Int, writingWith write: (UnsafeMutableBufferPointer<Element>) throws -> Void) throws {
         precondition(_isPOD(Element.self), "AlignedArray holds plain values")
         try self.init(allocating: count)
-        if mappedBytes == 0 {
+        if mappedBytes == 0, region == nil {
             UnsafeMutableRawPointer(pointer).initializeMemory(as: UInt8.self, repeating: 0,
                                                               count: count * MemoryLayout<Element>.stride)
         }
@@ -100,6 +111,7 @@ public final class AlignedArray<Element: BitwiseCopyable>: @unchecked Sendable {
     }
 
     deinit {
+        if region != nil { return }  // the region's memory goes with the region
         #if os(Linux)
         if mappedBytes > 0 {
             munmap(UnsafeMutableRawPointer(pointer), mappedBytes)
