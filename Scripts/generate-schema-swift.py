@@ -145,10 +145,11 @@ def operator_codes(enums, source):
     for name, value in values:
         out.append(f"    /// `{name}`")
         out.append(f"    public static let {identifier(camel(name))} = BuiltinOperator(rawValue: {value})")
-    out += ["", "    /// The schema's name for every known code, e.g. `CONV_2D`.",
-            "    static let schemaNames: [Int32: String] = ["]
-    out += [f"        {value}: \"{name}\"," for name, value in values]
-    out += ["    ]", "}", ""]
+    out += ["", "    /// The schema's name for a known code, e.g. `CONV_2D` (a switch: no table is built at",
+            "    /// run time, so naming an operator costs nothing the first time either).",
+            "    static func schemaName(_ code: Int32) -> String? {", "        switch code {"]
+    out += [f"        case {value}: return \"{name}\"" for name, value in values]
+    out += ["        default: return nil", "        }", "    }", "}", ""]
     return finish(header(source, "the BuiltinOperator enum (names and values only)"), "\n".join(out))
 
 
@@ -158,10 +159,12 @@ def options_type_codes(unions, source):
     for code, name in enumerate(members, start=1):
         out.append(f"    /// `{name}`")
         out.append(f"    public static let {identifier(name[0].lower() + name[1:])} = BuiltinOptionsType(rawValue: {code})")
-    out += ["", "    /// The schema's name for every known union type code, e.g. `Conv2DOptions`.",
-            "    static let schemaNames: [UInt8: String] = [", "        0: \"NONE\","]
-    out += [f"        {code}: \"{name}\"," for code, name in enumerate(members, start=1)]
-    out += ["    ]", "}", ""]
+    out += ["", "    /// The schema's name for a known union type code, e.g. `Conv2DOptions` (a switch: no",
+            "    /// table is built at run time).",
+            "    static func schemaName(_ code: UInt8) -> String? {", "        switch code {",
+            "        case 0: return \"NONE\""]
+    out += [f"        case {code}: return \"{name}\"" for code, name in enumerate(members, start=1)]
+    out += ["        default: return nil", "        }", "    }", "}", ""]
     return finish(header(source, "the members of the BuiltinOptions union, in order (type code = position)"),
                   "\n".join(out))
 

@@ -9,7 +9,7 @@ public struct BuiltinOperator: RawRepresentable, Hashable, Sendable, CustomStrin
     /// Wraps a raw schema code.
     public init(rawValue: Int32) { self.rawValue = rawValue }
     /// The schema's name, e.g. `CONV_2D`, or `BUILTIN_<n>` for codes unknown to this build.
-    public var description: String { Self.schemaNames[rawValue] ?? "BUILTIN_\(rawValue)" }
+    public var description: String { Self.schemaName(rawValue) ?? "BUILTIN_\(rawValue)" }
 }
 
 /// Element type of a tensor (`TensorType` in the schema).

@@ -8,5 +8,5 @@ public struct BuiltinOptionsType: RawRepresentable, Hashable, Sendable, CustomSt
     /// Wraps a raw type code.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
     /// The schema's name, e.g. `Conv2DOptions`, or `BuiltinOptions(<n>)` for codes unknown to this build.
-    public var description: String { Self.schemaNames[rawValue] ?? "BuiltinOptions(\(rawValue))" }
+    public var description: String { Self.schemaName(rawValue) ?? "BuiltinOptions(\(rawValue))" }
 }
