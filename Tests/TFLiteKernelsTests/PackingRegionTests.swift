@@ -98,6 +98,7 @@ final class PackingRegionTests: XCTestCase {
 
     /// The packers write the same bytes into region memory as into their own, including the
     /// zero padding that the zeroed forms leave unwritten (seeded random shapes with tails).
+    /// The depthwise weights packed into aligned memory equal their array form.
     func testPackersGiveTheSameBytesInARegion() throws {
         let region = try region()
         var rng = SeededGenerator(seed: 41)
@@ -115,7 +116,12 @@ final class PackingRegionTests: XCTestCase {
                                                                      taps: taps, inputDepth: inputDepth)
                         let float = try ConvFilterPacking.packFloatAligned(f.baseAddress!, outputDepth: outputDepth,
                                                                             depth: taps * inputDepth)
-                        return [Self.bytes(quads), Self.bytes(pairs), Self.bytes(float)]
+                        let depthwise = try ConvFilterPacking.packDepthwiseIntegerAligned(w.baseAddress!, offset: 7,
+                                                                                          count: w.count)
+                        XCTAssertEqual(Array(UnsafeBufferPointer(start: depthwise.pointer, count: depthwise.count)),
+                                       ConvFilterPacking.packDepthwiseInteger(w.baseAddress!, offset: 7, count: w.count),
+                                       "the aligned depthwise form is the array form")
+                        return [Self.bytes(quads), Self.bytes(pairs), Self.bytes(float), Self.bytes(depthwise)]
                     }
                 }
             }

@@ -92,13 +92,36 @@ public enum ConvFilterPacking {
         packDepthwiseWeights(filter, offset: offset, count: count)
     }
 
+    /// `packDepthwiseInteger` straight into aligned memory, the form the interpreter keeps (no
+    /// intermediate array: packed at every model load, where a copy's page faults showed).
+    /// - Throws: `AlignedArrayAllocationError` when the system cannot provide the memory.
+    public static func packDepthwiseIntegerAligned(_ filter: UnsafePointer<UInt8>, offset: Int32,
+                                                   count: Int) throws -> AlignedArray<Float> {
+        KernelPrecondition.validCount(count)
+        return try AlignedArray(count: count) { writeDepthwiseWeights(filter, offset: offset, into: $0) }
+    }
+
+    /// `packDepthwiseIntegerAligned` for int8 weights.
+    public static func packDepthwiseIntegerAligned(_ filter: UnsafePointer<Int8>, offset: Int32,
+                                                   count: Int) throws -> AlignedArray<Float> {
+        KernelPrecondition.validCount(count)
+        return try AlignedArray(count: count) { writeDepthwiseWeights(filter, offset: offset, into: $0) }
+    }
+
     @inline(__always)
     static func packDepthwiseWeights<Weight: FixedWidthInteger>(_ filter: UnsafePointer<Weight>, offset: Int32,
                                                                  count: Int) -> [Float] {
         KernelPrecondition.validCount(count)
         return [Float](unsafeUninitializedCapacity: count) { buffer, initialized in
-            for i in 0..<count { buffer[i] = Float(Int32(truncatingIfNeeded: filter[i]) &+ offset) }
+            writeDepthwiseWeights(filter, offset: offset, into: buffer)
             initialized = count
         }
+    }
+
+    /// Writes `w + offset` for the first `buffer.count` weights of `filter` into `buffer`.
+    @inline(__always)
+    static func writeDepthwiseWeights<Weight: FixedWidthInteger>(_ filter: UnsafePointer<Weight>, offset: Int32,
+                                                                  into buffer: UnsafeMutableBufferPointer<Float>) {
+        for i in 0..<buffer.count { buffer[i] = Float(Int32(truncatingIfNeeded: filter[i]) &+ offset) }
     }
 }

@@ -86,11 +86,11 @@ enum DepthwisePlan {
             let packed = try node.packedWeights(of: filter, key: key,
                                                 byteCount: SharedMemoryBudget.bytes(filter.elementCount, MemoryLayout<Float>.size),
                                                 "the packed filter") {
-                try AlignedArray(unsigned
-                    ? ConvFilterPacking.packDepthwiseInteger(try filter.view(as: UInt8.self, "DEPTHWISE_CONV_2D filter").base, offset: q.filterOffset,
-                                                             count: filter.elementCount)
-                    : ConvFilterPacking.packDepthwiseInteger(try filter.view(as: Int8.self, "DEPTHWISE_CONV_2D filter").base, offset: q.filterOffset,
-                                                             count: filter.elementCount))
+                try unsigned
+                    ? ConvFilterPacking.packDepthwiseIntegerAligned(try filter.view(as: UInt8.self, "DEPTHWISE_CONV_2D filter").base,
+                                                                    offset: q.filterOffset, count: filter.elementCount)
+                    : ConvFilterPacking.packDepthwiseIntegerAligned(try filter.view(as: Int8.self, "DEPTHWISE_CONV_2D filter").base,
+                                                                    offset: q.filterOffset, count: filter.elementCount)
             }
             let windows = try DepthwiseWindows(filter: packed, plan: DepthwiseConv2DOptimized.inputWindowPlan(g), geometry: g,
                                                rowOfSums: true, node: node)

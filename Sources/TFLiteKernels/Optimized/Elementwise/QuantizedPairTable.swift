@@ -111,10 +111,11 @@ public struct QuantizedPairTable: Sendable {
     /// `QuantizedBinaryArithmeticOptimized.supports(p)`.
     private static func generatedAddEntries(signed: Bool, _ p: BinaryArithmeticReference.QuantizedAddParams,
                                             subtract: Bool) -> [UInt8] {
-        var table = [UInt8](repeating: 0, count: 65536)
         var first = [UInt8](repeating: 0, count: 256)
         let second = (0..<256).map { UInt8($0) }
-        table.withUnsafeMutableBytes { table in
+        // Every row is written below: no zero fill first (its page faults showed at model load).
+        return [UInt8](unsafeUninitializedCapacity: 65536) { entries, initialized in
+            let table = UnsafeMutableRawBufferPointer(entries)
             first.withUnsafeMutableBytes { first in
                 second.withUnsafeBytes { second in
                     for hiByte in 0..<256 {
@@ -134,8 +135,8 @@ public struct QuantizedPairTable: Sendable {
                     }
                 }
             }
+            initialized = 65536
         }
-        return table
     }
 
     /// The table of quantized MUL, vectorized as `add` is.
