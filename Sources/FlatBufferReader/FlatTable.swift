@@ -61,6 +61,23 @@ public struct FlatTable: Sendable {
 
     /// An integer field, or `defaultValue` when absent.
     public func scalar<T: FixedWidthInteger>(_ id: Int, default defaultValue: T) throws -> T {
+        try integer(id, default: defaultValue)
+    }
+
+    // The concrete forms of `scalar`, which calls with a concrete type resolve to: called from
+    // another module, the generic form runs unspecialized, a metadata lookup and witness calls
+    // per field read, a visible part of every model load.
+    public func scalar(_ id: Int, default defaultValue: Int8) throws -> Int8 { try integer(id, default: defaultValue) }
+    public func scalar(_ id: Int, default defaultValue: UInt8) throws -> UInt8 { try integer(id, default: defaultValue) }
+    public func scalar(_ id: Int, default defaultValue: Int16) throws -> Int16 { try integer(id, default: defaultValue) }
+    public func scalar(_ id: Int, default defaultValue: UInt16) throws -> UInt16 { try integer(id, default: defaultValue) }
+    public func scalar(_ id: Int, default defaultValue: Int32) throws -> Int32 { try integer(id, default: defaultValue) }
+    public func scalar(_ id: Int, default defaultValue: UInt32) throws -> UInt32 { try integer(id, default: defaultValue) }
+    public func scalar(_ id: Int, default defaultValue: Int64) throws -> Int64 { try integer(id, default: defaultValue) }
+    public func scalar(_ id: Int, default defaultValue: UInt64) throws -> UInt64 { try integer(id, default: defaultValue) }
+
+    @inline(__always)
+    private func integer<T: FixedWidthInteger>(_ id: Int, default defaultValue: T) throws -> T {
         guard let at = try fieldPosition(id, size: MemoryLayout<T>.size) else { return defaultValue }
         return try buffer.read(T.self, at: at, "field \(id)")
     }
