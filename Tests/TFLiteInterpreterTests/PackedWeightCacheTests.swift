@@ -38,7 +38,7 @@ final class PackedWeightCacheTests: XCTestCase {
     /// one region (``PackingRegion``), at most the bytes the cache reserved (plus alignment).
     func testPackedWeightsAreCarvedFromOneRegion() throws {
         guard HugePageMapping.isAvailable else {
-            throw XCTSkip("this system offers no transparent huge pages on request: packed weights are allocated one by one")
+            throw XCTSkip("no transparent huge pages on request (or LITEVISION_HUGE_PAGES=0): packed weights are allocated one by one")
         }
         let model = try Model(path: try TestPaths.model("efficientnet_lite0.tflite"))
         let cache = model.subgraphs[0].packedWeights

@@ -71,7 +71,7 @@ final class ScratchArenaTests: XCTestCase {
     /// as before.
     func testLargeArenasAreZeroedHugePageMemory() throws {
         guard HugePageMapping.isAvailable else {
-            throw XCTSkip("this system offers no transparent huge pages on request: arenas are allocated as before")
+            throw XCTSkip("no transparent huge pages on request (or LITEVISION_HUGE_PAGES=0): arenas are allocated as before")
         }
         let count = 5 << 20 + 123
         let large = try AlignedBuffer(byteCount: count, onHugePages: true)

@@ -8,8 +8,8 @@ final class PackingRegionTests: XCTestCase {
     /// transparent huge pages (the region is then never used).
     private func region(capacity: Int = 8 << 20) throws -> PackingRegion {
         guard let region = PackingRegion(capacity: capacity, expectedByteCount: capacity) else {
-            throw XCTSkip("this system offers no transparent huge pages on request "
-                          + "(/sys/kernel/mm/transparent_hugepage/enabled is not always or madvise): no region is made")
+            throw XCTSkip("no transparent huge pages on request (/sys/kernel/mm/transparent_hugepage/enabled "
+                          + "is not always or madvise, or LITEVISION_HUGE_PAGES=0): no region is made")
         }
         return region
     }
@@ -130,6 +130,18 @@ final class PackingRegionTests: XCTestCase {
             XCTAssertEqual(own, carved, "outputs \(outputDepth), taps \(taps), input depth \(inputDepth)")
         }
         XCTAssertGreaterThan(region.usedByteCount, 0)
+    }
+
+    /// Huge pages are used where the kernel offers them on request, unless the environment opts out.
+    func testHugePagesFollowTheKernelSettingAndTheOptOut() {
+        let madvise = "always [madvise] never", always = "[always] madvise never", never = "always madvise [never]"
+        XCTAssertTrue(HugePageMapping.isOffered(kernelSetting: madvise, environment: nil))
+        XCTAssertTrue(HugePageMapping.isOffered(kernelSetting: always, environment: "1"))
+        XCTAssertFalse(HugePageMapping.isOffered(kernelSetting: never, environment: nil))
+        XCTAssertFalse(HugePageMapping.isOffered(kernelSetting: nil, environment: nil), "no sysfs: none")
+        for optOut in ["0", "off", "FALSE", "no"] {
+            XCTAssertFalse(HugePageMapping.isOffered(kernelSetting: madvise, environment: optOut), optOut)
+        }
     }
 
     private static func bytes<Element>(_ array: AlignedArray<Element>) -> [UInt8] {

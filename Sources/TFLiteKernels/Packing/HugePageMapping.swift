@@ -13,8 +13,12 @@ import Darwin
 /// block holds all its 2 MiB once touched: ask for huge pages only where the bytes will all be
 /// used. The rest of the mapping has 4 KiB pages. Unmapped when the object goes.
 ///
-/// Without transparent huge pages on request (their `enabled` setting is `never`, or not Linux)
-/// there is no mapping (`init` fails) and callers allocate as they otherwise would.
+/// Without transparent huge pages on request (their `enabled` setting is `never`, or not Linux),
+/// or with `LITEVISION_HUGE_PAGES=0` in the environment, there is no mapping (`init` fails) and
+/// callers allocate as they otherwise would. The opt-out is for servers that would rather not
+/// have a model load wait while the kernel compacts memory to find a huge page (its `defrag`
+/// setting `madvise`, the usual default, lets it for memory advised so); where it finds none it
+/// falls back to 4 KiB pages by itself.
 public final class HugePageMapping: @unchecked Sendable {
     /// Size of a transparent huge page on x86-64 and the alignment of ``start``.
     public static var hugePageBytes: Int { 2 << 20 }
@@ -65,19 +69,32 @@ public final class HugePageMapping: @unchecked Sendable {
         madvise(start + lower, upper - lower, MADV_DONTNEED)
     }
 
-    /// Whether the kernel backs `MADV_HUGEPAGE` memory with transparent huge pages: its
-    /// `enabled` setting is `always` or `madvise` (read once per process; `never`, an absent
-    /// file, or another OS give false).
+    /// Whether mappings are made: the kernel backs `MADV_HUGEPAGE` memory with transparent huge
+    /// pages and the environment does not opt out (``isOffered(kernelSetting:environment:)``,
+    /// decided once per process; another OS gives false).
     public static let isAvailable: Bool = {
         #if os(Linux)
-        guard let file = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r") else { return false }
-        defer { fclose(file) }
-        var line = [CChar](repeating: 0, count: 128)
-        guard fgets(&line, Int32(line.count), file) != nil else { return false }
-        let setting = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return setting.contains("[always]") || setting.contains("[madvise]")
+        var setting: String?
+        if let file = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r") {
+            defer { fclose(file) }
+            var line = [CChar](repeating: 0, count: 128)
+            if fgets(&line, Int32(line.count), file) != nil {
+                setting = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            }
+        }
+        return isOffered(kernelSetting: setting, environment: getenv("LITEVISION_HUGE_PAGES").map { String(cString: $0) })
         #else
         return false
         #endif
     }()
+
+    /// Whether huge pages are used, given the kernel's `enabled` setting (e.g. `always [madvise]
+    /// never`; nil when unreadable) and `LITEVISION_HUGE_PAGES` (nil when unset): the setting
+    /// selects `always` or `madvise`, and the variable is not `0`, `off`, `false` or `no`.
+    /// A pure function, for tests.
+    public static func isOffered(kernelSetting: String?, environment: String?) -> Bool {
+        if let environment, ["0", "off", "false", "no"].contains(environment.lowercased()) { return false }
+        guard let kernelSetting else { return false }
+        return kernelSetting.contains("[always]") || kernelSetting.contains("[madvise]")
+    }
 }
