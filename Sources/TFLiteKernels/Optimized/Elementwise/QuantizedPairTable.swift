@@ -15,17 +15,27 @@ public struct QuantizedPairTable: Sendable {
     /// Tabulates `f` over every pair of codes (int8 when `signed`, else uint8); `f` returns
     /// the already clamped output code.
     public init(signed: Bool, _ f: (Int32, Int32) -> Int32) {
-        var table = [UInt8](repeating: 0, count: 65536)
-        for hiByte in 0..<256 {
-            let x = signed ? Int32(Int8(truncatingIfNeeded: hiByte)) : Int32(hiByte)
-            for loByte in 0..<256 {
-                let y = signed ? Int32(Int8(truncatingIfNeeded: loByte)) : Int32(loByte)
-                table[hiByte << 8 | loByte] = UInt8(truncatingIfNeeded: f(x, y))
+        entries = Self.filledEntries { table in
+            for hiByte in 0..<256 {
+                let x = signed ? Int32(Int8(truncatingIfNeeded: hiByte)) : Int32(hiByte)
+                for loByte in 0..<256 {
+                    let y = signed ? Int32(Int8(truncatingIfNeeded: loByte)) : Int32(loByte)
+                    table[hiByte << 8 | loByte] = UInt8(truncatingIfNeeded: f(x, y))
+                }
             }
         }
-        entries = table
         self.signed = signed
         linearForm = nil
+    }
+
+    /// The 65536 entries `write` stores, every one of them (row `hiByte` at `hiByte << 8`): no
+    /// zero fill first, whose page faults showed at every model load.
+    @inline(__always)
+    private static func filledEntries(_ write: (UnsafeMutablePointer<UInt8>) -> Void) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: 65536) { entries, initialized in
+            write(entries.baseAddress!)
+            initialized = 65536
+        }
     }
 
     private init(entries: [UInt8], signed: Bool, linearForm: QuantizedPairLinearForm? = nil) {
@@ -88,9 +98,8 @@ public struct QuantizedPairTable: Sendable {
                 }
             }
         }
-        var table = [UInt8](repeating: 0, count: 65536)
-        table.withUnsafeMutableBufferPointer { t in
-            let out = UnsafeMutableRawPointer(t.baseAddress!)
+        let table = filledEntries { t in
+            let out = UnsafeMutableRawPointer(t)
             second.withUnsafeBytes { second in
                 for hiByte in 0..<256 {
                     let a = SIMD16<Int32>(repeating: first[hiByte])
@@ -113,14 +122,12 @@ public struct QuantizedPairTable: Sendable {
                                             subtract: Bool) -> [UInt8] {
         var first = [UInt8](repeating: 0, count: 256)
         let second = (0..<256).map { UInt8($0) }
-        // Every row is written below: no zero fill first (its page faults showed at model load).
-        return [UInt8](unsafeUninitializedCapacity: 65536) { entries, initialized in
-            let table = UnsafeMutableRawBufferPointer(entries)
+        return filledEntries { table in
             first.withUnsafeMutableBytes { first in
                 second.withUnsafeBytes { second in
                     for hiByte in 0..<256 {
                         first.initializeMemory(as: UInt8.self, repeating: UInt8(hiByte))
-                        let row = table.baseAddress! + hiByte &<< 8
+                        let row = UnsafeMutableRawPointer(table + hiByte &<< 8)
                         if signed {
                             QuantizedBinaryArithmeticOptimized.add(p, subtract: subtract, range: 0..<256,
                                                                    first.baseAddress!.assumingMemoryBound(to: Int8.self),
@@ -135,7 +142,6 @@ public struct QuantizedPairTable: Sendable {
                     }
                 }
             }
-            initialized = 65536
         }
     }
 
@@ -154,9 +160,7 @@ public struct QuantizedPairTable: Sendable {
     @inline(__always)
     private static func tabulated(signed: Bool, _ vector: (SIMD16<Int32>, SIMD16<Int32>) -> SIMD16<Int32>,
                                   scalar: (Int32, Int32) -> Int32) -> QuantizedPairTable {
-        var table = [UInt8](repeating: 0, count: 65536)
-        table.withUnsafeMutableBufferPointer { t in
-            let out = t.baseAddress!
+        let table = filledEntries { out in
             if signed {
                 let codes = (0..<256).map { Int8(truncatingIfNeeded: $0) }
                 codes.withUnsafeBufferPointer { c in
