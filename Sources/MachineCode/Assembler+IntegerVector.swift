@@ -83,14 +83,31 @@ extension Assembler {
     }
     /// `vpmovsxbd dst, [src]`: a quarter register of signed bytes (8 for ymm, 16 for zmm),
     /// each sign-extended to a 32-bit lane.
-    public mutating func vpmovsxbd(_ dst: VectorRegister, _ src: MemoryOperand) {
+    /// With `mask` (EVEX), only the selected lanes' bytes are read; the others keep `dst`'s
+    /// value, or are zeroed with `zeroing`.
+    public mutating func vpmovsxbd(_ dst: VectorRegister, _ src: MemoryOperand, mask: OpmaskRegister? = nil,
+                                   zeroing: Bool = false) {
         vectorInstruction(0x21, map: .map0F38, prefix: .p66, width: dst.width, reg: dst.index, vvvv: 0,
-                          .memory(src), memoryBytes: dst.width.bytes / 4)
+                          .memory(src), mask: mask, zeroing: zeroing, memoryBytes: dst.width.bytes / 4)
     }
-    /// `vpmovzxbd dst, [src]`: a quarter register of unsigned bytes, each zero-extended to a 32-bit lane.
-    public mutating func vpmovzxbd(_ dst: VectorRegister, _ src: MemoryOperand) {
+    /// `vpmovzxbd dst, [src]`: a quarter register of unsigned bytes, each zero-extended to a 32-bit
+    /// lane; `mask` and `zeroing` as `vpmovsxbd`'s.
+    public mutating func vpmovzxbd(_ dst: VectorRegister, _ src: MemoryOperand, mask: OpmaskRegister? = nil,
+                                   zeroing: Bool = false) {
         vectorInstruction(0x31, map: .map0F38, prefix: .p66, width: dst.width, reg: dst.index, vvvv: 0,
-                          .memory(src), memoryBytes: dst.width.bytes / 4)
+                          .memory(src), mask: mask, zeroing: zeroing, memoryBytes: dst.width.bytes / 4)
+    }
+    /// `vpgatherdd dst{mask}, [base + index·scale + disp]` (AVX-512F): 32-bit lane `i` of `dst`
+    /// is loaded from the address with `index`'s lane `i` where `mask` bit `i` is set; lanes whose
+    /// bit is clear keep `dst`'s value and read nothing. The gather clears `mask` as it goes (all
+    /// zero when it is done), so a mask must be set again before every gather.
+    /// Preconditions: `mask` is not `k0`; `dst` is not `index`; they have the same width.
+    public mutating func vpgatherdd(_ dst: VectorRegister, _ src: VectorIndexedMemory, mask: OpmaskRegister) {
+        precondition(mask.index != 0, "a gather needs an opmask other than k0")
+        precondition(dst.index != src.index.index && dst.width == src.index.width, "gather: dst and index must differ")
+        // EVEX.V' carries bit 4 of the index register (vvvv itself is unused, 1111).
+        vectorInstruction(0x90, map: .map0F38, prefix: .p66, evexOnly: true, width: dst.width, reg: dst.index,
+                          vvvv: src.index.index & 16, .vectorIndexed(src), mask: mask, scalarMemory: true)
     }
     /// `vpmovdb [dst]{mask}, src` (EVEX): the low byte of each 32-bit lane, 16 bytes from a zmm.
     public mutating func vpmovdb(_ dst: MemoryOperand, _ src: VectorRegister, mask: OpmaskRegister? = nil) {
@@ -151,6 +168,10 @@ extension Assembler {
     public mutating func vpsrad(_ dst: VectorRegister, _ src: VectorRegister, _ count: UInt8) {
         shiftImmediate(0x72, digit: 4, dst, src, count)
     }
+    /// `vpsrld dst, src, count`: logical right shift of 32-bit lanes.
+    public mutating func vpsrld(_ dst: VectorRegister, _ src: VectorRegister, _ count: UInt8) {
+        shiftImmediate(0x72, digit: 2, dst, src, count)
+    }
 
     /// `vpblendd dst, a, b, mask`: 32-bit lane `i` from `b` where mask bit `i` is set, else from `a` (AVX2).
     public mutating func vpblendd(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorRegister, _ mask: UInt8) {
@@ -167,6 +188,17 @@ extension Assembler {
     public mutating func vextracti128(_ dst: VectorRegister, _ src: VectorRegister, _ index: UInt8) {
         vectorInstruction(0x39, map: .map0F3A, prefix: .p66, width: .ymm, reg: src.index, vvvv: 0, .register(dst.index))
         emit(index)
+    }
+    /// `vextracti64x4 dst, src, index` (AVX-512F): the 256-bit half `index` of zmm `src` into ymm `dst`.
+    public mutating func vextracti64x4(_ dst: VectorRegister, _ src: VectorRegister, _ index: UInt8) {
+        vectorInstruction(0x3B, map: .map0F3A, prefix: .p66, w: true, evexOnly: true, width: .zmm, reg: src.index,
+                          vvvv: 0, .register(dst.index))
+        emit(index)
+    }
+    /// `vpbroadcastd dst, src`: lane 0 of xmm `src` to every 32-bit lane of `dst`.
+    public mutating func vpbroadcastd(_ dst: VectorRegister, _ src: VectorRegister) {
+        vectorInstruction(0x58, map: .map0F38, prefix: .p66, width: dst.width, reg: dst.index, vvvv: 0,
+                          .register(src.index))
     }
     /// `vpbroadcastq dst, [src]`: one 64-bit value to every 64-bit lane.
     public mutating func vpbroadcastq(_ dst: VectorRegister, _ src: MemoryOperand) {

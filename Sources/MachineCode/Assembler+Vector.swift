@@ -28,6 +28,7 @@ extension Assembler {
         switch rm {
         case .register(let r): rmHigh = r >= 16
         case .memory(let m): broadcast = m.broadcast
+        case .vectorIndexed: break
         }
         let needsEVEX = evexOnly || prefersEVEX || width == .zmm || reg >= 16 || vvvv >= 16 || rmHigh
             || (mask.map { $0.index != 0 } ?? false) || broadcast || zeroing

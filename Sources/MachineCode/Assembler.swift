@@ -81,12 +81,15 @@ public struct Assembler: Sendable {
         /// A register by hardware number (general or vector, 0–31).
         case register(UInt8)
         case memory(MemoryOperand)
+        /// A vector-indexed address (gathers): always a SIB byte.
+        case vectorIndexed(VectorIndexedMemory)
 
         /// Bit 3 of the base (memory) or register number: REX.B / VEX.B.
         var bBit: Bool {
             switch self {
             case .register(let r): r & 8 != 0
             case .memory(let m): m.base.isExtended
+            case .vectorIndexed(let m): m.base.isExtended
             }
         }
 
@@ -95,6 +98,7 @@ public struct Assembler: Sendable {
             switch self {
             case .register(let r): r & 16 != 0
             case .memory(let m): m.indexRegister?.isExtended ?? false
+            case .vectorIndexed(let m): m.index.index & 8 != 0
             }
         }
     }
@@ -107,21 +111,31 @@ public struct Assembler: Sendable {
         case .register(let r):
             emit(0xC0 | (reg & 7) << 3 | (r & 7))
         case .memory(let m):
-            let index = m.indexRegister
-            let needsSIB = index != nil || m.base.low == 4
-            let d = Int(m.displacement)
-            let mode: UInt8
-            if d == 0 && m.base.low != 5 {
-                mode = 0
-            } else if d % disp8Scale == 0 && (-128...127).contains(d / disp8Scale) {
-                mode = 1
-            } else {
-                mode = 2
-            }
-            emit(mode << 6 | (reg & 7) << 3 | (needsSIB ? 4 : m.base.low))
-            if needsSIB { emit(m.scaleBits << 6 | (index?.low ?? 4) << 3 | m.base.low) }
-            if mode == 1 { emit(UInt8(bitPattern: Int8(d / disp8Scale))) }
-            if mode == 2 { emit32(m.displacement) }
+            emitAddress(reg: reg, base: m.base, index: m.indexRegister.map { ($0.low, m.scaleBits) },
+                        displacement: m.displacement, disp8Scale: disp8Scale)
+        case .vectorIndexed(let m):
+            emitAddress(reg: reg, base: m.base, index: (m.index.index & 7, m.scaleBits),
+                        displacement: m.displacement, disp8Scale: disp8Scale)
         }
+    }
+
+    /// ModRM (and SIB when there is an index or the base is `rsp`/`r12`) and displacement of
+    /// `[base + index·2^scaleBits + displacement]`, `index` given by its low three bits.
+    private mutating func emitAddress(reg: UInt8, base: GeneralRegister, index: (low: UInt8, scaleBits: UInt8)?,
+                                      displacement: Int32, disp8Scale: Int) {
+        let needsSIB = index != nil || base.low == 4
+        let d = Int(displacement)
+        let mode: UInt8
+        if d == 0 && base.low != 5 {
+            mode = 0
+        } else if d % disp8Scale == 0 && (-128...127).contains(d / disp8Scale) {
+            mode = 1
+        } else {
+            mode = 2
+        }
+        emit(mode << 6 | (reg & 7) << 3 | (needsSIB ? 4 : base.low))
+        if needsSIB { emit((index?.scaleBits ?? 0) << 6 | (index?.low ?? 4) << 3 | base.low) }
+        if mode == 1 { emit(UInt8(bitPattern: Int8(d / disp8Scale))) }
+        if mode == 2 { emit32(displacement) }
     }
 }

@@ -50,3 +50,24 @@ public struct MemoryOperand: Hashable, Sendable {
     /// The scale's two-bit SIB field.
     var scaleBits: UInt8 { UInt8(scale.trailingZeroBitCount) }
 }
+
+/// A vector-indexed memory operand `[base + index·scale + displacement]` (VSIB): one address per
+/// lane of `index`, whose 32-bit lanes are signed offsets. Gathers take it.
+public struct VectorIndexedMemory: Hashable, Sendable {
+    /// Base register.
+    public var base: GeneralRegister
+    /// The vector of per-lane indices (its number goes into the SIB byte and EVEX.X/V').
+    public var index: VectorRegister
+    /// Signed 32-bit displacement.
+    public var displacement: Int32
+    private var scale: UInt8
+
+    /// `[base + index·scale + disp]`. Precondition: `scale` is 1, 2, 4 or 8.
+    public static func mem(_ base: GeneralRegister, index: VectorRegister, scale: UInt8, disp: Int32 = 0) -> VectorIndexedMemory {
+        precondition([1, 2, 4, 8].contains(scale), "scale must be 1, 2, 4 or 8")
+        return VectorIndexedMemory(base: base, index: index, displacement: disp, scale: scale)
+    }
+
+    /// The scale's two-bit SIB field.
+    var scaleBits: UInt8 { UInt8(scale.trailingZeroBitCount) }
+}

@@ -61,6 +61,10 @@ public struct QuantizedSoftmaxTable: Sendable {
     func runVector<T: QuantizedByteLane>(depth: Int, rows: Range<Int>, _ x: UnsafePointer<T>,
                                          _ out: UnsafeMutablePointer<T>, workspace: KernelWorkspace?) {
         guard depth > 0 else { return }
+        if let generated = GeneratedKernels.current?.softmax {
+            runGenerated(generated, depth: depth, rows: rows, x, out, workspace: workspace)
+            return
+        }
         let accumBits = SoftmaxReference.QuantizedParams.accumulationIntegerBits
         let outMin = Int32(T.min), outMax = Int32(T.max)
         let blocks = depth / 16 * 16
@@ -118,6 +122,52 @@ public struct QuantizedSoftmaxTable: Sendable {
         }
     }
 
+    /// `runVector`'s rows with the generated passes (`QuantizedSoftmax16AVX512`): per group of 16
+    /// rows, the exponentials and their sums, the reciprocals (`FixedPointReciprocalSIMD`), each
+    /// row's rounding terms, then the scaled bytes. The same workspace as `runVector`'s.
+    func runGenerated<T: QuantizedByteLane>(_ kernels: (int8Exponentials: QuantizedSoftmax16AVX512.Function,
+                                                        uint8Exponentials: QuantizedSoftmax16AVX512.Function,
+                                                        scaling: QuantizedSoftmax16AVX512.Function),
+                                            depth: Int, rows: Range<Int>, _ x: UnsafePointer<T>, _ out: UnsafeMutablePointer<T>,
+                                            workspace: KernelWorkspace?) {
+        guard depth > 0 else { return }
+        let accumBits = SoftmaxReference.QuantizedParams.accumulationIntegerBits
+        let exponentials = T.isSigned ? kernels.int8Exponentials : kernels.uint8Exponentials
+        exps.withUnsafeBufferPointer { table in
+            KernelWorkspace.using(workspace, orTemporary: Self.workspaceBytes(depth: depth)) { workspace in
+                let buffer = workspace.take(Int32.self, count: 16 * depth)
+                let sums = workspace.take(Int32.self, count: 16), reciprocals = workspace.take(Int32.self, count: 16)
+                let bitsOverUnit = workspace.take(Int32.self, count: 16)
+                let scales = workspace.take(UInt64.self, count: 16), addends = workspace.take(UInt64.self, count: 16)
+                let shifts = workspace.take(UInt64.self, count: 16)
+                var arguments = GeneratedSoftmaxArguments(
+                    input: UnsafeRawPointer(x), output: UnsafeMutableRawPointer(out), exponentials: UnsafeMutableRawPointer(buffer),
+                    rows: 0, depth: depth, tailMask: (1 << (depth % 16)) - 1, table: UnsafeRawPointer(table.baseAddress!),
+                    sums: UnsafeMutableRawPointer(sums), scales: UnsafeRawPointer(scales),
+                    addends: UnsafeRawPointer(addends), shifts: UnsafeRawPointer(shifts),
+                    lowest: Int32(T.min), outputMin: Int32(T.min), outputMax: Int32(T.max))
+                var first = rows.lowerBound
+                while first < rows.upperBound {
+                    let group = min(16, rows.upperBound - first)
+                    arguments.input = UnsafeRawPointer(x + first * depth)
+                    arguments.output = UnsafeMutableRawPointer(out + first * depth)
+                    arguments.rows = group
+                    withUnsafePointer(to: &arguments) { exponentials(UnsafeRawPointer($0)) }
+                    // Lanes past the group repeat its first sum (any positive sum will do).
+                    for i in group..<16 { sums[i] = sums[0] }
+                    FixedPointReciprocalSIMD.reciprocals(sums, integerDigits: accumBits, values: reciprocals, bitsOverUnit: bitsOverUnit)
+                    for i in 0..<group {
+                        let exponent = Swift.max(0, Swift.min(31, Int(bitsOverUnit[i]) + 31 - T.bitWidth))
+                        scales[i] = UInt64(reciprocals[i])
+                        (addends[i], shifts[i]) = Rounding.terms(exponent: exponent)
+                    }
+                    withUnsafePointer(to: &arguments) { kernels.scaling(UnsafeRawPointer($0)) }
+                    first += group
+                }
+            }
+        }
+    }
+
     /// A row's output scaling, `roundingDivideByPOT(saturatingRoundingDoublingHighMul(scale, e), exponent)`,
     /// in one rounding (`ConvRequantizer.singleRounding`): `⌊(scale·e + addend) / 2^(31 + exponent)⌋`
     /// from unsigned 64-bit products of the even and odd lanes. Both operands are non-negative
@@ -129,10 +179,17 @@ public struct QuantizedSoftmaxTable: Sendable {
         /// Precondition: `scale ≥ 0`, `exponent` in 0...31.
         @inline(__always)
         init(scale: Int32, exponent: Int) {
-            let terms = ConvRequantizer.terms(rightShift: Int32(exponent))
+            let terms = Self.terms(exponent: exponent)
             self.scale = SIMD8(repeating: UInt64(scale))
-            addend = SIMD8(repeating: UInt64(terms.addend))
-            shift = SIMD8(repeating: UInt64(terms.shift))
+            addend = SIMD8(repeating: terms.addend)
+            shift = SIMD8(repeating: terms.shift)
+        }
+
+        /// The addend and shift of the single rounding for `exponent` (in 0...31).
+        @inline(__always)
+        static func terms(exponent: Int) -> (addend: UInt64, shift: UInt64) {
+            let terms = ConvRequantizer.terms(rightShift: Int32(exponent))
+            return (UInt64(terms.addend), UInt64(terms.shift))
         }
 
         /// The scaled lanes of `e` (every lane ≥ 0).
@@ -147,10 +204,11 @@ public struct QuantizedSoftmaxTable: Sendable {
     }
 
     /// Bytes of workspace the same-type entries (`int8`, `uint8`) take for rows of `depth`: the
-    /// exponentials of a group of 16 rows, and its sums, reciprocals and bits over one. The
-    /// int16-output entries take none.
+    /// exponentials of a group of 16 rows, and its sums, reciprocals and bits over one (and, for
+    /// the generated passes, its rounding terms). The int16-output entries take none.
     public static func workspaceBytes(depth: Int) -> Int {
         KernelWorkspace.bytes(Int32.self, count: 16 * depth) + 3 * KernelWorkspace.bytes(Int32.self, count: 16)
+            + 3 * KernelWorkspace.bytes(UInt64.self, count: 16)
     }
 
     /// int8 → int8 over `rows` rows of `depth`, the exponentials in `workspace`

@@ -69,6 +69,9 @@ public final class GeneratedKernels: Sendable {
     let pairLinear: (signed: QuantizedPairLinear16AVX.Function, unsigned: QuantizedPairLinear16AVX.Function)?
     /// `QuantizedAdd16AVX512` for int8 and uint8, adding and subtracting (at `.avx512`).
     let quantizedAdd: QuantizedAddKernels?
+    /// `QuantizedSoftmax16AVX512`'s two passes (at `.avx512`).
+    let softmax: (int8Exponentials: QuantizedSoftmax16AVX512.Function, uint8Exponentials: QuantizedSoftmax16AVX512.Function,
+                  scaling: QuantizedSoftmax16AVX512.Function)?
     private let code: ExecutableCode?
 
     /// Generates the kernels of `level` (none for `.sse2`).
@@ -84,7 +87,7 @@ public final class GeneratedKernels: Sendable {
             (depthwiseFinishingTiles16, depthwiseFinishingExactTiles16, depthwiseRequantizingTiles16) = (nil, nil, nil)
             (floatConv8x16, floatConv8x16Fused, depthwiseRemainderTiles, depthwiseExactRemainderTiles) = (nil, nil, nil, nil)
             (depthwiseFinishingRemainderTiles, depthwiseFinishingExactRemainderTiles, pairLinear) = (nil, nil, nil)
-            quantizedAdd = nil
+            (quantizedAdd, softmax) = (nil, nil)
             return
         }
         var a = Assembler()
@@ -138,6 +141,12 @@ public final class GeneratedKernels: Sendable {
         if byteTable { ByteTableLookup64AVX512VBMI.emit(into: &a) }
         let vnniEntries = level >= .avx512vnni ? VNNIQuantizedGEMMKernels.emit(into: &a) : nil
         let addEntries = level >= .avx512 ? QuantizedAddKernels.emit(into: &a) : nil
+        let softmaxInt8Entry = a.count
+        if level >= .avx512 { QuantizedSoftmax16AVX512.emitExponentials(signed: true, into: &a) }
+        let softmaxUInt8Entry = a.count
+        if level >= .avx512 { QuantizedSoftmax16AVX512.emitExponentials(signed: false, into: &a) }
+        let softmaxScalingEntry = a.count
+        if level >= .avx512 { QuantizedSoftmax16AVX512.emitScaling(into: &a) }
         let float512Entry = a.count
         if level >= .avx512 { FloatConv8x32AVX512.emit(fused: false, into: &a) }
         let float512FusedEntry = a.count
@@ -162,6 +171,8 @@ public final class GeneratedKernels: Sendable {
              ("QuantizedPairLinear16.int8", pairLinearSignedEntry), ("QuantizedPairLinear16.uint8", pairLinearUnsignedEntry)]
             + (vnniEntries ?? []).enumerated().map { ("QuantizedGEMM8x32+AVX512VNNI.\($0.offset)", $0.element) }
             + (addEntries ?? []).enumerated().map { ("QuantizedAdd16+AVX512.\($0.offset)", $0.element) }
+            + [("QuantizedSoftmax16+AVX512.int8", softmaxInt8Entry), ("QuantizedSoftmax16+AVX512.uint8", softmaxUInt8Entry),
+               ("QuantizedSoftmax16+AVX512.scaling", softmaxScalingEntry)]
             + [("FloatConv8x32+AVX512", float512Entry), ("FloatConv8x32+AVX512.fused", float512FusedEntry),
                ("FloatConv8x16+AVX512", float8x16Entry), ("FloatConv8x16+AVX512.fused", float8x16FusedEntry)]
             + remainderEntries.map {
@@ -206,6 +217,10 @@ public final class GeneratedKernels: Sendable {
         quantizedAdd = addEntries.map { QuantizedAddKernels(code: code, entries: $0) }
         pairLinear = (unsafeBitCast(code.address(at: pairLinearSignedEntry), to: QuantizedPairLinear16AVX.Function.self),
                       unsafeBitCast(code.address(at: pairLinearUnsignedEntry), to: QuantizedPairLinear16AVX.Function.self))
+        softmax = level >= .avx512
+            ? (unsafeBitCast(code.address(at: softmaxInt8Entry), to: QuantizedSoftmax16AVX512.Function.self),
+               unsafeBitCast(code.address(at: softmaxUInt8Entry), to: QuantizedSoftmax16AVX512.Function.self),
+               unsafeBitCast(code.address(at: softmaxScalingEntry), to: QuantizedSoftmax16AVX512.Function.self)) : nil
         floatConv8x32 = level >= .avx512
             ? unsafeBitCast(code.address(at: float512Entry), to: FloatConv8x32AVX512.Function.self) : nil
         floatConv8x32Fused = level >= .avx512
@@ -218,6 +233,7 @@ public final class GeneratedKernels: Sendable {
             + (floatConv8x32 == nil ? [] : ["FloatConv8x32+AVX512, FloatConv8x16+AVX512 (separate roundings, fused multiply-add)"])
             + (byteTableLookup64 == nil ? [] : ["ByteTableLookup64+AVX512VBMI"])
             + (quantizedAdd == nil ? [] : ["QuantizedAdd16+AVX512 (int8, uint8; add, subtract)"])
+            + (softmax == nil ? [] : ["QuantizedSoftmax16+AVX512 (int8, uint8)"])
             + [avxVNNI ? "QuantizedGEMM8x16+AVXVNNI (pairs, quads, uint8-weight quads; sums, uint8, int8 requantizing)"
                        : "QuantizedGEMM8x16+AVX2 (pairs; sums, uint8, int8 requantizing)", "FloatConv6x16+AVX (separate roundings, fused multiply-add)",
                "DepthwiseConvTiles16+\(vectorWidth == .zmm ? "AVX512" : "AVX") (float; exact sums, FMA\(vectorWidth == .zmm ? "" : "; 8- and 4-channel blocks"))",
