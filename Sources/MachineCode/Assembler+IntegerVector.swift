@@ -41,6 +41,17 @@ extension Assembler {
     public mutating func vpsubd(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorSource) { integerOp(0xFA, dst, a, b) }
     /// `vpand dst, a, b` (`vpandd` as EVEX).
     public mutating func vpand(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorSource) { integerOp(0xDB, dst, a, b) }
+    /// `vpor dst, a, b` (`vpord` as EVEX).
+    public mutating func vpor(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorSource) { integerOp(0xEB, dst, a, b) }
+    /// `vpsubb dst, a, b`: wrapping byte differences.
+    public mutating func vpsubb(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorSource) { integerOp(0xF8, dst, a, b) }
+    /// `vpaddusb dst, a, b`: unsigned byte sums saturated at 255.
+    public mutating func vpaddusb(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorSource) { integerOp(0xDC, dst, a, b) }
+    /// `vpshufb dst, table, indices`: byte `i` becomes byte `indices[i] & 15` of `table`'s 16-byte
+    /// lane holding `i`, or zero where `indices[i]` has its top bit set.
+    public mutating func vpshufb(_ dst: VectorRegister, _ table: VectorRegister, _ indices: VectorSource) {
+        integerOp(0x00, map: .map0F38, dst, table, indices)
+    }
     /// `vpcmpgtd dst, a, b`: all ones where `a > b` (signed 32-bit), else zero.
     public mutating func vpcmpgtd(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorSource) { integerOp(0x66, dst, a, b) }
     /// `vpcmpgtq dst, a, b` (the VEX form: registers below 16, no zmm): all ones in the 64-bit
@@ -195,6 +206,17 @@ extension Assembler {
                           vvvv: 0, .register(dst.index))
         emit(index)
     }
+    /// `vbroadcasti128 dst, [src]` (AVX2): 16 bytes to both 128-bit lanes of ymm `dst`.
+    public mutating func vbroadcasti128(_ dst: VectorRegister, _ src: MemoryOperand) {
+        precondition(dst.width == .ymm && dst.index < 16, "vbroadcasti128 fills a ymm register (VEX form)")
+        vectorInstruction(0x5A, map: .map0F38, prefix: .p66, width: .ymm, reg: dst.index, vvvv: 0, .memory(src))
+    }
+    /// `vmovd dst, src`: the low 32 bits of general register `src` into lane 0 of xmm `dst`, the
+    /// other lanes zeroed (VEX, registers 0–15).
+    public mutating func vmovd(_ dst: VectorRegister, _ src: GeneralRegister) {
+        precondition(dst.width == .xmm && dst.index < 16, "vmovd fills an xmm register (VEX form)")
+        vectorInstruction(0x6E, map: .map0F, prefix: .p66, width: .xmm, reg: dst.index, vvvv: 0, .register(src.index))
+    }
     /// `vpbroadcastd dst, src`: lane 0 of xmm `src` to every 32-bit lane of `dst`.
     public mutating func vpbroadcastd(_ dst: VectorRegister, _ src: VectorRegister) {
         vectorInstruction(0x58, map: .map0F38, prefix: .p66, width: dst.width, reg: dst.index, vvvv: 0,
@@ -214,6 +236,10 @@ extension Assembler {
     public mutating func vpaddq(_ d: VectorRegister, _ a: VectorRegister, _ b: VectorRegister) { vpaddq(d, a, .register(b)) }
     public mutating func vpsubd(_ d: VectorRegister, _ a: VectorRegister, _ b: VectorRegister) { vpsubd(d, a, .register(b)) }
     public mutating func vpand(_ d: VectorRegister, _ a: VectorRegister, _ b: VectorRegister) { vpand(d, a, .register(b)) }
+    public mutating func vpor(_ d: VectorRegister, _ a: VectorRegister, _ b: VectorRegister) { vpor(d, a, .register(b)) }
+    public mutating func vpsubb(_ d: VectorRegister, _ a: VectorRegister, _ b: VectorRegister) { vpsubb(d, a, .register(b)) }
+    public mutating func vpaddusb(_ d: VectorRegister, _ a: VectorRegister, _ b: VectorRegister) { vpaddusb(d, a, .register(b)) }
+    public mutating func vpshufb(_ d: VectorRegister, _ t: VectorRegister, _ i: VectorRegister) { vpshufb(d, t, .register(i)) }
     public mutating func vpcmpgtd(_ d: VectorRegister, _ a: VectorRegister, _ b: VectorRegister) { vpcmpgtd(d, a, .register(b)) }
     public mutating func vpackssdw(_ d: VectorRegister, _ a: VectorRegister, _ b: VectorRegister) { vpackssdw(d, a, .register(b)) }
     public mutating func vpackuswb(_ d: VectorRegister, _ a: VectorRegister, _ b: VectorRegister) { vpackuswb(d, a, .register(b)) }

@@ -59,15 +59,19 @@ public final class ExecutableCode: @unchecked Sendable {
     /// `LITEVISION_PERF_MAP` is `1`, appends one line per function ("start size name", hex) to
     /// `/tmp/perf-<pid>.map`, the file Linux `perf` reads for code it finds no symbols for.
     /// Does nothing otherwise, or when the file cannot be written (profiling is best effort).
-    /// - Parameter symbols: each function's name and entry offset, in increasing offset order;
-    ///   a function ends where the next begins (the last at `count`).
+    /// - Parameter symbols: each function's name and entry offset, in any order; a function ends
+    ///   where the next by offset begins (the last at `count`). Of names given the same offset,
+    ///   all but the last are functions left empty (not generated at this level).
     public func describeForProfilers(_ symbols: [(name: String, offset: Int)]) {
         #if os(Linux)
         guard let flag = getenv("LITEVISION_PERF_MAP"), String(cString: flag) == "1",
               let file = fopen("/tmp/perf-\(getpid()).map", "a") else { return }
         defer { fclose(file) }
-        for (index, symbol) in symbols.enumerated() where symbol.offset >= 0 && symbol.offset < count {
-            let end = index + 1 < symbols.count ? min(symbols[index + 1].offset, count) : count
+        // By address; names at one address keep their order (all but the last are empty functions).
+        let ordered = symbols.enumerated()
+            .sorted { ($0.element.offset, $0.offset) < ($1.element.offset, $1.offset) }.map(\.element)
+        for (index, symbol) in ordered.enumerated() where symbol.offset >= 0 && symbol.offset < count {
+            let end = index + 1 < ordered.count ? min(ordered[index + 1].offset, count) : count
             guard end > symbol.offset else { continue }
             let start = UInt(bitPattern: base + symbol.offset)
             fputs("\(String(start, radix: 16)) \(String(end - symbol.offset, radix: 16)) \(symbol.name)\n", file)

@@ -360,6 +360,26 @@ final class AssemblerEncodingTests: XCTestCase {
         ("mov r8d, 0xFFFF", [0x41, 0xB8, 0xFF, 0xFF, 0x00, 0x00], { a in a.mov(.r8, 0xFFFF, width: .dword) }),
         ("mov rcx, 0", [0x48, 0xC7, 0xC1, 0x00, 0x00, 0x00, 0x00], { a in a.mov(.rcx, 0) }),
         ("dec r9", [0x49, 0xFF, 0xC9], { a in a.dec(.r9) }),
+        // The AVX2 byte table (`ByteTableLookup32AVX2`): row broadcasts, byte constants from a general register,
+        // saturating adds, wrapping subtracts, byte shuffles.
+        ("vbroadcasti128 ymm6, [rax]", [0xC4, 0xE2, 0x7D, 0x5A, 0x30], { a in a.vbroadcasti128(ymm(6), .mem(.rax)) }),
+        ("vbroadcasti128 ymm15, [rax+144]", [0xC4, 0x62, 0x7D, 0x5A, 0xB8, 0x90, 0x00, 0x00, 0x00],
+         { a in a.vbroadcasti128(ymm(15), .mem(.rax, disp: 144)) }),
+        ("vbroadcasti128 ymm3, [rax+240]", [0xC4, 0xE2, 0x7D, 0x5A, 0x98, 0xF0, 0x00, 0x00, 0x00],
+         { a in a.vbroadcasti128(ymm(3), .mem(.rax, disp: 240)) }),
+        ("vmovd xmm4, r8d", [0xC4, 0xC1, 0x79, 0x6E, 0xE0], { a in a.vmovd(xmm(4), .r8) }),
+        ("vmovd xmm5, eax", [0xC5, 0xF9, 0x6E, 0xE8], { a in a.vmovd(xmm(5), .rax) }),
+        ("vpbroadcastd ymm4, xmm4", [0xC4, 0xE2, 0x7D, 0x58, 0xE4], { a in a.vpbroadcastd(ymm(4), xmm(4)) }),
+        ("mov r8d, 0x10101010", [0x41, 0xB8, 0x10, 0x10, 0x10, 0x10], { a in a.mov(.r8, 0x1010_1010, width: .dword) }),
+        ("vmovups ymm0, [rsi]", [0xC5, 0xFC, 0x10, 0x06], { a in a.vmovups(ymm(0), .mem(.rsi)) }),
+        ("vpaddusb ymm1, ymm0, ymm5", [0xC5, 0xFD, 0xDC, 0xCD], { a in a.vpaddusb(ymm(1), ymm(0), ymm(5)) }),
+        ("vpshufb ymm2, ymm6, ymm1", [0xC4, 0xE2, 0x4D, 0x00, 0xD1], { a in a.vpshufb(ymm(2), ymm(6), ymm(1)) }),
+        ("vpshufb ymm1, ymm15, ymm1", [0xC4, 0xE2, 0x05, 0x00, 0xC9], { a in a.vpshufb(ymm(1), ymm(15), ymm(1)) }),
+        ("vpshufb ymm1, ymm3, ymm1", [0xC4, 0xE2, 0x65, 0x00, 0xC9], { a in a.vpshufb(ymm(1), ymm(3), ymm(1)) }),
+        ("vpsubb ymm0, ymm0, ymm4", [0xC5, 0xFD, 0xF8, 0xC4], { a in a.vpsubb(ymm(0), ymm(0), ymm(4)) }),
+        ("vpor ymm2, ymm2, ymm1", [0xC5, 0xED, 0xEB, 0xD1], { a in a.vpor(ymm(2), ymm(2), ymm(1)) }),
+        ("vmovups [rdx], ymm2", [0xC5, 0xFC, 0x11, 0x12], { a in a.vmovups(.mem(.rdx), ymm(2)) }),
+        ("shr rcx, 5", [0x48, 0xC1, 0xE9, 0x05], { a in a.shr(.rcx, 5) }),
     ]
 
     func testEveryFormMatchesTheReferenceAssembler() throws {

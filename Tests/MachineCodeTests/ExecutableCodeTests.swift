@@ -25,6 +25,31 @@ final class ExecutableCodeTests: XCTestCase {
         #endif
     }
 
+    /// The profiler map names each function over its own bytes, by address whatever order the
+    /// names come in, and leaves out functions that are empty (a name at the same offset as a
+    /// later one).
+    func testProfilerMapNamesEachFunctionByAddress() throws {
+        #if os(Linux)
+        let code = try ExecutableCode([UInt8](repeating: 0xC3, count: 48))
+        let path = "/tmp/perf-\(getpid()).map"
+        let existed = FileManager.default.fileExists(atPath: path)
+        let before = existed ? try String(contentsOfFile: path, encoding: .utf8) : ""
+        setenv("LITEVISION_PERF_MAP", "1", 1)
+        code.describeForProfilers([("third", 40), ("first", 0), ("emptySecond", 16), ("second", 16), ("emptyLast", 48)])
+        unsetenv("LITEVISION_PERF_MAP")
+        let after = try String(contentsOfFile: path, encoding: .utf8)
+        if !existed { try FileManager.default.removeItem(atPath: path) }
+        let base = UInt(bitPattern: code.base)
+        func line(_ offset: UInt, _ size: UInt, _ name: String) -> String {
+            "\(String(base + offset, radix: 16)) \(String(size, radix: 16)) \(name)"
+        }
+        XCTAssertEqual(after.dropFirst(before.count).split(separator: "\n").map(String.init),
+                       [line(0, 16, "first"), line(16, 24, "second"), line(40, 8, "third")])
+        #else
+        throw XCTSkip("the profiler map is written on Linux only")
+        #endif
+    }
+
     /// The pages are never writable and executable at once.
     func testPagesAreReadExecuteNotWritable() throws {
         #if arch(x86_64) && os(Linux)

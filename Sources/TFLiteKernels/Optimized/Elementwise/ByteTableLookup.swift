@@ -6,9 +6,10 @@ import _Builtin_intrinsics.intel
 // 8-bit data. AVX-512 builds look up 64 bytes at a time with 16-entry byte shuffles: the table
 // is cut into 16 rows of 16 entries; for row k, `(x ^ 16k) +sat 0x70` keeps the low nibble as
 // the shuffle index where x's high nibble is k and sets bit 7 (shuffle writes zero) elsewhere,
-// so OR-ing the 16 shuffles gives `table[x]`. Default builds on a CPU with AVX512-VBMI run
-// generated code (`ByteTableLookup64AVX512VBMI`: two 128-entry byte permutes per 64 bytes);
-// otherwise the table is read per byte. All produce exactly `table[x]`.
+// so OR-ing the 16 shuffles gives `table[x]`. Default builds run generated code: on a CPU with
+// AVX512-VBMI `ByteTableLookup64AVX512VBMI` (two 128-entry byte permutes per 64 bytes), on
+// other AVX2 CPUs `ByteTableLookup32AVX2` (the 16 shuffles, 32 bytes per step); without
+// generated code the table is read per byte. All produce exactly `table[x]`.
 
 /// A byte-to-byte table prepared for vector lookups.
 public struct ByteTableLookup: Sendable {
@@ -31,18 +32,33 @@ public struct ByteTableLookup: Sendable {
         applyVector(range: range, x, out)
         #else
         var done = range.lowerBound
-        if let kernel = GeneratedKernels.current?.byteTableLookup64, range.count >= ByteTableLookup64AVX512VBMI.lanes {
-            entries.withUnsafeBufferPointer { table in
-                var arguments = GeneratedByteTableArguments(
-                    source: UnsafeRawPointer(x + range.lowerBound), destination: UnsafeMutableRawPointer(out + range.lowerBound),
-                    count: range.count, table: UnsafeRawPointer(table.baseAddress!))
-                KernelPrecondition.holds(arguments.violation())
-                withUnsafePointer(to: &arguments) { kernel(UnsafeRawPointer($0)) }
-            }
-            done += range.count / ByteTableLookup64AVX512VBMI.lanes * ByteTableLookup64AVX512VBMI.lanes
+        if let (kernel, lanes) = Self.generatedKernel(GeneratedKernels.current), range.count >= lanes {
+            applyGenerated(kernel, range: range, x, out)
+            done += range.count / lanes * lanes
         }
         applyScalar(range: done..<range.upperBound, x, out)
         #endif
+    }
+
+    /// The generated lookup of `kernels` and the bytes it maps per step: 64-byte `vpermi2b`
+    /// steps where the CPU has AVX512-VBMI, else 32-byte AVX2 shuffles; nil without generated code.
+    static func generatedKernel(_ kernels: GeneratedKernels?) -> (function: @convention(c) (UnsafeRawPointer) -> Void, lanes: Int)? {
+        if let kernel = kernels?.byteTableLookup64 { return (kernel, ByteTableLookup64AVX512VBMI.lanes) }
+        if let kernel = kernels?.byteTableLookup32 { return (kernel, ByteTableLookup32AVX2.lanes) }
+        return nil
+    }
+
+    /// Runs generated `kernel` on `range`: it maps the whole steps and leaves the rest.
+    /// - Precondition: as `apply`'s (checked as far as `GeneratedByteTableArguments.violation` shows).
+    func applyGenerated(_ kernel: @convention(c) (UnsafeRawPointer) -> Void, range: Range<Int>, _ x: UnsafePointer<UInt8>,
+                        _ out: UnsafeMutablePointer<UInt8>) {
+        entries.withUnsafeBufferPointer { table in
+            var arguments = GeneratedByteTableArguments(
+                source: UnsafeRawPointer(x + range.lowerBound), destination: UnsafeMutableRawPointer(out + range.lowerBound),
+                count: range.count, table: UnsafeRawPointer(table.baseAddress!))
+            KernelPrecondition.holds(arguments.violation())
+            withUnsafePointer(to: &arguments) { kernel(UnsafeRawPointer($0)) }
+        }
     }
 
     /// One table read per byte (the portable path; also the vector path's tail).

@@ -63,6 +63,8 @@ public final class GeneratedKernels: Sendable {
     let flipSignBits: (function: FlipSignBitsAVX.Function, bytesPerStep: Int)?
     /// `ByteTableLookup64AVX512VBMI` (at `.avx512` and up, on CPUs with AVX512-VBMI).
     let byteTableLookup64: ByteTableLookup64AVX512VBMI.Function?
+    /// `ByteTableLookup32AVX2` (every level from `.avx2`; where `byteTableLookup64` exists, that one runs).
+    let byteTableLookup32: ByteTableLookup32AVX2.Function?
     /// `QuantizedGEMM8x32AVX512VNNI` (every layout; at `.avx512vnni`).
     let vnniGEMM: VNNIQuantizedGEMMKernels?
     /// `QuantizedPairLinear16AVX` for int8 / uint8 codes (ymm at AVX2, zmm at `.avx512` and up).
@@ -87,7 +89,7 @@ public final class GeneratedKernels: Sendable {
             (depthwiseFinishingTiles16, depthwiseFinishingExactTiles16, depthwiseRequantizingTiles16) = (nil, nil, nil)
             (floatConv8x16, floatConv8x16Fused, depthwiseRemainderTiles, depthwiseExactRemainderTiles) = (nil, nil, nil, nil)
             (depthwiseFinishingRemainderTiles, depthwiseFinishingExactRemainderTiles, pairLinear) = (nil, nil, nil)
-            (quantizedAdd, softmax) = (nil, nil)
+            (quantizedAdd, softmax, byteTableLookup32) = (nil, nil, nil)
             return
         }
         var a = Assembler()
@@ -139,6 +141,8 @@ public final class GeneratedKernels: Sendable {
         let byteTable = level >= .avx512 && CPUFeatures.current?.avx512vbmi == true
         let byteTableEntry = a.count
         if byteTable { ByteTableLookup64AVX512VBMI.emit(into: &a) }
+        let byteTable32Entry = a.count
+        ByteTableLookup32AVX2.emit(into: &a)
         let vnniEntries = level >= .avx512vnni ? VNNIQuantizedGEMMKernels.emit(into: &a) : nil
         let addEntries = level >= .avx512 ? QuantizedAddKernels.emit(into: &a) : nil
         let softmaxInt8Entry = a.count
@@ -168,6 +172,7 @@ public final class GeneratedKernels: Sendable {
              ("DepthwiseRequantize16+AVX512", requantize512Entry),
              ("OffsetBytesToFloat.uint8", offsetUInt8Entry), ("OffsetBytesToFloat.int8", offsetInt8Entry),
              ("FlipSignBits+\(vectorWidth == .zmm ? "AVX512" : "AVX2")", flipEntry), ("ByteTableLookup64+AVX512VBMI", byteTableEntry),
+             ("ByteTableLookup32+AVX2", byteTable32Entry),
              ("QuantizedPairLinear16.int8", pairLinearSignedEntry), ("QuantizedPairLinear16.uint8", pairLinearUnsignedEntry)]
             + (vnniEntries ?? []).enumerated().map { ("QuantizedGEMM8x32+AVX512VNNI.\($0.offset)", $0.element) }
             + (addEntries ?? []).enumerated().map { ("QuantizedAdd16+AVX512.\($0.offset)", $0.element) }
@@ -213,6 +218,7 @@ public final class GeneratedKernels: Sendable {
                         FlipSignBitsAVX.bytesPerStep(vectorWidth))
         byteTableLookup64 = byteTable
             ? unsafeBitCast(code.address(at: byteTableEntry), to: ByteTableLookup64AVX512VBMI.Function.self) : nil
+        byteTableLookup32 = unsafeBitCast(code.address(at: byteTable32Entry), to: ByteTableLookup32AVX2.Function.self)
         vnniGEMM = vnniEntries.map { VNNIQuantizedGEMMKernels(code: code, entries: $0) }
         quantizedAdd = addEntries.map { QuantizedAddKernels(code: code, entries: $0) }
         pairLinear = (unsafeBitCast(code.address(at: pairLinearSignedEntry), to: QuantizedPairLinear16AVX.Function.self),
@@ -231,7 +237,7 @@ public final class GeneratedKernels: Sendable {
             ? unsafeBitCast(code.address(at: float8x16FusedEntry), to: FloatConv8x32AVX512.Function.self) : nil
         kernelNames = (vnniGEMM == nil ? [] : ["QuantizedGEMM8x32+AVX512VNNI (pairs, quads, uint8-weight quads; sums, requantizing)"])
             + (floatConv8x32 == nil ? [] : ["FloatConv8x32+AVX512, FloatConv8x16+AVX512 (separate roundings, fused multiply-add)"])
-            + (byteTableLookup64 == nil ? [] : ["ByteTableLookup64+AVX512VBMI"])
+            + (byteTableLookup64 == nil ? ["ByteTableLookup32+AVX2"] : ["ByteTableLookup64+AVX512VBMI"])
             + (quantizedAdd == nil ? [] : ["QuantizedAdd16+AVX512 (int8, uint8; add, subtract)"])
             + (softmax == nil ? [] : ["QuantizedSoftmax16+AVX512 (int8, uint8)"])
             + [avxVNNI ? "QuantizedGEMM8x16+AVXVNNI (pairs, quads, uint8-weight quads; sums, uint8, int8 requantizing)"
