@@ -2,11 +2,11 @@ import TestSupport
 import XCTest
 @testable import TFLiteKernels
 
-/// The int8-quad patch gathers (`gatherQuads`, `gatherSignedQuads`) against a plain per-byte
-/// oracle on seeded random stems: 1–7 channels, filters 1×2 to 7×7, strides 1–2, dilation 1–2,
-/// SAME and VALID, and random pixel ranges as thread chunks give them. Their fast path stores
-/// past a patch row into the next one, so the test also checks that no byte outside the range's
-/// rows is written.
+/// The patch gathers (`gatherQuads`, `gatherSignedQuads`, and the int16-pair `gatherPairs`)
+/// against a plain per-value oracle on seeded random stems: 1–7 channels, filters 1×2 to 7×7,
+/// strides 1–2, dilation 1–2, SAME and VALID, and random pixel ranges as thread chunks give
+/// them. Their fast paths store past a patch row into the next one, so the tests also check
+/// that nothing outside the range's rows is written.
 final class QuantizedConvPatchesTests: XCTestCase {
     private func randomStem(_ rng: inout SeededGenerator) -> ConvolutionGeometry? {
         let kh = rng.int(1...7), kw = rng.int(1...7), stride = rng.int(1...2), dilation = rng.int(0...3) == 0 ? 2 : 1
@@ -39,6 +39,62 @@ final class QuantizedConvPatchesTests: XCTestCase {
             }
         }
         return row + [UInt8](repeating: tail, count: stride - row.count)
+    }
+
+    func testPairPatchesMatchThePlainGatherAndStayInTheirRows() {
+        var rng = SeededGenerator(seed: 58)
+        var checked = 0
+        while checked < 300 {
+            guard let g = randomStem(&rng) else { continue }
+            checked += 1
+            let pixelCount = g.outputHeight * g.outputWidth
+            let window = g.filterHeight * g.filterWidth * g.inputDepth
+            let stride = Int16PairPacking.pairedDepth(window)
+            let image = (0..<g.inputCount).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+            let start = rng.int(0...(pixelCount - 1)), end = rng.int((start + 1)...pixelCount)
+            let offset = Int32(rng.int(-255...255))
+            let guardValue: Int16 = 0x5A5A
+            var fromSigned = [Int16](repeating: guardValue, count: pixelCount * stride + 32)
+            var fromUnsigned = fromSigned
+            image.withUnsafeBufferPointer { x in
+                x.withMemoryRebound(to: Int8.self) {
+                    QuantizedConvPatches.gatherPairs($0.baseAddress!, g, pixels: start..<end, offset: offset, into: &fromSigned)
+                }
+                QuantizedConvPatches.gatherPairs(x.baseAddress!, g, pixels: start..<end, offset: offset, into: &fromUnsigned)
+            }
+            for p in 0..<pixelCount {
+                let range = (p * stride)..<((p + 1) * stride)
+                let inRange = (start..<end).contains(p)
+                // The oracle's bytes are the flipped ones: flip back, widen, add the offset; padding and tail 0.
+                let flipped = expectedRow(image, g, pixel: p, stride: window, padding: 0x80, tail: 0x80)
+                let isPadding = paddingTaps(g, pixel: p)
+                func expected(_ widen: (UInt8) -> Int16) -> [Int16] {
+                    guard inRange else { return [Int16](repeating: guardValue, count: stride) }
+                    let values = zip(flipped, isPadding).map { $1 ? 0 : widen($0 ^ 0x80) &+ Int16(offset) }
+                    return values + [Int16](repeating: 0, count: stride - window)
+                }
+                XCTAssertEqual(Array(fromSigned[range]), expected { Int16(Int8(bitPattern: $0)) },
+                               "int8 pixel \(p) of \(start)..<\(end), \(g)")
+                XCTAssertEqual(Array(fromUnsigned[range]), expected { Int16($0) }, "uint8 pixel \(p) of \(start)..<\(end), \(g)")
+            }
+            XCTAssertEqual(Array(fromSigned[(pixelCount * stride)...]), [Int16](repeating: guardValue, count: 32), "\(g)")
+            XCTAssertEqual(Array(fromUnsigned[(pixelCount * stride)...]), [Int16](repeating: guardValue, count: 32), "\(g)")
+        }
+    }
+
+    /// Whether each value of pixel `p`'s window (taps in order, channels within) is outside the input.
+    private func paddingTaps(_ g: ConvolutionGeometry, pixel p: Int) -> [Bool] {
+        var taps: [Bool] = []
+        let oy = p / g.outputWidth, ox = p % g.outputWidth
+        for fy in 0..<g.filterHeight {
+            for fx in 0..<g.filterWidth {
+                let iy = oy * g.strideHeight - g.padTop + fy * g.dilationHeight
+                let ix = ox * g.strideWidth - g.padLeft + fx * g.dilationWidth
+                let outside = iy < 0 || iy >= g.inputHeight || ix < 0 || ix >= g.inputWidth
+                taps += [Bool](repeating: outside, count: g.inputDepth)
+            }
+        }
+        return taps
     }
 
     func testQuadPatchesMatchThePlainGatherAndStayInTheirRows() {
