@@ -23,35 +23,49 @@ final class QuantizedConvPatchesTests: XCTestCase {
                                    padTop: rows.padBefore, padLeft: cols.padBefore)
     }
 
-    /// Patch row `p`: each tap's bytes with the sign bit flipped, `padding` outside the input, `tail` after.
-    private func expectedRow(_ image: [UInt8], _ g: ConvolutionGeometry, pixel p: Int, stride: Int,
-                             padding: UInt8, tail: UInt8) -> [UInt8] {
-        var row: [UInt8] = []
+    /// Pixel `p`'s window: each tap's input bytes in order, nil for taps outside the input.
+    private func window(_ image: [UInt8], _ g: ConvolutionGeometry, pixel p: Int) -> [UInt8?] {
+        var values: [UInt8?] = []
         let oy = p / g.outputWidth, ox = p % g.outputWidth
         for fy in 0..<g.filterHeight {
             for fx in 0..<g.filterWidth {
                 let iy = oy * g.strideHeight - g.padTop + fy * g.dilationHeight
                 let ix = ox * g.strideWidth - g.padLeft + fx * g.dilationWidth
-                for c in 0..<g.inputDepth {
-                    let inside = iy >= 0 && iy < g.inputHeight && ix >= 0 && ix < g.inputWidth
-                    row.append(inside ? image[(iy * g.inputWidth + ix) * g.inputDepth + c] ^ 0x80 : padding)
-                }
+                let inside = iy >= 0 && iy < g.inputHeight && ix >= 0 && ix < g.inputWidth
+                for c in 0..<g.inputDepth { values.append(inside ? image[(iy * g.inputWidth + ix) * g.inputDepth + c] : nil) }
             }
         }
+        return values
+    }
+
+    /// Patch row `p`: each tap's bytes with the sign bit flipped, `padding` outside the input, `tail` after.
+    private func expectedRow(_ image: [UInt8], _ g: ConvolutionGeometry, pixel p: Int, stride: Int,
+                             padding: UInt8, tail: UInt8) -> [UInt8] {
+        let row = window(image, g, pixel: p).map { $0.map { $0 ^ 0x80 } ?? padding }
         return row + [UInt8](repeating: tail, count: stride - row.count)
     }
 
-    func testPairPatchesMatchThePlainGatherAndStayInTheirRows() {
-        var rng = SeededGenerator(seed: 58)
+    /// Calls `check` with 300 seeded random stems, each with its image bytes and a random range
+    /// of its output pixels, and the generator for anything else the check draws.
+    private func forEachRandomStem(seed: UInt64,
+                                   _ check: (ConvolutionGeometry, [UInt8], Range<Int>, inout SeededGenerator) -> Void) {
+        var rng = SeededGenerator(seed: seed)
         var checked = 0
         while checked < 300 {
             guard let g = randomStem(&rng) else { continue }
             checked += 1
             let pixelCount = g.outputHeight * g.outputWidth
-            let window = g.filterHeight * g.filterWidth * g.inputDepth
-            let stride = Int16PairPacking.pairedDepth(window)
             let image = (0..<g.inputCount).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
             let start = rng.int(0...(pixelCount - 1)), end = rng.int((start + 1)...pixelCount)
+            check(g, image, start..<end, &rng)
+        }
+    }
+
+    func testPairPatchesMatchThePlainGatherAndStayInTheirRows() {
+        forEachRandomStem(seed: 58) { g, image, pixels, rng in
+            let (start, end) = (pixels.lowerBound, pixels.upperBound)
+            let pixelCount = g.outputHeight * g.outputWidth
+            let stride = Int16PairPacking.pairedDepth(g.filterHeight * g.filterWidth * g.inputDepth)
             let offset = Int32(rng.int(-255...255))
             let guardValue: Int16 = 0x5A5A
             var fromSigned = [Int16](repeating: guardValue, count: pixelCount * stride + 32)
@@ -65,13 +79,11 @@ final class QuantizedConvPatchesTests: XCTestCase {
             for p in 0..<pixelCount {
                 let range = (p * stride)..<((p + 1) * stride)
                 let inRange = (start..<end).contains(p)
-                // The oracle's bytes are the flipped ones: flip back, widen, add the offset; padding and tail 0.
-                let flipped = expectedRow(image, g, pixel: p, stride: window, padding: 0x80, tail: 0x80)
-                let isPadding = paddingTaps(g, pixel: p)
+                // Each input value widened plus the offset; padding and tail 0.
+                let values = window(image, g, pixel: p)
                 func expected(_ widen: (UInt8) -> Int16) -> [Int16] {
                     guard inRange else { return [Int16](repeating: guardValue, count: stride) }
-                    let values = zip(flipped, isPadding).map { $1 ? 0 : widen($0 ^ 0x80) &+ Int16(offset) }
-                    return values + [Int16](repeating: 0, count: stride - window)
+                    return values.map { $0.map { widen($0) &+ Int16(offset) } ?? 0 } + [Int16](repeating: 0, count: stride - values.count)
                 }
                 XCTAssertEqual(Array(fromSigned[range]), expected { Int16(Int8(bitPattern: $0)) },
                                "int8 pixel \(p) of \(start)..<\(end), \(g)")
@@ -82,31 +94,11 @@ final class QuantizedConvPatchesTests: XCTestCase {
         }
     }
 
-    /// Whether each value of pixel `p`'s window (taps in order, channels within) is outside the input.
-    private func paddingTaps(_ g: ConvolutionGeometry, pixel p: Int) -> [Bool] {
-        var taps: [Bool] = []
-        let oy = p / g.outputWidth, ox = p % g.outputWidth
-        for fy in 0..<g.filterHeight {
-            for fx in 0..<g.filterWidth {
-                let iy = oy * g.strideHeight - g.padTop + fy * g.dilationHeight
-                let ix = ox * g.strideWidth - g.padLeft + fx * g.dilationWidth
-                let outside = iy < 0 || iy >= g.inputHeight || ix < 0 || ix >= g.inputWidth
-                taps += [Bool](repeating: outside, count: g.inputDepth)
-            }
-        }
-        return taps
-    }
-
     func testQuadPatchesMatchThePlainGatherAndStayInTheirRows() {
-        var rng = SeededGenerator(seed: 57)
-        var checked = 0
-        while checked < 300 {
-            guard let g = randomStem(&rng) else { continue }
-            checked += 1
+        forEachRandomStem(seed: 57) { g, image, pixels, rng in
+            let (start, end) = (pixels.lowerBound, pixels.upperBound)
             let pixelCount = g.outputHeight * g.outputWidth
             let stride = Int8QuadPacking.quadDepth(g.filterHeight * g.filterWidth * g.inputDepth)
-            let image = (0..<g.inputCount).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
-            let start = rng.int(0...(pixelCount - 1)), end = rng.int((start + 1)...pixelCount)
             let inputOffset = Int32(rng.int(-128...127))
             let guardByte: UInt8 = 0x5A
             var signed = [UInt8](repeating: guardByte, count: pixelCount * stride + 32)

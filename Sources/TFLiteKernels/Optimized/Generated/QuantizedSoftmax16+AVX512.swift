@@ -23,33 +23,61 @@ import MachineCode
 enum QuantizedSoftmax16AVX512 {
     typealias Function = @convention(c) (UnsafeRawPointer) -> Void
 
+    typealias Field = GeneratedSoftmaxArguments.Field
+    /// Registers both passes use alike: the argument block, the exponentials, the rows left, the
+    /// step offset (elements), the depth, its whole steps' elements and the tail's lane mask
+    /// (also in opmask `tail`).
+    private static let args = GeneralRegister.rdi, e = GeneralRegister.rdx, rows = GeneralRegister.r9
+    private static let c = GeneralRegister.rcx, depth = GeneralRegister.r13, fullBytes = GeneralRegister.r12
+    private static let tailMask = GeneralRegister.rbx, tail = k(2)
+    private static let saved: [GeneralRegister] = [.rbx, .r12, .r13]
+
+    /// Loads the registers both passes share from the argument block.
+    private static func loadRowShape(_ a: inout Assembler) {
+        a.mov(e, .mem(args, disp: Field.exponentials))
+        a.mov(rows, .mem(args, disp: Field.rows))
+        a.mov(depth, .mem(args, disp: Field.depth))
+        a.mov(fullBytes, depth)
+        a.shr(fullBytes, 4)
+        a.shl(fullBytes, 4)
+        a.mov(tailMask, .mem(args, disp: Field.tailMask))
+        a.kmovw(tail, tailMask)
+    }
+
+    /// Emits `step(masked: false)` for each whole step of 16 elements of a row (offset `c`), then
+    /// `step(masked: true)` for its partial last step, if any.
+    private static func forEachStep(_ a: inout Assembler, _ step: (inout Assembler, _ masked: Bool) -> Void) {
+        let whole = a.newLabel(), partial = a.newLabel(), end = a.newLabel()
+        a.mov(c, 0)
+        a.bind(whole)
+        a.cmp(c, fullBytes)
+        a.j(.greaterOrEqual, partial)
+        step(&a, false)
+        a.add(c, 16)
+        a.jmp(whole)
+        a.bind(partial)
+        a.test(tailMask, tailMask)
+        a.j(.equal, end)
+        step(&a, true)
+        a.bind(end)
+    }
+
     /// Emits the first pass for signed (`int8`) or unsigned (`uint8`) input bytes.
     static func emitExponentials(signed: Bool, into a: inout Assembler) {
-        typealias Field = GeneratedSoftmaxArguments.Field
-        let args = GeneralRegister.rdi, x = GeneralRegister.rsi, e = GeneralRegister.rdx
-        let rows = GeneralRegister.r9, c = GeneralRegister.rcx, table = GeneralRegister.r10
-        let sums = GeneralRegister.rax, fullMask = GeneralRegister.r8
-        let tailMask = GeneralRegister.rbx, fullBytes = GeneralRegister.r12, depth = GeneralRegister.r13
+        let x = GeneralRegister.rsi, table = GeneralRegister.r10, sums = GeneralRegister.rax, fullMask = GeneralRegister.r8
         let lowest = zmm(0), values = zmm(1), exps = zmm(2), sumTerms = zmm(3), maximum = zmm(4)
         let sum = zmm(5), other = 6, termRounding = zmm(7)
         let accumulationBits = UInt8(SoftmaxReference.QuantizedParams.accumulationIntegerBits)
-        let gatherMask = k(1), tail = k(2), firstLane = k(3)
-        func load(_ a: inout Assembler, _ dst: VectorRegister, _ src: MemoryOperand, mask: OpmaskRegister? = nil,
-                  zeroing: Bool = false) {
+        let gatherMask = k(1), firstLane = k(3)
+        func load(_ a: inout Assembler, _ dst: VectorRegister, masked: Bool, zeroing: Bool = false) {
+            let src = MemoryOperand.mem(x, index: c, scale: 1), mask = masked ? tail : nil
             if signed { a.vpmovsxbd(dst, src, mask: mask, zeroing: zeroing) } else { a.vpmovzxbd(dst, src, mask: mask, zeroing: zeroing) }
         }
-        a.function(saving: [.rbx, .r12, .r13]) { a, done in
+        a.function(saving: saved) { a, done in
             a.mov(x, .mem(args, disp: Field.input))
-            a.mov(e, .mem(args, disp: Field.exponentials))
-            a.mov(rows, .mem(args, disp: Field.rows))
-            a.mov(depth, .mem(args, disp: Field.depth))
             a.mov(table, .mem(args, disp: Field.table))
             a.mov(sums, .mem(args, disp: Field.sums))
-            a.mov(fullBytes, depth)
-            a.shr(fullBytes, 4)
-            a.shl(fullBytes, 4)
-            a.mov(tailMask, .mem(args, disp: Field.tailMask))
-            a.kmovw(tail, tailMask)
+            loadRowShape(&a)
             a.mov(fullMask, 1, width: .dword)
             a.kmovw(firstLane, fullMask)
             a.mov(fullMask, 0xFFFF, width: .dword)
@@ -59,50 +87,26 @@ enum QuantizedSoftmax16AVX512 {
             a.bind(row)
             // The row's maximum, lanes past the row holding the type's lowest value.
             a.vmovaps(maximum, lowest)
-            a.mov(c, 0)
-            let maxStep = a.newLabel(), maxTail = a.newLabel(), reduceMax = a.newLabel()
-            a.bind(maxStep)
-            a.cmp(c, fullBytes)
-            a.j(.greaterOrEqual, maxTail)
-            load(&a, values, .mem(x, index: c, scale: 1))
-            a.vpmaxsd(maximum, maximum, .register(values))
-            a.add(c, 16)
-            a.jmp(maxStep)
-            a.bind(maxTail)
-            a.test(tailMask, tailMask)
-            a.j(.equal, reduceMax)
-            a.vmovaps(values, lowest)
-            load(&a, values, .mem(x, index: c, scale: 1), mask: tail)
-            a.vpmaxsd(maximum, maximum, .register(values))
-            a.bind(reduceMax)
+            forEachStep(&a) { a, masked in
+                if masked { a.vmovaps(values, lowest) }
+                load(&a, values, masked: masked)
+                a.vpmaxsd(maximum, maximum, .register(values))
+            }
             reduce(maximum, scratch: other, into: &a) { a, d, s, t in a.vpmaxsd(d, s, .register(t)) }
             a.vpbroadcastd(maximum, xmm(Int(maximum.index)))
             // The exponentials and the sum of their terms, one step of 16 (or the tail) at a time.
             a.vpxor(sum, sum, sum)
-            func step(_ a: inout Assembler, mask: GeneralRegister, masked: Bool) {
-                load(&a, values, .mem(x, index: c, scale: 1), mask: masked ? tail : nil, zeroing: masked)
+            forEachStep(&a) { a, masked in
+                load(&a, values, masked: masked, zeroing: masked)
                 a.vpsubd(values, maximum, values)
                 a.vpxor(exps, exps, exps)
-                a.kmovw(gatherMask, mask)
+                a.kmovw(gatherMask, masked ? tailMask : fullMask)
                 a.vpgatherdd(exps, .mem(table, index: values, scale: 4), mask: gatherMask)
                 a.vmovups(.mem(e, index: c, scale: 4), exps, mask: masked ? tail : nil)
                 a.vpaddd(sumTerms, exps, termRounding)
                 a.vpsrld(sumTerms, sumTerms, accumulationBits)
                 a.vpaddd(sum, sum, sumTerms)
             }
-            a.mov(c, 0)
-            let expStep = a.newLabel(), expTail = a.newLabel(), reduceSum = a.newLabel()
-            a.bind(expStep)
-            a.cmp(c, fullBytes)
-            a.j(.greaterOrEqual, expTail)
-            step(&a, mask: fullMask, masked: false)
-            a.add(c, 16)
-            a.jmp(expStep)
-            a.bind(expTail)
-            a.test(tailMask, tailMask)
-            a.j(.equal, reduceSum)
-            step(&a, mask: tailMask, masked: true)
-            a.bind(reduceSum)
             reduce(sum, scratch: other, into: &a) { a, d, s, t in a.vpaddd(d, s, t) }
             a.vmovups(.mem(sums), sum, mask: firstLane)
             // The next row.
@@ -116,30 +120,23 @@ enum QuantizedSoftmax16AVX512 {
 
     /// Emits the second pass (any 8-bit output: the clamp bounds choose the type).
     static func emitScaling(into a: inout Assembler) {
-        typealias Field = GeneratedSoftmaxArguments.Field
-        let args = GeneralRegister.rdi, out = GeneralRegister.rsi, e = GeneralRegister.rdx
-        let rows = GeneralRegister.r9, c = GeneralRegister.rcx, scales = GeneralRegister.r10
-        let addends = GeneralRegister.r11, shifts = GeneralRegister.rax, fullBytes = GeneralRegister.r8
-        let tailMask = GeneralRegister.rbx, depth = GeneralRegister.r12
+        let out = GeneralRegister.rsi, scales = GeneralRegister.r10, addends = GeneralRegister.r11, shifts = GeneralRegister.rax
         let values = zmm(1), even = zmm(2), odd = zmm(3), scale = zmm(8), addend = zmm(9), shift = zmm(10)
         let outMin = zmm(11), outMax = zmm(12)
-        let tail = k(2)
-        a.function(saving: [.rbx, .r12]) { a, done in
+        a.function(saving: saved) { a, done in
             a.mov(out, .mem(args, disp: Field.output))
-            a.mov(e, .mem(args, disp: Field.exponentials))
-            a.mov(rows, .mem(args, disp: Field.rows))
-            a.mov(depth, .mem(args, disp: Field.depth))
             a.mov(scales, .mem(args, disp: Field.scales))
             a.mov(addends, .mem(args, disp: Field.addends))
             a.mov(shifts, .mem(args, disp: Field.shifts))
-            a.mov(fullBytes, depth)
-            a.shr(fullBytes, 4)
-            a.shl(fullBytes, 4)
-            a.mov(tailMask, .mem(args, disp: Field.tailMask))
-            a.kmovw(tail, tailMask)
+            loadRowShape(&a)
             a.vpbroadcastd(outMin, .mem(args, disp: Field.outputMin))
             a.vpbroadcastd(outMax, .mem(args, disp: Field.outputMax))
-            func step(_ a: inout Assembler, masked: Bool) {
+            let row = a.newLabel()
+            a.bind(row)
+            a.vpbroadcastq(scale, .mem(scales))
+            a.vpbroadcastq(addend, .mem(addends))
+            a.vpbroadcastq(shift, .mem(shifts))
+            forEachStep(&a) { a, masked in
                 a.vmovups(values, .mem(e, index: c, scale: 4), mask: masked ? tail : nil, zeroing: masked)
                 a.vpmuludq(even, values, scale)
                 a.vpsrlq(odd, values, 32)
@@ -156,24 +153,6 @@ enum QuantizedSoftmax16AVX512 {
                 a.vpminsd(even, even, .register(outMax))
                 a.vpmovdb(.mem(out, index: c, scale: 1), even, mask: masked ? tail : nil)
             }
-            let row = a.newLabel()
-            a.bind(row)
-            a.vpbroadcastq(scale, .mem(scales))
-            a.vpbroadcastq(addend, .mem(addends))
-            a.vpbroadcastq(shift, .mem(shifts))
-            a.mov(c, 0)
-            let fullStep = a.newLabel(), tailStep = a.newLabel(), next = a.newLabel()
-            a.bind(fullStep)
-            a.cmp(c, fullBytes)
-            a.j(.greaterOrEqual, tailStep)
-            step(&a, masked: false)
-            a.add(c, 16)
-            a.jmp(fullStep)
-            a.bind(tailStep)
-            a.test(tailMask, tailMask)
-            a.j(.equal, next)
-            step(&a, masked: true)
-            a.bind(next)
             a.add(out, depth)
             a.lea(e, .mem(e, index: depth, scale: 4))
             a.add(scales, 8)
