@@ -104,6 +104,17 @@ final class SoftmaxVectorTests: XCTestCase {
             (\A.scales, F.scales), (\A.addends, F.addends), (\A.shifts, F.shifts), (\A.lowest, F.lowest),
             (\A.outputMin, F.outputMin), (\A.outputMax, F.outputMax), (\A.termRounding, F.termRounding)]
         for (path, offset) in fields { XCTAssertEqual(MemoryLayout<A>.offset(of: path), Int(offset), "\(path)") }
+        // The contract check: groups of 1…16 rows, the depth's tail mask, a non-empty output range.
+        let p = UnsafeMutableRawPointer(bitPattern: 64)!
+        var block = A(input: p, output: p, exponentials: p, rows: 16, depth: 17, tailMask: 1, table: p, sums: p, scales: p,
+                      addends: p, shifts: p, lowest: -128, outputMin: -128, outputMax: 127)
+        XCTAssertNil(block.violation())
+        block.rows = 17
+        XCTAssertNotNil(block.violation())
+        block.rows = 1; block.tailMask = 0
+        XCTAssertNotNil(block.violation())
+        block.depth = 32
+        XCTAssertNil(block.violation())
     }
 
     /// The 16-lane reciprocal equals the scalar one on every power of two, its neighbours, the

@@ -125,6 +125,8 @@ public struct QuantizedSoftmaxTable: Sendable {
     /// `runVector`'s rows with the generated passes (`QuantizedSoftmax16AVX512`): per group of 16
     /// rows, the exponentials and their sums, the reciprocals (`FixedPointReciprocalSIMD`), each
     /// row's rounding terms, then the scaled bytes. The same workspace as `runVector`'s.
+    /// - Precondition: as `int8`'s; checked under `LITEVISION_INTERNAL_CHECKS` as far as
+    ///   `GeneratedSoftmaxArguments.violation` shows it.
     func runGenerated<T: QuantizedByteLane>(_ kernels: (int8Exponentials: QuantizedSoftmax16AVX512.Function,
                                                         uint8Exponentials: QuantizedSoftmax16AVX512.Function,
                                                         scaling: QuantizedSoftmax16AVX512.Function),
@@ -152,6 +154,7 @@ public struct QuantizedSoftmaxTable: Sendable {
                     arguments.input = UnsafeRawPointer(x + first * depth)
                     arguments.output = UnsafeMutableRawPointer(out + first * depth)
                     arguments.rows = group
+                    KernelPrecondition.holds(arguments.violation())
                     withUnsafePointer(to: &arguments) { exponentials(UnsafeRawPointer($0)) }
                     // Lanes past the group repeat its first sum (any positive sum will do).
                     for i in group..<16 { sums[i] = sums[0] }

@@ -207,6 +207,18 @@ struct GeneratedSoftmaxArguments {
     /// `2^(accumulationIntegerBits − 1)`, the rounding of the sum terms.
     var termRounding: Int32 = 1 << (SoftmaxReference.QuantizedParams.accumulationIntegerBits - 1)
 
+    /// The contract of both passes as far as the block shows it: `1 ≤ rows ≤ 16` (the Swift
+    /// side's 16-row groups), `depth ≥ 1` (the row loops run their body before testing their
+    /// counter), the tail mask of `depth`, and a non-empty output range. That the rows, the
+    /// exponentials buffer and the tables are there is the caller's.
+    /// - Returns: nil when the contract holds, else what is broken.
+    func violation() -> String? {
+        if rows < 1 || rows > 16 || depth < 1 { return "generated softmax: \(rows) rows of depth \(depth)" }
+        if tailMask != (1 << (depth % 16)) - 1 { return "generated softmax: tail mask \(tailMask) for depth \(depth)" }
+        if outputMin > outputMax { return "generated softmax: output range \(outputMin)...\(outputMax) is empty" }
+        return nil
+    }
+
     /// Byte offsets of the fields (checked against `MemoryLayout` by the kernel tests).
     enum Field {
         static let input: Int32 = 0, output: Int32 = 8, exponentials: Int32 = 16, rows: Int32 = 24, depth: Int32 = 32
