@@ -91,7 +91,7 @@ public enum QuantizedConvPatches {
         let imageCount = g.inputHeight * g.inputWidth * cin
         let imageEnd = image + imageCount
         let filterRowStep = g.dilationHeight * g.inputWidth * cin
-        let spillingRows = spills(g, elements: 16, rowStride: rowStride) && rowStride - used <= 8
+        let spillingRows = spills(g, rowStride: rowStride) && rowStride - used <= 8
         let tailWord = UInt64(tail) &* 0x0101_0101_0101_0101
         let flip = SIMD16<UInt8>(repeating: 0x80)
         let pixelStep = g.strideWidth * cin
@@ -100,7 +100,7 @@ public enum QuantizedConvPatches {
         while p < pixels.upperBound {
             let y0 = oy * g.strideHeight - g.padTop, x0 = ox * g.strideWidth - g.padLeft
             if spillingRows {
-                let run = spillingRun(g, ox: ox, oy: oy, pixel: p, rangeEnd: pixels.upperBound, loadBytes: 16)
+                let run = spillingRun(g, ox: ox, oy: oy, pixel: p, rangeEnd: pixels.upperBound)
                 if run > 0 {
                     var src = UnsafeRawPointer(image + (y0 * g.inputWidth + x0) * cin)
                     var rowStart = UnsafeMutableRawPointer(out + p * rowStride)
@@ -152,30 +152,34 @@ public enum QuantizedConvPatches {
         }
     }
 
+    /// Values a spilling gather moves per filter row: one 16-byte load of input bytes, stored as
+    /// 16 patch values (bytes or int16).
+    static let spillValues = 16
+
     /// Whether `g`'s patch rows of `rowStride` values may be gathered with one store of
-    /// `elements` values per filter row, each spilling past its row's `filterWidth · inputDepth`
+    /// `spillValues` values per filter row, each spilling past its row's `filterWidth · inputDepth`
     /// values into the next patch row (which is written after it) but no further.
     @inline(__always)
-    static func spills(_ g: ConvolutionGeometry, elements: Int, rowStride: Int) -> Bool {
+    static func spills(_ g: ConvolutionGeometry, rowStride: Int) -> Bool {
         let rowRun = g.filterWidth * g.inputDepth
-        return g.dilationWidth == 1 && rowRun <= elements && (g.filterHeight - 1) * rowRun + elements <= 2 * rowStride
+        return g.dilationWidth == 1 && rowRun <= spillValues && (g.filterHeight - 1) * rowRun + spillValues <= 2 * rowStride
             && g.filterHeight * rowRun <= rowStride
     }
 
     /// The run of output pixels from `pixel` (at column `ox` of output row `oy`) that a spilling
     /// gather (`spills`) may take: the rest of the output row whose windows lie inside the input
-    /// and whose filter rows' `loadBytes`-byte loads stay inside the image, short of the range's
+    /// and whose filter rows' `spillValues`-byte loads stay inside the image, short of the range's
     /// last pixel (`rangeEnd − 1`, whose spill would leave the range); 0 when `pixel` cannot.
     @inline(__always)
-    static func spillingRun(_ g: ConvolutionGeometry, ox: Int, oy: Int, pixel: Int, rangeEnd: Int, loadBytes: Int) -> Int {
+    static func spillingRun(_ g: ConvolutionGeometry, ox: Int, oy: Int, pixel: Int, rangeEnd: Int) -> Int {
         let y0 = oy * g.strideHeight - g.padTop, x0 = ox * g.strideWidth - g.padLeft
         guard y0 >= 0, y0 + (g.filterHeight - 1) * g.dilationHeight < g.inputHeight, x0 >= 0,
               x0 + g.filterWidth <= g.inputWidth else { return 0 }
         let cin = g.inputDepth, imageCount = g.inputHeight * g.inputWidth * cin
         let firstLoad = (y0 * g.inputWidth + x0) * cin + (g.filterHeight - 1) * g.dilationHeight * g.inputWidth * cin
-        guard firstLoad + loadBytes <= imageCount else { return 0 }
+        guard firstLoad + spillValues <= imageCount else { return 0 }
         let insideRow = (g.inputWidth - g.filterWidth - x0) / g.strideWidth + 1
-        let insideImage = (imageCount - loadBytes - firstLoad) / (g.strideWidth * cin) + 1
+        let insideImage = (imageCount - spillValues - firstLoad) / (g.strideWidth * cin) + 1
         return max(0, min(insideRow, g.outputWidth - ox, rangeEnd - 1 - pixel, insideImage))
     }
 
@@ -221,23 +225,26 @@ public enum QuantizedConvPatches {
     /// The body of both `gatherPairs`, specialized for each 8-bit source type. Where a window
     /// lies inside the input and its filter rows are at most 16 values (an RGB stem's 3×3 or 5×5),
     /// each filter row is one 16-byte load widened to 16 int16 and stored whole, spilling into
-    /// the next patch row (`spills`, `spillingRun`, as `gatherFlippedBytes` does); other pixels
-    /// take the per-value `gather`.
+    /// the next patch row (`spills`, `spillingRun`, as `gatherFlippedBytes` does); other pixels,
+    /// and every pixel of a layer whose rows cannot spill, take the per-value `gather`.
     @inline(__always)
     static func gatherPairRows<Source: FixedWidthInteger & SIMDScalar>(_ image: UnsafePointer<Source>, _ g: ConvolutionGeometry,
                                                                        pixels: Range<Int>, offset: Int32,
                                                                        into out: UnsafeMutablePointer<Int16>) {
-        checkPixels(pixels, g)
         let o = Int16(truncatingIfNeeded: offset)
         let stride = Int16PairPacking.pairedDepth(g.filterHeight * g.filterWidth * g.inputDepth)
+        guard spills(g, rowStride: stride) else {
+            gather(image, g, pixels: pixels, rowStride: stride, padding: 0, tail: 0, into: out) { Int16(truncatingIfNeeded: $0) &+ o }
+            return
+        }
+        checkPixels(pixels, g)
         let cin = g.inputDepth, rowRun = g.filterWidth * cin, used = g.filterHeight * rowRun
-        let spilling = spills(g, elements: 16, rowStride: stride)
         let filterRowStep = g.dilationHeight * g.inputWidth * cin, pixelStep = g.strideWidth * cin
         let offsets = SIMD16<Int16>(repeating: o)
         var ox = pixels.lowerBound % g.outputWidth, oy = pixels.lowerBound / g.outputWidth
         var p = pixels.lowerBound
         while p < pixels.upperBound {
-            var run = spilling ? spillingRun(g, ox: ox, oy: oy, pixel: p, rangeEnd: pixels.upperBound, loadBytes: 16) : 0
+            var run = spillingRun(g, ox: ox, oy: oy, pixel: p, rangeEnd: pixels.upperBound)
             if run > 0 {
                 var src = image + ((oy * g.strideHeight - g.padTop) * g.inputWidth + ox * g.strideWidth - g.padLeft) * cin
                 var rowStart = out + p * stride

@@ -19,18 +19,13 @@ enum ByteTableLookup32AVX2 {
     private static let residentRows = 10
 
     static func emit(into a: inout Assembler) {
-        typealias Field = GeneratedByteTableArguments.Field
-        let args = GeneralRegister.rdi, source = GeneralRegister.rsi, destination = GeneralRegister.rdx
-        let steps = GeneralRegister.rcx, table = GeneralRegister.rax, constant = GeneralRegister.r8
+        typealias Block = GeneratedByteTableArguments
+        let (source, destination, steps, table) = (Block.source, Block.destination, Block.steps, Block.table)
+        let constant = GeneralRegister.r8
         let shifted = ymm(0), index = ymm(1), result = ymm(2), loadedRow = ymm(3), sixteen = ymm(4), bias = ymm(5)
         func row(_ k: Int) -> VectorRegister { ymm(6 + k) }
         a.function(saving: []) { a, done in
-            a.mov(source, .mem(args, disp: Field.source))
-            a.mov(destination, .mem(args, disp: Field.destination))
-            a.mov(steps, .mem(args, disp: Field.count))
-            a.shr(steps, 5)
-            a.j(.equal, done)
-            a.mov(table, .mem(args, disp: Field.table))
+            Block.emitLoad(stepBytes: lanes, done: done, into: &a)
             for k in 0..<residentRows { a.vbroadcasti128(row(k), .mem(table, disp: Int32(16 * k))) }
             a.mov(constant, 0x1010_1010, width: .dword)
             a.vmovd(xmm(4), constant)

@@ -15,16 +15,10 @@ enum ByteTableLookup64AVX512VBMI {
     static let lanes = 64
 
     static func emit(into a: inout Assembler) {
-        typealias Field = GeneratedByteTableArguments.Field
-        let args = GeneralRegister.rdi, source = GeneralRegister.rsi, destination = GeneralRegister.rdx
-        let steps = GeneralRegister.rcx, table = GeneralRegister.rax
+        typealias Block = GeneratedByteTableArguments
+        let (source, destination, steps, table) = (Block.source, Block.destination, Block.steps, Block.table)
         a.function(saving: []) { a, done in
-            a.mov(source, .mem(args, disp: Field.source))
-            a.mov(destination, .mem(args, disp: Field.destination))
-            a.mov(steps, .mem(args, disp: Field.count))
-            a.shr(steps, 6)
-            a.j(.equal, done)
-            a.mov(table, .mem(args, disp: Field.table))
+            Block.emitLoad(stepBytes: lanes, done: done, into: &a)
             for quarter in 0..<4 { a.vmovups(zmm(4 + quarter), .mem(table, disp: Int32(64 * quarter))) }
             let loop = a.newLabel()
             a.bind(loop)
@@ -57,6 +51,24 @@ struct GeneratedByteTableArguments {
 }
 
 extension GeneratedByteTableArguments {
+    /// The registers the byte kernels (`ByteTableLookup64AVX512VBMI`, `ByteTableLookup32AVX2`,
+    /// `FlipSignBitsAVX`) keep the block's fields in, as `emitLoad` sets them.
+    static let source = GeneralRegister.rsi, destination = GeneralRegister.rdx, steps = GeneralRegister.rcx
+    static let table = GeneralRegister.rax
+
+    /// Emits the byte kernels' start: the block's pointers into `source`, `destination` and
+    /// `table`, and `count`'s whole steps of `stepBytes` (a power of two) into `steps`, jumping to
+    /// `done` when there are none.
+    static func emitLoad(stepBytes: Int, done: Assembler.Label, into a: inout Assembler) {
+        let args = GeneralRegister.rdi
+        a.mov(source, .mem(args, disp: Field.source))
+        a.mov(destination, .mem(args, disp: Field.destination))
+        a.mov(steps, .mem(args, disp: Field.count))
+        a.shr(steps, UInt8(stepBytes.trailingZeroBitCount))
+        a.j(.equal, done)
+        a.mov(table, .mem(args, disp: Field.table))
+    }
+
     /// The contract of the byte kernels that read this block (`ByteTableLookup64AVX512VBMI`,
     /// `FlipSignBitsAVX`), as far as the block shows it:
     /// - `count ≥ 0`: the kernels shift it right into an unsigned step count, so a negative

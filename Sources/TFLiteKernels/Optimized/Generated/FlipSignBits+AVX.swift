@@ -15,18 +15,12 @@ enum FlipSignBitsAVX {
     static func bytesPerStep(_ width: VectorRegister.Width) -> Int { 4 * width.bytes }
 
     static func emit(width: VectorRegister.Width, into a: inout Assembler) {
-        typealias Field = GeneratedByteTableArguments.Field
-        let args = GeneralRegister.rdi, source = GeneralRegister.rsi, destination = GeneralRegister.rdx
-        let steps = GeneralRegister.rcx, pattern = GeneralRegister.rax
+        typealias Block = GeneratedByteTableArguments
+        let (source, destination, steps, pattern) = (Block.source, Block.destination, Block.steps, Block.table)
         let vector = { (i: Int) in VectorRegister(i, width) }
         let step = bytesPerStep(width)
         a.function(saving: []) { a, done in
-            a.mov(source, .mem(args, disp: Field.source))
-            a.mov(destination, .mem(args, disp: Field.destination))
-            a.mov(steps, .mem(args, disp: Field.count))
-            a.shr(steps, UInt8(step.trailingZeroBitCount))
-            a.j(.equal, done)
-            a.mov(pattern, .mem(args, disp: Field.table))
+            Block.emitLoad(stepBytes: step, done: done, into: &a)
             a.vpbroadcastd(vector(4), .mem(pattern))
             let loop = a.newLabel()
             a.bind(loop)
