@@ -77,6 +77,12 @@ extension Assembler {
         vectorInstruction(0x75, map: .map0F38, prefix: .p66, evexOnly: true, width: dst.width, reg: dst.index,
                           vvvv: a.index, .register(b.index))
     }
+    /// `vpermb dst, indices, table` (AVX512-VBMI): byte lane `i` becomes byte `indices[i] & 63`
+    /// of the 64-byte `table` (zmm).
+    public mutating func vpermb(_ dst: VectorRegister, _ indices: VectorRegister, _ table: VectorSource) {
+        vectorInstruction(0x8D, map: .map0F38, prefix: .p66, evexOnly: true, width: dst.width, reg: dst.index,
+                          vvvv: indices.index, Self.registerOrMemory(table))
+    }
     /// `vpmovq2m k, src` (AVX512-DQ): opmask bit `i` is the sign bit of 64-bit lane `i` of `src`.
     public mutating func vpmovq2m(_ dst: OpmaskRegister, _ src: VectorRegister) {
         vectorInstruction(0x39, map: .map0F38, prefix: .pF3, w: true, evexOnly: true, width: src.width, reg: dst.index,
@@ -204,6 +210,14 @@ extension Assembler {
     public mutating func vextracti64x4(_ dst: VectorRegister, _ src: VectorRegister, _ index: UInt8) {
         vectorInstruction(0x3B, map: .map0F3A, prefix: .p66, w: true, evexOnly: true, width: .zmm, reg: src.index,
                           vvvv: 0, .register(dst.index))
+        emit(index)
+    }
+    /// `vinserti32x4 dst, a, src, index` (AVX-512F): zmm `a` with its 128-bit lane `index` (0–3)
+    /// replaced by xmm `src` or 16 bytes of memory.
+    public mutating func vinserti32x4(_ dst: VectorRegister, _ a: VectorRegister, _ src: VectorSource, _ index: UInt8) {
+        precondition(dst.width == .zmm && index < 4, "vinserti32x4 writes one of a zmm register's four 128-bit lanes")
+        vectorInstruction(0x38, map: .map0F3A, prefix: .p66, evexOnly: true, width: .zmm, reg: dst.index, vvvv: a.index,
+                          Self.registerOrMemory(src), memoryBytes: 16)
         emit(index)
     }
     /// `vbroadcasti128 dst, [src]` (AVX2): 16 bytes to both 128-bit lanes of ymm `dst`.

@@ -13,7 +13,8 @@ import XCTest
 /// selects (`LITEVISION_ISA` caps it, `LITEVISION_JIT=0` runs the Swift ones); generated tiles also run the
 /// border pixels, on clipped windows.
 final class DepthwiseSpecialisedKernelTests: XCTestCase {
-    private func geometry(_ rng: inout SeededGenerator, filter: Int, stride: Int) -> ConvolutionGeometry {
+    /// A random depthwise layer with filter `filter`×`filter` at stride `stride` (see the type's notes).
+    static func geometry(_ rng: inout SeededGenerator, filter: Int, stride: Int) -> ConvolutionGeometry {
         // Tails of every width the kernels split channels into (16, 8, 4, then 1 at a time).
         let channels = [1, 3, 7, 8, 12, 13, 16, 17, 24, 28, 32, 40, 48, 144, 257][rng.int(0...14)]
         let dilation = rng.int(0...3) == 0 ? 2 : 1
@@ -36,7 +37,7 @@ final class DepthwiseSpecialisedKernelTests: XCTestCase {
     }
 
     /// Filter sizes and strides covering every specialised case and the generic path.
-    private let shapes: [(filter: Int, stride: Int)] = [(3, 1), (3, 2), (5, 1), (5, 2), (4, 1), (1, 1), (7, 2)]
+    static let shapes: [(filter: Int, stride: Int)] = [(3, 1), (3, 2), (5, 1), (5, 2), (4, 1), (1, 1), (7, 2)]
 
     /// `DepthwiseConv2DOptimized.paddedGeometry(g)`, checked to make every output pixel interior.
     private func paddedLayout(_ g: ConvolutionGeometry) -> ConvolutionGeometry {
@@ -49,9 +50,9 @@ final class DepthwiseSpecialisedKernelTests: XCTestCase {
 
     func testInteriorColumnsAreExactlyThoseWithoutPaddingTaps() {
         var rng = SeededGenerator(seed: 11)
-        for (filter, stride) in shapes {
+        for (filter, stride) in Self.shapes {
             for _ in 0..<40 {
-                let g = geometry(&rng, filter: filter, stride: stride)
+                let g = Self.geometry(&rng, filter: filter, stride: stride)
                 let columns = DepthwiseInteriorKernel.interiorColumns(g)
                 for ox in 0..<g.outputWidth {
                     let x0 = ox * g.strideWidth - g.padLeft
@@ -64,9 +65,9 @@ final class DepthwiseSpecialisedKernelTests: XCTestCase {
 
     func testFloatSpecialisedDepthwiseMatchesReference() {
         var rng = SeededGenerator(seed: 21)
-        for (filter, stride) in shapes {
+        for (filter, stride) in Self.shapes {
             for _ in 0..<25 {
-                let g = geometry(&rng, filter: filter, stride: stride)
+                let g = Self.geometry(&rng, filter: filter, stride: stride)
                 let input = (0..<g.inputCount).map { _ in rng.float() }
                 let filterValues = (0..<filter * filter * g.outputDepth).map { _ in rng.float() }
                 let bias = (0..<g.outputDepth).map { _ in rng.float() }
@@ -155,9 +156,9 @@ final class DepthwiseSpecialisedKernelTests: XCTestCase {
     private func checkQuantized<T: FixedWidthInteger & SIMDScalar>(_ type: T.Type, seed: UInt64) {
         var rng = SeededGenerator(seed: seed)
         let isU8 = T.self == UInt8.self
-        for (filter, stride) in shapes {
+        for (filter, stride) in Self.shapes {
             for _ in 0..<25 {
-                let g = geometry(&rng, filter: filter, stride: stride)
+                let g = Self.geometry(&rng, filter: filter, stride: stride)
                 let taps = filter * filter
                 let channels = g.outputDepth
                 let inputZero = isU8 ? Int32(rng.int(0...255)) : Int32(rng.int(-128...127))

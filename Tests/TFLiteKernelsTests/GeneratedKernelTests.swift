@@ -36,7 +36,17 @@ final class GeneratedKernelTests: XCTestCase {
             (\A.bias, F.bias), (\A.activationMin, F.activationMin), (\A.activationMax, F.activationMax),
             (\A.outputPixelBytes, F.outputPixelBytes), (\A.multipliers, F.multipliers),
             (\A.outputMin, F.outputMin), (\A.outputMax, F.outputMax), (\A.filterRowSkipBytes, F.filterRowSkipBytes),
-            (\A.roundingTerms, F.roundingTerms)]
+            (\A.roundingTerms, F.roundingTerms), (\A.biasCorrection, F.biasCorrection), (\A.rowTable, F.rowTable)]
+        for (path, offset) in fields { XCTAssertEqual(MemoryLayout<A>.offset(of: path), Int(offset), "\(path)") }
+    }
+
+    func testTapQuadArgumentBlockLayoutMatchesTheGeneratedCode() {
+        typealias A = GeneratedTapQuadArguments
+        typealias F = A.Field
+        let fields: [(PartialKeyPath<A>, Int32)] = [
+            (\A.source, F.source), (\A.destination, F.destination), (\A.pixels, F.pixels), (\A.blocks, F.blocks),
+            (\A.sourcePixelBytes, F.sourcePixelBytes), (\A.tapStepBytes, F.tapStepBytes),
+            (\A.destinationPixelBytes, F.destinationPixelBytes), (\A.indices, F.indices)]
         for (path, offset) in fields { XCTAssertEqual(MemoryLayout<A>.offset(of: path), Int(offset), "\(path)") }
     }
 

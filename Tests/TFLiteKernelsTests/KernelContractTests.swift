@@ -245,6 +245,34 @@ final class KernelContractTests: XCTestCase {
             breakIt(&a)
             XCTAssertNotNil(a.violation(masksChannels: true, requantizing: true), what)
         }
+        var quads = requantizing
+        (quads.biasCorrection, quads.rowTable) = (read, read)
+        XCTAssertNil(quads.violation(masksChannels: true, requantizing: true, quads: true))
+        for (what, breakIt) in brokenRequantizing + [("no bias correction", { $0.biasCorrection = nil }),
+                                                     ("no row table", { $0.rowTable = nil })] {
+            var a = quads
+            breakIt(&a)
+            XCTAssertNotNil(a.violation(masksChannels: true, requantizing: true, quads: true), what)
+        }
+        XCTAssertNotNil(quads.violation(masksChannels: true, requantizing: false, quads: true), "tap quads requantize")
+    }
+
+    func testTapQuadBuilderBlocks() {
+        let valid = GeneratedTapQuadArguments(source: read, destination: memory, pixels: 9, blocks: 3, sourcePixelBytes: 96,
+                                              tapStepBytes: 48, destinationPixelBytes: 192, indices: read)
+        XCTAssertNil(valid.violation())
+        let broken: [(String, (inout GeneratedTapQuadArguments) -> Void)] = [
+            ("no pixels", { $0.pixels = 0 }),
+            ("no blocks", { $0.blocks = 0 }),
+            ("negative source step", { $0.sourcePixelBytes = -48 }),
+            ("negative tap step", { $0.tapStepBytes = -1 }),
+            ("destination step below the pixel's quads", { $0.destinationPixelBytes = 128 }),
+        ]
+        for (what, breakIt) in broken {
+            var a = valid
+            breakIt(&a)
+            XCTAssertNotNil(a.violation(), what)
+        }
     }
 
     private func depthwiseFinish(channels c: Int, masked: Bool) -> GeneratedDepthwiseFinishArguments {

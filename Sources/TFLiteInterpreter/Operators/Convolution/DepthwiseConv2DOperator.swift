@@ -24,7 +24,7 @@ final class DepthwiseConv2DOperator: PlannedConvolutionOperator {
             hybridRows: (g.batches, g.inputHeight * g.inputWidth * g.inputDepth)), node: node)
         layer.output.shape = [g.batches, g.outputHeight, g.outputWidth, g.outputDepth]
         plan = try ConvolutionLayer.plan(outputCount: g.outputCount, arithmetic: arithmetic, kernels: .depthwiseConv2D(g)) {
-            try DepthwisePlan.make(arithmetic, geometry: g, filter: layer.filter, node: node).map { .depthwise($0) }
+            try DepthwisePlan.make(arithmetic, geometry: g, filter: layer.filter, hasBias: layer.bias != nil, node: node).map { .depthwise($0) }
         }
     }
 }

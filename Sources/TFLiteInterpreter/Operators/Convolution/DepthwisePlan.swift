@@ -14,6 +14,8 @@ enum DepthwisePlan {
     case uint8Windowed(DepthwiseQuantized, DepthwiseWindows)
     /// int8, as uint8.
     case int8Windowed(DepthwiseQuantized, DepthwiseWindows)
+    /// uint8 or int8 in rows of tap quads (`DepthwiseConv2DOptimized.tapQuads`); the layer has a bias.
+    case tapQuads(DepthwiseQuantized, DepthwiseQuadRows)
 
     /// Runs the layer on `o` across `threads`.
     func run(_ o: ConvolutionOperands, threads: ThreadPool) {
@@ -50,6 +52,16 @@ enum DepthwisePlan {
                 DepthwiseConv2DOptimized.int8(g, q, input: x, packedFilter: filter, bias: b, output: y, rows: part,
                                               plan: plan, workspace: windows.workspace(worker))
             }
+        case .tapQuads(let layer, let quads):
+            let (g, q) = (layer.geometry, layer.requantizer)
+            guard let bias = o.bias(Int32.self) else { preconditionFailure("depthwise quads: planned for a layer with a bias") }
+            let (filter, signedInput) = (UnsafePointer(quads.filter.pointer), quads.signedInput)
+            let x = signedInput ? UnsafeRawPointer(o.input(Int8.self)) : UnsafeRawPointer(o.input(UInt8.self))
+            let y = signedInput ? UnsafeMutableRawPointer(o.output(Int8.self)) : UnsafeMutableRawPointer(o.output(UInt8.self))
+            threads.parallelFor(DepthwiseConv2DOptimized.rowCount(g), minChunk: WorkSplitPolicy.depthwiseMinChunk(g)) { part, worker in
+                DepthwiseConv2DOptimized.tapQuads(g, q, input: x, signedInput: signedInput, packed: filter, parts: quads.parts, bias: bias,
+                                                  output: y, rows: part, workspace: quads.workspace(worker))
+            }
         }
     }
 
@@ -57,7 +69,7 @@ enum DepthwisePlan {
     /// its windows' workspaces requested in `node`'s scratch; nil when the reference kernels run (int16x8,
     /// hybrid, geometries the kernels do not take, quantized layers with a non-constant filter).
     static func make(_ arithmetic: ConvolutionArithmetic, geometry g: ConvolutionGeometry, filter: RuntimeTensor,
-                     node: NodeContext) throws -> DepthwisePlan? {
+                     hasBias: Bool, node: NodeContext) throws -> DepthwisePlan? {
         guard DepthwiseConv2DOptimized.supports(g) else { return nil }
         switch arithmetic {
         case .float(let clamp):
@@ -81,6 +93,10 @@ enum DepthwisePlan {
                                                               node: node))
         case .uint8(let q), .int8(let q):
             guard filter.isConstant, filter.data != nil else { return nil }
+            let signedInput = if case .int8 = arithmetic { true } else { false }
+            if hasBias, let quads = try tapQuads(q, geometry: g, filter: filter, signedInput: signedInput, node: node) {
+                return quads
+            }
             let unsigned = filter.type == .uint8
             let key = "depthwise \(filter.type) \(filter.elementCount) filter offset \(q.filterOffset)"
             let packed = try node.packedWeights(of: filter, key: key,
@@ -99,6 +115,40 @@ enum DepthwisePlan {
         case .hybrid, .int16x8:
             return nil
         }
+    }
+}
+
+extension DepthwisePlan {
+    /// The tap-quad plan of an 8-bit layer with a bias where this process has the kernels and the
+    /// layer fits them (`DepthwiseConv2DOptimized.takesTapQuads`, `DepthwiseQuadFilter.parts`), else nil.
+    /// `signedInput`: int8 input and output (uint8 otherwise).
+    private static func tapQuads(_ q: QuantizedConvolutionParameters, geometry g: ConvolutionGeometry, filter: RuntimeTensor,
+                                 signedInput: Bool, node: NodeContext) throws -> DepthwisePlan? {
+        guard DepthwiseConv2DOptimized.takesTapQuads(g) else { return nil }
+        let requantizer = ConvRequantizer(q, epilogue: .depthwise)
+        guard DepthwiseConv2DOptimized.takesTapQuads(requantizer) else { return nil }
+        let unsigned = filter.type == .uint8
+        let fit = unsigned
+            ? DepthwiseQuadFilter.parts(UnsafeBufferPointer(start: try filter.view(as: UInt8.self, "DEPTHWISE_CONV_2D filter").base,
+                                                           count: filter.elementCount),
+                                       filterOffset: q.filterOffset, inputOffset: q.inputOffset, signedInput: signedInput)
+            : DepthwiseQuadFilter.parts(UnsafeBufferPointer(start: try filter.view(as: Int8.self, "DEPTHWISE_CONV_2D filter").base,
+                                                           count: filter.elementCount),
+                                       filterOffset: q.filterOffset, inputOffset: q.inputOffset, signedInput: signedInput)
+        guard let parts = fit else { return nil }
+        let key = "depthwise quads \(filter.type) \(g.filterHeight)x\(g.filterWidth)x\(g.outputDepth) filter offset "
+            + "\(q.filterOffset) input offset \(q.inputOffset) \(signedInput ? "int8" : "uint8") parts \(parts)"
+        let words = DepthwiseQuadFilter.wordCount(g, parts: parts)
+        let packed = try node.packedWeights(of: filter, key: key, byteCount: SharedMemoryBudget.bytes(words, MemoryLayout<Int32>.size),
+                                            "the packed tap quads") {
+            try unsigned
+                ? DepthwiseQuadFilter.pack(try filter.view(as: UInt8.self, "DEPTHWISE_CONV_2D filter").base, g, parts: parts,
+                                           filterOffset: q.filterOffset, inputOffset: q.inputOffset, signedInput: signedInput)
+                : DepthwiseQuadFilter.pack(try filter.view(as: Int8.self, "DEPTHWISE_CONV_2D filter").base, g, parts: parts,
+                                           filterOffset: q.filterOffset, inputOffset: q.inputOffset, signedInput: signedInput)
+        }
+        return .tapQuads(DepthwiseQuantized(geometry: g, requantizer: requantizer),
+                         try DepthwiseQuadRows(filter: packed, parts: parts, geometry: g, signedInput: signedInput, node: node))
     }
 }
 
@@ -144,5 +194,35 @@ struct DepthwiseWindows {
     func workspace(_ worker: Int) -> UnsafeMutablePointer<Float> {
         precondition(worker < workspaces.count, "depthwise: worker \(worker) of a pool larger than the one prepared with")
         return workspaces[worker].pointer
+    }
+}
+
+/// The packed filter of an 8-bit layer in tap quads (`DepthwiseQuadFilter`), its input type, and
+/// each pool thread's workspace (its ring of quad rows and byte row).
+struct DepthwiseQuadRows {
+    let filter: AlignedArray<Int32>
+    /// The filter's weight parts (`DepthwiseQuadFilter.parts`).
+    let parts: Int
+    /// int8 input and output (uint8 otherwise).
+    let signedInput: Bool
+    /// Workspace `k` for the chunks worker `k` runs, arena scratch live for the node's step
+    /// (`DepthwiseConv2DOptimized.tapQuadWorkspaceBytes`; each call builds every row it reads).
+    let workspaces: [ScratchArray<Float>]
+
+    init(filter: AlignedArray<Int32>, parts: Int, geometry g: ConvolutionGeometry, signedInput: Bool, node: NodeContext) throws {
+        let floats = (DepthwiseConv2DOptimized.tapQuadWorkspaceBytes(g) + 3) / 4
+        workspaces = try (0..<node.threads.threadCount).map { worker in
+            try node.requestScratch(Float.self, count: floats, "thread \(worker)'s rows of tap quads")
+        }
+        self.filter = filter
+        self.parts = parts
+        self.signedInput = signedInput
+    }
+
+    /// The workspace of pool thread `worker` (`0..<threadCount` of the pool prepared with).
+    @inline(__always)
+    func workspace(_ worker: Int) -> UnsafeMutableRawPointer {
+        precondition(worker < workspaces.count, "depthwise: worker \(worker) of a pool larger than the one prepared with")
+        return UnsafeMutableRawPointer(workspaces[worker].pointer)
     }
 }

@@ -37,6 +37,8 @@ public final class GeneratedKernels: Sendable {
     let depthwiseFinishingExactTiles16: DepthwiseConvTiles16AVX.Function?
     /// `DepthwiseConvTiles16AVX` requantizing 8-bit rows in registers (at `.avx512` and up).
     let depthwiseRequantizingTiles16: DepthwiseConvTiles16AVX.Function?
+    /// The 8-bit depthwise rows in tap quads (at `.avx512vnni`, on CPUs with AVX512-VBMI).
+    let depthwiseQuads: DepthwiseQuadKernels?
     /// `DepthwiseConvTiles16AVX` on 8- and 4-channel blocks (ymm and xmm, below `.avx512`, where
     /// the 16-channel tiles do not mask channels), for a remainder of 4 to 15 channels:
     /// separate roundings / exact sums.
@@ -89,7 +91,7 @@ public final class GeneratedKernels: Sendable {
             (depthwiseFinishingTiles16, depthwiseFinishingExactTiles16, depthwiseRequantizingTiles16) = (nil, nil, nil)
             (floatConv8x16, floatConv8x16Fused, depthwiseRemainderTiles, depthwiseExactRemainderTiles) = (nil, nil, nil, nil)
             (depthwiseFinishingRemainderTiles, depthwiseFinishingExactRemainderTiles, pairLinear) = (nil, nil, nil)
-            (quantizedAdd, softmax, byteTableLookup32) = (nil, nil, nil)
+            (quantizedAdd, softmax, byteTableLookup32, depthwiseQuads) = (nil, nil, nil, nil)
             return
         }
         var a = Assembler()
@@ -120,6 +122,17 @@ public final class GeneratedKernels: Sendable {
         DepthwiseConvTiles16AVX.emit(width: vectorWidth, exactSums: true, finish: true, into: &a)
         let requantizingTilesEntry = a.count
         if level >= .avx512 { DepthwiseConvTiles16AVX.emit(width: vectorWidth, exactSums: true, requantize: true, into: &a) }
+        let tapQuads = level >= .avx512vnni && CPUFeatures.current?.avx512vbmi == true
+        let quadTilesEntry = a.count
+        if tapQuads { DepthwiseConvTiles16AVX.emit(width: .zmm, exactSums: true, requantize: true, quads: true, into: &a) }
+        let splitQuadTilesEntry = a.count
+        if tapQuads {
+            DepthwiseConvTiles16AVX.emit(width: .zmm, exactSums: true, requantize: true, quads: true, weightParts: 2, into: &a)
+        }
+        let uint8QuadRowsEntry = a.count
+        if tapQuads { DepthwiseTapQuadsAVX512VBMI.emit(flipsSignBits: false, into: &a) }
+        let int8QuadRowsEntry = a.count
+        if tapQuads { DepthwiseTapQuadsAVX512VBMI.emit(flipsSignBits: true, into: &a) }
         let finishEntry = a.count
         DepthwiseFloatFinish16AVX.emit(width: vectorWidth, into: &a)
         let requantizeUInt8Entry = a.count
@@ -167,7 +180,10 @@ public final class GeneratedKernels: Sendable {
              ("DepthwiseConvTiles16.float", depthwiseEntry), ("DepthwiseConvTiles16.exactSums", depthwiseExactEntry),
              ("DepthwiseConvTiles16.float.finishing", finishingTilesEntry),
              ("DepthwiseConvTiles16.exactSums.finishing", finishingExactTilesEntry),
-             ("DepthwiseConvTiles16.requantizing", requantizingTilesEntry), ("DepthwiseFloatFinish16", finishEntry),
+             ("DepthwiseConvTiles16.requantizing", requantizingTilesEntry),
+             ("DepthwiseConvTiles16.tapQuads", quadTilesEntry), ("DepthwiseConvTiles16.tapQuads.split", splitQuadTilesEntry),
+             ("DepthwiseTapQuads.uint8", uint8QuadRowsEntry),
+             ("DepthwiseTapQuads.int8", int8QuadRowsEntry), ("DepthwiseFloatFinish16", finishEntry),
              ("DepthwiseRequantize16+AVX2.uint8", requantizeUInt8Entry), ("DepthwiseRequantize16+AVX2.int8", requantizeInt8Entry),
              ("DepthwiseRequantize16+AVX512", requantize512Entry),
              ("OffsetBytesToFloat.uint8", offsetUInt8Entry), ("OffsetBytesToFloat.int8", offsetInt8Entry),
@@ -205,6 +221,12 @@ public final class GeneratedKernels: Sendable {
         depthwiseFinishingExactTiles16 = unsafeBitCast(code.address(at: finishingExactTilesEntry), to: DepthwiseConvTiles16AVX.Function.self)
         depthwiseRequantizingTiles16 = level >= .avx512
             ? unsafeBitCast(code.address(at: requantizingTilesEntry), to: DepthwiseConvTiles16AVX.Function.self) : nil
+        depthwiseQuads = tapQuads
+            ? DepthwiseQuadKernels(
+                tiles: unsafeBitCast(code.address(at: quadTilesEntry), to: DepthwiseConvTiles16AVX.Function.self),
+                splitTiles: unsafeBitCast(code.address(at: splitQuadTilesEntry), to: DepthwiseConvTiles16AVX.Function.self),
+                uint8Rows: unsafeBitCast(code.address(at: uint8QuadRowsEntry), to: DepthwiseTapQuadsAVX512VBMI.Function.self),
+                int8Rows: unsafeBitCast(code.address(at: int8QuadRowsEntry), to: DepthwiseTapQuadsAVX512VBMI.Function.self)) : nil
         depthwiseFloatFinish = (unsafeBitCast(code.address(at: finishEntry), to: DepthwiseFloatFinish16AVX.Function.self),
                                 vectorWidth == .zmm)
         depthwiseRequantizeUInt8 = unsafeBitCast(code.address(at: requantizeUInt8Entry), to: DepthwiseRequantize16AVX2.Function.self)
@@ -235,9 +257,10 @@ public final class GeneratedKernels: Sendable {
             ? unsafeBitCast(code.address(at: float8x16Entry), to: FloatConv8x32AVX512.Function.self) : nil
         floatConv8x16Fused = level >= .avx512
             ? unsafeBitCast(code.address(at: float8x16FusedEntry), to: FloatConv8x32AVX512.Function.self) : nil
+        let quadNames: [String] = depthwiseQuads == nil ? [] : ["DepthwiseTapQuads16+AVX512VNNI (uint8, int8; VBMI quad rows)"]
         kernelNames = (vnniGEMM == nil ? [] : ["QuantizedGEMM8x32+AVX512VNNI (pairs, quads, uint8-weight quads; sums, requantizing)"])
             + (floatConv8x32 == nil ? [] : ["FloatConv8x32+AVX512, FloatConv8x16+AVX512 (separate roundings, fused multiply-add)"])
-            + (byteTableLookup64 == nil ? ["ByteTableLookup32+AVX2"] : ["ByteTableLookup64+AVX512VBMI"])
+            + (byteTableLookup64 == nil ? ["ByteTableLookup32+AVX2"] : ["ByteTableLookup64+AVX512VBMI"]) + quadNames
             + (quantizedAdd == nil ? [] : ["QuantizedAdd16+AVX512 (int8, uint8; add, subtract)"])
             + (softmax == nil ? [] : ["QuantizedSoftmax16+AVX512 (int8, uint8)"])
             + [avxVNNI ? "QuantizedGEMM8x16+AVXVNNI (pairs, quads, uint8-weight quads; sums, uint8, int8 requantizing)"

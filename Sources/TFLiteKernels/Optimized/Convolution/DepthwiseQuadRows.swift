@@ -1,0 +1,190 @@
+#if !LITEVISION_AVX512
+/// 8-bit depthwise rows in tap quads, on CPUs with AVX512-VNNI and AVX512-VBMI: each padded
+/// input row becomes a row of quads — for each quad pixel and channel, the unsigned bytes of four
+/// horizontal taps in one 32-bit lane (`DepthwiseTapQuadsAVX512VBMI`) — and the requantizing
+/// tiles (`DepthwiseConvTiles16AVX` with `quads`) multiply each lane by its four weights
+/// (`DepthwiseQuadFilter`) with one `vpdpbusd`: 3 per pixel and 16 channels for a 3×3 filter
+/// where the exact-float tiles take 9 fused multiply-adds, no float conversion of the input, and
+/// Int32 sums that requantize without one either. Bit-exact with the reference: the sums are
+/// the reference's Int32 accumulators (see `DepthwiseQuadFilter` for the input offset's share).
+///
+/// Quad pixel `i` of a row holds the taps at padded columns `i · stride + j · dilation`
+/// (j = 0…3), so output pixel `ox` reads quad pixels `ox + k · (4 · dilation / stride)` for its
+/// `k`-th quad of each filter row: the stride must divide `4 · dilation` (1, 2 and 4 do for
+/// every dilation). A thread keeps the rows of one filter span in a ring of `span` slots (padded
+/// row `r` in slot `r mod span`), so each row is built once per chunk of output rows and none
+/// is ever moved: the tiles find the filter's rows through a table of slot pointers. Rows with
+/// input are built from a padded byte copy of the input row (the workspace's byte row); padding
+/// rows are the padding byte throughout.
+extension DepthwiseConv2DOptimized {
+    /// The generated kernels of the quad rows, or nil where this process has none.
+    static var tapQuadKernels: DepthwiseQuadKernels? {
+        GeneratedKernels.current?.depthwiseQuads
+    }
+
+    /// True when the quad rows can run layer `g` in this process (the kernels exist, `supports(g)`,
+    /// the width stride divides `4 · dilation`, a window spans at most `maximumQuadSpan` rows),
+    /// leaving the filter (`DepthwiseQuadFilter.fits`), the bias (required) and the requantizer
+    /// (`takesTapQuads(_:)`) to the caller.
+    public static func takesTapQuads(_ g: ConvolutionGeometry) -> Bool {
+        tapQuadKernels != nil && supports(g) && (4 * g.dilationWidth) % g.strideWidth == 0 && quadSpan(g) <= maximumQuadSpan
+    }
+
+    /// The most padded rows a window of the quad rows may span (the ring's slots): 3×3 filters
+    /// up to dilation 3, 5×5 and 7×7 undilated. Wider spans (a dilated layer) would keep rows that
+    /// are read once every `dilation` output rows; those run in the float windows.
+    static let maximumQuadSpan = 8
+
+    /// True when `requantizer` runs in the quad tiles: the AVX-512 requantization's conditions
+    /// (`DepthwiseRequantizeEpilogue.generatedKernel512`).
+    public static func takesTapQuads(_ requantizer: ConvRequantizer) -> Bool {
+        requantizer.vectorizable && !requantizer.hasLeftShift && !requantizer.unsignedRounding
+    }
+
+    /// Quad pixels per row: those the output row's last pixel reads, from 0.
+    static func quadPixels(_ g: ConvolutionGeometry) -> Int {
+        g.outputWidth + (DepthwiseQuadFilter.quadsPerRow(g) - 1) * (4 * g.dilationWidth / g.strideWidth)
+    }
+
+    /// Padded input columns the quads read (the byte row's width): up to the last quad's last tap.
+    static func quadColumns(_ g: ConvolutionGeometry) -> Int {
+        (quadPixels(g) - 1) * g.strideWidth + 3 * g.dilationWidth + 1
+    }
+
+    /// Bytes past a row of quads and past the byte row that the builder's last 16-channel block
+    /// may write or read beyond the channels (`DepthwiseTapQuadsAVX512VBMI`'s preconditions).
+    static let quadSpillBytes = 64
+
+    /// Bytes of one ring slot: a row of quads and the spill, in whole 64-byte lines.
+    static func quadSlotBytes(_ g: ConvolutionGeometry) -> Int {
+        (quadPixels(g) * g.inputDepth * 4 + quadSpillBytes + 63) / 64 * 64
+    }
+
+    /// Padded input rows a window spans (the ring's slots).
+    static func quadSpan(_ g: ConvolutionGeometry) -> Int { (g.filterHeight - 1) * g.dilationHeight + 1 }
+
+    /// Bytes of one thread's workspace for the quad rows of `g`: the ring, then the byte row and
+    /// its spill. 64-byte aligned slots.
+    public static func tapQuadWorkspaceBytes(_ g: ConvolutionGeometry) -> Int {
+        quadSpan(g) * quadSlotBytes(g) + quadColumns(g) * g.inputDepth + quadSpillBytes
+    }
+
+    /// 8-bit depthwise rows `rows` (of `rowCount(g)`) in tap quads, requantized to `output`
+    /// (uint8 or int8 bytes, as the requantizer's clamp). `input`: the layer's input bytes,
+    /// int8 where `signedInput`; `packed`: `DepthwiseQuadFilter.pack` of the filter with the
+    /// requantizer's offsets, in `parts` weight parts; `bias`: the layer's Int32 bias. `workspace`: the calling thread's
+    /// `tapQuadWorkspaceBytes(g)` bytes, 64-byte aligned, used by no other thread while this runs,
+    /// contents ignored. Preconditions: `takesTapQuads(g)`, `takesTapQuads(q)`, a padding byte
+    /// (`DepthwiseQuadFilter.paddingByte`); each tile call's and builder call's argument block is
+    /// checked under `LITEVISION_INTERNAL_CHECKS`.
+    /// Complexity: each padded row built once per chunk (`span` rows when a chunk starts), then
+    /// one `vpdpbusd` per quad, pixel and 16 channels.
+    public static func tapQuads(_ g: ConvolutionGeometry, _ q: ConvRequantizer, input: UnsafeRawPointer, signedInput: Bool,
+                                packed: UnsafePointer<Int32>, parts: Int, bias: UnsafePointer<Int32>, output: UnsafeMutableRawPointer,
+                                rows: Range<Int>, workspace: UnsafeMutableRawPointer) {
+        guard let kernels = tapQuadKernels, parts == 1 || parts == 2,
+              let padding = DepthwiseQuadFilter.paddingByte(inputOffset: q.parameters.inputOffset, signedInput: signedInput)
+        else { preconditionFailure("depthwise quads: no generated kernels, \(parts) weight parts, or no padding byte") }
+        #if LITEVISION_INTERNAL_CHECKS
+        precondition(Int(bitPattern: workspace) % 64 == 0, "depthwise workspace not 64-byte aligned")
+        #endif
+        var interleave = DepthwiseTapQuadsAVX512VBMI.interleave
+        withUnsafeBytes(of: &interleave) { indices in
+            let ring = QuadRing(g, input: input, workspace: workspace, padding: padding, signedInput: signedInput,
+                                build: signedInput ? kernels.int8Rows : kernels.uint8Rows, indices: indices.baseAddress!)
+            let (c, quads, p) = (g.inputDepth, DepthwiseQuadFilter.quadsPerRow(g), paddedGeometry(g))
+            let parameters = q.parameters
+            let tiles = parts == 1 ? kernels.tiles : kernels.splitTiles
+            let corrections = packed + g.filterHeight * quads * parts * c
+            withUnsafeTemporaryAllocation(of: UnsafeRawPointer.self, capacity: g.filterHeight) { table in
+                var held = 0..<0
+                for r in rows {
+                    let first = (r / g.outputHeight) * p.inputHeight + (r % g.outputHeight) * g.strideHeight
+                    let needed = first..<(first + ring.span)
+                    for row in needed where !held.contains(row) { ring.build(row) }
+                    held = needed
+                    let outRow = output + r * g.outputWidth * c
+                    var ch = 0
+                    while ch < c {
+                        for ky in 0..<g.filterHeight {
+                            table.initializeElement(at: ky, to: UnsafeRawPointer(ring.slot(first + ky * g.dilationHeight) + 4 * ch))
+                        }
+                        var arguments = GeneratedDepthwiseArguments(
+                            input: UnsafeRawPointer(table.baseAddress!), filter: UnsafeRawPointer(packed + ch), sums: outRow + ch,
+                            pixels: g.outputWidth, kh: g.filterHeight, kw: quads, rowStrideBytes: 0,
+                            tapStepBytes: 4 * g.dilationWidth / g.strideWidth * c * 4, pixelStepBytes: c * 4, channelBytes: c * 4,
+                            laneMask: (1 << min(16, c - ch)) - 1, bias: UnsafeRawPointer(bias + ch))
+                        arguments.outputPixelBytes = c
+                        arguments.multipliers = UnsafeRawPointer(q.multipliers + ch)
+                        arguments.roundingTerms = q.roundingTerms(atChannel: ch)
+                        (arguments.outputMin, arguments.outputMax) = (parameters.activationMin, parameters.activationMax)
+                        arguments.biasCorrection = UnsafeRawPointer(corrections + ch)
+                        arguments.rowTable = UnsafeRawPointer(table.baseAddress!)
+                        KernelPrecondition.holds(arguments.violation(masksChannels: true, requantizing: true, quads: true))
+                        withUnsafePointer(to: &arguments) { tiles(UnsafeRawPointer($0)) }
+                        ch += 16
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// One thread's ring of quad rows (`DepthwiseConv2DOptimized.tapQuads`): `span` slots, padded
+/// row `r` in slot `r mod span`, then the byte row the builder reads.
+private struct QuadRing {
+    let g: ConvolutionGeometry
+    /// The layer's input bytes.
+    let input: UnsafeRawPointer
+    let span: Int
+    let slotBytes: Int
+    let slots: UnsafeMutableRawPointer
+    let byteRow: UnsafeMutablePointer<UInt8>
+    /// The padding byte of the quads (unsigned), and of the byte row (the input's own bits).
+    let padding: UInt8
+    let sourcePadding: UInt8
+    let build: DepthwiseTapQuadsAVX512VBMI.Function
+    let indices: UnsafeRawPointer
+
+    init(_ g: ConvolutionGeometry, input: UnsafeRawPointer, workspace: UnsafeMutableRawPointer, padding: UInt8, signedInput: Bool,
+         build: DepthwiseTapQuadsAVX512VBMI.Function, indices: UnsafeRawPointer) {
+        self.g = g
+        self.input = input
+        span = DepthwiseConv2DOptimized.quadSpan(g)
+        slotBytes = DepthwiseConv2DOptimized.quadSlotBytes(g)
+        slots = workspace
+        byteRow = (workspace + span * slotBytes).assumingMemoryBound(to: UInt8.self)
+        self.padding = padding
+        sourcePadding = signedInput ? padding ^ 0x80 : padding
+        self.build = build
+        self.indices = indices
+    }
+
+    /// The slot of padded row `row` (global: `batch · paddedHeight + y`).
+    @inline(__always)
+    func slot(_ row: Int) -> UnsafeMutableRawPointer { slots + (row % span) * slotBytes }
+
+    /// Builds padded row `row` (global) into its slot from the layer's input bytes.
+    func build(_ row: Int) {
+        let p = DepthwiseConv2DOptimized.paddedGeometry(g)
+        let c = g.inputDepth
+        let pixels = DepthwiseConv2DOptimized.quadPixels(g), columns = DepthwiseConv2DOptimized.quadColumns(g)
+        let b = row / p.inputHeight, iy = row % p.inputHeight - g.padTop
+        let left = min(g.padLeft, columns), middle = max(0, min(g.inputWidth, columns - g.padLeft))
+        if iy < 0 || iy >= g.inputHeight || middle == 0 {
+            slot(row).initializeMemory(as: UInt8.self, repeating: padding, count: pixels * c * 4)
+            return
+        }
+        byteRow.update(repeating: sourcePadding, count: left * c)
+        (byteRow + left * c).update(from: (input + (b * g.inputHeight + iy) * g.inputWidth * c).assumingMemoryBound(to: UInt8.self),
+                                    count: middle * c)
+        (byteRow + (left + middle) * c).update(repeating: sourcePadding, count: (columns - left - middle) * c)
+        var arguments = GeneratedTapQuadArguments(
+            source: UnsafeRawPointer(byteRow), destination: slot(row), pixels: pixels, blocks: (c + 15) / 16,
+            sourcePixelBytes: g.strideWidth * c, tapStepBytes: g.dilationWidth * c, destinationPixelBytes: 4 * c,
+            indices: indices)
+        KernelPrecondition.holds(arguments.violation())
+        withUnsafePointer(to: &arguments) { build(UnsafeRawPointer($0)) }
+    }
+}
+#endif
