@@ -36,7 +36,19 @@ final class GeneratedKernelTests: XCTestCase {
             (\A.bias, F.bias), (\A.activationMin, F.activationMin), (\A.activationMax, F.activationMax),
             (\A.outputPixelBytes, F.outputPixelBytes), (\A.multipliers, F.multipliers),
             (\A.outputMin, F.outputMin), (\A.outputMax, F.outputMax), (\A.filterRowSkipBytes, F.filterRowSkipBytes),
-            (\A.roundingTerms, F.roundingTerms), (\A.biasCorrection, F.biasCorrection), (\A.rowTable, F.rowTable)]
+            (\A.roundingTerms, F.roundingTerms)]
+        for (path, offset) in fields { XCTAssertEqual(MemoryLayout<A>.offset(of: path), Int(offset), "\(path)") }
+    }
+
+    func testQuadTileArgumentBlockLayoutMatchesTheGeneratedCode() {
+        typealias A = GeneratedQuadTileArguments
+        typealias F = A.Field
+        let fields: [(PartialKeyPath<A>, Int32)] = [
+            (\A.rowTable, F.rowTable), (\A.filter, F.filter), (\A.output, F.output), (\A.pixels, F.pixels), (\A.kh, F.kh),
+            (\A.quads, F.quads), (\A.quadStepBytes, F.quadStepBytes), (\A.pixelStepBytes, F.pixelStepBytes),
+            (\A.outputPixelBytes, F.outputPixelBytes), (\A.blockBytes, F.blockBytes), (\A.lastLaneMask, F.lastLaneMask),
+            (\A.bias, F.bias), (\A.biasCorrection, F.biasCorrection), (\A.multipliers, F.multipliers),
+            (\A.roundingTerms, F.roundingTerms), (\A.outputMin, F.outputMin), (\A.outputMax, F.outputMax)]
         for (path, offset) in fields { XCTAssertEqual(MemoryLayout<A>.offset(of: path), Int(offset), "\(path)") }
     }
 

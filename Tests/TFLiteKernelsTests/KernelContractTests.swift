@@ -245,16 +245,33 @@ final class KernelContractTests: XCTestCase {
             breakIt(&a)
             XCTAssertNotNil(a.violation(masksChannels: true, requantizing: true), what)
         }
-        var quads = requantizing
-        (quads.biasCorrection, quads.rowTable) = (read, read)
-        XCTAssertNil(quads.violation(masksChannels: true, requantizing: true, quads: true))
-        for (what, breakIt) in brokenRequantizing + [("no bias correction", { $0.biasCorrection = nil }),
-                                                     ("no row table", { $0.rowTable = nil })] {
-            var a = quads
+    }
+
+    func testQuadTileBlocks() {
+        let valid = GeneratedQuadTileArguments(
+            rowTable: read, filter: read, output: memory, pixels: 7, kh: 3, quads: 1, quadStepBytes: 4 * 40 * 4,
+            pixelStepBytes: 40 * 4, outputPixelBytes: 40, blockBytes: 3 * 64, lastLaneMask: 0xFF, bias: read,
+            biasCorrection: read, multipliers: read, roundingTerms: read, outputMin: 0, outputMax: 255)
+        XCTAssertNil(valid.violation())
+        let broken: [(String, (inout GeneratedQuadTileArguments) -> Void)] = [
+            ("no pixels", { $0.pixels = 0 }),
+            ("no filter rows", { $0.kh = 0 }),
+            ("no quads", { $0.quads = 0 }),
+            ("pixel step of other channels", { $0.pixelStepBytes = 41 * 4 }),
+            ("blocks of other channels", { $0.blockBytes = 2 * 64 }),
+            ("last block's mask of other channels", { $0.lastLaneMask = 0xFFFF }),
+            ("quad step not whole pixels", { $0.quadStepBytes = 100 }),
+            ("empty output range", { ($0.outputMin, $0.outputMax) = (127, -128) }),
+        ]
+        for (what, breakIt) in broken {
+            var a = valid
             breakIt(&a)
-            XCTAssertNotNil(a.violation(masksChannels: true, requantizing: true, quads: true), what)
+            XCTAssertNotNil(a.violation(), what)
         }
-        XCTAssertNotNil(quads.violation(masksChannels: true, requantizing: false, quads: true), "tap quads requantize")
+        var sixteen = valid
+        (sixteen.outputPixelBytes, sixteen.pixelStepBytes, sixteen.blockBytes, sixteen.lastLaneMask) = (16, 64, 64, 0xFFFF)
+        sixteen.quadStepBytes = 64
+        XCTAssertNil(sixteen.violation(), "16 channels: one whole block")
     }
 
     func testTapQuadBuilderBlocks() {

@@ -103,27 +103,19 @@ extension DepthwiseConv2DOptimized {
                     let needed = first..<(first + ring.span)
                     for row in needed where !held.contains(row) { ring.build(row) }
                     held = needed
-                    let outRow = output + r * g.outputWidth * c
-                    var ch = 0
-                    while ch < c {
-                        for ky in 0..<g.filterHeight {
-                            table.initializeElement(at: ky, to: UnsafeRawPointer(ring.slot(first + ky * g.dilationHeight) + 4 * ch))
-                        }
-                        var arguments = GeneratedDepthwiseArguments(
-                            input: UnsafeRawPointer(table.baseAddress!), filter: UnsafeRawPointer(packed + ch), sums: outRow + ch,
-                            pixels: g.outputWidth, kh: g.filterHeight, kw: quads, rowStrideBytes: 0,
-                            tapStepBytes: 4 * g.dilationWidth / g.strideWidth * c * 4, pixelStepBytes: c * 4, channelBytes: c * 4,
-                            laneMask: (1 << min(16, c - ch)) - 1, bias: UnsafeRawPointer(bias + ch))
-                        arguments.outputPixelBytes = c
-                        arguments.multipliers = UnsafeRawPointer(q.multipliers + ch)
-                        arguments.roundingTerms = q.roundingTerms(atChannel: ch)
-                        (arguments.outputMin, arguments.outputMax) = (parameters.activationMin, parameters.activationMax)
-                        arguments.biasCorrection = UnsafeRawPointer(corrections + ch)
-                        arguments.rowTable = UnsafeRawPointer(table.baseAddress!)
-                        KernelPrecondition.holds(arguments.violation(masksChannels: true, requantizing: true, quads: true))
-                        withUnsafePointer(to: &arguments) { tiles(UnsafeRawPointer($0)) }
-                        ch += 16
+                    for ky in 0..<g.filterHeight {
+                        table.initializeElement(at: ky, to: UnsafeRawPointer(ring.slot(first + ky * g.dilationHeight)))
                     }
+                    var arguments = GeneratedQuadTileArguments(
+                        rowTable: UnsafeRawPointer(table.baseAddress!), filter: UnsafeRawPointer(packed),
+                        output: output + r * g.outputWidth * c, pixels: g.outputWidth, kh: g.filterHeight, quads: quads,
+                        quadStepBytes: 4 * g.dilationWidth / g.strideWidth * c * 4, pixelStepBytes: c * 4, outputPixelBytes: c,
+                        blockBytes: (c + 15) / 16 * 64, lastLaneMask: (1 << (c - (c - 1) / 16 * 16)) - 1,
+                        bias: UnsafeRawPointer(bias), biasCorrection: UnsafeRawPointer(corrections),
+                        multipliers: UnsafeRawPointer(q.multipliers), roundingTerms: q.roundingTerms(atChannel: 0),
+                        outputMin: parameters.activationMin, outputMax: parameters.activationMax)
+                    KernelPrecondition.holds(arguments.violation())
+                    withUnsafePointer(to: &arguments) { tiles(UnsafeRawPointer($0)) }
                 }
             }
         }
@@ -164,27 +156,49 @@ private struct QuadRing {
     @inline(__always)
     func slot(_ row: Int) -> UnsafeMutableRawPointer { slots + (row % span) * slotBytes }
 
-    /// Builds padded row `row` (global) into its slot from the layer's input bytes.
+    /// Builds padded row `row` (global) into its slot from the layer's input bytes: the quad
+    /// pixels whose taps are all inside the input straight from the input row (when the channels
+    /// are whole 16-byte blocks, so no block reads past the row), the others from the byte row,
+    /// filled with the input and the padding only where they read it.
     func build(_ row: Int) {
         let p = DepthwiseConv2DOptimized.paddedGeometry(g)
-        let c = g.inputDepth
+        let c = g.inputDepth, s = g.strideWidth
         let pixels = DepthwiseConv2DOptimized.quadPixels(g), columns = DepthwiseConv2DOptimized.quadColumns(g)
         let b = row / p.inputHeight, iy = row % p.inputHeight - g.padTop
-        let left = min(g.padLeft, columns), middle = max(0, min(g.inputWidth, columns - g.padLeft))
-        if iy < 0 || iy >= g.inputHeight || middle == 0 {
+        if iy < 0 || iy >= g.inputHeight || g.padLeft >= columns {
             slot(row).initializeMemory(as: UInt8.self, repeating: padding, count: pixels * c * 4)
             return
         }
-        byteRow.update(repeating: sourcePadding, count: left * c)
-        (byteRow + left * c).update(from: (input + (b * g.inputHeight + iy) * g.inputWidth * c).assumingMemoryBound(to: UInt8.self),
-                                    count: middle * c)
-        (byteRow + (left + middle) * c).update(repeating: sourcePadding, count: (columns - left - middle) * c)
-        var arguments = GeneratedTapQuadArguments(
-            source: UnsafeRawPointer(byteRow), destination: slot(row), pixels: pixels, blocks: (c + 15) / 16,
-            sourcePixelBytes: g.strideWidth * c, tapStepBytes: g.dilationWidth * c, destinationPixelBytes: 4 * c,
-            indices: indices)
-        KernelPrecondition.holds(arguments.violation())
-        withUnsafePointer(to: &arguments) { build(UnsafeRawPointer($0)) }
+        let inputRow = (input + (b * g.inputHeight + iy) * g.inputWidth * c).assumingMemoryBound(to: UInt8.self)
+        // Quad pixels [first, end) read input columns only: i · s ≥ padLeft, i · s + 3 · dilation < padLeft + width.
+        let first = min(pixels, (g.padLeft + s - 1) / s)
+        let end = c % 16 == 0 ? max(first, min(pixels, (g.padLeft + g.inputWidth - 3 * g.dilationWidth + s - 1) / s)) : first
+        /// Fills byte row columns `range` (padded) with the input row and the padding.
+        func fill(_ range: Range<Int>) {
+            for (from, to, inside) in [(range.lowerBound, min(range.upperBound, g.padLeft), false),
+                                       (max(range.lowerBound, g.padLeft), min(range.upperBound, g.padLeft + g.inputWidth), true),
+                                       (max(range.lowerBound, g.padLeft + g.inputWidth), range.upperBound, false)] where from < to {
+                if inside {
+                    (byteRow + from * c).update(from: inputRow + (from - g.padLeft) * c, count: (to - from) * c)
+                } else {
+                    (byteRow + from * c).update(repeating: sourcePadding, count: (to - from) * c)
+                }
+            }
+        }
+        /// Builds quad pixels `quads` from `source`, the first one's first tap.
+        func run(_ quads: Range<Int>, from source: UnsafeRawPointer) {
+            guard !quads.isEmpty else { return }
+            var arguments = GeneratedTapQuadArguments(
+                source: source, destination: slot(row) + quads.lowerBound * 4 * c, pixels: quads.count, blocks: (c + 15) / 16,
+                sourcePixelBytes: s * c, tapStepBytes: g.dilationWidth * c, destinationPixelBytes: 4 * c, indices: indices)
+            KernelPrecondition.holds(arguments.violation())
+            withUnsafePointer(to: &arguments) { build(UnsafeRawPointer($0)) }
+        }
+        if first > 0 { fill(0..<min(columns, (first - 1) * s + 3 * g.dilationWidth + 1)) }
+        if end < pixels { fill(end * s..<columns) }
+        run(0..<first, from: UnsafeRawPointer(byteRow))
+        run(first..<end, from: UnsafeRawPointer(inputRow + (first * s - g.padLeft) * c))
+        run(end..<pixels, from: UnsafeRawPointer(byteRow + end * s * c))
     }
 }
 #endif

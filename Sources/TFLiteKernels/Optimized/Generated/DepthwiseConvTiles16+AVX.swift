@@ -36,26 +36,13 @@ enum DepthwiseConvTiles16AVX {
     /// stack) and stored as bytes, `outputPixelBytes` apart: 8-bit rows need no float sums row
     /// and no second pass.
     ///
-    /// With `quads` (requantizing tiles only, AVX512-VNNI), the window rows hold tap quads
-    /// (`DepthwiseQuadRows`: four horizontal taps' unsigned bytes per 32-bit lane) and the filter
-    /// their four signed weights, `kw` counts quads, and each is one `vpdpbusd` per pixel into
-    /// Int32 sums that start from the bias plus `biasCorrection` (the input offset's share):
-    /// no float conversion, a quarter of the multiply-adds of a 3×3 or 5×5 row of taps. The rows
-    /// need not be evenly spaced: filter row `ky` reads from `rowTable[ky]` (`kh` pointers, at the
-    /// block's first channel of the first pixel), and `input` is not read. With `weightParts: 2`,
-    /// each quad has two sets of weights (`channelBytes` apart, the filter advancing by both),
-    /// both multiplied by the same input lane into the same sums: weights `w'` in −255…254 as the
-    /// signed bytes `⌊w'/2⌋ + ⌈w'/2⌉` (uint8 filters whose zero point is far from 128).
-    ///
     /// With `channels: 8` (ymm) or `channels: 4` (xmm), the block is that many channels, one
     /// register per pixel, and a pass takes up to 8 pixels for exact sums: the AVX forms'
     /// kernels for a remainder of 4 to 15 channels (a layer of 8, 12 or 24 channels), which
     /// would otherwise run in portable Swift.
     static func emit(width: VectorRegister.Width = .ymm, channels: Int = 16, exactSums: Bool = false, finish: Bool = false,
-                     requantize: Bool = false, quads: Bool = false, weightParts: Int = 1, into a: inout Assembler) {
+                     requantize: Bool = false, into a: inout Assembler) {
         precondition(!requantize || (width == .zmm && exactSums && !finish), "requantizing tiles are zmm exact-sum tiles")
-        precondition(!quads || requantize, "tap-quad tiles requantize")
-        precondition(weightParts == 1 || (quads && weightParts == 2), "two weight parts only for tap quads")
         precondition([16: [VectorRegister.Width.ymm, .zmm], 8: [.ymm], 4: [.xmm]][channels]?.contains(width) == true,
                      "16-channel blocks in ymm or zmm, 8-channel ones in ymm, 4-channel ones in xmm")
         let halves = channels / (width.rawValue / 32)
@@ -91,21 +78,11 @@ enum DepthwiseConvTiles16AVX {
                 a.vbroadcastss(v(14), .mem(args, disp: Field.activationMin))
                 a.vbroadcastss(v(15), .mem(args, disp: Field.activationMax))
             }
-            if quads {                                        // the row table, at [rsp + 56]
-                a.mov(row, .mem(args, disp: Field.rowTable))
-                a.push(row)
-                a.xor(input, input, width: .dword)            // the pixel's offset from each row
-            }
             if requantize {
                 Requantization16AVX512.loadConstants(GeneratedDepthwiseArguments.requantizationFields, &a)
                 Requantization16AVX512.loadTables(GeneratedDepthwiseArguments.requantizationFields, channelBytes: nil,
                                                   block: 0, mask: k(1), flag: row, &a)
                 a.push(row)                                   // the residual-offset flag, at [rsp + 48]
-                if quads {
-                    a.mov(row, .mem(args, disp: Field.biasCorrection))
-                    a.vmovups(Requantization16AVX512.t0, .mem(row), mask: k(1), zeroing: true)
-                    a.vpaddd(Requantization16AVX512.bias, Requantization16AVX512.bias, .register(Requantization16AVX512.t0))
-                }
             }
             // The filter row skip, the output pixel step, the bias, kh, kw and the filter pointer
             // live on the stack ([rsp + 40], [rsp + 32], [rsp + 24], [rsp + 16], [rsp + 8], [rsp]),
@@ -133,38 +110,22 @@ enum DepthwiseConvTiles16AVX {
 
             /// One pass over the window for `count` pixels starting at `input`.
             func windowPass(count: Int) {
-                for n in 0..<(halves * count) {
-                    if quads { a.vmovaps(v(n), Requantization16AVX512.bias) } else { a.vxorps(v(n), v(n), v(n)) }
-                }
-                if quads { a.mov(rowStride, .mem(.rsp, disp: 56)) } else { a.mov(row, input) }
+                for n in 0..<(halves * count) { a.vxorps(v(n), v(n), v(n)) }
+                a.mov(row, input)
                 a.mov(weights, .mem(.rsp))
                 a.mov(rowsLeft, .mem(.rsp, disp: 16))
                 let fyLoop = a.newLabel(), fxLoop = a.newLabel()
                 a.bind(fyLoop)
-                if quads {
-                    a.mov(tapPointer, .mem(rowStride))
-                    a.add(tapPointer, input)
-                    a.add(rowStride, 8)
-                } else {
-                    a.mov(tapPointer, row)
-                }
+                a.mov(tapPointer, row)
                 a.mov(columnsLeft, .mem(.rsp, disp: 8))
                 a.bind(fxLoop)
                 for h in 0..<halves { a.vmovups(v(8 + h), .mem(weights, disp: Int32(32 * h)), mask: laneMask, zeroing: masked) }
-                if weightParts == 2 {
-                    a.vmovups(v(11), .mem(weights, index: channelBytes, scale: 1), mask: laneMask, zeroing: masked)
-                }
                 setBases(count, first: tapPointer, step: pixelStep)
                 for p in 0..<count {
                     for h in 0..<halves {
                         let x = Assembler.VectorSource.memory(pixelOperand(p, half: h, first: tapPointer, step: pixelStep))
                         let accumulator = v(halves * p + h)
-                        if quads {
-                            let taps = v(9 + p % 2)
-                            a.vmovups(taps, pixelOperand(p, half: h, first: tapPointer, step: pixelStep), mask: laneMask, zeroing: true)
-                            a.vpdpbusd(accumulator, taps, .register(v(8)))
-                            if weightParts == 2 { a.vpdpbusd(accumulator, taps, .register(v(11))) }
-                        } else if exactSums {
+                        if exactSums {
                             a.vfmadd231ps(accumulator, v(8 + h), x, mask: laneMask)
                         } else {
                             a.vmulps(v(10), v(8 + h), x, mask: laneMask, zeroing: masked)
@@ -173,11 +134,11 @@ enum DepthwiseConvTiles16AVX {
                     }
                 }
                 a.add(tapPointer, tapStep)
-                for _ in 0..<weightParts { a.add(weights, channelBytes) }
+                a.add(weights, channelBytes)
                 a.dec(columnsLeft)
                 a.j(.notEqual, fxLoop)
                 a.add(weights, .mem(.rsp, disp: 40))
-                if !quads { a.add(row, rowStride) }
+                a.add(row, rowStride)
                 a.dec(rowsLeft)
                 a.j(.notEqual, fyLoop)
                 if finish {
@@ -200,10 +161,8 @@ enum DepthwiseConvTiles16AVX {
                     a.mov(row, .mem(.rsp, disp: 48))
                     setBases(count, first: sums, step: tapPointer)
                     for p in 0..<count {
-                        if !quads {
-                            a.vcvttps2dq(v(p), .register(v(p)))
-                            a.vpaddd(v(p), v(p), .register(R.bias))
-                        }
+                        a.vcvttps2dq(v(p), .register(v(p)))
+                        a.vpaddd(v(p), v(p), .register(R.bias))
                         R.requantize(v(p), flag: row, &a)
                         a.vpmovdb(pixelOperand(p, half: 0, first: sums, step: tapPointer), v(p), mask: k(1))
                     }
@@ -242,7 +201,6 @@ enum DepthwiseConvTiles16AVX {
             a.bind(end)
             for register in [filter, far6, far4, row, row, row] { a.pop(register) }
             if requantize { a.pop(row) }
-            if quads { a.pop(row) }
         }
     }
 }
@@ -286,12 +244,6 @@ struct GeneratedDepthwiseArguments {
     var filterRowSkipBytes: Int = 0
     /// The requantizing form: `ConvRequantizer.roundingTerms(atChannel:)` of the block.
     var roundingTerms: UnsafeRawPointer? = nil
-    /// The tap-quad form: Int32 added to the bias at the block's first channel
-    /// (`DepthwiseQuadFilter.biasCorrection`).
-    var biasCorrection: UnsafeRawPointer? = nil
-    /// The tap-quad form: `kh` pointers to the first pixel's quads of the block in the rows of
-    /// the filter's rows (`input` is then not read).
-    var rowTable: UnsafeRawPointer? = nil
 
     /// Where the requantizing form finds its tables and scalars.
     static let requantizationFields = RequantizationFields(
@@ -305,7 +257,7 @@ struct GeneratedDepthwiseArguments {
         static let channelBytes: Int32 = 72, laneMask: Int32 = 80, bias: Int32 = 88, activationMin: Int32 = 96
         static let activationMax: Int32 = 100, outputPixelBytes: Int32 = 104, multipliers: Int32 = 112
         static let outputMin: Int32 = 120, outputMax: Int32 = 124, filterRowSkipBytes: Int32 = 128
-        static let roundingTerms: Int32 = 136, biasCorrection: Int32 = 144, rowTable: Int32 = 152
+        static let roundingTerms: Int32 = 136
     }
 }
 
@@ -320,15 +272,14 @@ extension GeneratedDepthwiseArguments {
     ///   16 or 8 channels);
     /// - `activationMin ≤ activationMax`;
     /// - requantizing form (`requantizing`): the bias and the requantizer's tables set,
-    ///   `outputPixelBytes ≥ 1`, `outputMin ≤ outputMax`; the tap-quad form (`quads`) also
-    ///   its bias correction and row table.
+    ///   `outputPixelBytes ≥ 1`, `outputMin ≤ outputMax`.
     ///
     /// The kernels rely on no alignment (unaligned and masked loads and stores). What the block
     /// cannot show — every window read inside the input, the block's filter taps, 16 (8, or the
     /// masked) writable channels per pixel, exact sums below 2^24 for the exact-sum forms — is
     /// the caller's (`DepthwiseGeneratedRow.row` clips the windows).
     /// - Returns: nil when the contract holds, else what is broken.
-    func violation(masksChannels: Bool, requantizing: Bool, quads: Bool = false) -> String? {
+    func violation(masksChannels: Bool, requantizing: Bool) -> String? {
         if pixels < 0 { return "generated depthwise tiles: pixels \(pixels) < 0" }
         if kh < 1 || kw < 1 { return "generated depthwise tiles: window \(kh)×\(kw) is empty" }
         if channelBytes < 4 || channelBytes % 4 != 0 {
@@ -352,9 +303,6 @@ extension GeneratedDepthwiseArguments {
             }
             if outputPixelBytes < 1 { return "generated depthwise tiles: output pixel bytes \(outputPixelBytes) < 1" }
             if outputMin > outputMax { return "generated depthwise tiles: output range \(outputMin)...\(outputMax) is empty" }
-        }
-        if quads && (!requantizing || biasCorrection == nil || rowTable == nil) {
-            return "generated depthwise tiles: the tap-quad form requantizes and needs its bias correction and row table"
         }
         return nil
     }

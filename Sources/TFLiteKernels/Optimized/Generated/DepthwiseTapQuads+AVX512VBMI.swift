@@ -118,12 +118,11 @@ struct GeneratedTapQuadArguments {
 }
 
 /// The generated kernels of the 8-bit depthwise rows in tap quads
-/// (`DepthwiseConv2DOptimized.tapQuads`): the requantizing `DepthwiseConvTiles16AVX` with
-/// `quads`, with one and with two weight parts, and the quad row builders for uint8 and
-/// (flipping) int8 input.
+/// (`DepthwiseConv2DOptimized.tapQuads`): `DepthwiseQuadTiles16AVX512VNNI` with one and with
+/// two weight parts, and the quad row builders for uint8 and (flipping) int8 input.
 struct DepthwiseQuadKernels {
-    let tiles: DepthwiseConvTiles16AVX.Function
-    let splitTiles: DepthwiseConvTiles16AVX.Function
+    let tiles: DepthwiseQuadTiles16AVX512VNNI.Function
+    let splitTiles: DepthwiseQuadTiles16AVX512VNNI.Function
     let uint8Rows: DepthwiseTapQuadsAVX512VBMI.Function
     let int8Rows: DepthwiseTapQuadsAVX512VBMI.Function
 }

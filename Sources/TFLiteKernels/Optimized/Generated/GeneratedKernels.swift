@@ -124,11 +124,9 @@ public final class GeneratedKernels: Sendable {
         if level >= .avx512 { DepthwiseConvTiles16AVX.emit(width: vectorWidth, exactSums: true, requantize: true, into: &a) }
         let tapQuads = level >= .avx512vnni && CPUFeatures.current?.avx512vbmi == true
         let quadTilesEntry = a.count
-        if tapQuads { DepthwiseConvTiles16AVX.emit(width: .zmm, exactSums: true, requantize: true, quads: true, into: &a) }
+        if tapQuads { DepthwiseQuadTiles16AVX512VNNI.emit(weightParts: 1, into: &a) }
         let splitQuadTilesEntry = a.count
-        if tapQuads {
-            DepthwiseConvTiles16AVX.emit(width: .zmm, exactSums: true, requantize: true, quads: true, weightParts: 2, into: &a)
-        }
+        if tapQuads { DepthwiseQuadTiles16AVX512VNNI.emit(weightParts: 2, into: &a) }
         let uint8QuadRowsEntry = a.count
         if tapQuads { DepthwiseTapQuadsAVX512VBMI.emit(flipsSignBits: false, into: &a) }
         let int8QuadRowsEntry = a.count
@@ -181,7 +179,7 @@ public final class GeneratedKernels: Sendable {
              ("DepthwiseConvTiles16.float.finishing", finishingTilesEntry),
              ("DepthwiseConvTiles16.exactSums.finishing", finishingExactTilesEntry),
              ("DepthwiseConvTiles16.requantizing", requantizingTilesEntry),
-             ("DepthwiseConvTiles16.tapQuads", quadTilesEntry), ("DepthwiseConvTiles16.tapQuads.split", splitQuadTilesEntry),
+             ("DepthwiseQuadTiles16", quadTilesEntry), ("DepthwiseQuadTiles16.split", splitQuadTilesEntry),
              ("DepthwiseTapQuads.uint8", uint8QuadRowsEntry),
              ("DepthwiseTapQuads.int8", int8QuadRowsEntry), ("DepthwiseFloatFinish16", finishEntry),
              ("DepthwiseRequantize16+AVX2.uint8", requantizeUInt8Entry), ("DepthwiseRequantize16+AVX2.int8", requantizeInt8Entry),
@@ -223,8 +221,8 @@ public final class GeneratedKernels: Sendable {
             ? unsafeBitCast(code.address(at: requantizingTilesEntry), to: DepthwiseConvTiles16AVX.Function.self) : nil
         depthwiseQuads = tapQuads
             ? DepthwiseQuadKernels(
-                tiles: unsafeBitCast(code.address(at: quadTilesEntry), to: DepthwiseConvTiles16AVX.Function.self),
-                splitTiles: unsafeBitCast(code.address(at: splitQuadTilesEntry), to: DepthwiseConvTiles16AVX.Function.self),
+                tiles: unsafeBitCast(code.address(at: quadTilesEntry), to: DepthwiseQuadTiles16AVX512VNNI.Function.self),
+                splitTiles: unsafeBitCast(code.address(at: splitQuadTilesEntry), to: DepthwiseQuadTiles16AVX512VNNI.Function.self),
                 uint8Rows: unsafeBitCast(code.address(at: uint8QuadRowsEntry), to: DepthwiseTapQuadsAVX512VBMI.Function.self),
                 int8Rows: unsafeBitCast(code.address(at: int8QuadRowsEntry), to: DepthwiseTapQuadsAVX512VBMI.Function.self)) : nil
         depthwiseFloatFinish = (unsafeBitCast(code.address(at: finishEntry), to: DepthwiseFloatFinish16AVX.Function.self),
