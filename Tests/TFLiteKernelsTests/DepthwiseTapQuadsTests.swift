@@ -100,15 +100,16 @@ final class DepthwiseTapQuadsTests: XCTestCase {
                 let bias = (0..<channels).map { _ in Int32(rng.int(-40000...40000)) }
                 var expected = [T](repeating: 0, count: g.outputCount)
                 DepthwiseConv2DReference.quantized(g, q, input: input, filter: filterValues, bias: bias, output: &expected)
-                let fit = filterValues.withUnsafeBufferPointer {
-                    DepthwiseQuadFilter.parts($0, filterOffset: q.filterOffset, inputOffset: q.inputOffset, signedInput: signed)
+                let fit = filterValues.withUnsafeBytes {
+                    DepthwiseQuadFilter.parts($0.bindMemory(to: UInt8.self), signedWeights: signed, filterOffset: q.filterOffset,
+                                              inputOffset: q.inputOffset, signedInput: signed)
                 }
                 // Two parts where one would do (allowed) in some int8 rounds.
                 let parts = onePart && round % 5 == 3 ? 2 : try XCTUnwrap(fit, "\(g)")
                 if onePart { XCTAssertEqual(fit, 1, "\(g)") }
-                let packed = try filterValues.withUnsafeBufferPointer {
-                    try DepthwiseQuadFilter.pack($0.baseAddress!, g, parts: parts, filterOffset: q.filterOffset,
-                                                 inputOffset: q.inputOffset, signedInput: signed)
+                let packed = try filterValues.withUnsafeBytes {
+                    try DepthwiseQuadFilter.pack($0.bindMemory(to: UInt8.self).baseAddress!, signedWeights: signed, g, parts: parts,
+                                                 filterOffset: q.filterOffset, inputOffset: q.inputOffset, signedInput: signed)
                 }
                 var actual = [T](repeating: 0, count: g.outputCount)
                 let workspace = PoisonedWorkspace(byteCount: DepthwiseConv2DOptimized.tapQuadWorkspaceBytes(g), pattern: 0x5A)
@@ -141,11 +142,16 @@ final class DepthwiseTapQuadsTests: XCTestCase {
     func testWeightPartsAndDeclinedFilters() {
         let weights: [UInt8] = [0, 255]
         weights.withUnsafeBufferPointer { w in
-            XCTAssertEqual(DepthwiseQuadFilter.parts(w, filterOffset: -128, inputOffset: -3, signedInput: false), 1)
-            XCTAssertEqual(DepthwiseQuadFilter.parts(w, filterOffset: -100, inputOffset: -3, signedInput: false), 2, "255 - 100 > 127")
-            XCTAssertEqual(DepthwiseQuadFilter.parts(w, filterOffset: -1, inputOffset: -3, signedInput: false), 2, "254 splits")
-            XCTAssertNil(DepthwiseQuadFilter.parts(w, filterOffset: 0, inputOffset: -3, signedInput: false), "255 does not split")
-            XCTAssertNil(DepthwiseQuadFilter.parts(w, filterOffset: -128, inputOffset: 3, signedInput: false), "no padding byte")
+            func parts(filterOffset: Int32, inputOffset: Int32 = -3, signed: Bool = false) -> Int? {
+                DepthwiseQuadFilter.parts(w, signedWeights: signed, filterOffset: filterOffset, inputOffset: inputOffset,
+                                          signedInput: false)
+            }
+            XCTAssertEqual(parts(filterOffset: -128), 1)
+            XCTAssertEqual(parts(filterOffset: -100), 2, "255 - 100 > 127")
+            XCTAssertEqual(parts(filterOffset: -1), 2, "254 splits")
+            XCTAssertNil(parts(filterOffset: 0), "255 does not split")
+            XCTAssertNil(parts(filterOffset: -128, inputOffset: 3), "no padding byte")
+            XCTAssertEqual(parts(filterOffset: 0, signed: true), 1, "int8 0 and -1")
         }
         XCTAssertEqual(DepthwiseQuadFilter.paddingByte(inputOffset: 128, signedInput: true), 0, "int8 zero point -128")
         XCTAssertEqual(DepthwiseQuadFilter.paddingByte(inputOffset: -127, signedInput: true), 255, "int8 zero point 127")

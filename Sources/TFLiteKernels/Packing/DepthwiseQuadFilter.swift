@@ -33,28 +33,35 @@ public enum DepthwiseQuadFilter {
         UInt8(exactly: -unsignedOffset(inputOffset: inputOffset, signedInput: signedInput))
     }
 
-    /// The parts `filter`'s weights take (1: every `w + filterOffset` a signed byte; 2: all in
-    /// −255…254), or nil when they take neither or there is no padding byte.
-    /// Complexity: O(count).
-    public static func parts<Weight: FixedWidthInteger>(_ filter: UnsafeBufferPointer<Weight>, filterOffset: Int32,
-                                                        inputOffset: Int32, signedInput: Bool) -> Int? {
+    /// The weight `i` of 8-bit `weights` (int8 where `signed`), as an Int32.
+    @inline(__always)
+    private static func weight(_ weights: UnsafePointer<UInt8>, _ i: Int, signed: Bool) -> Int32 {
+        signed ? Int32(Int8(bitPattern: weights[i])) : Int32(weights[i])
+    }
+
+    /// The parts the 8-bit `weights` take (1: every `w + filterOffset` a signed byte; 2: all in
+    /// −255…254), or nil when they take neither or there is no padding byte. `signedWeights`:
+    /// int8 weights (uint8 otherwise). Complexity: O(count).
+    public static func parts(_ weights: UnsafeBufferPointer<UInt8>, signedWeights: Bool, filterOffset: Int32,
+                             inputOffset: Int32, signedInput: Bool) -> Int? {
         guard paddingByte(inputOffset: inputOffset, signedInput: signedInput) != nil else { return nil }
+        guard let base = weights.baseAddress, !weights.isEmpty else { return 1 }
         var (lowest, highest) = (Int32.max, Int32.min)
-        for w in filter {
-            let value = Int32(truncatingIfNeeded: w) + filterOffset
+        for i in 0..<weights.count {
+            let value = weight(base, i, signed: signedWeights) + filterOffset
             (lowest, highest) = (min(lowest, value), max(highest, value))
         }
-        if filter.isEmpty || (lowest >= -128 && highest <= 127) { return 1 }
+        if lowest >= -128 && highest <= 127 { return 1 }
         return lowest >= -255 && highest <= 254 ? 2 : nil
     }
 
-    /// Packs the `[1, filterHeight, filterWidth, channels]` filter of layer `g` (depth multiplier
-    /// 1) in `parts` parts. Precondition: `parts` is what `parts(_:filterOffset:inputOffset:signedInput:)`
-    /// gives, or 2 where it gives 1; `filter` holds the layer's `filterHeight · filterWidth ·
-    /// channels` weights. Complexity: O(filter size).
-    public static func pack<Weight: FixedWidthInteger>(_ filter: UnsafePointer<Weight>, _ g: ConvolutionGeometry, parts: Int,
-                                                       filterOffset: Int32, inputOffset: Int32,
-                                                       signedInput: Bool) throws -> AlignedArray<Int32> {
+    /// Packs the `[1, filterHeight, filterWidth, channels]` 8-bit filter of layer `g` (depth
+    /// multiplier 1; int8 where `signedWeights`) in `parts` parts. Precondition: `parts` is what
+    /// `parts(_:signedWeights:filterOffset:inputOffset:signedInput:)` gives, or 2 where it gives
+    /// 1; `weights` holds the layer's `filterHeight · filterWidth · channels` weights.
+    /// Complexity: O(filter size).
+    public static func pack(_ weights: UnsafePointer<UInt8>, signedWeights: Bool, _ g: ConvolutionGeometry, parts: Int,
+                            filterOffset: Int32, inputOffset: Int32, signedInput: Bool) throws -> AlignedArray<Int32> {
         precondition(parts == 1 || parts == 2, "depthwise quads: one or two weight parts")
         let c = g.outputDepth, quads = quadsPerRow(g)
         let o = unsignedOffset(inputOffset: inputOffset, signedInput: signedInput)
@@ -64,19 +71,14 @@ public enum DepthwiseQuadFilter {
                 for kx in 0..<g.filterWidth {
                     let quad = words.baseAddress! + (ky * quads + kx / 4) * parts * c
                     let shift = 8 * (kx % 4)
+                    let tap = (ky * g.filterWidth + kx) * c
                     for ch in 0..<c {
-                        let w = Int32(truncatingIfNeeded: filter[(ky * g.filterWidth + kx) * c + ch]) + filterOffset
-                        /// Puts `value` in part `part`'s word of the channel.
-                        func store(_ value: Int32, part: Int) {
-                            precondition(Int8(exactly: value) != nil, "depthwise quads: weight \(w) does not fit \(parts) part(s)")
-                            quad[part * c + ch] |= Int32(bitPattern: UInt32(UInt8(bitPattern: Int8(value))) << shift)
-                        }
-                        if parts == 1 {
-                            store(w, part: 0)
-                        } else {
-                            store(w >> 1, part: 0)
-                            store(w - w >> 1, part: 1)
-                        }
+                        let w = weight(weights, tap + ch, signed: signedWeights) + filterOffset
+                        let first = parts == 1 ? w : w >> 1, second = w - first
+                        precondition(Int8(exactly: first) != nil && Int8(exactly: second) != nil,
+                                     "depthwise quads: weight \(w) does not fit \(parts) part(s)")
+                        quad[ch] |= Int32(bitPattern: UInt32(UInt8(truncatingIfNeeded: first)) << shift)
+                        if parts == 2 { quad[c + ch] |= Int32(bitPattern: UInt32(UInt8(truncatingIfNeeded: second)) << shift) }
                         corrections[ch] = corrections[ch] &+ o &* w
                     }
                 }

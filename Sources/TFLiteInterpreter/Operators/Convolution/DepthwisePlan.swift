@@ -127,25 +127,21 @@ extension DepthwisePlan {
         guard DepthwiseConv2DOptimized.takesTapQuads(g) else { return nil }
         let requantizer = ConvRequantizer(q, epilogue: .depthwise)
         guard DepthwiseConv2DOptimized.takesTapQuads(requantizer) else { return nil }
-        let unsigned = filter.type == .uint8
-        let fit = unsigned
-            ? DepthwiseQuadFilter.parts(UnsafeBufferPointer(start: try filter.view(as: UInt8.self, "DEPTHWISE_CONV_2D filter").base,
-                                                           count: filter.elementCount),
-                                       filterOffset: q.filterOffset, inputOffset: q.inputOffset, signedInput: signedInput)
-            : DepthwiseQuadFilter.parts(UnsafeBufferPointer(start: try filter.view(as: Int8.self, "DEPTHWISE_CONV_2D filter").base,
-                                                           count: filter.elementCount),
-                                       filterOffset: q.filterOffset, inputOffset: q.inputOffset, signedInput: signedInput)
-        guard let parts = fit else { return nil }
+        let signedWeights = filter.type == .int8
+        let weights = UnsafeBufferPointer(
+            start: signedWeights ? UnsafeRawPointer(try filter.view(as: Int8.self, "DEPTHWISE_CONV_2D filter").base)
+                                     .assumingMemoryBound(to: UInt8.self)
+                                 : try filter.view(as: UInt8.self, "DEPTHWISE_CONV_2D filter").base,
+            count: filter.elementCount)
+        guard let parts = DepthwiseQuadFilter.parts(weights, signedWeights: signedWeights, filterOffset: q.filterOffset,
+                                                    inputOffset: q.inputOffset, signedInput: signedInput) else { return nil }
         let key = "depthwise quads \(filter.type) \(g.filterHeight)x\(g.filterWidth)x\(g.outputDepth) filter offset "
             + "\(q.filterOffset) input offset \(q.inputOffset) \(signedInput ? "int8" : "uint8") parts \(parts)"
         let words = DepthwiseQuadFilter.wordCount(g, parts: parts)
         let packed = try node.packedWeights(of: filter, key: key, byteCount: SharedMemoryBudget.bytes(words, MemoryLayout<Int32>.size),
                                             "the packed tap quads") {
-            try unsigned
-                ? DepthwiseQuadFilter.pack(try filter.view(as: UInt8.self, "DEPTHWISE_CONV_2D filter").base, g, parts: parts,
-                                           filterOffset: q.filterOffset, inputOffset: q.inputOffset, signedInput: signedInput)
-                : DepthwiseQuadFilter.pack(try filter.view(as: Int8.self, "DEPTHWISE_CONV_2D filter").base, g, parts: parts,
-                                           filterOffset: q.filterOffset, inputOffset: q.inputOffset, signedInput: signedInput)
+            try DepthwiseQuadFilter.pack(weights.baseAddress!, signedWeights: signedWeights, g, parts: parts,
+                                         filterOffset: q.filterOffset, inputOffset: q.inputOffset, signedInput: signedInput)
         }
         return .tapQuads(DepthwiseQuantized(geometry: g, requantizer: requantizer),
                          try DepthwiseQuadRows(filter: packed, parts: parts, geometry: g, signedInput: signedInput, node: node))
