@@ -215,6 +215,8 @@ final class GeneratedKernelTests: XCTestCase {
         XCTAssertNotNil(try GeneratedKernels(level: .avx2).depthwiseFinishingTiles16, "the AVX2 tiles finish float rows too")
         XCTAssertNil(try GeneratedKernels(level: .avx2).depthwiseRequantize512)
         XCTAssertNil(kernels.depthwiseRemainderTiles, "AVX-512 tiles mask their last block")
+        XCTAssertEqual(kernels.depthwiseQuads != nil, features.avx512vbmi, "tap-quad depthwise rows wherever VBMI builds them")
+        XCTAssertNil(try GeneratedKernels(level: .avx512).depthwiseQuads, "tap quads need AVX512-VNNI")
         guard CodeGenerationPolicy.current.generatesCode, CodeGenerationPolicy.current.level >= .avx512vnni else {
             // Below AVX512-VNNI, quads are chosen only for the AVX-VNNI ymm kernels.
             XCTAssertEqual(QuantizedGEMM.prefersInt8Quads, GeneratedKernels.current?.gemm8x16?.avxVNNI == true)
