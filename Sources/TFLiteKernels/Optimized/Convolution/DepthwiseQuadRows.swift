@@ -1,8 +1,8 @@
 #if !LITEVISION_AVX512
 /// 8-bit depthwise rows in tap quads, on CPUs with AVX512-VNNI and AVX512-VBMI: each padded
 /// input row becomes a row of quads — for each quad pixel and channel, the unsigned bytes of four
-/// horizontal taps in one 32-bit lane (`DepthwiseTapQuadsAVX512VBMI`) — and the requantizing
-/// tiles (`DepthwiseConvTiles16AVX` with `quads`) multiply each lane by its four weights
+/// horizontal taps in one 32-bit lane (`DepthwiseTapQuadsAVX512VBMI`) — and the tiles
+/// (`DepthwiseQuadTiles16AVX512VNNI`) multiply each lane by its four weights
 /// (`DepthwiseQuadFilter`) with one `vpdpbusd`: 3 per pixel and 16 channels for a 3×3 filter
 /// where the exact-float tiles take 9 fused multiply-adds, no float conversion of the input, and
 /// Int32 sums that requantize without one either. Bit-exact with the reference: the sums are
@@ -14,8 +14,9 @@
 /// every dilation). A thread keeps the rows of one filter span in a ring of `span` slots (padded
 /// row `r` in slot `r mod span`), so each row is built once per chunk of output rows and none
 /// is ever moved: the tiles find the filter's rows through a table of slot pointers. Rows with
-/// input are built from a padded byte copy of the input row (the workspace's byte row); padding
-/// rows are the padding byte throughout.
+/// input are built straight from the input where their taps are inside it, from a padded byte
+/// copy of the input row (the workspace's byte row) at the edges; padding rows are the padding
+/// byte throughout.
 extension DepthwiseConv2DOptimized {
     /// The generated kernels of the quad rows, or nil where this process has none.
     static var tapQuadKernels: DepthwiseQuadKernels? {
@@ -24,7 +25,7 @@ extension DepthwiseConv2DOptimized {
 
     /// True when the quad rows can run layer `g` in this process (the kernels exist, `supports(g)`,
     /// the width stride divides `4 · dilation`, a window spans at most `maximumQuadSpan` rows),
-    /// leaving the filter (`DepthwiseQuadFilter.fits`), the bias (required) and the requantizer
+    /// leaving the filter (`DepthwiseQuadFilter.parts`), the bias (required) and the requantizer
     /// (`takesTapQuads(_:)`) to the caller.
     public static func takesTapQuads(_ g: ConvolutionGeometry) -> Bool {
         tapQuadKernels != nil && supports(g) && (4 * g.dilationWidth) % g.strideWidth == 0 && quadSpan(g) <= maximumQuadSpan
@@ -175,14 +176,13 @@ private struct QuadRing {
         let end = c % 16 == 0 ? max(first, min(pixels, (g.padLeft + g.inputWidth - 3 * g.dilationWidth + s - 1) / s)) : first
         /// Fills byte row columns `range` (padded) with the input row and the padding.
         func fill(_ range: Range<Int>) {
-            for (from, to, inside) in [(range.lowerBound, min(range.upperBound, g.padLeft), false),
-                                       (max(range.lowerBound, g.padLeft), min(range.upperBound, g.padLeft + g.inputWidth), true),
-                                       (max(range.lowerBound, g.padLeft + g.inputWidth), range.upperBound, false)] where from < to {
-                if inside {
-                    (byteRow + from * c).update(from: inputRow + (from - g.padLeft) * c, count: (to - from) * c)
-                } else {
-                    (byteRow + from * c).update(repeating: sourcePadding, count: (to - from) * c)
-                }
+            let inside = g.padLeft..<(g.padLeft + g.inputWidth)
+            let before = range.clamped(to: 0..<inside.lowerBound), input = range.clamped(to: inside)
+            let after = range.clamped(to: inside.upperBound..<max(inside.upperBound, range.upperBound))
+            (byteRow + before.lowerBound * c).update(repeating: sourcePadding, count: before.count * c)
+            (byteRow + after.lowerBound * c).update(repeating: sourcePadding, count: after.count * c)
+            if !input.isEmpty {
+                (byteRow + input.lowerBound * c).update(from: inputRow + (input.lowerBound - g.padLeft) * c, count: input.count * c)
             }
         }
         /// Builds quad pixels `quads` from `source`, the first one's first tap.

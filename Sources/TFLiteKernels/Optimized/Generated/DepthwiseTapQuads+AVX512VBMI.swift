@@ -1,9 +1,9 @@
 import MachineCode
 
-/// The generated row builder of the 8-bit depthwise tap quads (`DepthwiseQuadRows`): for each
-/// quad pixel `i` and channel `c`, the four bytes `row[i · stride + j · dilation][c]`, j = 0…3,
-/// side by side in one 32-bit lane, so one `vpdpbusd` multiplies four horizontal taps of 16
-/// channels by their four weights. Per 16-channel block: one 16-byte load and three
+/// The generated row builder of the 8-bit depthwise tap quads (`DepthwiseConv2DOptimized.tapQuads`):
+/// for each quad pixel `i` and channel `c`, the four bytes `row[i · stride + j · dilation][c]`,
+/// j = 0…3, side by side in one 32-bit lane, so one `vpdpbusd` multiplies four horizontal taps of
+/// 16 channels by their four weights. Per 16-channel block: one 16-byte load and three
 /// `vinserti32x4` put the four taps' bytes in the four 128-bit lanes of a zmm, one `vpermb`
 /// interleaves them (byte `4c + j` ← byte `16j + c`), and, in the flipping form, `vpxord` turns
 /// int8 into the unsigned bytes `x + 128` the dot products take.

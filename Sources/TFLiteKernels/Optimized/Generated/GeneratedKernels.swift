@@ -255,7 +255,8 @@ public final class GeneratedKernels: Sendable {
             ? unsafeBitCast(code.address(at: float8x16Entry), to: FloatConv8x32AVX512.Function.self) : nil
         floatConv8x16Fused = level >= .avx512
             ? unsafeBitCast(code.address(at: float8x16FusedEntry), to: FloatConv8x32AVX512.Function.self) : nil
-        let quadNames: [String] = depthwiseQuads == nil ? [] : ["DepthwiseTapQuads16+AVX512VNNI (uint8, int8; VBMI quad rows)"]
+        let quadNames: [String] = depthwiseQuads == nil ? [] : [
+            "DepthwiseQuadTiles16+AVX512VNNI (uint8, int8; one or two weight parts), DepthwiseTapQuads+AVX512VBMI"]
         kernelNames = (vnniGEMM == nil ? [] : ["QuantizedGEMM8x32+AVX512VNNI (pairs, quads, uint8-weight quads; sums, requantizing)"])
             + (floatConv8x32 == nil ? [] : ["FloatConv8x32+AVX512, FloatConv8x16+AVX512 (separate roundings, fused multiply-add)"])
             + (byteTableLookup64 == nil ? ["ByteTableLookup32+AVX2"] : ["ByteTableLookup64+AVX512VBMI"]) + quadNames
