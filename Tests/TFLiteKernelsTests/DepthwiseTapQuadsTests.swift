@@ -119,7 +119,7 @@ final class DepthwiseTapQuadsTests: XCTestCase {
                             actual.withUnsafeMutableBytes { y in
                                 DepthwiseConv2DOptimized.tapQuads(g, requantizer, input: x.baseAddress!, signedInput: signed,
                                                                   packed: UnsafePointer(packed.pointer), parts: parts, bias: b.baseAddress!,
-                                                                  output: y.baseAddress!, rows: part, workspace: workspace.workspace.start)
+                                                                  output: y.baseAddress!, rows: part, workspace: workspace.workspace)
                             }
                         }
                     }

@@ -34,7 +34,7 @@ enum DepthwisePlan {
             threads.parallelFor(DepthwiseConv2DOptimized.rowCount(g), minChunk: WorkSplitPolicy.depthwiseMinChunk(g)) { part, worker in
                 DepthwiseConv2DOptimized.float(g, activationMin: c.min, activationMax: c.max, input: x, filter: filter,
                                                bias: b, output: y, rows: part, plan: plan, fusedMultiplyAdd: fma,
-                                               workspace: windows.workspace(worker))
+                                               workspace: windows.workspaces.pointer(worker))
             }
         case .uint8Windowed(let layer, let windows):
             let (g, q) = (layer.geometry, layer.requantizer)
@@ -42,7 +42,7 @@ enum DepthwisePlan {
             let (filter, plan) = (UnsafePointer(windows.filter.pointer), windows.plan)
             threads.parallelFor(DepthwiseConv2DOptimized.rowCount(g), minChunk: WorkSplitPolicy.depthwiseMinChunk(g)) { part, worker in
                 DepthwiseConv2DOptimized.uint8(g, q, input: x, packedFilter: filter, bias: b, output: y, rows: part,
-                                               plan: plan, workspace: windows.workspace(worker))
+                                               plan: plan, workspace: windows.workspaces.pointer(worker))
             }
         case .int8Windowed(let layer, let windows):
             let (g, q) = (layer.geometry, layer.requantizer)
@@ -50,7 +50,7 @@ enum DepthwisePlan {
             let (filter, plan) = (UnsafePointer(windows.filter.pointer), windows.plan)
             threads.parallelFor(DepthwiseConv2DOptimized.rowCount(g), minChunk: WorkSplitPolicy.depthwiseMinChunk(g)) { part, worker in
                 DepthwiseConv2DOptimized.int8(g, q, input: x, packedFilter: filter, bias: b, output: y, rows: part,
-                                              plan: plan, workspace: windows.workspace(worker))
+                                              plan: plan, workspace: windows.workspaces.pointer(worker))
             }
         case .tapQuads(let layer, let quads):
             let (g, q) = (layer.geometry, layer.requantizer)
@@ -60,7 +60,7 @@ enum DepthwisePlan {
             let y = signedInput ? UnsafeMutableRawPointer(o.output(Int8.self)) : UnsafeMutableRawPointer(o.output(UInt8.self))
             threads.parallelFor(DepthwiseConv2DOptimized.rowCount(g), minChunk: WorkSplitPolicy.depthwiseMinChunk(g)) { part, worker in
                 DepthwiseConv2DOptimized.tapQuads(g, q, input: x, signedInput: signedInput, packed: filter, parts: quads.parts, bias: bias,
-                                                  output: y, rows: part, workspace: quads.workspace(worker))
+                                                  output: y, rows: part, workspace: quads.workspaces.workspace(worker))
             }
         }
     }
@@ -94,7 +94,8 @@ enum DepthwisePlan {
         case .uint8(let q), .int8(let q):
             guard filter.isConstant, filter.data != nil else { return nil }
             let signedInput = if case .int8 = arithmetic { true } else { false }
-            if hasBias, let quads = try tapQuads(q, geometry: g, filter: filter, signedInput: signedInput, node: node) {
+            let layer = DepthwiseQuantized(geometry: g, requantizer: ConvRequantizer(q, epilogue: .depthwise))
+            if hasBias, let quads = try tapQuads(layer, q, filter: filter, signedInput: signedInput, node: node) {
                 return quads
             }
             let unsigned = filter.type == .uint8
@@ -110,7 +111,6 @@ enum DepthwisePlan {
             }
             let windows = try DepthwiseWindows(filter: packed, plan: DepthwiseConv2DOptimized.inputWindowPlan(g), geometry: g,
                                                rowOfSums: true, node: node)
-            let layer = DepthwiseQuantized(geometry: g, requantizer: ConvRequantizer(q, epilogue: .depthwise))
             return unsigned ? .uint8Windowed(layer, windows) : .int8Windowed(layer, windows)
         case .hybrid, .int16x8:
             return nil
@@ -119,14 +119,15 @@ enum DepthwisePlan {
 }
 
 extension DepthwisePlan {
-    /// The tap-quad plan of an 8-bit layer with a bias where this process has the kernels and the
-    /// layer fits them (`DepthwiseConv2DOptimized.takesTapQuads`, `DepthwiseQuadFilter.parts`), else nil.
-    /// `signedInput`: int8 input and output (uint8 otherwise).
-    private static func tapQuads(_ q: QuantizedConvolutionParameters, geometry g: ConvolutionGeometry, filter: RuntimeTensor,
+    /// The tap-quad plan of 8-bit `layer` (with a bias, parameters `q`) where this process has the
+    /// kernels and the layer fits them (`DepthwiseConv2DOptimized.takesTapQuads`,
+    /// `DepthwiseQuadFilter.parts`), else nil. `signedInput`: int8 input and output (uint8 otherwise).
+    private static func tapQuads(_ layer: DepthwiseQuantized, _ q: QuantizedConvolutionParameters, filter: RuntimeTensor,
                                  signedInput: Bool, node: NodeContext) throws -> DepthwisePlan? {
-        guard DepthwiseConv2DOptimized.takesTapQuads(g) else { return nil }
-        let requantizer = ConvRequantizer(q, epilogue: .depthwise)
-        guard DepthwiseConv2DOptimized.takesTapQuads(requantizer) else { return nil }
+        let g = layer.geometry
+        guard DepthwiseConv2DOptimized.takesTapQuads(g), DepthwiseConv2DOptimized.takesTapQuads(layer.requantizer) else {
+            return nil
+        }
         let signedWeights = filter.type == .int8
         let weights = UnsafeBufferPointer(
             start: signedWeights ? UnsafeRawPointer(try filter.view(as: Int8.self, "DEPTHWISE_CONV_2D filter").base)
@@ -143,8 +144,10 @@ extension DepthwisePlan {
             try DepthwiseQuadFilter.pack(weights.baseAddress!, signedWeights: signedWeights, g, parts: parts,
                                          filterOffset: q.filterOffset, inputOffset: q.inputOffset, signedInput: signedInput)
         }
-        return .tapQuads(DepthwiseQuantized(geometry: g, requantizer: requantizer),
-                         try DepthwiseQuadRows(filter: packed, parts: parts, geometry: g, signedInput: signedInput, node: node))
+        let workspaces = try DepthwiseThreadScratch(bytes: DepthwiseConv2DOptimized.tapQuadWorkspaceBytes(g), node: node) {
+            "thread \($0)'s rows of tap quads"
+        }
+        return .tapQuads(layer, DepthwiseQuadRows(filter: packed, parts: parts, signedInput: signedInput, workspaces: workspaces))
     }
 }
 
@@ -168,57 +171,62 @@ struct DepthwiseWindows {
     /// `w + filterOffset` (exact in Float) for quantized layers, a copy of the weights for float ones.
     let filter: AlignedArray<Float>
     let plan: DepthwiseConv2DOptimized.InputWindowPlan
-    /// Workspace `k` for the chunks worker `k` runs (one per thread of the node's pool), arena
-    /// scratch live for the node's step: each invoke's kernel refills every row it reads,
-    /// padding zeros included.
-    let workspaces: [ScratchArray<Float>]
+    /// Each pool thread's window (each invoke's kernel refills every row it reads, padding zeros
+    /// included).
+    let workspaces: DepthwiseThreadScratch
 
     /// Windows of `plan`, with one workspace per thread of `node`'s pool requested in `node`'s
     /// scratch (`rowOfSums`: for epilogues that do not finish in place, the 8-bit ones).
     init(filter: AlignedArray<Float>, plan: DepthwiseConv2DOptimized.InputWindowPlan, geometry g: ConvolutionGeometry,
          rowOfSums: Bool, node: NodeContext) throws {
         let floats = plan.workspaceFloatCount(g, withRowOfSums: rowOfSums)
-        workspaces = try (0..<node.threads.threadCount).map { worker in
-            try node.requestScratch(Float.self, count: floats,
-                                    "thread \(worker)'s input window (\(plan.windowRows) rows of \(plan.rowLength) values)")
+        workspaces = try DepthwiseThreadScratch(bytes: floats * MemoryLayout<Float>.size, node: node) {
+            "thread \($0)'s input window (\(plan.windowRows) rows of \(plan.rowLength) values)"
         }
         self.filter = filter; self.plan = plan
+    }
+}
+
+/// One workspace per thread of a node's pool, arena scratch live for the node's step (not the
+/// shared per-thread region, which lives for the whole run and would add these windows and
+/// rings to every model's peak), which a chunk takes by its worker index
+/// (`ThreadPool.parallelFor`'s indexed form).
+struct DepthwiseThreadScratch {
+    /// Bytes per thread.
+    let bytes: Int
+    private let scratch: [ScratchArray<Float>]
+
+    /// `bytes` (rounded up to whole floats) per thread of `node`'s pool, requested in its scratch;
+    /// `what(k)` names thread `k`'s in errors.
+    init(bytes: Int, node: NodeContext, _ what: (Int) -> String) throws {
+        self.bytes = bytes
+        scratch = try (0..<node.threads.threadCount).map { worker in
+            try node.requestScratch(Float.self, count: (bytes + 3) / 4, what(worker))
+        }
     }
 
     /// The workspace of pool thread `worker` (`0..<threadCount` of the pool prepared with).
     @inline(__always)
-    func workspace(_ worker: Int) -> UnsafeMutablePointer<Float> {
-        precondition(worker < workspaces.count, "depthwise: worker \(worker) of a pool larger than the one prepared with")
-        return workspaces[worker].pointer
+    func pointer(_ worker: Int) -> UnsafeMutablePointer<Float> {
+        precondition(worker < scratch.count, "depthwise: worker \(worker) of a pool larger than the one prepared with")
+        return scratch[worker].pointer
+    }
+
+    /// `pointer(worker)` as a kernel workspace of `bytes` bytes.
+    @inline(__always)
+    func workspace(_ worker: Int) -> KernelWorkspace {
+        KernelWorkspace(start: UnsafeMutableRawPointer(pointer(worker)), byteCount: bytes)
     }
 }
 
 /// The packed filter of an 8-bit layer in tap quads (`DepthwiseQuadFilter`), its input type, and
-/// each pool thread's workspace (its ring of quad rows and byte row).
+/// the per-thread workspace its calls build their rings of quad rows in.
 struct DepthwiseQuadRows {
     let filter: AlignedArray<Int32>
     /// The filter's weight parts (`DepthwiseQuadFilter.parts`).
     let parts: Int
     /// int8 input and output (uint8 otherwise).
     let signedInput: Bool
-    /// Workspace `k` for the chunks worker `k` runs, arena scratch live for the node's step
-    /// (`DepthwiseConv2DOptimized.tapQuadWorkspaceBytes`; each call builds every row it reads).
-    let workspaces: [ScratchArray<Float>]
-
-    init(filter: AlignedArray<Int32>, parts: Int, geometry g: ConvolutionGeometry, signedInput: Bool, node: NodeContext) throws {
-        let floats = (DepthwiseConv2DOptimized.tapQuadWorkspaceBytes(g) + 3) / 4
-        workspaces = try (0..<node.threads.threadCount).map { worker in
-            try node.requestScratch(Float.self, count: floats, "thread \(worker)'s rows of tap quads")
-        }
-        self.filter = filter
-        self.parts = parts
-        self.signedInput = signedInput
-    }
-
-    /// The workspace of pool thread `worker` (`0..<threadCount` of the pool prepared with).
-    @inline(__always)
-    func workspace(_ worker: Int) -> UnsafeMutableRawPointer {
-        precondition(worker < workspaces.count, "depthwise: worker \(worker) of a pool larger than the one prepared with")
-        return UnsafeMutableRawPointer(workspaces[worker].pointer)
-    }
+    /// `DepthwiseConv2DOptimized.tapQuadWorkspaceBytes` per pool thread.
+    let workspaces: DepthwiseThreadScratch
 }

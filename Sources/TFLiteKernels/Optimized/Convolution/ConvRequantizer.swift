@@ -53,6 +53,12 @@ public final class ConvRequantizer: @unchecked Sendable {
     /// The scalar parameters (offsets, clamp) and the per-channel multipliers.
     public let parameters: QuantizedConvolutionParameters
 
+    /// True when the generated requantizations of the AVX2 form (`unsigned`) or of the AVX-512
+    /// one take this requantizer: vectorizable, no left shift, its terms laid out in that form.
+    func suitsGeneratedRequantization(unsigned: Bool) -> Bool {
+        vectorizable && !hasLeftShift && unsignedRounding == unsigned
+    }
+
     /// The generated epilogues a requantizer serves, which decide the form of its rounding terms.
     public enum Epilogue: Sendable {
         /// The GEMM tiles of convolutions and fully connected layers (`FusedRequantization`).

@@ -109,8 +109,8 @@ struct DepthwiseRequantizeEpilogue: DepthwiseEpilogue {
     /// left shift. Clamped results fit the output type, so the clamp range tells the packing:
     /// a negative minimum means int8; a range within 0...127 packs the same either way.
     var generatedKernel: DepthwiseRequantize16AVX2.Function? {
-        guard bias != nil, requantizer.vectorizable, !requantizer.hasLeftShift, requantizer.unsignedRounding,
-              let kernels = GeneratedKernels.current else { return nil }
+        guard bias != nil, requantizer.suitsGeneratedRequantization(unsigned: true), let kernels = GeneratedKernels.current
+        else { return nil }
         return requantizer.parameters.activationMin < 0 ? kernels.depthwiseRequantizeInt8 : kernels.depthwiseRequantizeUInt8
     }
 
@@ -129,7 +129,7 @@ struct DepthwiseRequantizeEpilogue: DepthwiseEpilogue {
 
     /// The AVX-512 form (`DepthwiseRequantize16AVX512`), which takes every channel, where it applies.
     var generatedKernel512: DepthwiseRequantize16AVX512.Function? {
-        guard bias != nil, requantizer.vectorizable, !requantizer.hasLeftShift, !requantizer.unsignedRounding else { return nil }
+        guard bias != nil, requantizer.suitsGeneratedRequantization(unsigned: false) else { return nil }
         return GeneratedKernels.current?.depthwiseRequantize512
     }
 

@@ -11,8 +11,8 @@
 /// Quad pixel `i` of a row holds the taps at padded columns `i · stride + j · dilation`
 /// (j = 0…3), so output pixel `ox` reads quad pixels `ox + k · (4 · dilation / stride)` for its
 /// `k`-th quad of each filter row: the stride must divide `4 · dilation` (1, 2 and 4 do for
-/// every dilation). A thread keeps the rows of one filter span in a ring of `span` slots (padded
-/// row `r` in slot `r mod span`), so each row is built once per chunk of output rows and none
+/// every dilation). A call keeps the rows of one filter span in a ring of `span` slots (padded
+/// row `r` in slot `r mod span`) in its workspace, so each row is built once per chunk and none
 /// is ever moved: the tiles find the filter's rows through a table of slot pointers. Rows with
 /// input are built straight from the input where their taps are inside it, from a padded byte
 /// copy of the input row (the workspace's byte row) at the edges; padding rows are the padding
@@ -36,10 +36,9 @@ extension DepthwiseConv2DOptimized {
     /// are read once every `dilation` output rows; those run in the float windows.
     static let maximumQuadSpan = 8
 
-    /// True when `requantizer` runs in the quad tiles: the AVX-512 requantization's conditions
-    /// (`DepthwiseRequantizeEpilogue.generatedKernel512`).
+    /// True when `requantizer` runs in the quad tiles: the AVX-512 requantization takes it.
     public static func takesTapQuads(_ requantizer: ConvRequantizer) -> Bool {
-        requantizer.vectorizable && !requantizer.hasLeftShift && !requantizer.unsignedRounding
+        requantizer.suitsGeneratedRequantization(unsigned: false)
     }
 
     /// Quad pixels per row: those the output row's last pixel reads, from 0.
@@ -64,43 +63,42 @@ extension DepthwiseConv2DOptimized {
     /// Padded input rows a window spans (the ring's slots).
     static func quadSpan(_ g: ConvolutionGeometry) -> Int { (g.filterHeight - 1) * g.dilationHeight + 1 }
 
-    /// Bytes of one thread's workspace for the quad rows of `g`: the ring, then the byte row and
-    /// its spill. 64-byte aligned slots.
+    /// Bytes of the workspace a `tapQuads` call on `g` takes (``KernelWorkspace``): the ring of
+    /// `quadSpan(g)` slots, then the byte row and its spill.
     public static func tapQuadWorkspaceBytes(_ g: ConvolutionGeometry) -> Int {
-        quadSpan(g) * quadSlotBytes(g) + quadColumns(g) * g.inputDepth + quadSpillBytes
+        KernelWorkspace.bytes(UInt8.self, count: quadSpan(g) * quadSlotBytes(g))
+            + KernelWorkspace.bytes(UInt8.self, count: quadColumns(g) * g.inputDepth + quadSpillBytes)
     }
 
     /// 8-bit depthwise rows `rows` (of `rowCount(g)`) in tap quads, requantized to `output`
     /// (uint8 or int8 bytes, as the requantizer's clamp). `input`: the layer's input bytes,
     /// int8 where `signedInput`; `packed`: `DepthwiseQuadFilter.pack` of the filter with the
-    /// requantizer's offsets, in `parts` weight parts; `bias`: the layer's Int32 bias. `workspace`: the calling thread's
-    /// `tapQuadWorkspaceBytes(g)` bytes, 64-byte aligned, used by no other thread while this runs,
-    /// contents ignored. Preconditions: `takesTapQuads(g)`, `takesTapQuads(q)`, a padding byte
+    /// requantizer's offsets, in `parts` weight parts; `bias`: the layer's Int32 bias. `workspace`:
+    /// this call's `tapQuadWorkspaceBytes(g)` bytes (see ``KernelWorkspace``; every row it reads
+    /// is built first). Preconditions: `takesTapQuads(g)`, `takesTapQuads(q)`, a padding byte
     /// (`DepthwiseQuadFilter.paddingByte`); each tile call's and builder call's argument block is
     /// checked under `LITEVISION_INTERNAL_CHECKS`.
     /// Complexity: each padded row built once per chunk (`span` rows when a chunk starts), then
     /// one `vpdpbusd` per quad, pixel and 16 channels.
     public static func tapQuads(_ g: ConvolutionGeometry, _ q: ConvRequantizer, input: UnsafeRawPointer, signedInput: Bool,
                                 packed: UnsafePointer<Int32>, parts: Int, bias: UnsafePointer<Int32>, output: UnsafeMutableRawPointer,
-                                rows: Range<Int>, workspace: UnsafeMutableRawPointer) {
+                                rows: Range<Int>, workspace: KernelWorkspace) {
         guard let kernels = tapQuadKernels, parts == 1 || parts == 2,
               let padding = DepthwiseQuadFilter.paddingByte(inputOffset: q.parameters.inputOffset, signedInput: signedInput)
         else { preconditionFailure("depthwise quads: no generated kernels, \(parts) weight parts, or no padding byte") }
-        #if LITEVISION_INTERNAL_CHECKS
-        precondition(Int(bitPattern: workspace) % 64 == 0, "depthwise workspace not 64-byte aligned")
-        #endif
+        var workspace = workspace
         var interleave = DepthwiseTapQuadsAVX512VBMI.interleave
         withUnsafeBytes(of: &interleave) { indices in
-            let ring = QuadRing(g, input: input, workspace: workspace, padding: padding, signedInput: signedInput,
+            let ring = QuadRing(g, input: input, workspace: &workspace, padding: padding, signedInput: signedInput,
                                 build: signedInput ? kernels.int8Rows : kernels.uint8Rows, indices: indices.baseAddress!)
-            let (c, quads, p) = (g.inputDepth, DepthwiseQuadFilter.quadsPerRow(g), paddedGeometry(g))
+            let (c, quads) = (g.inputDepth, DepthwiseQuadFilter.quadsPerRow(g))
             let parameters = q.parameters
             let tiles = parts == 1 ? kernels.tiles : kernels.splitTiles
             let corrections = packed + g.filterHeight * quads * parts * c
             withUnsafeTemporaryAllocation(of: UnsafeRawPointer.self, capacity: g.filterHeight) { table in
                 var held = 0..<0
                 for r in rows {
-                    let first = (r / g.outputHeight) * p.inputHeight + (r % g.outputHeight) * g.strideHeight
+                    let first = (r / g.outputHeight) * ring.paddedHeight + (r % g.outputHeight) * g.strideHeight
                     let needed = first..<(first + ring.span)
                     for row in needed where !held.contains(row) { ring.build(row) }
                     held = needed
@@ -123,12 +121,14 @@ extension DepthwiseConv2DOptimized {
     }
 }
 
-/// One thread's ring of quad rows (`DepthwiseConv2DOptimized.tapQuads`): `span` slots, padded
+/// One call's ring of quad rows (`DepthwiseConv2DOptimized.tapQuads`): `span` slots, padded
 /// row `r` in slot `r mod span`, then the byte row the builder reads.
 private struct QuadRing {
     let g: ConvolutionGeometry
     /// The layer's input bytes.
     let input: UnsafeRawPointer
+    /// The padded input's rows per image, quad pixels per row, and padded columns they read.
+    let paddedHeight: Int, pixels: Int, columns: Int
     let span: Int
     let slotBytes: Int
     let slots: UnsafeMutableRawPointer
@@ -139,14 +139,18 @@ private struct QuadRing {
     let build: DepthwiseTapQuadsAVX512VBMI.Function
     let indices: UnsafeRawPointer
 
-    init(_ g: ConvolutionGeometry, input: UnsafeRawPointer, workspace: UnsafeMutableRawPointer, padding: UInt8, signedInput: Bool,
+    /// The ring of layer `g` in `workspace`'s pieces (`tapQuadWorkspaceBytes`' order).
+    init(_ g: ConvolutionGeometry, input: UnsafeRawPointer, workspace: inout KernelWorkspace, padding: UInt8, signedInput: Bool,
          build: DepthwiseTapQuadsAVX512VBMI.Function, indices: UnsafeRawPointer) {
         self.g = g
         self.input = input
+        paddedHeight = DepthwiseConv2DOptimized.paddedGeometry(g).inputHeight
+        pixels = DepthwiseConv2DOptimized.quadPixels(g)
+        columns = DepthwiseConv2DOptimized.quadColumns(g)
         span = DepthwiseConv2DOptimized.quadSpan(g)
         slotBytes = DepthwiseConv2DOptimized.quadSlotBytes(g)
-        slots = workspace
-        byteRow = (workspace + span * slotBytes).assumingMemoryBound(to: UInt8.self)
+        slots = UnsafeMutableRawPointer(workspace.take(UInt8.self, count: span * slotBytes))
+        byteRow = workspace.take(UInt8.self, count: columns * g.inputDepth + DepthwiseConv2DOptimized.quadSpillBytes)
         self.padding = padding
         sourcePadding = signedInput ? padding ^ 0x80 : padding
         self.build = build
@@ -162,10 +166,8 @@ private struct QuadRing {
     /// are whole 16-byte blocks, so no block reads past the row), the others from the byte row,
     /// filled with the input and the padding only where they read it.
     func build(_ row: Int) {
-        let p = DepthwiseConv2DOptimized.paddedGeometry(g)
         let c = g.inputDepth, s = g.strideWidth
-        let pixels = DepthwiseConv2DOptimized.quadPixels(g), columns = DepthwiseConv2DOptimized.quadColumns(g)
-        let b = row / p.inputHeight, iy = row % p.inputHeight - g.padTop
+        let b = row / paddedHeight, iy = row % paddedHeight - g.padTop
         if iy < 0 || iy >= g.inputHeight || g.padLeft >= columns {
             slot(row).initializeMemory(as: UInt8.self, repeating: padding, count: pixels * c * 4)
             return
