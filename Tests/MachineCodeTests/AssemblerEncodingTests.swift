@@ -178,6 +178,19 @@ final class AssemblerEncodingTests: XCTestCase {
         ("vpmaxsd ymm1, ymm1, [rdi+160]", [0xC4, 0xE2, 0x75, 0x3D, 0x8F, 0xA0, 0x00, 0x00, 0x00], { a in a.vpmaxsd(ymm(1), ymm(1), .mem(.rdi, disp: 160)) }),
         ("vpminsd ymm7, ymm7, [rdi+192]", [0xC4, 0xE2, 0x45, 0x39, 0xBF, 0xC0, 0x00, 0x00, 0x00], { a in a.vpminsd(ymm(7), ymm(7), .mem(.rdi, disp: 192)) }),
         ("vpsravd ymm3, ymm3, [r11+32]", [0xC4, 0xC2, 0x65, 0x46, 0x5B, 0x20], { a in a.vpsravd(ymm(3), ymm(3), .mem(.r11, disp: 32)) }),
+        // The AVX2 requantization's high-word layout: multipliers read in place, 4 bytes on for
+        // the odd channels; the high halves gathered; one 32-bit shift from the block's terms.
+        ("vpmuldq ymm10, ymm10, [r13+36]", [0xC4, 0x42, 0x2D, 0x28, 0x55, 0x24], { a in a.vpmuldq(ymm(10), ymm(10), .memory(.mem(.r13, disp: 36))) }),
+        ("vpmuldq ymm9, ymm2, [r13+32]", [0xC4, 0x42, 0x6D, 0x28, 0x4D, 0x20], { a in a.vpmuldq(ymm(9), ymm(2), .memory(.mem(.r13, disp: 32))) }),
+        ("vpmuldq ymm10, ymm10, [r10+r11+4]", [0xC4, 0x02, 0x2D, 0x28, 0x54, 0x1A, 0x04],
+         { a in a.vpmuldq(ymm(10), ymm(10), .memory(.mem(.r10, index: .r11, scale: 1, disp: 4))) }),
+        ("vpmuldq ymm9, ymm0, [r10+r11+32]", [0xC4, 0x02, 0x7D, 0x28, 0x4C, 0x1A, 0x20],
+         { a in a.vpmuldq(ymm(9), ymm(0), .memory(.mem(.r10, index: .r11, scale: 1, disp: 32))) }),
+        ("vpshufd ymm9, ymm9, 0xF5", [0xC4, 0x41, 0x7D, 0x70, 0xC9, 0xF5], { a in a.vpshufd(ymm(9), ymm(9), 0xF5) }),
+        ("vpshufd ymm10, ymm3, 0xF5", [0xC5, 0x7D, 0x70, 0xD3, 0xF5], { a in a.vpshufd(ymm(10), ymm(3), 0xF5) }),
+        ("vpsravd ymm1, ymm1, [rbx+288]", [0xC4, 0xE2, 0x75, 0x46, 0x8B, 0x20, 0x01, 0x00, 0x00], { a in a.vpsravd(ymm(1), ymm(1), .mem(.rbx, disp: 288)) }),
+        ("vpsravd ymm0, ymm0, [r13+256]", [0xC4, 0xC2, 0x7D, 0x46, 0x85, 0x00, 0x01, 0x00, 0x00], { a in a.vpsravd(ymm(0), ymm(0), .mem(.r13, disp: 256)) }),
+        ("vpblendd ymm5, ymm9, ymm10, 0xAA", [0xC4, 0xC3, 0x35, 0x02, 0xEA, 0xAA], { a in a.vpblendd(ymm(5), ymm(9), ymm(10), 0xAA) }),
         // The one-panel float tile (`FloatConv8x32AVX512`, panels 1): the input pixel as a broadcast memory operand.
         ("vfmadd231ps zmm0, zmm16, [rax+r15]{1to16}", [0x62, 0xB2, 0x7D, 0x50, 0xB8, 0x04, 0x38],
          { a in a.vfmadd231ps(zmm(0), zmm(16), .memory(MemoryOperand(base: .rax, index: .r15, broadcast: true))) }),

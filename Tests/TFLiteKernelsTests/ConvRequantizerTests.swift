@@ -56,7 +56,7 @@ final class ConvRequantizerTests: XCTestCase {
     }
 
     /// The single rounding of the generated requantization (`ConvRequantizer.singleRounding`, and
-    /// the AVX2 form's `unsignedSingleRounding`) equals the reference's two for every right shift 0...31 (with the output offsets folded
+    /// the AVX2 form's `unsignedSingleRounding` and `highWordSingleRounding`) equals the reference's two for every right shift 0...31 (with the output offsets folded
     /// in where `foldsOffset` allows), on random and extreme accumulators and multipliers, and
     /// on ties of both roundings: products exactly halfway for the high multiply (multiplier
     /// 2^30, odd accumulators) and high products exactly halfway for the right shift.
@@ -88,6 +88,11 @@ final class ConvRequantizerTests: XCTestCase {
                     // The AVX2 form: the addend plus 2^63, a logical shift, the post-shift offset.
                     let unsigned = ConvRequantizer.unsignedSingleRounding(x, multiplier: m, rightShift: s, outputOffset: o)
                     if unsigned != want { return XCTFail("unsigned: x \(x) m \(m) shift \(s) offset \(o): \(unsigned) != \(want)") }
+                    // The AVX2 form's high-word blocks (shifts of at least 1): the high half, a 32-bit shift.
+                    if s >= 1 {
+                        let highWord = ConvRequantizer.highWordSingleRounding(x, multiplier: m, rightShift: s, outputOffset: o)
+                        if highWord != want { return XCTFail("high word: x \(x) m \(m) shift \(s) offset \(o): \(highWord) != \(want)") }
+                    }
                 }
             }
         }
@@ -123,6 +128,10 @@ final class ConvRequantizerTests: XCTestCase {
                                                              roundsNegativesAway: false)
                     XCTAssertEqual(got, ConvRequantizer.unsignedSingleRounding(x, multiplier: m, rightShift: s, outputOffset: o,
                                                                                roundsNegativesAway: false))
+                    if s >= 1 {
+                        XCTAssertEqual(got, ConvRequantizer.highWordSingleRounding(x, multiplier: m, rightShift: s, outputOffset: o,
+                                                                                   roundsNegativesAway: false))
+                    }
                     for low in [o, o + 1, o + 3] {
                         XCTAssertTrue(ConvRequantizer.clampsNegativeResults(activationMin: low, outputOffset: o))
                         let clamp = { (v: Int32) in min(max(v, low), low + 200) }

@@ -31,8 +31,12 @@ public final class ConvRequantizer: @unchecked Sendable {
     /// shift 0. Meaningful only when `vectorizable` and without left shifts.
     ///
     /// In the AVX2 form (`unsignedRounding`, `Requantization16AVX2`, which has no arithmetic
-    /// 64-bit shift) the addends carry 2^63 more and the residual offsets' row holds every
-    /// channel's `postShiftOffset` plus its residual offset.
+    /// 64-bit shift) a block takes one of two layouts, which its flag tells apart:
+    /// - the high-word layout (`highWordFlag`), for blocks whose every channel shifts right by
+    ///   at least 1 (a total shift of 32 or more, `highWordSingleRounding`): the terms above,
+    ///   except that the shifts' row holds 16 Int32 in channel order, each total shift minus 32;
+    /// - otherwise, the addends carry 2^63 more and the residual offsets' row holds every
+    ///   channel's `postShiftOffset` plus its residual offset (`unsignedSingleRounding`).
     let roundingTerms: UnsafeMutableRawPointer
     /// Whether `roundingTerms` are in the AVX2 form.
     let unsignedRounding: Bool
@@ -42,8 +46,9 @@ public final class ConvRequantizer: @unchecked Sendable {
     static let roundingBlockBytes = 512
     static let negativeAddendBytes = 128, shiftBytes = 256, residualOffsetBytes = 384, residualFlagBytes = 448
     /// The bits of a block's flag: the block has residual offsets to add; the layer clamps
-    /// negative results away, so its negative products may skip the negative addend.
-    static let residualOffsetFlag: Int64 = 1, clampedNegativesFlag: Int64 = 2
+    /// negative results away, so its negative products may skip the negative addend; the
+    /// block's AVX2-form terms are in the high-word layout.
+    static let residualOffsetFlag: Int64 = 1, clampedNegativesFlag: Int64 = 2, highWordFlag: Int64 = 4
     /// True when every multiplier is non-negative (the vector high multiply's precondition).
     let vectorizable: Bool
     /// True when some channel shifts left (otherwise the vector path skips that step).
@@ -69,9 +74,14 @@ public final class ConvRequantizer: @unchecked Sendable {
 
     /// Lays out `parameters` for the epilogues of `epilogue`, the rounding terms in the form its
     /// generated kernels read in this process (`usesUnsignedRounding`).
-    public init(_ parameters: QuantizedConvolutionParameters, epilogue: Epilogue = .convolution) {
+    public convenience init(_ parameters: QuantizedConvolutionParameters, epilogue: Epilogue = .convolution) {
+        self.init(parameters, unsignedRounding: Self.usesUnsignedRounding(epilogue))
+    }
+
+    /// Lays out `parameters` with the rounding terms in the AVX2 form (`unsignedRounding`) or
+    /// the AVX-512 one, whatever this process's kernels are (tests drive either level's code).
+    init(_ parameters: QuantizedConvolutionParameters, unsignedRounding unsigned: Bool) {
         self.parameters = parameters
-        let unsigned = Self.usesUnsignedRounding(epilogue)
         self.unsignedRounding = unsigned
         let count = parameters.outputMultipliers.count
         let n = max(16, (count + 15) / 16 * 16)
@@ -80,7 +90,11 @@ public final class ConvRequantizer: @unchecked Sendable {
             p.initialize(repeating: value, count: n)
             return p
         }
-        multipliers = table(0); leftShifts = table(0); rightShifts = table(0)
+        // The multipliers have one block more: the AVX2 requantization reads the odd channels'
+        // as 32 bytes 4 bytes past a half block's start, so up to one entry past the last block.
+        multipliers = .allocate(capacity: n + 16)
+        multipliers.initialize(repeating: 0, count: n + 16)
+        leftShifts = table(0); rightShifts = table(0)
         leftFactors = table(1); remainderMasks = table(0)
         roundingTerms = .allocate(byteCount: n / 16 * Self.roundingBlockBytes, alignment: 64)
         roundingTerms.initializeMemory(as: UInt8.self, repeating: 0, count: n / 16 * Self.roundingBlockBytes)
@@ -106,20 +120,34 @@ public final class ConvRequantizer: @unchecked Sendable {
                                          toByteOffset: block * Self.roundingBlockBytes + Self.residualFlagBytes, as: Int64.self)
             }
         }
-        for c in 0..<n {
-            let shift = c < count ? min(max(rightShifts[c], 0), 31) : 0
-            let folds = Self.foldsOffset(rightShift: shift, outputOffset: offset)
-            let terms = Self.terms(rightShift: shift, outputOffset: folds ? offset : 0)
-            let block = roundingTerms + c / 16 * Self.roundingBlockBytes, lane = 8 * (c % 2 * 8 + c % 16 / 2)
-            block.storeBytes(of: unsigned ? terms.addend &+ Int64.min : terms.addend, toByteOffset: lane, as: Int64.self)
-            block.storeBytes(of: terms.negativeAddend, toByteOffset: Self.negativeAddendBytes + lane, as: Int64.self)
-            block.storeBytes(of: terms.shift, toByteOffset: Self.shiftBytes + lane, as: Int64.self)
-            let residual = folds ? 0 : offset
-            block.storeBytes(of: unsigned ? Self.postShiftOffset(shift: terms.shift) &+ residual : residual,
-                             toByteOffset: Self.residualOffsetBytes + 4 * (c % 16), as: Int32.self)
-            if !folds {
-                let flag = block.load(fromByteOffset: Self.residualFlagBytes, as: Int64.self)
-                block.storeBytes(of: flag | Self.residualOffsetFlag, toByteOffset: Self.residualFlagBytes, as: Int64.self)
+        /// Adds `bit` to the flag of the block at `block`.
+        func flag(_ block: UnsafeMutableRawPointer, _ bit: Int64) {
+            let flag = block.load(fromByteOffset: Self.residualFlagBytes, as: Int64.self)
+            block.storeBytes(of: flag | bit, toByteOffset: Self.residualFlagBytes, as: Int64.self)
+        }
+        let rights = rightShifts
+        let clampedShifts = (0..<count).map { min(max(rights[$0], 0), 31) }
+        for first in stride(from: 0, to: n, by: 16) {
+            let block = roundingTerms + first / 16 * Self.roundingBlockBytes
+            let highWord = unsigned && clampedShifts[min(first, count)..<min(first + 16, count)].allSatisfy { $0 >= 1 }
+            if highWord { flag(block, Self.highWordFlag) }
+            for c in first..<(first + 16) {
+                let shift = c < count ? clampedShifts[c] : 0
+                let folds = Self.foldsOffset(rightShift: shift, outputOffset: offset)
+                let terms = Self.terms(rightShift: shift, outputOffset: folds ? offset : 0)
+                let lane = 8 * (c % 2 * 8 + c % 16 / 2)
+                let biased = unsigned && !highWord
+                block.storeBytes(of: biased ? terms.addend &+ Int64.min : terms.addend, toByteOffset: lane, as: Int64.self)
+                block.storeBytes(of: terms.negativeAddend, toByteOffset: Self.negativeAddendBytes + lane, as: Int64.self)
+                if highWord {
+                    block.storeBytes(of: Int32(max(terms.shift - 32, 0)), toByteOffset: Self.shiftBytes + 4 * (c % 16), as: Int32.self)
+                } else {
+                    block.storeBytes(of: terms.shift, toByteOffset: Self.shiftBytes + lane, as: Int64.self)
+                }
+                let residual = folds ? 0 : offset
+                block.storeBytes(of: biased ? Self.postShiftOffset(shift: terms.shift) &+ residual : residual,
+                                 toByteOffset: Self.residualOffsetBytes + 4 * (c % 16), as: Int32.self)
+                if !folds { flag(block, Self.residualOffsetFlag) }
             }
         }
         self.vectorizable = vectorizable
@@ -184,6 +212,19 @@ public final class ConvRequantizer: @unchecked Sendable {
         let t = terms(rightShift: s, outputOffset: o), p = Int64(x) * Int64(m)
         let biased = p &+ (p < 0 && roundsNegativesAway ? t.negativeAddend : 0) &+ (t.addend &+ Int64.min)
         return Int32(truncatingIfNeeded: UInt64(bitPattern: biased) >> UInt64(t.shift)) &+ postShiftOffset(shift: t.shift)
+    }
+
+    /// `singleRounding` as the AVX2 form computes it in a high-word block (right shift `s ≥ 1`,
+    /// so a total shift of 32 or more): the product plus the addend (and the negative addend
+    /// where the product is negative, unless `roundsNegativesAway` is false), its high 32 bits,
+    /// then an arithmetic shift by the total shift minus 32. Exact because nested floor
+    /// divisions compose, and `|p + addend| < 2^63` (`foldsOffset`), so the high 32 bits are the
+    /// whole quotient by 2^32.
+    static func highWordSingleRounding(_ x: Int32, multiplier m: Int32, rightShift s: Int32, outputOffset o: Int32 = 0,
+                                       roundsNegativesAway: Bool = true) -> Int32 {
+        let t = terms(rightShift: s, outputOffset: o), p = Int64(x) * Int64(m)
+        let sum = p + t.addend + (p < 0 && roundsNegativesAway ? t.negativeAddend : 0)
+        return Int32(truncatingIfNeeded: sum >> 32) >> Int32(t.shift - 32)
     }
 
     /// Whether a clamp starts at or above the output offset (`activationMin ≥ outputOffset`:

@@ -11,13 +11,17 @@ struct RequantizationFields {
 /// The AVX2 requantization of generated epilogues, bit-exact with
 /// `ConvRequantizer.requantizePortable` for requantizers without a left shift: the reference's
 /// two roundings as one (`ConvRequantizer.singleRounding`) in 64-bit lanes, then the clamp; and
-/// the narrowing store of 16 results as bytes. AVX2 has no arithmetic 64-bit shift, so the
-/// requantizer's terms are in its unsigned form (`ConvRequantizer.unsignedRounding`): per
-/// product of the even and of the odd lanes (`vpmuldq`), the negative addend where it is
-/// negative (`vpcmpgtq`, `vpand`, `vpaddq`; skipped by a branch in layers that clamp negatives),
-/// the addend plus 2^63, a logical shift (`vpsrlvq`), then the post-shift offset
-/// (`ConvRequantizer.unsignedSingleRounding`). 15 vector instructions per 8 channels to the
-/// clamp, 21 with the negative addends.
+/// the narrowing store of 16 results as bytes. Per product of the even and of the odd lanes
+/// (`vpmuldq`, the multipliers read in place), the negative addend where it is negative
+/// (`vpcmpgtq`, `vpand`, `vpaddq`; skipped by a branch in layers that clamp negatives) and the
+/// addend; then, by the block's layout (`ConvRequantizer.roundingTerms`, AVX2 form):
+/// - high-word blocks (every channel's total shift 32 or more, the common case): the products'
+///   high halves merged into one vector and one arithmetic 32-bit shift (`vpsravd`), the
+///   residual offsets only in blocks that have them (`ConvRequantizer.highWordSingleRounding`);
+/// - other blocks, as AVX2 has no arithmetic 64-bit shift: addends carrying 2^63 more, a
+///   logical shift (`vpsrlvq`) and the post-shift offset (`ConvRequantizer.unsignedSingleRounding`).
+/// 10 vector instructions per 8 channels to the clamp in a high-word block (13 in the other
+/// layout), 6 more with the negative addends.
 enum Requantization16AVX2 {
     /// Registers the requantization keeps for a whole epilogue (`loadConstants`): zero, and the
     /// clamp bounds broadcast.
@@ -32,8 +36,9 @@ enum Requantization16AVX2 {
 
     /// Requantizes the 8 Int32 sums in `x` (bias already added) in place: channels
     /// `8·half ..< 8·half + 8` of the 16-channel block whose `ConvRequantizer.roundingTerms`
-    /// (unsigned form) start at `terms`, their multipliers at `multipliers`, the block's flag in
-    /// `flag`. Uses ymm8–ymm11; needs `loadConstants`.
+    /// (AVX2 form) start at `terms`, their multipliers at `multipliers` (read up to 36 bytes from
+    /// there: `ConvRequantizer` pads its table), the block's flag in `flag`. Uses ymm9–ymm11;
+    /// needs `loadConstants`.
     static func requantize(_ x: VectorRegister, half: Int, multipliers: MemoryOperand, terms: GeneralRegister,
                            flag: GeneralRegister, _ a: inout Assembler) {
         typealias Block = ConvRequantizer
@@ -41,12 +46,13 @@ enum Requantization16AVX2 {
         func row(_ bytes: Int, odd: Bool = false) -> Assembler.VectorSource {
             .memory(.mem(terms, disp: Int32(bytes + (odd ? 64 : 0) + 32 * half)))
         }
-        let m = ymm(8), oddM = ymm(9), even = ymm(9), odd = ymm(10), sign = ymm(11)
-        a.vmovups(m, multipliers)
-        a.vpsrlq(oddM, m, 32)
+        let even = ymm(9), odd = ymm(10), sign = ymm(11)
+        // Read 4 bytes further, the odd channels' multipliers are the low halves of the 64-bit lanes.
+        var oddMultipliers = multipliers
+        oddMultipliers.displacement += 4
         a.vpshufd(odd, x, 0xF5)
-        a.vpmuldq(odd, odd, oddM)
-        a.vpmuldq(even, x, m)
+        a.vpmuldq(odd, odd, .memory(oddMultipliers))
+        a.vpmuldq(even, x, .memory(multipliers))
         let positiveRounding = a.newLabel()
         a.test(flag, Int32(ConvRequantizer.clampedNegativesFlag))
         a.j(.notEqual, positiveRounding)
@@ -56,13 +62,23 @@ enum Requantization16AVX2 {
             a.vpaddq(p, p, .register(sign))
         }
         a.bind(positiveRounding)
-        for (p, isOdd) in [(odd, true), (even, false)] {
-            a.vpaddq(p, p, row(0, odd: isOdd))
-            a.vpsrlvq(p, p, row(Block.shiftBytes, odd: isOdd))
-        }
+        for (p, isOdd) in [(odd, true), (even, false)] { a.vpaddq(p, p, row(0, odd: isOdd)) }
+        let unsignedLayout = a.newLabel(), clamp = a.newLabel()
+        a.test(flag, Int32(ConvRequantizer.highWordFlag))
+        a.j(.equal, unsignedLayout)
+        a.vpshufd(even, even, 0xF5)                     // even lanes ← the even products' high halves
+        a.vpblendd(x, even, odd, 0xAA)                  // odd lanes ← the odd products' high halves
+        a.vpsravd(x, x, row(Block.shiftBytes))          // 16 Int32 shifts: this half's 8 at 32·half
+        a.test(flag, Int32(ConvRequantizer.residualOffsetFlag))
+        a.j(.equal, clamp)
+        a.vpaddd(x, x, row(Block.residualOffsetBytes))
+        a.jmp(clamp)
+        a.bind(unsignedLayout)
+        for (p, isOdd) in [(odd, true), (even, false)] { a.vpsrlvq(p, p, row(Block.shiftBytes, odd: isOdd)) }
         a.vpsllq(odd, odd, 32)
         a.vpblendd(x, even, odd, 0xAA)                  // odd lanes from the odd results
         a.vpaddd(x, x, row(Block.residualOffsetBytes))  // 16 Int32: this half's 8 at 32·half
+        a.bind(clamp)
         a.vpmaxsd(x, x, .register(low))
         a.vpminsd(x, x, .register(high))
     }
