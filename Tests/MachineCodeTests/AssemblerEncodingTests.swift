@@ -249,6 +249,8 @@ final class AssemblerEncodingTests: XCTestCase {
         ("vmovq [r8+r10], xmm8", [0xC4, 0x01, 0x79, 0xD6, 0x04, 0x10], { a in a.vmovq(.mem(.r8, index: .r10, scale: 1), xmm(8)) }),
         ("cmp r11d, 255", [0x41, 0x81, 0xFB, 0xFF, 0x00, 0x00, 0x00], { a in a.cmp(.r11, 255, width: .dword) }),
         ("add rsi, [rdi+32]", [0x48, 0x03, 0x77, 0x20], { a in a.add(.rsi, .mem(.rdi, disp: 32)) }),
+        // The float tiles' residual cursor steps by its own row stride from the argument block.
+        ("add rbx, [rdi+104]", [0x48, 0x03, 0x5F, 0x68], { a in a.add(.rbx, .mem(.rdi, disp: 104)) }),
         ("add r12, [r13]", [0x4D, 0x03, 0x65, 0x00], { a in a.add(.r12, .mem(.r13)) }),
         // The AVX-512 requantizing epilogue (EVEX: W1 for 64-bit lanes, opmask compares and blends, narrowing store).
         ("vpmuldq zmm18, zmm3, zmm19", [0x62, 0xA2, 0xE5, 0x48, 0x28, 0xD3], { a in a.vpmuldq(zmm(18), zmm(3), zmm(19)) }),

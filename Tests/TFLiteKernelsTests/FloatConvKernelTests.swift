@@ -201,7 +201,8 @@ final class FloatConvKernelTests: XCTestCase {
     /// residual at the same offsets, clamped to the ADD's range, bit for bit what the tile gives
     /// without it followed by the ADD (`x < lo ? lo : x`, then `x > hi ? hi : x`, as the
     /// reference clamps), on partial panels, partial tiles and random thread chunks, with NaN,
-    /// infinities and signed zeros in the residual.
+    /// infinities and signed zeros in the residual; and with an operand of fewer channels (whole
+    /// panels of them), the rest adding +0.0 as after a channel PAD.
     func testGeneratedKernelsAddAFusedResidual() throws {
         guard let kernels = GeneratedKernels.current, kernels.floatConv6x16 != nil else {
             throw XCTSkip("no generated float kernel on this CPU / policy (\(GeneratedKernels.summary))")
@@ -224,21 +225,29 @@ final class FloatConvKernelTests: XCTestCase {
             let filter = (0..<g.filterCount).map { _ in rng.float() * 2 - 1 }
             let bias = (0..<g.outputDepth).map { _ in rng.float() - 0.5 }
             let specials: [Float] = [.nan, .infinity, -.infinity, 0, -0.0]
-            let residual = (0..<g.outputCount).map { i in i % 13 == 0 ? specials[i / 13 % 5] : rng.float() * 4 - 2 }
+            // Every other layer wide enough: an operand of whole panels fewer than the output's.
+            let panels = (g.outputDepth - 1) / K.panelWidth
+            let channels = panels > 0 && i % 4 < 2 ? K.panelWidth * rng.int(1...panels) : g.outputDepth
+            let pixels = g.outputCount / g.outputDepth
+            let operand = (0..<(pixels * channels)).map { i in i % 13 == 0 ? specials[i / 13 % 5] : rng.float() * 4 - 2 }
+            // The operand as a channel PAD extends it: +0.0 past its channels.
+            let residual = (0..<g.outputCount).map { i in
+                i % g.outputDepth < channels ? operand[i / g.outputDepth * channels + i % g.outputDepth] : 0
+            }
             let (lo, hi): (Float, Float) = [(-.infinity, .infinity), (0, 6), (-0.5, 1.5)][rng.int(0...2)]
             let (addLo, addHi): (Float, Float) = [(-.infinity, .infinity), (0, .infinity), (-1, 1)][rng.int(0...2)]
             let packed = ConvFilterPacking.packFloat(filter, outputDepth: g.outputDepth,
                                                      depth: g.filterHeight * g.filterWidth * g.inputDepth,
                                                      panelWidth: K.panelWidth)
-            let zeros = [Float](repeating: 0, count: g.inputDepth)
+            let zeros = [Float](repeating: 0, count: max(g.inputDepth, FloatConvResidual.zeroRowFloats))
             func run(_ fusedAdd: Bool) -> [Float] {
                 var output = [Float](repeating: .nan, count: g.outputCount)
                 for part in rng.chunks(Conv2DOptimized.floatTileCount(g, rows: K.rows)) {
-                    residual.withUnsafeBufferPointer { r in
+                    operand.withUnsafeBufferPointer { r in
                         Conv2DOptimized.floatIndirect(
                             K.self, g, activationMin: lo, activationMax: hi, input: input, packedFilter: packed, bias: bias,
                             zeros: zeros, output: &output, tiles: part,
-                            residual: fusedAdd ? FloatConvResidual(input: r.baseAddress!, min: addLo, max: addHi) : nil)
+                            residual: fusedAdd ? FloatConvResidual(input: r.baseAddress!, channels: channels, min: addLo, max: addHi) : nil)
                     }
                 }
                 return output
@@ -249,7 +258,7 @@ final class FloatConvKernelTests: XCTestCase {
                 return low > addHi ? addHi : low
             }
             let actual = run(true)
-            XCTAssertEqual(actual.map(\.bitPattern), expected.map(\.bitPattern), "\(K.self) \(g)")
+            XCTAssertEqual(actual.map(\.bitPattern), expected.map(\.bitPattern), "\(K.self) \(g), operand of \(channels) channels")
         }
     }
 

@@ -24,6 +24,9 @@ final class GeneratedKernelTests: XCTestCase {
         XCTAssertEqual(MemoryLayout<A>.offset(of: \A.residual), Int(F.residual))
         XCTAssertEqual(MemoryLayout<A>.offset(of: \A.residualMin), Int(F.residualMin))
         XCTAssertEqual(MemoryLayout<A>.offset(of: \A.residualMax), Int(F.residualMax))
+        XCTAssertEqual(MemoryLayout<A>.offset(of: \A.laneMask), Int(F.laneMask))
+        XCTAssertEqual(MemoryLayout<A>.offset(of: \A.pointwiseTiles), Int(F.pointwiseTiles))
+        XCTAssertEqual(MemoryLayout<A>.offset(of: \A.residualStrideBytes), Int(F.residualStrideBytes))
     }
 
     func testDepthwiseArgumentBlockLayoutMatchesTheGeneratedCode() {

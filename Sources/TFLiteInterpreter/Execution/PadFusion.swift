@@ -7,6 +7,9 @@ struct ConstantPad {
     /// The 8-bit code the padding holds (an int8 code as its signed value); nil when the tensors
     /// are not 8-bit or the value is not known at prepare.
     let code: Int32?
+    /// Whether the tensors are float32 and the padding is +0.0 (PAD, or PADV2 with a constant
+    /// +0.0), known at prepare.
+    let padsFloatZeros: Bool
 }
 
 /// A prepared PAD or PADV2 kernel.

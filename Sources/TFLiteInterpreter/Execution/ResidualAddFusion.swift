@@ -19,14 +19,23 @@ protocol FloatResidualAddKernel {
 /// registers, the ADD leaves the run order, and its output (with what already shared it, such as a fused RELU's) shares
 /// the convolution's output memory. The values are the two nodes' one after the other (the same
 /// additions, the same clamps); what goes is one write and two reads of the tensor.
+///
+/// Where the other operand is a channel PAD's output (float +0.0 channels appended, read only
+/// by the ADD: BlazeFace's shortcuts into wider blocks, 8 in face_detection_full_range), the
+/// convolution reads the PAD's input instead, its missing channels adding +0.0 as the padded
+/// ones would, and the PAD leaves the run order: the padded tensor is never written.
 struct ResidualAddFusion {
     /// Tensors each fusing node now also writes (the ADD's output and its aliases), by position.
     let aliases: [Int: [RuntimeTensor]]
     /// The ADD operand each fusing node reads, by position.
     let reads: [Int: RuntimeTensor]
     /// The run order after the fusions: each fusing node takes its ADD's place (it may move
-    /// later, never earlier: its only output's only reader was the ADD).
+    /// later, never earlier: its only output's only reader was the ADD); channel PADs read in
+    /// place leave it.
     let order: [Int]
+    /// The channel PADs whose input a fusing node reads in place of their output, by position:
+    /// they no longer run, and nothing reads their outputs.
+    let skipped: Set<Int>
 
     /// Finds and applies the fusions among the nodes at positions `order` (after their prepare
     /// and `ClampFusion`, whose `clampAliases` are carried over). An ADD fuses into the producer
@@ -44,6 +53,7 @@ struct ResidualAddFusion {
         }
         let producedAnywhere = Set(nodes.flatMap { $0.context.outputs.map(\.index) })
         var reads: [Int: RuntimeTensor] = [:]
+        var skipped = Set<Int>()
         /// The fusing node by the position of the ADD it replaces.
         var moved: [Int: Int] = [:]
         func boundary(_ t: RuntimeTensor) -> Bool { graphInputs.contains(t.index) || graphOutputs.contains(t.index) }
@@ -58,22 +68,47 @@ struct ResidualAddFusion {
                 guard let p = producer[t.index], aliases[p] == nil, reads[p] == nil,
                       nodes[p].context.outputs.count == 1, nodes[p].context.outputs[0].index == t.index,
                       readers[t.index] == 1, !boundary(t), t.type == .float32, r.type == .float32,
-                      t.shape == y.shape, r.shape == y.shape else { continue }
-                // The other operand comes from a node that runs (or from no node at all).
-                guard producer[r.index] != nil || !producedAnywhere.contains(r.index) else { continue }
-                guard let fusable = nodes[p].kernel.roles.residualAddFusable,
-                      fusable.fuseResidualAdd(r, min: clamp.min, max: clamp.max) else { continue }
+                      t.shape == y.shape, r.shape == y.shape,
+                      let fusable = nodes[p].kernel.roles.residualAddFusable else { continue }
+                // The channel PAD's input where the convolution takes it, else the operand itself;
+                // either comes from a node that runs (or from no node at all).
+                var candidates: [(pad: Int?, operand: RuntimeTensor)] = []
+                if let q = producer[r.index], aliases[q] == nil, readers[r.index] == 1, !boundary(r),
+                   let input = channelPadInput(nodes[q], padding: r) {
+                    candidates.append((q, input))
+                }
+                candidates.append((nil, r))
+                guard let (pad, operand) = candidates.first(where: { _, operand in
+                    (producer[operand.index] != nil || !producedAnywhere.contains(operand.index))
+                        && fusable.fuseResidualAdd(operand, min: clamp.min, max: clamp.max)
+                }) else { continue }
+                if let pad { skipped.insert(pad) }
                 aliases[p] = [y] + (aliases[k] ?? [])
                 aliases[k] = nil
                 producer[y.index] = p
                 for alias in aliases[p]! { producer[alias.index] = p }
-                reads[p] = r
+                reads[p] = operand
                 moved[k] = p
                 break
             }
         }
         let movedProducers = Set(moved.values)
-        let fusedOrder = order.compactMap { k -> Int? in movedProducers.contains(k) ? nil : moved[k] ?? k }
-        return ResidualAddFusion(aliases: aliases, reads: reads, order: fusedOrder)
+        let fusedOrder = order.compactMap { k -> Int? in
+            movedProducers.contains(k) || skipped.contains(k) ? nil : moved[k] ?? k
+        }
+        return ResidualAddFusion(aliases: aliases, reads: reads, order: fusedOrder, skipped: skipped)
+    }
+
+    /// The input of `node` when it is a PAD of float +0.0 that only appends channels (the last
+    /// dimension, after its end) to a float tensor, giving `padding` (its one output); else nil.
+    static func channelPadInput(_ node: SubgraphExecutor.Node, padding: RuntimeTensor) -> RuntimeTensor? {
+        guard let pad = node.kernel.roles.constantPad?.constantPad, pad.padsFloatZeros,
+              node.context.outputs.count == 1, node.context.outputs[0].index == padding.index,
+              let input = node.context.inputs.first ?? nil, input.type == .float32 else { return nil }
+        let rank = input.shape.count
+        guard rank >= 1, padding.shape.count == rank, pad.before.count == rank, pad.after.count == rank,
+              pad.before.allSatisfy({ $0 == 0 }), pad.after.dropLast().allSatisfy({ $0 == 0 }), pad.after[rank - 1] > 0,
+              input.shape.dropLast() == padding.shape.dropLast() else { return nil }
+        return input
     }
 }

@@ -72,7 +72,7 @@ final class SubgraphExecutor {
     /// `prepare()`: each shares that node's output memory.
     private var fusedAliases: [Int: [RuntimeTensor]] = [:]
     /// The fused ADD operand each node also reads (`ResidualAddFusion`), by node position.
-    private var fusedReads: [Int: RuntimeTensor] = [:]
+    private(set) var fusedReads: [Int: RuntimeTensor] = [:]
     /// The input of the folded PAD each convolution reads instead of its input 0 (`PadFusion`),
     /// by the convolution's position, from the last `prepare()`.
     private(set) var foldedInputs: [Int: RuntimeTensor] = [:]
@@ -278,11 +278,12 @@ final class SubgraphExecutor {
         let producerAliases = clamps.aliases.merging(maps.aliases) { clamp, _ in clamp }
         let adds = fusesNodes ? ResidualAddFusion.apply(nodes, order: clamped, clampAliases: producerAliases,
                                                         graphInputs: graphInputs, graphOutputs: keptIndices)
-            : ResidualAddFusion(aliases: producerAliases.mapValues { [$0] }, reads: [:], order: clamped)
+            : ResidualAddFusion(aliases: producerAliases.mapValues { [$0] }, reads: [:], order: clamped, skipped: [])
         fusedAliases = adds.aliases
         fusedReads = adds.reads
-        // Folded PADs stood in the passes above for their convolutions' reads; they run no more.
-        for k in foldedPads { for output in nodes[k].context.outputs { output.data = nil } }
+        // Folded PADs stood in the passes above for their convolutions' reads; they run no more,
+        // nor do the channel PADs whose inputs fused ADDs read in place.
+        for k in foldedPads.union(adds.skipped) { for output in nodes[k].context.outputs { output.data = nil } }
         runOrder = adds.order.filter { !foldedPads.contains($0) }
         // Fusion has decided which kernels run: only theirs finish their plans (`PlanFinishingKernel`).
         for k in runOrder where fusedNodes[k] == nil {

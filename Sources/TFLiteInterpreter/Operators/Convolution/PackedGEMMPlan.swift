@@ -56,7 +56,7 @@ enum PackedGEMMPlan {
             let workspace = try node.requestWorkspace(bytesPerThread: Conv2DOptimized.floatWorkspaceBytes(g),
                                                       "the float GEMM's run tables")
             return .float(PackedFloatGEMM(geometry: g, clamp: clamp, weights: weights,
-                                          zeros: Array(repeating: 0, count: g.inputDepth),
+                                          zeros: Array(repeating: 0, count: max(g.inputDepth, FloatConvResidual.zeroRowFloats)),
                                           fusedMultiplyAdd: node.fusesMultiplyAdd, workspace: workspace))
         case .uint8, .int8, .hybrid:
             return try QuantizedGEMMPacking.plan(arithmetic, geometry: g, weights: filter, node: node,
@@ -67,12 +67,13 @@ enum PackedGEMMPlan {
     }
 
     /// This plan with a following float ADD fused in (`ResidualAddFusion`): `operand` (the
-    /// ADD's other input, of the output's shape) added to every clamped output element, then
+    /// ADD's other input, of the output's shape, or of fewer channels in place of a channel
+    /// PAD's output, whose other channels add +0.0) added to every clamped output element, then
     /// clamped to `clamp`; nil when the layer is not a float GEMM, already has one, or its
-    /// kernel is not a generated tile (``Conv2DOptimized/fusesResidual(_:)``).
+    /// kernel is not a generated tile taking those channels (``Conv2DOptimized/fusesResidual(_:channels:)``).
     func fusingResidualAdd(_ operand: RuntimeTensor, clamp: FloatClamp) -> PackedGEMMPlan? {
         guard case .float(var gemm) = self, gemm.residual == nil,
-              Conv2DOptimized.fusesResidual(gemm.geometry) else { return nil }
+              Conv2DOptimized.fusesResidual(gemm.geometry, channels: operand.shape.last ?? 0) else { return nil }
         gemm.residual = (operand, clamp)
         return .float(gemm)
     }
@@ -105,21 +106,24 @@ struct PackedFloatGEMM {
     var clamp: FloatClamp
     /// Weights in the kernel's panels (`ConvFilterPacking.packFloat`).
     let weights: AlignedArray<Float>
-    /// Zeros read by the taps outside the input (one pixel's depth).
+    /// Zeros read by the taps outside the input (one pixel's depth), and as the zero row of a
+    /// fused ADD's padded channels (at least a panel).
     let zeros: [Float]
     /// Whether each multiply-add rounds once (see `FloatArithmetic`).
     let fusedMultiplyAdd: Bool
     /// The kernel's per-thread workspace (`Conv2DOptimized.floatWorkspaceBytes`).
     let workspace: ThreadWorkspaceSlot
     /// The ADD fused into the layer (`ResidualAddFusion`): its other operand, a tensor of the
-    /// output's shape, and its activation range; nil without one.
+    /// output's shape or, in place of a channel PAD's output, of fewer channels, and its
+    /// activation range; nil without one.
     var residual: (operand: RuntimeTensor, clamp: FloatClamp)?
 
     func run(_ o: ConvolutionOperands, threads: ThreadPool) {
         let (g, clamp, fma) = (geometry, clamp, fusedMultiplyAdd)
         let (x, b, y) = (o.input(Float.self), o.bias(Float.self), o.output(Float.self))
         let fusedAdd = residual.map {
-            FloatConvResidual(input: $0.operand.pointer(as: Float.self), min: $0.clamp.min, max: $0.clamp.max)
+            FloatConvResidual(input: $0.operand.pointer(as: Float.self), channels: $0.operand.shape.last ?? 0,
+                              min: $0.clamp.min, max: $0.clamp.max)
         }
         let tiles = Conv2DOptimized.floatTileCount(g)
         zeros.withUnsafeBufferPointer { z in

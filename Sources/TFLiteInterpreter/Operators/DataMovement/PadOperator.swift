@@ -51,7 +51,17 @@ final class PadOperator: OperatorKernel {
                 }
             }
         }
-        constantPad = ConstantPad(before: before, after: after, code: Self.padCode(node, output: output, padValue: padValue))
+        constantPad = ConstantPad(before: before, after: after, code: Self.padCode(node, output: output, padValue: padValue),
+                                  padsFloatZeros: Self.padsFloatZeros(node, output: output))
+    }
+
+    /// Whether the padding is float32 +0.0: PAD's, or PADV2's constant_values when it is a
+    /// constant +0.0.
+    private static func padsFloatZeros(_ node: NodeContext, output: RuntimeTensor) -> Bool {
+        guard output.type == .float32 else { return false }
+        guard node.inputs.count >= 3, let value = node.inputs[2] else { return true }
+        guard value.isConstant, let data = value.data else { return false }
+        return data.load(as: UInt32.self) == 0
     }
 
     /// The 8-bit code the padding holds: PADV2's constant_values when it is a constant, else

@@ -35,12 +35,15 @@ public enum Conv2DOptimized {
             && (g.outputDepth > 4 * FloatConvKernel6x8.panelWidth || g.filterHeight * g.filterWidth * g.inputDepth < 16)
     }
 
-    /// Whether the kernel this build runs for `g` takes a fused ADD (`FloatConvResidual`): the
-    /// generated tiles do, the Swift ones do not.
-    public static func fusesResidual(_ g: ConvolutionGeometry) -> Bool {
-        switch FloatConvKernelShape.native(outputDepth: g.outputDepth, depth: g.filterHeight * g.filterWidth * g.inputDepth) {
-        case .generated8x32, .generated8x16, .generated6x16: true
-        case .rows8x32, .rows6x16, .rows6x8: false
+    /// Whether the kernel this build runs for `g` takes a fused ADD (`FloatConvResidual`) whose
+    /// operand has `channels` channels: the generated tiles do, the Swift ones do not; an operand
+    /// with fewer channels than the output (a channel PAD's input) needs whole panels of them.
+    public static func fusesResidual(_ g: ConvolutionGeometry, channels: Int) -> Bool {
+        let shape = FloatConvKernelShape.native(outputDepth: g.outputDepth, depth: g.filterHeight * g.filterWidth * g.inputDepth)
+        switch shape {
+        case .generated8x32, .generated8x16, .generated6x16:
+            return channels == g.outputDepth || (channels > 0 && channels < g.outputDepth && channels % shape.panelWidth == 0)
+        case .rows8x32, .rows6x16, .rows6x8: return false
         }
     }
 
@@ -50,15 +53,17 @@ public enum Conv2DOptimized {
     /// Groups == 1 only. With `fusedMultiplyAdd`, the generated kernels add each product with
     /// one rounding (the Swift kernels are unchanged): the same order of sums, each within an
     /// ulp of the separately rounded step. A `residual` (an ADD fused into the layer) requires
-    /// `fusesResidual(g)`. `workspace` has `floatWorkspaceBytes(g)` bytes for this call alone
-    /// (the calling thread's, see ``KernelWorkspace``), or is nil: the call then takes a
-    /// temporary of its own.
+    /// `fusesResidual(g, channels:)`, and with fewer channels than the output, `zeros` of at
+    /// least `FloatConvResidual.zeroRowFloats` floats (its zero row). `workspace` has
+    /// `floatWorkspaceBytes(g)` bytes for this call alone (the calling thread's, see
+    /// ``KernelWorkspace``), or is nil: the call then takes a temporary of its own.
     public static func float(_ g: ConvolutionGeometry, activationMin: Float, activationMax: Float,
                              input: UnsafePointer<Float>, packedFilter: UnsafePointer<Float>,
                              bias: UnsafePointer<Float>?, zeros: UnsafePointer<Float>,
                              output: UnsafeMutablePointer<Float>, tiles: Range<Int>, fusedMultiplyAdd: Bool = false,
                              residual: FloatConvResidual? = nil, workspace: KernelWorkspace? = nil) {
-        KernelPrecondition.check(residual == nil || fusesResidual(g), "a fused ADD needs a generated float tile")
+        KernelPrecondition.check(residual.map { fusesResidual(g, channels: $0.channels) } ?? true,
+                                 "a fused ADD needs a generated float tile, and whole panels of its operand's channels")
         /// `floatIndirect` with kernel `K` on this call's operands.
         func indirect<K: FloatConvTileKernel>(_ kernel: K.Type) {
             floatIndirect(K.self, g, activationMin: activationMin, activationMax: activationMax, input: input,

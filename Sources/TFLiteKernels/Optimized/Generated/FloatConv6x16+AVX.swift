@@ -93,7 +93,7 @@ enum FloatConv6x16AVX {
                     a.vmovups(.mem(output), ymm(2 * r))
                     a.vmovups(.mem(output, disp: 32), ymm(2 * r + 1))
                     a.add(output, stride)
-                    if withResidual { a.add(residual, stride) }
+                    if withResidual { a.add(residual, .mem(args, disp: Field.residualStrideBytes)) }
                 }
                 if withResidual { a.jmp(stored) }
             }
@@ -123,8 +123,8 @@ struct GeneratedFloatTileArguments {
     var count: Int
     var activationMin: Float
     var activationMax: Float
-    /// The fused ADD's other operand at the tile's first output element (rows `rowStrideBytes`
-    /// apart), or nil (no fused ADD).
+    /// The fused ADD's other operand at the tile's first output element (rows
+    /// `residualStrideBytes` apart), or nil (no fused ADD).
     var residual: UnsafeRawPointer?
     /// The fused ADD's activation range.
     var residualMin: Float = -.infinity
@@ -136,6 +136,9 @@ struct GeneratedFloatTileArguments {
     /// `runs + p · depthBytes`, advancing `runs`, `output` and `residual` (whole panels only for
     /// the AVX2 tile, which does not mask lanes).
     var pointwiseTiles: Int = 0
+    /// Bytes from one row of the residual to the next (0: the same row for every pixel, a row
+    /// of zeros for channels a channel PAD would have added).
+    var residualStrideBytes: Int = 0
 
     /// Byte offsets of the fields (checked against `MemoryLayout` by the kernel tests).
     enum Field {
@@ -143,7 +146,7 @@ struct GeneratedFloatTileArguments {
         static let output: Int32 = 40, rowStrideBytes: Int32 = 48, count: Int32 = 56
         static let activationMin: Int32 = 64, activationMax: Int32 = 68
         static let residual: Int32 = 72, residualMin: Int32 = 80, residualMax: Int32 = 84
-        static let laneMask: Int32 = 88, pointwiseTiles: Int32 = 96
+        static let laneMask: Int32 = 88, pointwiseTiles: Int32 = 96, residualStrideBytes: Int32 = 104
     }
 }
 
@@ -158,7 +161,7 @@ extension GeneratedFloatTileArguments {
     ///   bytes of the lanes stored per row (`panelWidth`, or for the masking tiles the lanes of
     ///   `laneMask`), so rows of the tile do not overwrite each other;
     /// - `activationMin ≤ activationMax` (either may be infinite), and with a `residual`,
-    ///   `residualMin ≤ residualMax` (its rows are `rowStrideBytes` apart, like the output's; the
+    ///   `residualMin ≤ residualMax` and `residualStrideBytes` a non-negative multiple of 4 (the
     ///   kernel reads a residual row before it stores the output row, so the two may be the same);
     /// - for the masking tiles, `laneMask` non-empty and within the panel's `panelWidth` lanes;
     /// - `pointwiseTiles ≥ 0`, and a pointwise call (`> 0`) only on a masking tile, with one tap
@@ -182,6 +185,9 @@ extension GeneratedFloatTileArguments {
         if activationMin > activationMax { return "generated float tile: activation range \(activationMin)...\(activationMax) is empty" }
         if residual != nil && residualMin > residualMax {
             return "generated float tile: residual range \(residualMin)...\(residualMax) is empty"
+        }
+        if residual != nil && (residualStrideBytes < 0 || residualStrideBytes % 4 != 0) {
+            return "generated float tile: residual row stride \(residualStrideBytes) bytes is not a non-negative multiple of 4"
         }
         if masksLanes && (laneMask == 0 || (panelWidth < 32 && laneMask >= 1 << UInt32(panelWidth))) {
             return "generated float tile: lane mask \(laneMask) for a panel of \(panelWidth) lanes"

@@ -11,7 +11,7 @@ import MachineCode
 /// order, as `FloatConv6x16AVX` and for the same reason (bit-exact float, which hybrid models need);
 /// with `fused`, one `vfmadd231ps` per product instead (see `FloatConv6x16AVX`). With a
 /// residual (an ADD fused into the layer, `FloatConvResidual`), each clamped row then adds the
-/// residual's row (same offsets, same row stride) and clamps to the ADD's range. Lanes past the
+/// residual's row (rows `residualStrideBytes` apart) and clamps to the ADD's range. Lanes past the
 /// panel's `laneMask` (opmask k1, k2) are neither loaded from the bias and the residual nor
 /// stored, so a last partial panel runs in place.
 ///
@@ -114,7 +114,7 @@ enum FloatConv8x32AVX512 {
                         a.vmovups(.mem(output, disp: Int32(64 * h)), v, mask: masks[h])
                     }
                     a.add(output, stride)
-                    if withResidual { a.add(residual, stride) }
+                    if withResidual { a.add(residual, .mem(args, disp: Field.residualStrideBytes)) }
                 }
                 if withResidual { a.jmp(stored) }
             }

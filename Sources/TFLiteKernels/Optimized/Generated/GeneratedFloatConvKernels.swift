@@ -34,7 +34,7 @@ extension GeneratedFloatTileKernel {
                 var tileEpilogue = epilogue
                 for t in 0..<tiles {
                     for r in 0..<rows { runs[r] = input + (t * rows + r) * inputDepth }
-                    tileEpilogue.residual = epilogue.residual.map { $0 + t * rows * rowStride }
+                    tileEpilogue.residual = epilogue.residual.map { $0 + t * rows * epilogue.residualStride }
                     tile(runs: UnsafePointer(runs.baseAddress!), taps: 1, inputDepth: inputDepth, weights: weights,
                          epilogue: tileEpilogue, output: output + t * rows * rowStride, rowStride: rowStride, count: rows)
                 }
@@ -125,7 +125,7 @@ func runGeneratedFloatTile(_ kernel: @convention(c) (UnsafeRawPointer) -> Void, 
     KernelPrecondition.check(pointwiseTiles == 0 || ((masksLanes || epilogue.lanes >= panelWidth) && count == rows),
                              "pointwise tiles need whole tiles, masked or of whole panels")
     let lanes = epilogue.lanes
-    var residual = epilogue.residual
+    var residual = epilogue.residual, residualStride = epilogue.residualStride
     func run(bias: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, rowStride: Int) {
         var arguments = GeneratedFloatTileArguments(
             runs: pointwiseTiles > 0 ? UnsafeRawPointer(runs[0]) : UnsafeRawPointer(runs), taps: taps,
@@ -134,7 +134,7 @@ func runGeneratedFloatTile(_ kernel: @convention(c) (UnsafeRawPointer) -> Void, 
             count: count, activationMin: epilogue.activationMin, activationMax: epilogue.activationMax,
             residual: residual.map(UnsafeRawPointer.init), residualMin: epilogue.residualMin,
             residualMax: epilogue.residualMax, laneMask: lanes >= 32 ? .max : (1 << UInt32(lanes)) - 1,
-            pointwiseTiles: pointwiseTiles)
+            pointwiseTiles: pointwiseTiles, residualStrideBytes: residualStride * 4)
         KernelPrecondition.holds(arguments.violation(rows: rows, panelWidth: panelWidth, masksLanes: masksLanes))
         withUnsafeMutablePointer(to: &arguments) { kernel(UnsafeRawPointer($0)) }
     }
@@ -155,8 +155,8 @@ func runGeneratedFloatTile(_ kernel: @convention(c) (UnsafeRawPointer) -> Void, 
         if let source = residual {
             // The residual's partial rows, padded to whole panels like the output.
             residualRows.initialize(repeating: 0, count: count * panelWidth)
-            for r in 0..<count { (residualRows + r * panelWidth).update(from: source + r * rowStride, count: lanes) }
-            residual = UnsafePointer(residualRows)
+            for r in 0..<count { (residualRows + r * panelWidth).update(from: source + r * residualStride, count: lanes) }
+            (residual, residualStride) = (UnsafePointer(residualRows), panelWidth)
         }
         run(bias: bias, output: scratch, rowStride: panelWidth)
         for r in 0..<count {

@@ -11,9 +11,11 @@ struct FloatConvEpilogue {
     let lanes: Int
     /// Activation range.
     let activationMin: Float, activationMax: Float
-    /// The fused ADD's operand at this tile's first output element (rows as the output's), or
-    /// nil; only the generated tiles take one (see `FloatConvResidual`).
+    /// The fused ADD's operand at this tile's first output element, or nil; only the generated
+    /// tiles take one (see `FloatConvResidual`).
     var residual: UnsafePointer<Float>? = nil
+    /// Floats from one of the operand's rows to the next (0: one zero row for every pixel).
+    var residualStride = 0
     /// The fused ADD's activation range.
     var residualMin: Float = -.infinity, residualMax: Float = .infinity
     /// Room for a tile that pads a partial panel to a whole one (the generated AVX2 tile):
