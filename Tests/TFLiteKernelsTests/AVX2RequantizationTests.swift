@@ -8,7 +8,8 @@ import XCTest
 /// reference's `multiplyByQuantizedMultiplier`, offset and clamp, byte for byte, whatever level
 /// this process runs at: both layouts of the AVX2 form's blocks (high-word blocks, and blocks
 /// with a channel that does not shift right), residual offsets (right shifts above 22),
-/// clamps that take negatives to the minimum and clamps that do not, uint8 and int8, every
+/// clamps that take negatives to the minimum and clamps that do not, whole-range clamps left
+/// to the stores' saturation, uint8 and int8, every
 /// right shift 0...31, multipliers at their extremes, random and extreme accumulators, and the
 /// right shift's ties.
 final class AVX2RequantizationTests: XCTestCase {
@@ -21,6 +22,7 @@ final class AVX2RequantizationTests: XCTestCase {
         var rng = SeededGenerator(seed: 95)
         let channels = 48, pixels = 6
         var layouts: Set<String> = []
+        var typeRangeBlocks = 0
         for round in 0..<400 {
             let signed = round % 2 == 0
             let (lowest, highest): (Int32, Int32) = signed ? (-128, 127) : (0, 255)
@@ -56,6 +58,8 @@ final class AVX2RequantizationTests: XCTestCase {
                 XCTAssertEqual(flag & ConvRequantizer.highWordFlag != 0, highWord, "block \(block)")
                 layouts.insert("\(highWord ? "high word" : "unsigned"), residual \(flag & ConvRequantizer.residualOffsetFlag != 0), "
                                + "clamped negatives \(flag & ConvRequantizer.clampedNegativesFlag != 0)")
+                XCTAssertEqual(flag & ConvRequantizer.typeRangeClampFlag != 0, (low, high) == (lowest, highest), "block \(block)")
+                typeRangeBlocks += (low, high) == (lowest, highest) ? 1 : 0
             }
             // x = (Int32) sum + bias: the bias carries the value (extremes, ties), the sums move it per pixel.
             let bias: [Int32] = (0..<channels).map { c in
@@ -100,7 +104,8 @@ final class AVX2RequantizationTests: XCTestCase {
             }
             XCTAssertEqual(Array(output[(pixels * channels)...]), [UInt8](repeating: 0xA5, count: 16), "wrote past the output")
         }
-        // Every layout and branch of the blocks ran.
+        // Every layout and branch of the blocks ran, the stores' saturation for a whole-range clamp too.
+        XCTAssertGreaterThan(typeRangeBlocks, 0)
         for highWord in ["high word", "unsigned"] {
             for residual in [false, true] {
                 for clamped in [false, true] {

@@ -47,8 +47,10 @@ public final class ConvRequantizer: @unchecked Sendable {
     static let negativeAddendBytes = 128, shiftBytes = 256, residualOffsetBytes = 384, residualFlagBytes = 448
     /// The bits of a block's flag: the block has residual offsets to add; the layer clamps
     /// negative results away, so its negative products may skip the negative addend; the
-    /// block's AVX2-form terms are in the high-word layout.
+    /// block's AVX2-form terms are in the high-word layout; the layer's clamp is its 8-bit
+    /// type's whole range (`clampsToTypeRange`), which saturating stores apply by themselves.
     static let residualOffsetFlag: Int64 = 1, clampedNegativesFlag: Int64 = 2, highWordFlag: Int64 = 4
+    static let typeRangeClampFlag: Int64 = 8
     /// True when every multiplier is non-negative (the vector high multiply's precondition).
     let vectorizable: Bool
     /// True when some channel shifts left (otherwise the vector path skips that step).
@@ -114,11 +116,13 @@ public final class ConvRequantizer: @unchecked Sendable {
             for c in count..<n { rightShifts[c] = rightShifts[0]; remainderMasks[c] = remainderMasks[0] }
         }
         let offset = parameters.outputOffset
-        if Self.clampsNegativeResults(activationMin: parameters.activationMin, outputOffset: offset) {
-            for block in 0..<(n / 16) {
-                roundingTerms.storeBytes(of: Self.clampedNegativesFlag,
-                                         toByteOffset: block * Self.roundingBlockBytes + Self.residualFlagBytes, as: Int64.self)
-            }
+        let layerFlags = (Self.clampsNegativeResults(activationMin: parameters.activationMin, outputOffset: offset)
+                          ? Self.clampedNegativesFlag : 0)
+            | (Self.clampsToTypeRange(activationMin: parameters.activationMin, activationMax: parameters.activationMax)
+               ? Self.typeRangeClampFlag : 0)
+        for block in 0..<(n / 16) {
+            roundingTerms.storeBytes(of: layerFlags, toByteOffset: block * Self.roundingBlockBytes + Self.residualFlagBytes,
+                                     as: Int64.self)
         }
         /// Adds `bit` to the flag of the block at `block`.
         func flag(_ block: UnsafeMutableRawPointer, _ bit: Int64) {
@@ -212,6 +216,14 @@ public final class ConvRequantizer: @unchecked Sendable {
         let t = terms(rightShift: s, outputOffset: o), p = Int64(x) * Int64(m)
         let biased = p &+ (p < 0 && roundsNegativesAway ? t.negativeAddend : 0) &+ (t.addend &+ Int64.min)
         return Int32(truncatingIfNeeded: UInt64(bitPattern: biased) >> UInt64(t.shift)) &+ postShiftOffset(shift: t.shift)
+    }
+
+    /// Whether a clamp is a whole 8-bit range, `[−128, 127]` or `[0, 255]` (layers without an
+    /// activation, and RELU6 layers whose output scale is 6/255): the only outputs with such a
+    /// clamp are int8 and uint8 ones, whose saturating narrowing (AVX2's `vpackssdw` then
+    /// `vpacksswb` / `vpackuswb`) then clamps exactly as the clamp would.
+    static func clampsToTypeRange(activationMin: Int32, activationMax: Int32) -> Bool {
+        (activationMin, activationMax) == (-128, 127) || (activationMin, activationMax) == (0, 255)
     }
 
     /// `singleRounding` as the AVX2 form computes it in a high-word block (right shift `s ≥ 1`,

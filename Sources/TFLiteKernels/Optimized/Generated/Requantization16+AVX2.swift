@@ -21,7 +21,8 @@ struct RequantizationFields {
 /// - other blocks, as AVX2 has no arithmetic 64-bit shift: addends carrying 2^63 more, a
 ///   logical shift (`vpsrlvq`) and the post-shift offset (`ConvRequantizer.unsignedSingleRounding`).
 /// 10 vector instructions per 8 channels to the clamp in a high-word block (13 in the other
-/// layout), 6 more with the negative addends.
+/// layout), 6 more with the negative addends. Layers whose clamp is their type's whole range
+/// (`ConvRequantizer.typeRangeClampFlag`) skip the clamp: `store`'s saturating packs apply it.
 enum Requantization16AVX2 {
     /// Registers the requantization keeps for a whole epilogue (`loadConstants`): zero, and the
     /// clamp bounds broadcast.
@@ -38,7 +39,8 @@ enum Requantization16AVX2 {
     /// `8·half ..< 8·half + 8` of the 16-channel block whose `ConvRequantizer.roundingTerms`
     /// (AVX2 form) start at `terms`, their multipliers at `multipliers` (read up to 36 bytes from
     /// there: `ConvRequantizer` pads its table), the block's flag in `flag`. Uses ymm9–ymm11;
-    /// needs `loadConstants`.
+    /// needs `loadConstants`. The results are clamped, or, with the type-range flag, left for
+    /// `store` to saturate: store them with it.
     static func requantize(_ x: VectorRegister, half: Int, multipliers: MemoryOperand, terms: GeneralRegister,
                            flag: GeneralRegister, _ a: inout Assembler) {
         typealias Block = ConvRequantizer
@@ -79,12 +81,17 @@ enum Requantization16AVX2 {
         a.vpblendd(x, even, odd, 0xAA)                  // odd lanes from the odd results
         a.vpaddd(x, x, row(Block.residualOffsetBytes))  // 16 Int32: this half's 8 at 32·half
         a.bind(clamp)
+        let clamped = a.newLabel()
+        a.test(flag, Int32(ConvRequantizer.typeRangeClampFlag))
+        a.j(.notEqual, clamped)
         a.vpmaxsd(x, x, .register(low))
         a.vpminsd(x, x, .register(high))
+        a.bind(clamped)
     }
 
-    /// Stores the 16 clamped results in `low` (channels 0–7) and `high` (8–15) as bytes at
-    /// `destination`, saturating signed or unsigned (the values are in range already).
+    /// Stores the 16 results in `low` (channels 0–7) and `high` (8–15) as bytes at
+    /// `destination`, saturating signed or unsigned: the clamp of a layer whose clamp is its
+    /// type's range, else a no-op on values clamped already.
     /// Uses ymm8 and ymm9.
     ///
     /// With `lowHalfOnly`, a register whose low 32 bits select the stored channels at run time:
