@@ -131,6 +131,17 @@ extension Assembler {
         vectorInstruction(0x31, map: .map0F38, prefix: .pF3, evexOnly: true, width: src.width, reg: src.index, vvvv: 0,
                           .memory(dst), mask: mask, memoryBytes: src.width.bytes / 4)
     }
+    /// `vpmovsdb [dst]{mask}, src` (EVEX): each 32-bit lane saturated to a signed byte.
+    public mutating func vpmovsdb(_ dst: MemoryOperand, _ src: VectorRegister, mask: OpmaskRegister? = nil) {
+        vectorInstruction(0x21, map: .map0F38, prefix: .pF3, evexOnly: true, width: src.width, reg: src.index, vvvv: 0,
+                          .memory(dst), mask: mask, memoryBytes: src.width.bytes / 4)
+    }
+    /// `vpmovusdb [dst]{mask}, src` (EVEX): each 32-bit lane, read unsigned, saturated to an
+    /// unsigned byte.
+    public mutating func vpmovusdb(_ dst: MemoryOperand, _ src: VectorRegister, mask: OpmaskRegister? = nil) {
+        vectorInstruction(0x11, map: .map0F38, prefix: .pF3, evexOnly: true, width: src.width, reg: src.index, vvvv: 0,
+                          .memory(dst), mask: mask, memoryBytes: src.width.bytes / 4)
+    }
     /// `vpmulld dst, a, b`: the low 32 bits of each 32-bit lane product.
     public mutating func vpmulld(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorSource) {
         integerOp(0x40, map: .map0F38, dst, a, b)

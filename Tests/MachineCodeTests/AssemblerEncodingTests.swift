@@ -280,6 +280,11 @@ final class AssemblerEncodingTests: XCTestCase {
         ("vmovups zmm19, [rax+384]", [0x62, 0xE1, 0x7C, 0x48, 0x10, 0x58, 0x06], { a in a.vmovups(zmm(19), .mem(.rax, disp: 384)) }),
         ("vmovups zmm24, [rax+r12+320]", [0x62, 0x21, 0x7C, 0x48, 0x10, 0x44, 0x20, 0x05], { a in a.vmovups(zmm(24), .mem(.rax, index: .r12, scale: 1, disp: 320)) }),
         ("vpmovdb [r8]{k1}, zmm3", [0x62, 0xD2, 0x7E, 0x49, 0x31, 0x18], { a in a.vpmovdb(.mem(.r8), zmm(3), mask: k(1)) }),
+        // The integer GEMM's stores of whole-range layers: saturating narrowings.
+        ("vpmovsdb [r8]{k1}, zmm3", [0x62, 0xD2, 0x7E, 0x49, 0x21, 0x18], { a in a.vpmovsdb(.mem(.r8), zmm(3), mask: k(1)) }),
+        ("vpmovsdb [r8]{k1}, zmm13", [0x62, 0x52, 0x7E, 0x49, 0x21, 0x28], { a in a.vpmovsdb(.mem(.r8), zmm(13), mask: k(1)) }),
+        ("vpmovusdb [r8]{k1}, zmm0", [0x62, 0xD2, 0x7E, 0x49, 0x11, 0x00], { a in a.vpmovusdb(.mem(.r8), zmm(0), mask: k(1)) }),
+        ("vpmovusdb [r8]{k1}, zmm15", [0x62, 0x52, 0x7E, 0x49, 0x11, 0x38], { a in a.vpmovusdb(.mem(.r8), zmm(15), mask: k(1)) }),
         ("vpmovdb [r8+rcx+16], zmm12", [0x62, 0x52, 0x7E, 0x48, 0x31, 0x64, 0x08, 0x01], { a in a.vpmovdb(.mem(.r8, index: .rcx, scale: 1, disp: 16), zmm(12)) }),
         ("vpandd zmm23, zmm3, zmm24", [0x62, 0x81, 0x65, 0x48, 0xDB, 0xF8], { a in a.vpand(zmm(23), zmm(3), zmm(24)) }),
         ("vpsrad zmm24, zmm3, 31", [0x62, 0xF1, 0x3D, 0x40, 0x72, 0xE3, 0x1F], { a in a.vpsrad(zmm(24), zmm(3), 31) }),

@@ -65,9 +65,13 @@ final class QuantizedGEMMTests: XCTestCase {
         let outputZero = uint8 ? Int32(rng.int(0...255)) : Int32(rng.int(-128...127))
         // One layer in three clamps from its output offset (RELU, RELU6), where the generated
         // AVX-512 requantization skips the negative products' addend.
+        // Of the others, one in three clamps to the type's whole range, which the generated
+        // requantizations leave to their saturating stores.
         let relu = rng.int(0...2) == 0
-        let lo: Int32 = relu ? outputZero : uint8 ? Int32(rng.int(0...60)) : Int32(rng.int((-128)...(-60)))
-        let hi: Int32 = max(lo, uint8 ? Int32(rng.int(190...255)) : Int32(rng.int(60...127)))
+        let wholeRange = !relu && rng.int(0...2) == 0
+        let lo: Int32 = relu ? outputZero : wholeRange ? (uint8 ? 0 : -128)
+            : uint8 ? Int32(rng.int(0...60)) : Int32(rng.int((-128)...(-60)))
+        let hi: Int32 = wholeRange ? (uint8 ? 255 : 127) : max(lo, uint8 ? Int32(rng.int(190...255)) : Int32(rng.int(60...127)))
         return QuantizedConvolutionParameters(inputOffset: -inputZero, filterOffset: -filterZero, outputOffset: outputZero,
                                               outputMultipliers: multipliers, activationMin: lo, activationMax: hi)
     }

@@ -48,9 +48,10 @@ public final class ConvRequantizer: @unchecked Sendable {
     /// The bits of a block's flag: the block has residual offsets to add; the layer clamps
     /// negative results away, so its negative products may skip the negative addend; the
     /// block's AVX2-form terms are in the high-word layout; the layer's clamp is its 8-bit
-    /// type's whole range (`clampsToTypeRange`), which saturating stores apply by themselves.
+    /// type's whole range (`clampsToTypeRange`), which saturating stores apply by themselves,
+    /// and with the last bit that range is int8's.
     static let residualOffsetFlag: Int64 = 1, clampedNegativesFlag: Int64 = 2, highWordFlag: Int64 = 4
-    static let typeRangeClampFlag: Int64 = 8
+    static let typeRangeClampFlag: Int64 = 8, int8RangeFlag: Int64 = 16
     /// True when every multiplier is non-negative (the vector high multiply's precondition).
     let vectorizable: Bool
     /// True when some channel shifts left (otherwise the vector path skips that step).
@@ -119,7 +120,7 @@ public final class ConvRequantizer: @unchecked Sendable {
         let layerFlags = (Self.clampsNegativeResults(activationMin: parameters.activationMin, outputOffset: offset)
                           ? Self.clampedNegativesFlag : 0)
             | (Self.clampsToTypeRange(activationMin: parameters.activationMin, activationMax: parameters.activationMax)
-               ? Self.typeRangeClampFlag : 0)
+               ? Self.typeRangeClampFlag | (parameters.activationMin < 0 ? Self.int8RangeFlag : 0) : 0)
         for block in 0..<(n / 16) {
             roundingTerms.storeBytes(of: layerFlags, toByteOffset: block * Self.roundingBlockBytes + Self.residualFlagBytes,
                                      as: Int64.self)
@@ -221,7 +222,8 @@ public final class ConvRequantizer: @unchecked Sendable {
     /// Whether a clamp is a whole 8-bit range, `[−128, 127]` or `[0, 255]` (layers without an
     /// activation, and RELU6 layers whose output scale is 6/255): the only outputs with such a
     /// clamp are int8 and uint8 ones, whose saturating narrowing (AVX2's `vpackssdw` then
-    /// `vpacksswb` / `vpackuswb`) then clamps exactly as the clamp would.
+    /// `vpacksswb` / `vpackuswb`; AVX-512's `vpmovsdb`, or `vpmovusdb` after a maximum with 0)
+    /// then clamps exactly as the clamp would.
     static func clampsToTypeRange(activationMin: Int32, activationMax: Int32) -> Bool {
         (activationMin, activationMax) == (-128, 127) || (activationMin, activationMax) == (0, 255)
     }

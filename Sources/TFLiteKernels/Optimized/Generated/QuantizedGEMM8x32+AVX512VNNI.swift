@@ -12,7 +12,7 @@ import MachineCode
 ///
 /// Two outputs (`Output`): the Int32 sums for a Swift epilogue, or the requantized bytes (the
 /// sums started from the bias, then the window-sum term, the rounding doubling high multiply,
-/// rounding right shift, offset, clamp, `vpmovdb`), bit-exact with
+/// rounding right shift, offset, clamp and narrowing, `Requantization16AVX512.store`), bit-exact with
 /// `ConvRequantizer.requantizePortable` for requantizers without a left shift. The byte stores
 /// and table loads are masked per panel (`laneMasks`), so a partial last panel needs no scalar
 /// path; masked-out lanes are neither read nor written.
@@ -129,8 +129,8 @@ enum QuantizedGEMM8x32AVX512VNNI {
                 }
                 let x = accumulator(r, panel)
                 if layout == .uint8WeightQuads { a.vpaddd(x, x, .broadcast(.r9, disp: Int32(4 * r))) }
-                R.requantize(x, flag: .r10, &a)
-                a.vpmovdb(.mem(destination), x, mask: k(1))
+                R.requantize(x, flag: .r10, clamps: false, &a)
+                R.store(x, to: .mem(destination), mask: k(1), flag: .r10, &a)
                 a.add(destination, stride)
             }
             if panel + 1 < panels { a.bind(panelDone) }

@@ -86,21 +86,49 @@ enum Requantization16AVX512 {
                                  oddNegativeAddend: oddNegativeAddend, evenShift: evenShift, oddShift: oddShift, t0: t0, t1: t1)
 
     /// Requantizes the 16 Int32 values in `x` (bias already added) in place, with the tables,
-    /// the block's `flag` and the constants loaded.
-    static func requantize(_ x: VectorRegister, flag: GeneralRegister, _ a: inout Assembler) {
-        requantize(x, tables, residualOffset: residualOffset, flag: flag, &a)
+    /// the block's `flag` and the constants loaded; without `clamps`, leaves the clamp to
+    /// `store(_:to:mask:flag:_:)`.
+    static func requantize(_ x: VectorRegister, flag: GeneralRegister, clamps: Bool = true, _ a: inout Assembler) {
+        requantize(x, tables, residualOffset: residualOffset, flag: flag, clamps: clamps, &a)
+    }
+
+    /// Clamps the 16 values `requantize(_:flag:clamps: false)` left in `x` and stores them as
+    /// bytes at `destination` (lanes of `mask`): a layer whose clamp is its type's whole range
+    /// (`ConvRequantizer.typeRangeClampFlag`) by saturating narrowing alone (`vpmovsdb`, or
+    /// `vpmaxsd` with the minimum 0 then `vpmovusdb`), any other by `vpmaxsd`, `vpminsd` and
+    /// the truncating `vpmovdb`. Needs `loadConstants`.
+    static func store(_ x: VectorRegister, to destination: MemoryOperand, mask: OpmaskRegister, flag: GeneralRegister,
+                      _ a: inout Assembler) {
+        let clamped = a.newLabel(), unsigned = a.newLabel(), stored = a.newLabel()
+        a.test(flag, Int32(ConvRequantizer.typeRangeClampFlag))
+        a.j(.equal, clamped)
+        a.test(flag, Int32(ConvRequantizer.int8RangeFlag))
+        a.j(.equal, unsigned)
+        a.vpmovsdb(destination, x, mask: mask)
+        a.jmp(stored)
+        a.bind(unsigned)
+        a.vpmaxsd(x, x, .register(low))
+        a.vpmovusdb(destination, x, mask: mask)
+        a.jmp(stored)
+        a.bind(clamped)
+        a.vpmaxsd(x, x, .register(low))
+        a.vpminsd(x, x, .register(high))
+        a.vpmovdb(destination, x, mask: mask)
+        a.bind(stored)
     }
 
     /// Requantizes `x` in place with the terms in `r`: the rounding, the residual offsets where
-    /// `flag` has `ConvRequantizer.residualOffsetFlag`, the clamp to `low ... high` (zmm26–27).
+    /// `flag` has `ConvRequantizer.residualOffsetFlag`, the clamp to `low ... high` (zmm26–27)
+    /// unless `clamps` is false.
     static func requantize(_ x: VectorRegister, _ r: Rounding, residualOffset: VectorRegister, flag: GeneralRegister,
-                           _ a: inout Assembler) {
+                           clamps: Bool = true, _ a: inout Assembler) {
         round(x, r, negativeAddendsUnless: flag, &a)
         let folded = a.newLabel()
         a.test(flag, Int32(ConvRequantizer.residualOffsetFlag))
         a.j(.equal, folded)
         a.vpaddd(x, x, .register(residualOffset))
         a.bind(folded)
+        guard clamps else { return }
         a.vpmaxsd(x, x, .register(low))
         a.vpminsd(x, x, .register(high))
     }
