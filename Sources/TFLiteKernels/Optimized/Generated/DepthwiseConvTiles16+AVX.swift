@@ -163,8 +163,8 @@ enum DepthwiseConvTiles16AVX {
                     for p in 0..<count {
                         a.vcvttps2dq(v(p), .register(v(p)))
                         a.vpaddd(v(p), v(p), .register(R.bias))
-                        R.requantize(v(p), flag: row, &a)
-                        a.vpmovdb(pixelOperand(p, half: 0, first: sums, step: tapPointer), v(p), mask: k(1))
+                        R.requantize(v(p), flag: row, clamps: false, &a)
+                        R.store(v(p), to: pixelOperand(p, half: 0, first: sums, step: tapPointer), mask: k(1), flag: row, &a)
                     }
                     return
                 }

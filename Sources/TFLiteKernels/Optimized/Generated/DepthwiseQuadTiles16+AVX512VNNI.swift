@@ -96,8 +96,8 @@ enum DepthwiseQuadTiles16AVX512VNNI {
                 a.mov(outputStep, .mem(args, disp: Field.outputPixelBytes))
                 setBases(count, first: output, step: outputStep)
                 for p in 0..<count {
-                    R.requantize(zmm(p), flag: flag, &a)
-                    a.vpmovdb(pixel(p, first: output, step: outputStep), zmm(p), mask: k(1))
+                    R.requantize(zmm(p), flag: flag, clamps: false, &a)
+                    R.store(zmm(p), to: pixel(p, first: output, step: outputStep), mask: k(1), flag: flag, &a)
                 }
             }
 

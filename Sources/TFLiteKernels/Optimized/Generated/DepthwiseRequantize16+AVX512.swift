@@ -6,7 +6,8 @@ import MachineCode
 /// every channel. Blocks of 16 channels go outer, pixels inner, so each block's tables are
 /// loaded once per row; the last block is masked by `lastLaneMask`, so no channel is left to
 /// Swift. The clamp keeps results in the output type, whose byte pattern `vpmovdb` stores for
-/// uint8 and int8 alike.
+/// uint8 and int8 alike; a whole-range clamp is the saturating store's
+/// (`Requantization16AVX512.store`).
 ///
 /// C signature (System V): `(arguments)`, a pointer to `GeneratedDepthwiseRequantizeArguments`
 /// with `blocks` = ⌈channels / 16⌉. Preconditions: `pixels ≥ 1`, `blocks ≥ 1`; the
@@ -51,8 +52,8 @@ enum DepthwiseRequantize16AVX512 {
             a.vmovups(x, .mem(sums), mask: k(1), zeroing: true)
             a.vcvttps2dq(x, .register(x))
             a.vpaddd(x, x, .register(R.bias))
-            R.requantize(x, flag: flag, &a)
-            a.vpmovdb(.mem(output), x, mask: k(1))
+            R.requantize(x, flag: flag, clamps: false, &a)
+            R.store(x, to: .mem(output), mask: k(1), flag: flag, &a)
             a.add(sums, sumsStride)
             a.add(output, outputStride)
             a.dec(pixelsLeft)
