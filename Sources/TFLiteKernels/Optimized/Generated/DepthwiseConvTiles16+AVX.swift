@@ -163,7 +163,7 @@ enum DepthwiseConvTiles16AVX {
                     for p in 0..<count {
                         a.vcvttps2dq(v(p), .register(v(p)))
                         a.vpaddd(v(p), v(p), .register(R.bias))
-                        R.requantize(v(p), flag: row, clamps: false, &a)
+                        R.requantize(v(p), flag: row, &a)
                         R.store(v(p), to: pixelOperand(p, half: 0, first: sums, step: tapPointer), mask: k(1), flag: row, &a)
                     }
                     return

@@ -96,7 +96,7 @@ enum DepthwiseQuadTiles16AVX512VNNI {
                 a.mov(outputStep, .mem(args, disp: Field.outputPixelBytes))
                 setBases(count, first: output, step: outputStep)
                 for p in 0..<count {
-                    R.requantize(zmm(p), flag: flag, clamps: false, &a)
+                    R.requantize(zmm(p), flag: flag, &a)
                     R.store(zmm(p), to: pixel(p, first: output, step: outputStep), mask: k(1), flag: flag, &a)
                 }
             }

@@ -52,7 +52,7 @@ enum DepthwiseRequantize16AVX512 {
             a.vmovups(x, .mem(sums), mask: k(1), zeroing: true)
             a.vcvttps2dq(x, .register(x))
             a.vpaddd(x, x, .register(R.bias))
-            R.requantize(x, flag: flag, clamps: false, &a)
+            R.requantize(x, flag: flag, &a)
             R.store(x, to: .mem(output), mask: k(1), flag: flag, &a)
             a.add(sums, sumsStride)
             a.add(output, outputStride)

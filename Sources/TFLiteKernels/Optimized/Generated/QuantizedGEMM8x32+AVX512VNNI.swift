@@ -129,7 +129,7 @@ enum QuantizedGEMM8x32AVX512VNNI {
                 }
                 let x = accumulator(r, panel)
                 if layout == .uint8WeightQuads { a.vpaddd(x, x, .broadcast(.r9, disp: Int32(4 * r))) }
-                R.requantize(x, flag: .r10, clamps: false, &a)
+                R.requantize(x, flag: .r10, &a)
                 R.store(x, to: .mem(destination), mask: k(1), flag: .r10, &a)
                 a.add(destination, stride)
             }

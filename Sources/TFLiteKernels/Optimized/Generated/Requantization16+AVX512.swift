@@ -11,6 +11,8 @@ import MachineCode
 /// branch: the residual offsets, and the negative addends, skipped in layers whose clamp takes
 /// every negative result to its minimum (`ConvRequantizer.clampsNegativeResults`: RELU and
 /// RELU6), where they cannot change a byte: 10 vector instructions to the clamp instead of 14.
+/// The clamp and the narrowing store go together (`store`): a layer whose clamp is its 8-bit
+/// type's whole range leaves it to a saturating store, one or two instructions less.
 /// The bias is the caller's to add.
 ///
 /// Registers: the per-channel tables of one 16-channel block in zmm16–25 and its flag in a
@@ -86,13 +88,13 @@ enum Requantization16AVX512 {
                                  oddNegativeAddend: oddNegativeAddend, evenShift: evenShift, oddShift: oddShift, t0: t0, t1: t1)
 
     /// Requantizes the 16 Int32 values in `x` (bias already added) in place, with the tables,
-    /// the block's `flag` and the constants loaded; without `clamps`, leaves the clamp to
-    /// `store(_:to:mask:flag:_:)`.
-    static func requantize(_ x: VectorRegister, flag: GeneralRegister, clamps: Bool = true, _ a: inout Assembler) {
-        requantize(x, tables, residualOffset: residualOffset, flag: flag, clamps: clamps, &a)
+    /// the block's `flag` and the constants loaded, up to the clamp, which
+    /// `store(_:to:mask:flag:_:)` applies with the store.
+    static func requantize(_ x: VectorRegister, flag: GeneralRegister, _ a: inout Assembler) {
+        requantize(x, tables, residualOffset: residualOffset, flag: flag, clamps: false, &a)
     }
 
-    /// Clamps the 16 values `requantize(_:flag:clamps: false)` left in `x` and stores them as
+    /// Clamps the 16 values `requantize(_:flag:_:)` left in `x` and stores them as
     /// bytes at `destination` (lanes of `mask`): a layer whose clamp is its type's whole range
     /// (`ConvRequantizer.typeRangeClampFlag`) by saturating narrowing alone (`vpmovsdb`, or
     /// `vpmaxsd` with the minimum 0 then `vpmovusdb`), any other by `vpmaxsd`, `vpminsd` and

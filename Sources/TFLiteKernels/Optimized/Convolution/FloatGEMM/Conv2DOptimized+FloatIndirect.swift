@@ -16,9 +16,10 @@ extension Conv2DOptimized {
     /// layer a kernel that `runsPointwiseTiles` takes a block's whole tiles in one call, without
     /// a table. `packedFilter` must be packed with `K.panelWidth`; `tiles` counts `K.rows`-pixel
     /// tiles; a `residual` needs a generated `K`, and with fewer channels than the output,
-    /// `zeros` of at least a panel (its zero row, `FloatConvResidual.zeroRowFloats`). The run table, the taps per tile and the room
-    /// for a partial panel come from `workspace`, `floatIndirectWorkspaceBytes` bytes for this
-    /// call alone (the calling thread's, see ``KernelWorkspace``), or from a temporary without one.
+    /// `zeros` of at least a panel (its zero row, `FloatConvResidual.zeroRowFloats`). The run
+    /// table, the taps per tile and the room for a partial panel come from `workspace`,
+    /// `floatIndirectWorkspaceBytes` bytes for this call alone (the calling thread's, see
+    /// ``KernelWorkspace``), or from a temporary without one.
     static func floatIndirect<K: FloatConvTileKernel>(_ kernel: K.Type, _ g: ConvolutionGeometry,
                                                       activationMin: Float, activationMax: Float,
                                                       input: UnsafePointer<Float>, packedFilter: UnsafePointer<Float>,
@@ -89,12 +90,12 @@ extension Conv2DOptimized {
                                                      residualMax: residual?.max ?? .infinity,
                                                      partialPanel: partialPanel)
                     let weights = packedFilter + panel * depth * nr
-                    // Whole 1 × 1 tiles in one call where the kernel loops over them itself.
                     /// The fused ADD's rows from the tile at pixel `first` on, in this panel.
                     func residualRows(_ first: Int) {
                         guard let rows = residual?.rows(pixel: first, channel: n0, zeros: zeros) else { return }
                         (epilogue.residual, epilogue.residualStride) = (rows.start, rows.stride)
                     }
+                    // Whole 1 × 1 tiles in one call where the kernel loops over them itself.
                     if wholeTiles > 0 {
                         residualRows(blockStart * mr)
                         K.pointwiseTiles(wholeTiles, input: input + blockStart * mr * cin, inputDepth: cin, weights: weights,
