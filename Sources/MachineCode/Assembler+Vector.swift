@@ -143,6 +143,11 @@ extension Assembler {
         threeOperand(0x58, map: .map0F, prefix: .none, dst, a, b)
     }
 
+    /// `vsubps dst, a, b`: `a − b` per lane.
+    public mutating func vsubps(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorSource) {
+        threeOperand(0x5C, map: .map0F, prefix: .none, dst, a, b)
+    }
+
     /// `vmulps dst, a, b`; with `mask` (EVEX), only the selected lanes are computed (the others
     /// are zeroed with `zeroing`, else kept), and masked-off lanes of a memory `b` are never read.
     public mutating func vmulps(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorSource,
@@ -238,6 +243,7 @@ extension Assembler {
     public mutating func vfmadd231ps(_ d: VectorRegister, _ a: VectorRegister, _ b: VectorRegister) { vfmadd231ps(d, a, .register(b)) }
     public mutating func vaddps(_ d: VectorRegister, _ a: VectorRegister, _ b: VectorRegister) { vaddps(d, a, .register(b)) }
     public mutating func vmulps(_ d: VectorRegister, _ a: VectorRegister, _ b: VectorRegister) { vmulps(d, a, .register(b)) }
+    public mutating func vsubps(_ d: VectorRegister, _ a: VectorRegister, _ b: VectorRegister) { vsubps(d, a, .register(b)) }
     public mutating func vmaxps(_ d: VectorRegister, _ a: VectorRegister, _ b: VectorRegister) { vmaxps(d, a, .register(b)) }
     public mutating func vminps(_ d: VectorRegister, _ a: VectorRegister, _ b: VectorRegister) { vminps(d, a, .register(b)) }
     public mutating func vxorps(_ d: VectorRegister, _ a: VectorRegister, _ b: VectorRegister) { vxorps(d, a, .register(b)) }

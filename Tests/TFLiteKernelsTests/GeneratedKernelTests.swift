@@ -29,6 +29,16 @@ final class GeneratedKernelTests: XCTestCase {
         XCTAssertEqual(MemoryLayout<A>.offset(of: \A.residualStrideBytes), Int(F.residualStrideBytes))
     }
 
+    func testResizeRowArgumentBlockLayoutMatchesTheGeneratedCode() {
+        typealias A = GeneratedResizeRowArguments
+        typealias F = A.Field
+        let fields: [(PartialKeyPath<A>, Int32)] = [
+            (\A.top, F.top), (\A.bottom, F.bottom), (\A.xLower, F.xLower), (\A.xUpper, F.xUpper),
+            (\A.xFraction, F.xFraction), (\A.width, F.width), (\A.fullBlocks, F.fullBlocks), (\A.output, F.output),
+            (\A.pixelBytes, F.pixelBytes), (\A.tailMask, F.tailMask), (\A.one, F.one)]
+        for (path, offset) in fields { XCTAssertEqual(MemoryLayout<A>.offset(of: path), Int(offset), "\(path)") }
+    }
+
     func testDepthwiseArgumentBlockLayoutMatchesTheGeneratedCode() {
         typealias A = GeneratedDepthwiseArguments
         typealias F = A.Field

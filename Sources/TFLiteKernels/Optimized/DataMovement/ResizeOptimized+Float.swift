@@ -1,6 +1,7 @@
 // RESIZE_BILINEAR (float32) and RESIZE_NEAREST_NEIGHBOR (any type) over a range of output
 // rows, with the sampling tables computed once at prepare. Same arithmetic, in the same
 // order, as the reference kernels, so results are bit-identical; rows split across threads.
+// On AVX-512 CPUs the rows of a bilinear upscale run in `ResizeBilinearRow16AVX512`.
 
 /// Sampling tables for resizing one NHWC geometry.
 public struct ResizeRowsPlan: Sendable {
@@ -65,6 +66,8 @@ public enum ResizeOptimized {
         // with its vertical weight (`p00 · wy0`, the reference's first multiply) are then made
         // once per input element, 2 per input element instead of 4 more per output element.
         let weighsEachRow = Self.weighsRows(p)
+        // Weighed rows are interpolated by the generated row where there is one (AVX-512).
+        let generatedRow = weighsEachRow ? GeneratedKernels.current?.resizeBilinearRow : nil
         plan.xLower.withUnsafeBufferPointer { xl in
         plan.xUpper.withUnsafeBufferPointer { xu in
         plan.xFraction.withUnsafeBufferPointer { xf in
@@ -80,8 +83,18 @@ public enum ResizeOptimized {
                     let top = weighted!, bottom = top + rowStride
                     for i in 0..<rowStride { top[i] = r0[i] * wy0 }
                     for i in 0..<rowStride { bottom[i] = r1[i] * dy }
-                    interpolate(top: top, bottom: bottom, rowWeights: nil, xl: xl, xu: xu, xf: xf,
-                                depth: depth, width: outWidth, output: dst)
+                    if let generatedRow, outWidth > 0, depth > 0 {
+                        var arguments = GeneratedResizeRowArguments(
+                            top: UnsafeRawPointer(top), bottom: UnsafeRawPointer(bottom),
+                            xLower: UnsafeRawPointer(xl.baseAddress!), xUpper: UnsafeRawPointer(xu.baseAddress!),
+                            xFraction: UnsafeRawPointer(xf.baseAddress!), width: outWidth, fullBlocks: depth / 16,
+                            output: UnsafeMutableRawPointer(dst), pixelBytes: 4 * depth,
+                            tailMask: (UInt32(1) << UInt32(depth % 16)) - 1)
+                        withUnsafePointer(to: &arguments) { generatedRow(UnsafeRawPointer($0)) }
+                    } else {
+                        interpolate(top: top, bottom: bottom, rowWeights: nil, xl: xl, xu: xu, xf: xf,
+                                    depth: depth, width: outWidth, output: dst)
+                    }
                 } else {
                     interpolate(top: r0, bottom: r1, rowWeights: (wy0, dy), xl: xl, xu: xu, xf: xf,
                                 depth: depth, width: outWidth, output: dst)

@@ -1,0 +1,111 @@
+import MachineCode
+
+/// The generated AVX-512 output row of a float RESIZE_BILINEAR upscale
+/// (`ResizeOptimized.bilinearFloat` where it weighs each input row first): for each output
+/// pixel `x`, every channel `c` is `top[xl + c]·wx0 + bottom[xl + c]·wx0 + top[xu + c]·dx +
+/// bottom[xu + c]·dx`, added in that order with separate roundings (`wx0 = 1 − dx`), exactly
+/// what the Swift row computes, 16 channels per step and the last partial step masked.
+///
+/// C signature (System V): `(arguments)`, a pointer to `GeneratedResizeRowArguments`.
+/// Preconditions: `width ≥ 1`; `fullBlocks ≥ 1` or a nonzero `tailMask`; every `xLower[x]` and
+/// `xUpper[x]` (in floats) leaves the pixel's channels inside `top` and `bottom`.
+enum ResizeBilinearRow16AVX512 {
+    typealias Function = @convention(c) (UnsafeRawPointer) -> Void
+
+    static func emit(into a: inout Assembler) {
+        typealias Field = GeneratedResizeRowArguments.Field
+        let args = GeneralRegister.rdi
+        let top = GeneralRegister.rsi, bottom = GeneralRegister.rdx, lower = GeneralRegister.r8, upper = GeneralRegister.r9
+        let fractions = GeneralRegister.r10, pixelsLeft = GeneralRegister.r11, output = GeneralRegister.rcx
+        let channel = GeneralRegister.r13, blocksLeft = GeneralRegister.r12
+        // The pixel's four corner runs: top and bottom row at the lower column, then the upper.
+        let corners: [GeneralRegister] = [.r14, .r15, .rbx, .rbp]
+        let one = zmm(31), dx = zmm(30), wx0 = zmm(29)
+        a.function(saving: [.rbx, .rbp, .r12, .r13, .r14, .r15]) { a, _ in
+            a.mov(top, .mem(args, disp: Field.top))
+            a.mov(bottom, .mem(args, disp: Field.bottom))
+            a.mov(lower, .mem(args, disp: Field.xLower))
+            a.mov(upper, .mem(args, disp: Field.xUpper))
+            a.mov(fractions, .mem(args, disp: Field.xFraction))
+            a.mov(pixelsLeft, .mem(args, disp: Field.width))
+            a.mov(output, .mem(args, disp: Field.output))
+            a.mov(.rax, 0xFFFF, width: .dword)
+            a.kmovw(k(1), .rax)
+            a.mov(.rax, .mem(args, disp: Field.tailMask), width: .dword)
+            a.kmovw(k(2), .rax)
+            a.vbroadcastss(one, .mem(args, disp: Field.one))
+            /// One step of 16 channels at byte `channel` of the pixel, lanes of `mask`.
+            func step(_ mask: OpmaskRegister) {
+                let (sum, product) = (zmm(0), zmm(1))
+                a.vmulps(sum, wx0, .memory(.mem(corners[0], index: channel, scale: 1)), mask: mask, zeroing: true)
+                a.vmulps(product, wx0, .memory(.mem(corners[1], index: channel, scale: 1)), mask: mask, zeroing: true)
+                a.vaddps(sum, sum, product)
+                a.vmulps(product, dx, .memory(.mem(corners[2], index: channel, scale: 1)), mask: mask, zeroing: true)
+                a.vaddps(sum, sum, product)
+                a.vmulps(product, dx, .memory(.mem(corners[3], index: channel, scale: 1)), mask: mask, zeroing: true)
+                a.vaddps(sum, sum, product)
+                a.vmovups(.mem(output, index: channel, scale: 1), sum, mask: mask)
+            }
+            let pixel = a.newLabel(), block = a.newLabel(), tail = a.newLabel(), next = a.newLabel()
+            a.bind(pixel)
+            a.mov(.rax, .mem(lower))
+            a.lea(corners[0], .mem(top, index: .rax, scale: 4))
+            a.lea(corners[1], .mem(bottom, index: .rax, scale: 4))
+            a.mov(.rax, .mem(upper))
+            a.lea(corners[2], .mem(top, index: .rax, scale: 4))
+            a.lea(corners[3], .mem(bottom, index: .rax, scale: 4))
+            a.vbroadcastss(dx, .mem(fractions))
+            a.vsubps(wx0, one, dx)
+            a.xor(channel, channel, width: .dword)
+            a.mov(blocksLeft, .mem(args, disp: Field.fullBlocks))
+            a.test(blocksLeft, blocksLeft)
+            a.j(.equal, tail)
+            a.bind(block)
+            step(k(1))
+            a.add(channel, 64)
+            a.dec(blocksLeft)
+            a.j(.notEqual, block)
+            a.bind(tail)
+            a.mov(.rax, .mem(args, disp: Field.tailMask), width: .dword)
+            a.test(.rax, .rax, width: .dword)
+            a.j(.equal, next)
+            step(k(2))
+            a.bind(next)
+            a.add(output, .mem(args, disp: Field.pixelBytes))
+            a.add(lower, 8)
+            a.add(upper, 8)
+            a.add(fractions, 4)
+            a.dec(pixelsLeft)
+            a.j(.notEqual, pixel)
+        }
+    }
+}
+
+/// The argument block of `ResizeBilinearRow16AVX512`, laid out as the generated code reads it.
+struct GeneratedResizeRowArguments {
+    /// The input row below and above the output row, each already multiplied by its vertical weight.
+    var top: UnsafeRawPointer
+    var bottom: UnsafeRawPointer
+    /// Per output pixel: the float offsets of the lower and upper input columns, and the fraction `dx`.
+    var xLower: UnsafeRawPointer
+    var xUpper: UnsafeRawPointer
+    var xFraction: UnsafeRawPointer
+    /// Output pixels.
+    var width: Int
+    /// Whole 16-channel steps per pixel.
+    var fullBlocks: Int
+    var output: UnsafeMutableRawPointer
+    /// Bytes from one output pixel to the next (the channels' floats).
+    var pixelBytes: Int
+    /// The lanes of the last, partial step (0: none).
+    var tailMask: UInt32
+    /// 1.0, from which the kernel subtracts `dx`.
+    var one: Float = 1
+
+    /// Byte offsets of the fields (checked against `MemoryLayout` by the kernel tests).
+    enum Field {
+        static let top: Int32 = 0, bottom: Int32 = 8, xLower: Int32 = 16, xUpper: Int32 = 24, xFraction: Int32 = 32
+        static let width: Int32 = 40, fullBlocks: Int32 = 48, output: Int32 = 56, pixelBytes: Int32 = 64
+        static let tailMask: Int32 = 72, one: Int32 = 76
+    }
+}
