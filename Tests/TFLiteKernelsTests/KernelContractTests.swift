@@ -43,6 +43,33 @@ final class KernelContractTests: XCTestCase {
         XCTAssertNil(adjacent.violation(), "touching ranges do not overlap")
     }
 
+    func testResizeRowBlocks() {
+        let valid = GeneratedResizeRowArguments(top: read, bottom: read, xLower: read, xUpper: read, xFraction: read,
+                                                width: 7, fullBlocks: 1, output: memory + 2048, pixelBytes: 84,
+                                                tailMask: 0x1F)
+        XCTAssertNil(valid.violation())
+        var noTail = valid
+        (noTail.tailMask, noTail.pixelBytes) = (0, 64)
+        XCTAssertNil(noTail.violation(), "whole steps only")
+        var tailOnly = valid
+        (tailOnly.fullBlocks, tailOnly.pixelBytes) = (0, 20)
+        XCTAssertNil(tailOnly.violation(), "fewer than 16 channels")
+        let broken: [(String, (inout GeneratedResizeRowArguments) -> Void)] = [
+            ("no pixel", { $0.width = 0 }),
+            ("no channel", { ($0.fullBlocks, $0.tailMask, $0.pixelBytes) = (0, 0, 0) }),
+            ("negative steps", { $0.fullBlocks = -1 }),
+            ("a tail mask with a hole", { $0.tailMask = 0x1D }),
+            ("a whole step as tail", { $0.tailMask = 0xFFFF }),
+            ("pixel bytes for other channels", { $0.pixelBytes = 88 }),
+            ("one is not 1", { $0.one = 0.5 }),
+        ]
+        for (name, breakIt) in broken {
+            var block = valid
+            breakIt(&block)
+            XCTAssertNotNil(block.violation(), name)
+        }
+    }
+
     func testOffsetConversionBlocks() {
         let valid = GeneratedOffsetArguments(source: read, destination: memory + 1024, count: 256, offset: -128)
         XCTAssertNil(valid.violation())

@@ -90,6 +90,7 @@ public enum ResizeOptimized {
                             xFraction: UnsafeRawPointer(xf.baseAddress!), width: outWidth, fullBlocks: depth / 16,
                             output: UnsafeMutableRawPointer(dst), pixelBytes: 4 * depth,
                             tailMask: (UInt32(1) << UInt32(depth % 16)) - 1)
+                        KernelPrecondition.holds(arguments.violation())
                         withUnsafePointer(to: &arguments) { generatedRow(UnsafeRawPointer($0)) }
                     } else {
                         interpolate(top: top, bottom: bottom, rowWeights: nil, xl: xl, xu: xu, xf: xf,

@@ -7,8 +7,8 @@ import MachineCode
 /// what the Swift row computes, 16 channels per step and the last partial step masked.
 ///
 /// C signature (System V): `(arguments)`, a pointer to `GeneratedResizeRowArguments`.
-/// Preconditions: `width ≥ 1`; `fullBlocks ≥ 1` or a nonzero `tailMask`; every `xLower[x]` and
-/// `xUpper[x]` (in floats) leaves the pixel's channels inside `top` and `bottom`.
+/// Preconditions: `GeneratedResizeRowArguments.violation()`; every `xLower[x]` and `xUpper[x]`
+/// (in floats) leaves the pixel's channels inside `top` and `bottom`.
 enum ResizeBilinearRow16AVX512 {
     typealias Function = @convention(c) (UnsafeRawPointer) -> Void
 
@@ -101,6 +101,25 @@ struct GeneratedResizeRowArguments {
     var tailMask: UInt32
     /// 1.0, from which the kernel subtracts `dx`.
     var one: Float = 1
+
+    /// The contract of `ResizeBilinearRow16AVX512`, as far as the block shows it: `width ≥ 1`
+    /// and at least one channel (`fullBlocks ≥ 1` or a nonzero `tailMask`: the loops run their
+    /// body before testing their counters); `tailMask` a mask of the low 0–15 lanes; each output
+    /// pixel's bytes hold its channels (`pixelBytes = 4 · channels`); `one` is 1.
+    /// - Returns: nil when the contract holds, else what is broken.
+    func violation() -> String? {
+        if width < 1 || fullBlocks < 0 || (fullBlocks == 0 && tailMask == 0) {
+            return "generated resize row: width \(width), \(fullBlocks) whole steps and tail mask \(tailMask): no pixel or no channel"
+        }
+        if tailMask & (tailMask &+ 1) != 0 || tailMask >= 1 << 15 {
+            return "generated resize row: tail mask \(tailMask) is not the low lanes of a partial step"
+        }
+        if pixelBytes != 4 * (16 * fullBlocks + tailMask.nonzeroBitCount) {
+            return "generated resize row: \(pixelBytes) bytes per pixel for \(16 * fullBlocks + tailMask.nonzeroBitCount) channels"
+        }
+        if one != 1 { return "generated resize row: one is \(one)" }
+        return nil
+    }
 
     /// Byte offsets of the fields (checked against `MemoryLayout` by the kernel tests).
     enum Field {
