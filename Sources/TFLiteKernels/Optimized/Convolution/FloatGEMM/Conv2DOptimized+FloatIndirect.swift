@@ -145,6 +145,22 @@ extension Conv2DOptimized {
         let lastColumn = (g.filterWidth - 1), lastRow = (g.filterHeight - 1) * g.dilationHeight
         let rowStep = g.dilationHeight * g.inputWidth * cin
         var cursor = OutputPixelCursor(pixel: first, g)
+        // A whole tile inside one output row (most tiles of a stem): its windows are
+        // `strideWidth` pixels apart, so it takes a bounds check per edge, not per pixel.
+        if count == mr, cursor.column + mr <= g.outputWidth {
+            let y0 = cursor.row * g.strideHeight - g.padTop, x0 = cursor.column * g.strideWidth - g.padLeft
+            guard y0 >= 0, y0 + lastRow < g.inputHeight, x0 >= 0,
+                  x0 + (mr - 1) * g.strideWidth + lastColumn < g.inputWidth else { return false }
+            let pixelStep = g.strideWidth &* cin
+            var run = input + ((cursor.batch * g.inputHeight + y0) * g.inputWidth + x0) * cin
+            var t = 0
+            for _ in 0..<g.filterHeight {
+                for r in 0..<mr { tileRuns[t &+ r] = UnsafePointer(run + r &* pixelStep) }
+                run += rowStep
+                t &+= mr
+            }
+            return true
+        }
         for r in 0..<mr {
             if r > 0 && r < count { cursor.advance() }
             let y0 = cursor.row * g.strideHeight - g.padTop, x0 = cursor.column * g.strideWidth - g.padLeft
