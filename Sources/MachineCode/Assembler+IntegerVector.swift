@@ -47,6 +47,9 @@ extension Assembler {
     public mutating func vpsubb(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorSource) { integerOp(0xF8, dst, a, b) }
     /// `vpaddusb dst, a, b`: unsigned byte sums saturated at 255.
     public mutating func vpaddusb(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorSource) { integerOp(0xDC, dst, a, b) }
+    /// `vpsadbw dst, a, b` (AVX2; AVX512-BW for zmm): each 64-bit lane of `dst` the sum of the
+    /// absolute differences of the eight unsigned bytes of `a` and `b` in it (with `b` zero: their sum).
+    public mutating func vpsadbw(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorSource) { integerOp(0xF6, dst, a, b) }
     /// `vpshufb dst, table, indices`: byte `i` becomes byte `indices[i] & 15` of `table`'s 16-byte
     /// lane holding `i`, or zero where `indices[i]` has its top bit set.
     public mutating func vpshufb(_ dst: VectorRegister, _ table: VectorRegister, _ indices: VectorSource) {
@@ -242,6 +245,14 @@ extension Assembler {
         precondition(dst.width == .xmm && dst.index < 16, "vmovd fills an xmm register (VEX form)")
         vectorInstruction(0x6E, map: .map0F, prefix: .p66, width: .xmm, reg: dst.index, vvvv: 0, .register(src.index))
     }
+    /// `vmovd [dst], src`: stores the low 32 bits of xmm `src`.
+    public mutating func vmovd(_ dst: MemoryOperand, _ src: VectorRegister) {
+        precondition(src.width == .xmm && src.index < 16, "vmovd stores an xmm register (VEX form)")
+        let saved = prefersEVEX
+        prefersEVEX = false
+        vectorInstruction(0x7E, map: .map0F, prefix: .p66, width: .xmm, reg: src.index, vvvv: 0, .memory(dst))
+        prefersEVEX = saved
+    }
     /// `vpbroadcastd dst, src`: lane 0 of xmm `src` to every 32-bit lane of `dst`.
     public mutating func vpbroadcastd(_ dst: VectorRegister, _ src: VectorRegister) {
         vectorInstruction(0x58, map: .map0F38, prefix: .p66, width: dst.width, reg: dst.index, vvvv: 0,
@@ -264,6 +275,7 @@ extension Assembler {
     public mutating func vpor(_ d: VectorRegister, _ a: VectorRegister, _ b: VectorRegister) { vpor(d, a, .register(b)) }
     public mutating func vpsubb(_ d: VectorRegister, _ a: VectorRegister, _ b: VectorRegister) { vpsubb(d, a, .register(b)) }
     public mutating func vpaddusb(_ d: VectorRegister, _ a: VectorRegister, _ b: VectorRegister) { vpaddusb(d, a, .register(b)) }
+    public mutating func vpsadbw(_ d: VectorRegister, _ a: VectorRegister, _ b: VectorRegister) { vpsadbw(d, a, .register(b)) }
     public mutating func vpshufb(_ d: VectorRegister, _ t: VectorRegister, _ i: VectorRegister) { vpshufb(d, t, .register(i)) }
     public mutating func vpcmpgtd(_ d: VectorRegister, _ a: VectorRegister, _ b: VectorRegister) { vpcmpgtd(d, a, .register(b)) }
     public mutating func vpackssdw(_ d: VectorRegister, _ a: VectorRegister, _ b: VectorRegister) { vpackssdw(d, a, .register(b)) }

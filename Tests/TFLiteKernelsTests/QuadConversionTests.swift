@@ -76,4 +76,49 @@ final class QuadConversionTests: XCTestCase {
             }
         }
     }
+
+    /// The generated uint8 conversion with pixel sums at every width the CPU has, against the
+    /// per-byte loop: depths of whole vectors and of every tail part (16, 32, 48 bytes past them),
+    /// bytes random, all 255 and all 0, 0 to 5 pixels; nothing written past the pixels or their
+    /// sums. The argument block's layout is the one the kernel reads.
+    func testGeneratedPixelSumsAtEveryWidth() throws {
+        XCTAssertEqual(MemoryLayout<GeneratedPixelSumArguments>.offset(of: \.vectorsPerPixel),
+                       Int(GeneratedPixelSumArguments.Field.vectorsPerPixel))
+        XCTAssertEqual(MemoryLayout<GeneratedPixelSumArguments>.offset(of: \.tailBytes), Int(GeneratedPixelSumArguments.Field.tailBytes))
+        XCTAssertEqual(MemoryLayout<GeneratedPixelSumArguments>.offset(of: \.sums), Int(GeneratedPixelSumArguments.Field.sums))
+        XCTAssertEqual(MemoryLayout<GeneratedPixelSumArguments>.offset(of: \.offset), Int(GeneratedPixelSumArguments.Field.offset))
+        guard let features = CPUFeatures.current, features.supportedLevel >= .avx2 else {
+            throw XCTSkip("this CPU has no AVX2: no generated pixel sums to test")
+        }
+        let levels: [InstructionSetLevel] = features.supportedLevel >= .avx512 ? [.avx2, .avx512] : [.avx2]
+        var rng = SeededGenerator(seed: 94)
+        for level in levels {
+            let kernels = try GeneratedKernels(level: level)
+            let sumsKernel = try XCTUnwrap(kernels.flipSignBitsPixelSums)
+            XCTAssertEqual(sumsKernel.vectorBytes, level >= .avx512 ? 64 : 32)
+            for depth in [16, 32, 48, 64, 80, 96, 112, 128, 144, 176, 240, 256, 272, 4_096] {
+                for fill in [nil, UInt8(255), UInt8(0)] as [UInt8?] {
+                    let pixels = rng.int(0...5)
+                    let x = (0..<(pixels * depth)).map { _ in fill ?? UInt8(truncatingIfNeeded: rng.next()) }
+                    var out = [UInt8](repeating: 0xA5, count: pixels * depth + 64)
+                    var sums = [Int32](repeating: 77, count: pixels + 2)
+                    x.withUnsafeBufferPointer { xs in
+                        out.withUnsafeMutableBufferPointer { o in
+                            sums.withUnsafeMutableBufferPointer { s in
+                                Int8QuadPacking.convertGenerated(sumsKernel.function, vectorBytes: sumsKernel.vectorBytes,
+                                                                 xs.baseAddress ?? UnsafePointer(o.baseAddress!), pixels: pixels,
+                                                                 depth: depth, into: o.baseAddress!, sums: s.baseAddress!)
+                            }
+                        }
+                    }
+                    let expected = (0..<out.count).map { $0 < x.count ? x[$0] ^ 0x80 : 0xA5 }
+                    XCTAssertEqual(out, expected, "\(level) depth \(depth)")
+                    let expectedSums = (0..<sums.count).map { p in
+                        p < pixels ? (0..<depth).reduce(Int32(0)) { $0 + Int32(x[p * depth + $1]) - 128 } : 77
+                    }
+                    XCTAssertEqual(sums, expectedSums, "\(level) depth \(depth) fill \(String(describing: fill))")
+                }
+            }
+        }
+    }
 }

@@ -411,6 +411,50 @@ final class QuantizedGEMMTests: XCTestCase {
     /// The uint8-weight quad layout (uint8 weights with nonzero zero points against signed
     /// `x − 128`, window sums per output pixel, padding taps at `zp − 128`): CONV_2D, FULLY_CONNECTED
     /// and the patch form.
+    /// The window-sum terms of the uint8-weight quads for every tile of random geometries
+    /// (padding, strides, dilations, 2 batches), against their definition: interior tiles
+    /// (`QuantizedGEMM.interiorWindowOrigin`, summed as vectors of 8 pixels) and the others
+    /// (pixel by pixel, padding taps adding the padding pixel's sum).
+    func testWindowSumTermsOfEveryTile() {
+        var rng = SeededGenerator(seed: 96)
+        var interiorTiles = 0, otherTiles = 0
+        for index in 0..<80 {
+            let g = randomGeometry(&rng, index: index)
+            let inputPixels = g.batches * g.inputHeight * g.inputWidth
+            let outputPixels = g.batches * g.outputHeight * g.outputWidth
+            let pixelSums = (0..<inputPixels).map { _ in Int32(rng.int(-40_000...40_000)) }
+            let padding = Int32(rng.int(-600...600)), scale = Int32(rng.int(-255...0))
+            pixelSums.withUnsafeBufferPointer { sums in
+                let windowSums = QuantizedGEMMWindowSums(pixelSums: sums.baseAddress!, padding: padding, scale: scale)
+                var terms = [Int32](repeating: 0, count: QuantizedGEMM.tilePixels)
+                var origin = GEMMTileOrigin(g, pixel: 0)
+                for first in stride(from: 0, to: outputPixels, by: QuantizedGEMM.tilePixels) {
+                    if first > 0 { origin.advance(g, by: QuantizedGEMM.tilePixels) }
+                    let rows = min(QuantizedGEMM.tilePixels, outputPixels - first)
+                    if QuantizedGEMM.interiorWindowOrigin(g, origin: origin, rows: rows) != nil { interiorTiles += 1 } else { otherTiles += 1 }
+                    QuantizedGEMM.windowSumTerms(g, origin: origin, rows: rows, windowSums, into: &terms)
+                    for r in 0..<rows {
+                        let p = first + r
+                        let b = p / (g.outputHeight * g.outputWidth), oy = p / g.outputWidth % g.outputHeight
+                        let ox = p % g.outputWidth
+                        var sum: Int32 = 0
+                        for fy in 0..<g.filterHeight {
+                            for fx in 0..<g.filterWidth {
+                                let iy = oy * g.strideHeight - g.padTop + fy * g.dilationHeight
+                                let ix = ox * g.strideWidth - g.padLeft + fx * g.dilationWidth
+                                let inside = iy >= 0 && iy < g.inputHeight && ix >= 0 && ix < g.inputWidth
+                                sum &+= inside ? sums[(b * g.inputHeight + iy) * g.inputWidth + ix] : padding
+                            }
+                        }
+                        XCTAssertEqual(terms[r], scale &* sum, "geometry \(index) pixel \(p)")
+                    }
+                }
+            }
+        }
+        XCTAssertGreaterThan(interiorTiles, 20, "the interior tiles' vector sums ran")
+        XCTAssertGreaterThan(otherTiles, 20, "the border tiles' pixel sums ran")
+    }
+
     func testUInt8WeightQuadLayoutIsBitExact() {
         for kernel in QuantizedGEMMKernel.compiled {
             var rng = SeededGenerator(seed: 30)

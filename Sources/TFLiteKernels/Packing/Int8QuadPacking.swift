@@ -196,6 +196,23 @@ public enum Int8QuadPacking {
         }
     }
 
+    /// The uint8 `convert` of a depth that is a multiple of 16 (its quad layout is the pixels
+    /// back to back) through `kernel`, `FlipSignBitsPixelSumsAVX` with vectors of `vectorBytes`.
+    /// - Precondition: as `convert`'s, and `depth % 16 == 0`. Checked under
+    ///   `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it (`GeneratedPixelSumArguments.violation`).
+    @inline(never)
+    static func convertGenerated(_ kernel: FlipSignBitsPixelSumsAVX.Function, vectorBytes: Int, _ x: UnsafePointer<UInt8>,
+                                 pixels: Int, depth: Int, into out: UnsafeMutablePointer<UInt8>,
+                                 sums: UnsafeMutablePointer<Int32>) {
+        precondition(depth % 16 == 0, "the generated pixel sums take whole 16-byte parts")
+        var arguments = GeneratedPixelSumArguments(source: UnsafeRawPointer(x), destination: UnsafeMutableRawPointer(out),
+                                                   pixels: pixels, vectorsPerPixel: depth / vectorBytes,
+                                                   tailBytes: depth % vectorBytes, sums: sums,
+                                                   offset: -128 &* Int32(truncatingIfNeeded: depth))
+        KernelPrecondition.holds(arguments.violation(vectorBytes: vectorBytes))
+        withUnsafePointer(to: &arguments) { kernel(UnsafeRawPointer($0)) }
+    }
+
     // MARK: uint8 weights (uint8 CONV_2D / FULLY_CONNECTED)
     //
     // With uint8 weights `w` (zero point zw) the roles swap: weights are the unsigned operand and
@@ -240,6 +257,11 @@ public enum Int8QuadPacking {
     public static func convert(_ x: UnsafePointer<UInt8>, pixels: Int, depth: Int, into out: UnsafeMutablePointer<UInt8>,
                                sums: UnsafeMutablePointer<Int32>) {
         KernelPrecondition.check(pixels >= 0 && depth >= 0, "Int8QuadPacking.convert: \(pixels) pixels of depth \(depth)")
+        if depth % 16 == 0, let generated = GeneratedKernels.current?.flipSignBitsPixelSums {
+            convertGenerated(generated.function, vectorBytes: generated.vectorBytes, x, pixels: pixels, depth: depth,
+                             into: out, sums: sums)
+            return
+        }
         let stride = quadDepth(depth)
         let flip = SIMD16<UInt8>(repeating: 0x80)
         for p in 0..<pixels {

@@ -20,18 +20,11 @@ enum GEMMOffsetTable {
     }
 
     /// The window origin address of the tile at `origin` (`rows` pixels) when the shared table
-    /// describes it: 8 pixels in one output row (or, for a layer that reads its own pixels only,
-    /// any 8 consecutive pixels) whose windows lie inside the input. Nil otherwise.
+    /// describes it (`QuantizedGEMM.interiorWindowOrigin`: 8 pixels in one output row whose
+    /// windows lie inside the input). Nil otherwise.
     @inline(__always)
     static func base(_ g: ConvolutionGeometry, origin: GEMMTileOrigin, rows: Int, input: UnsafeRawPointer,
                      pixelBytes: Int) -> Int? {
-        let n = QuantizedGEMM.tilePixels
-        guard rows == n else { return nil }
-        if QuantizedGEMM.readsOwnPixelsOnly(g) { return Int(bitPattern: input) &+ origin.pixel &* pixelBytes }
-        guard origin.column + n <= g.outputWidth else { return nil }
-        let y0 = origin.row * g.strideHeight - g.padTop, x0 = origin.column * g.strideWidth - g.padLeft
-        guard y0 >= 0, y0 + (g.filterHeight - 1) * g.dilationHeight < g.inputHeight, x0 >= 0,
-              x0 + (n - 1) * g.strideWidth + (g.filterWidth - 1) * g.dilationWidth < g.inputWidth else { return nil }
-        return Int(bitPattern: input) &+ ((origin.batch * g.inputHeight + y0) * g.inputWidth + x0) &* pixelBytes
+        QuantizedGEMM.interiorWindowOrigin(g, origin: origin, rows: rows).map { Int(bitPattern: input) &+ $0 &* pixelBytes }
     }
 }

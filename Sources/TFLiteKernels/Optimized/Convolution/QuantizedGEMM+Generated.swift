@@ -46,6 +46,22 @@ extension QuantizedGEMM {
             && g.padLeft == 0 && g.inputHeight == g.outputHeight && g.inputWidth == g.outputWidth
     }
 
+    /// The input pixel index (over all batches) of the window origin of the tile at `origin`
+    /// (`rows` pixels) when the tile is 8 pixels in one output row (for a layer that reads its
+    /// own pixels only, any 8 consecutive pixels) whose windows lie inside the input, so pixel
+    /// `r`'s window starts `r · strideWidth` input pixels after it. Nil otherwise.
+    @inline(__always)
+    static func interiorWindowOrigin(_ g: ConvolutionGeometry, origin: GEMMTileOrigin, rows: Int) -> Int? {
+        let n = tilePixels
+        guard rows == n else { return nil }
+        if readsOwnPixelsOnly(g) { return origin.pixel }
+        guard origin.column + n <= g.outputWidth else { return nil }
+        let y0 = origin.row * g.strideHeight - g.padTop, x0 = origin.column * g.strideWidth - g.padLeft
+        guard y0 >= 0, y0 + (g.filterHeight - 1) * g.dilationHeight < g.inputHeight, x0 >= 0,
+              x0 + (n - 1) * g.strideWidth + (g.filterWidth - 1) * g.dilationWidth < g.inputWidth else { return nil }
+        return (origin.batch * g.inputHeight + y0) * g.inputWidth + x0
+    }
+
     /// Fills `pointers[t·8 + r]` with output pixel `origin.pixel + r`'s input run for tap `t`
     /// (`pixelBytes` per input pixel; the padding pixel after the last batch for taps outside the
     /// input); rows past `rows` repeat the last pixel.
@@ -109,9 +125,26 @@ extension QuantizedGEMM {
     }
 
     /// `terms[r]` = the window-sum term of output pixel `origin.pixel + r` (uint8-weight quads), `r < rows`.
+    /// A tile whose windows lie inside the input (`interiorWindowOrigin`) sums its 8 pixels'
+    /// windows together, a vector of pixel sums per tap, without bounds checks.
     @inline(__always)
     static func windowSumTerms(_ g: ConvolutionGeometry, origin: GEMMTileOrigin, rows: Int,
                                _ windowSums: QuantizedGEMMWindowSums, into terms: UnsafeMutablePointer<Int32>) {
+        if let first = interiorWindowOrigin(g, origin: origin, rows: rows) {
+            var sums = SIMD8<Int32>()
+            for fy in 0..<g.filterHeight {
+                for fx in 0..<g.filterWidth {
+                    let tap = windowSums.pixelSums + (first &+ fy &* g.dilationHeight &* g.inputWidth &+ fx &* g.dilationWidth)
+                    if g.strideWidth == 1 {
+                        sums &+= UnsafeRawPointer(tap).loadUnaligned(as: SIMD8<Int32>.self)
+                    } else {
+                        for r in 0..<8 { sums[r] = sums[r] &+ tap[r &* g.strideWidth] }
+                    }
+                }
+            }
+            UnsafeMutableRawPointer(terms).storeBytes(of: sums &* windowSums.scale, as: SIMD8<Int32>.self)
+            return
+        }
         forEachPixel(g, origin: origin, rows: rows) { r, b, y0, x0 in
             guard r < rows else { return }
             var sum: Int32 = 0

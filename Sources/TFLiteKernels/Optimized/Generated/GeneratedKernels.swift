@@ -63,6 +63,8 @@ public final class GeneratedKernels: Sendable {
     let offsetInt8ToFloat: (function: OffsetBytesToFloatAVX.Function, lanes: Int)?
     /// `FlipSignBitsAVX` (ymm at AVX2, zmm at `.avx512` and up) and the bytes it converts per step.
     let flipSignBits: (function: FlipSignBitsAVX.Function, bytesPerStep: Int)?
+    /// `FlipSignBitsPixelSumsAVX` (ymm at AVX2, zmm at `.avx512` and up) and its vector bytes.
+    let flipSignBitsPixelSums: (function: FlipSignBitsPixelSumsAVX.Function, vectorBytes: Int)?
     /// `ByteTableLookup64AVX512VBMI` (at `.avx512` and up, on CPUs with AVX512-VBMI).
     let byteTableLookup64: ByteTableLookup64AVX512VBMI.Function?
     /// `ByteTableLookup32AVX2` (every level from `.avx2`; where `byteTableLookup64` exists, that one runs).
@@ -85,7 +87,7 @@ public final class GeneratedKernels: Sendable {
     public init(level: InstructionSetLevel) throws {
         self.level = level
         guard level >= .avx2 else {
-            (kernelNames, gemm8x16, flipSignBits) = ([], nil, nil)
+            (kernelNames, gemm8x16, flipSignBits, flipSignBitsPixelSums) = ([], nil, nil, nil)
             (floatConv6x16, depthwiseTiles16, depthwiseExactTiles16, depthwiseRequantizeUInt8, depthwiseRequantizeInt8, code)
                 = (nil, nil, nil, nil, nil, nil)
             (vnniGEMM, floatConv8x32, offsetUInt8ToFloat, offsetInt8ToFloat, byteTableLookup64) = (nil, nil, nil, nil, nil)
@@ -147,6 +149,8 @@ public final class GeneratedKernels: Sendable {
         OffsetBytesToFloatAVX.emit(signed: true, width: vectorWidth, into: &a)
         let flipEntry = a.count
         FlipSignBitsAVX.emit(width: vectorWidth, into: &a)
+        let pixelSumsEntry = a.count
+        FlipSignBitsPixelSumsAVX.emit(width: vectorWidth, into: &a)
         let pairLinearSignedEntry = a.count
         QuantizedPairLinear16AVX.emit(signed: true, width: vectorWidth, into: &a)
         let pairLinearUnsignedEntry = a.count
@@ -189,7 +193,8 @@ public final class GeneratedKernels: Sendable {
              ("DepthwiseRequantize16+AVX2.uint8", requantizeUInt8Entry), ("DepthwiseRequantize16+AVX2.int8", requantizeInt8Entry),
              ("DepthwiseRequantize16+AVX512", requantize512Entry),
              ("OffsetBytesToFloat.uint8", offsetUInt8Entry), ("OffsetBytesToFloat.int8", offsetInt8Entry),
-             ("FlipSignBits+\(vectorWidth == .zmm ? "AVX512" : "AVX2")", flipEntry), ("ByteTableLookup64+AVX512VBMI", byteTableEntry),
+             ("FlipSignBits+\(vectorWidth == .zmm ? "AVX512" : "AVX2")", flipEntry),
+             ("FlipSignBitsPixelSums+\(vectorWidth == .zmm ? "AVX512" : "AVX2")", pixelSumsEntry), ("ByteTableLookup64+AVX512VBMI", byteTableEntry),
              ("ByteTableLookup32+AVX2", byteTable32Entry),
              ("QuantizedPairLinear16.int8", pairLinearSignedEntry), ("QuantizedPairLinear16.uint8", pairLinearUnsignedEntry)]
             + (vnniEntries ?? []).enumerated().map { ("QuantizedGEMM8x32+AVX512VNNI.\($0.offset)", $0.element) }
@@ -241,6 +246,8 @@ public final class GeneratedKernels: Sendable {
         offsetInt8ToFloat = (unsafeBitCast(code.address(at: offsetInt8Entry), to: OffsetBytesToFloatAVX.Function.self), lanes)
         flipSignBits = (unsafeBitCast(code.address(at: flipEntry), to: FlipSignBitsAVX.Function.self),
                         FlipSignBitsAVX.bytesPerStep(vectorWidth))
+        flipSignBitsPixelSums = (unsafeBitCast(code.address(at: pixelSumsEntry), to: FlipSignBitsPixelSumsAVX.Function.self),
+                                 vectorWidth.bytes)
         byteTableLookup64 = byteTable
             ? unsafeBitCast(code.address(at: byteTableEntry), to: ByteTableLookup64AVX512VBMI.Function.self) : nil
         byteTableLookup32 = unsafeBitCast(code.address(at: byteTable32Entry), to: ByteTableLookup32AVX2.Function.self)
@@ -275,7 +282,7 @@ public final class GeneratedKernels: Sendable {
                "DepthwiseConvTiles16+\(vectorWidth == .zmm ? "AVX512" : "AVX") (float; exact sums, FMA\(vectorWidth == .zmm ? "" : "; 8- and 4-channel blocks"))",
                "DepthwiseFloatFinish16+\(vectorWidth == .zmm ? "AVX512" : "AVX")",
                depthwiseRequantize512 == nil ? "DepthwiseRequantize16+AVX2 (uint8, int8)" : "DepthwiseRequantize16+AVX512", "OffsetBytesToFloat+\(vectorWidth == .zmm ? "AVX512" : "AVX2")",
-               "FlipSignBits+\(vectorWidth == .zmm ? "AVX512" : "AVX2")",
+               "FlipSignBits+\(vectorWidth == .zmm ? "AVX512" : "AVX2") (and pixel sums)",
                "QuantizedPairLinear16+\(vectorWidth == .zmm ? "AVX512" : "AVX2") (int8, uint8)"]
     }
 
