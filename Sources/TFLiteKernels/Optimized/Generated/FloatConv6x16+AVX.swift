@@ -13,12 +13,14 @@ import MachineCode
 /// half the instructions, results within an ulp per step of the reference's (models that do
 /// not quantize float activations; see `FloatArithmetic`).
 /// With `pointwiseTiles > 0` the call runs that many whole tiles of a 1 × 1 layer whose pixel
-/// `p` is at `runs + p · depthBytes` (no pointer table), whole panels only, as the AVX-512 tile
-/// does: one call per block of tiles instead of one per tile.
+/// `p` is at `runs + p · depthBytes` (no pointer table), as the AVX-512 tile does: one call per
+/// block of tiles instead of one per tile. A half panel (`laneMask` 0xFF: a last panel of 8
+/// channels) is computed whole and its first 8 lanes stored, with 8 bias and residual floats
+/// read: such layers (24, 40, 56 … channels) need no whole-panel buffers.
 ///
 /// C signature (System V): `(arguments)`, a pointer to `GeneratedFloatTileArguments`.
-/// Preconditions: `taps ≥ 1`, `inputDepth ≥ 1`, `1 ≤ count ≤ 6`; 16 bias floats readable; the
-/// 16 lanes of each stored row writable.
+/// Preconditions: `taps ≥ 1`, `inputDepth ≥ 1`, `1 ≤ count ≤ 6`; 16 bias floats readable and
+/// the 16 lanes of each stored row writable (8 of each for a half panel).
 enum FloatConv6x16AVX {
     typealias Function = @convention(c) (UnsafeRawPointer) -> Void
 
@@ -51,51 +53,57 @@ enum FloatConv6x16AVX {
 
         /// Bias, clamp, (residual, its clamp,) store rows 0 ..< count (`checksCount`; else all 6),
         /// going to `exit` after the last row when it checks; `output` and the residual pointer
-        /// (rbx) end 6 rows on when it does not.
+        /// (rbx) end 6 rows on when it does not. A half panel (`laneMask` 0xFF) reads the first
+        /// 8 floats of the bias and of each residual row and stores each row's first 8 lanes.
         func epilogue(_ a: inout Assembler, checksCount: Bool, exit: Assembler.Label) {
             a.mov(output, .mem(args, disp: Field.output))
             a.mov(stride, .mem(args, disp: Field.rowStrideBytes))
             a.mov(count, .mem(args, disp: Field.count))
             a.mov(.rax, .mem(args, disp: Field.bias))
-            a.vmovups(ymm(12), .mem(.rax))
-            a.vmovups(ymm(13), .mem(.rax, disp: 32))
             a.vbroadcastss(ymm(14), .mem(args, disp: Field.activationMin))
             a.vbroadcastss(ymm(15), .mem(args, disp: Field.activationMax))
-            let residual = GeneralRegister.rbx, plain = a.newLabel(), stored = a.newLabel()
+            let residual = GeneralRegister.rbx, halfPanel = a.newLabel(), stored = a.newLabel()
             a.mov(residual, .mem(args, disp: Field.residual))
-            a.test(residual, residual)
-            a.j(.equal, plain)
-            for withResidual in [true, false] {
-                if !withResidual { a.bind(plain) }
-                for r in 0..<6 {
-                    if r > 0 && checksCount {
-                        a.cmp(count, Int32(r))
-                        a.j(.lessOrEqual, exit)
-                    }
-                    for (v, b) in [(2 * r, 12), (2 * r + 1, 13)] {
-                        a.vaddps(ymm(v), ymm(v), ymm(b))
-                        a.vmaxps(ymm(v), ymm(14), ymm(v))         // x < min ? min : x
-                        a.vminps(ymm(v), ymm(15), ymm(v))         // x > max ? max : x
-                    }
-                    if withResidual {
-                        // All 16 ymm are taken: the ADD's bounds replace the layer's for this row.
-                        a.vaddps(ymm(2 * r), ymm(2 * r), .mem(residual))
-                        a.vaddps(ymm(2 * r + 1), ymm(2 * r + 1), .mem(residual, disp: 32))
-                        a.vbroadcastss(ymm(14), .mem(args, disp: Field.residualMin))
-                        a.vbroadcastss(ymm(15), .mem(args, disp: Field.residualMax))
-                        for v in [2 * r, 2 * r + 1] {
-                            a.vmaxps(ymm(v), ymm(14), ymm(v))
-                            a.vminps(ymm(v), ymm(15), ymm(v))
+            a.mov(w, .mem(args, disp: Field.laneMask), width: .dword)    // the weights are done with
+            a.cmp(w, 0xFF)
+            a.j(.equal, halfPanel)
+            for halves in [2, 1] {
+                if halves == 1 { a.bind(halfPanel) }
+                for h in 0..<halves { a.vmovups(ymm(12 + h), .mem(.rax, disp: Int32(32 * h))) }
+                let plain = a.newLabel()
+                a.test(residual, residual)
+                a.j(.equal, plain)
+                for withResidual in [true, false] {
+                    if !withResidual { a.bind(plain) }
+                    for r in 0..<6 {
+                        if r > 0 && checksCount {
+                            a.cmp(count, Int32(r))
+                            a.j(.lessOrEqual, exit)
                         }
-                        a.vbroadcastss(ymm(14), .mem(args, disp: Field.activationMin))
-                        a.vbroadcastss(ymm(15), .mem(args, disp: Field.activationMax))
+                        for h in 0..<halves {
+                            let v = 2 * r + h
+                            a.vaddps(ymm(v), ymm(v), ymm(12 + h))
+                            a.vmaxps(ymm(v), ymm(14), ymm(v))         // x < min ? min : x
+                            a.vminps(ymm(v), ymm(15), ymm(v))         // x > max ? max : x
+                        }
+                        if withResidual {
+                            // All 16 ymm are taken: the ADD's bounds replace the layer's for this row.
+                            for h in 0..<halves { a.vaddps(ymm(2 * r + h), ymm(2 * r + h), .mem(residual, disp: Int32(32 * h))) }
+                            a.vbroadcastss(ymm(14), .mem(args, disp: Field.residualMin))
+                            a.vbroadcastss(ymm(15), .mem(args, disp: Field.residualMax))
+                            for h in 0..<halves {
+                                a.vmaxps(ymm(2 * r + h), ymm(14), ymm(2 * r + h))
+                                a.vminps(ymm(2 * r + h), ymm(15), ymm(2 * r + h))
+                            }
+                            a.vbroadcastss(ymm(14), .mem(args, disp: Field.activationMin))
+                            a.vbroadcastss(ymm(15), .mem(args, disp: Field.activationMax))
+                        }
+                        for h in 0..<halves { a.vmovups(.mem(output, disp: Int32(32 * h)), ymm(2 * r + h)) }
+                        a.add(output, stride)
+                        if withResidual { a.add(residual, .mem(args, disp: Field.residualStrideBytes)) }
                     }
-                    a.vmovups(.mem(output), ymm(2 * r))
-                    a.vmovups(.mem(output, disp: 32), ymm(2 * r + 1))
-                    a.add(output, stride)
-                    if withResidual { a.add(residual, .mem(args, disp: Field.residualStrideBytes)) }
+                    a.jmp(stored)
                 }
-                if withResidual { a.jmp(stored) }
             }
             a.bind(stored)
         }
@@ -130,11 +138,11 @@ struct GeneratedFloatTileArguments {
     var residualMin: Float = -.infinity
     var residualMax: Float = .infinity
     /// The panel's valid lanes, bit `i` for channel `i` (the AVX-512 tiles; the AVX2 tile
-    /// ignores it and always writes 16).
+    /// writes 8 lanes for `0xFF`, a half panel, else 16).
     var laneMask: UInt32 = .max
     /// With a nonzero count, the tiles run that many whole 1 × 1 tiles, pixel `p` at
-    /// `runs + p · depthBytes`, advancing `runs`, `output` and `residual` (whole panels only for
-    /// the AVX2 tile, which does not mask lanes).
+    /// `runs + p · depthBytes`, advancing `runs`, `output` and `residual` (whole or half panels
+    /// only for the AVX2 tile, which does not mask lanes).
     var pointwiseTiles: Int = 0
     /// Bytes from one row of the residual to the next (0: the same row for every pixel, a row
     /// of zeros for channels a channel PAD would have added).
@@ -153,7 +161,8 @@ struct GeneratedFloatTileArguments {
 extension GeneratedFloatTileArguments {
     /// The contract of the generated float tiles (`FloatConv6x16AVX`, `FloatConv8x32AVX512`) for a
     /// tile of `rows` pixels × `panelWidth` channels (the lanes stored per row; `masksLanes`: the
-    /// AVX-512 tiles, which read `laneMask` and `pointwiseTiles`), as far as the block shows it:
+    /// AVX-512 tiles, which read `laneMask`; `halfPanels`: the AVX2 tile, which stores half its
+    /// panel for the `laneMask` of the low half), as far as the block shows it:
     /// - `taps ≥ 1` and `depthBytes` a positive multiple of 4 (`inputDepth ≥ 1`): the tap and
     ///   channel loops test their counters at the bottom, so 0 would not end them;
     /// - `1 ≤ count ≤ rows`;
@@ -164,8 +173,9 @@ extension GeneratedFloatTileArguments {
     ///   `residualMin ≤ residualMax` and `residualStrideBytes` a non-negative multiple of 4 (the
     ///   kernel reads a residual row before it stores the output row, so the two may be the same);
     /// - for the masking tiles, `laneMask` non-empty and within the panel's `panelWidth` lanes;
-    /// - `pointwiseTiles ≥ 0`, and a pointwise call (`> 0`) only on a masking tile, with one tap
-    ///   and whole tiles (`count = rows`): `runs` is then the first pixel, not a pointer table.
+    /// - `pointwiseTiles ≥ 0`, and a pointwise call (`> 0`) only on a masking tile or a whole or
+    ///   half panel, with one tap and whole tiles (`count = rows`): `runs` is then the first
+    ///   pixel, not a pointer table.
     ///
     /// The kernels rely on no alignment (unaligned loads and stores). What the block cannot show
     /// — `taps · rows` input runs of `inputDepth` floats at `runs`, the panel's
@@ -173,12 +183,13 @@ extension GeneratedFloatTileArguments {
     /// floats per stored row and as many residual floats — is the caller's
     /// (`runGeneratedFloatTile` pads partial panels).
     /// - Returns: nil when the contract holds, else what is broken.
-    func violation(rows: Int, panelWidth: Int, masksLanes: Bool) -> String? {
+    func violation(rows: Int, panelWidth: Int, masksLanes: Bool, halfPanels: Bool = false) -> String? {
         if taps < 1 { return "generated float tile: taps \(taps) < 1" }
         if depthBytes < 4 || depthBytes % 4 != 0 { return "generated float tile: input depth bytes \(depthBytes) is not a positive multiple of 4" }
         if count < 1 || count > rows { return "generated float tile: count \(count) outside 1...\(rows)" }
         // The lanes each row stores: the whole panel, or the masked ones (contiguous from lane 0).
-        let storedLanes = masksLanes ? min(panelWidth, laneMask.nonzeroBitCount) : panelWidth
+        let halfPanel = halfPanels && laneMask == (1 << UInt32(panelWidth / 2)) - 1
+        let storedLanes = masksLanes ? min(panelWidth, laneMask.nonzeroBitCount) : halfPanel ? panelWidth / 2 : panelWidth
         if rowStrideBytes % 4 != 0 || (count > 1 && rowStrideBytes < 4 * storedLanes) {
             return "generated float tile: row stride \(rowStrideBytes) bytes for \(count) rows of \(storedLanes) floats"
         }
@@ -192,9 +203,10 @@ extension GeneratedFloatTileArguments {
         if masksLanes && (laneMask == 0 || (panelWidth < 32 && laneMask >= 1 << UInt32(panelWidth))) {
             return "generated float tile: lane mask \(laneMask) for a panel of \(panelWidth) lanes"
         }
-        let wholePanel = masksLanes || laneMask.nonzeroBitCount >= panelWidth
+        let wholePanel = masksLanes || halfPanel || laneMask.nonzeroBitCount >= panelWidth
         if pointwiseTiles < 0 || (pointwiseTiles > 0 && (!wholePanel || taps != 1 || count != rows)) {
-            return "generated float tile: \(pointwiseTiles) pointwise tiles need a masking tile or a whole panel, one tap and whole tiles"
+            return "generated float tile: \(pointwiseTiles) pointwise tiles need a masking tile or a whole or half panel, "
+                + "one tap and whole tiles"
         }
         return nil
     }

@@ -1,15 +1,34 @@
 /// The generated float tiles behind the `FloatConvTileKernel` contract, so
 /// `Conv2DOptimized.floatIndirect` drives them like the Swift kernels: `FloatConv6x16AVX` and
 /// `FloatConv8x32AVX512`, each with separate roundings and with fused multiply-adds. The
-/// AVX-512 tiles mask a partial last panel's lanes; for the AVX2 tile a partial panel goes
-/// through workspace buffers of a whole panel, one tile per call, so it always reads and
-/// writes whole panels.
+/// AVX-512 tiles mask a partial last panel's lanes; the AVX2 tile stores a half panel's 8 lanes
+/// itself, and any other partial panel goes through workspace buffers of a whole panel, one tile
+/// per call, so it always reads and writes whole panels.
 protocol GeneratedFloatTileKernel: FloatConvTileKernel {
     /// This process's generated code for the tile. Precondition: generated (see `FloatConvKernelShape.candidates`).
     static var generated: @convention(c) (UnsafeRawPointer) -> Void { get }
     /// Whether the tile masks the lanes of a partial panel and runs whole 1 × 1 tiles in one
     /// call (`GeneratedFloatTileArguments.laneMask`, `pointwiseTiles`): the AVX-512 tiles.
     static var masksLanes: Bool { get }
+    /// Whether the tile stores only the first half of its panel for the `laneMask` of that half
+    /// (the AVX2 tile, which does not mask lanes).
+    static var storesHalfPanels: Bool { get }
+}
+
+extension GeneratedFloatTileKernel {
+    static var storesHalfPanels: Bool { false }
+
+    /// Whether a panel of `lanes` valid channels runs in place (`generatedTileRunsInPlace`).
+    static func runsInPlace(lanes: Int) -> Bool {
+        generatedTileRunsInPlace(lanes: lanes, panelWidth: panelWidth, masksLanes: masksLanes, storesHalfPanels: storesHalfPanels)
+    }
+}
+
+/// Whether a generated tile of `panelWidth` channels runs a panel of `lanes` valid channels in
+/// place, reading and writing those lanes only: it masks lanes, the panel is whole, or it is
+/// half a panel of a tile that `storesHalfPanels`.
+func generatedTileRunsInPlace(lanes: Int, panelWidth: Int, masksLanes: Bool, storesHalfPanels: Bool) -> Bool {
+    masksLanes || lanes >= panelWidth || (storesHalfPanels && 2 * lanes == panelWidth)
 }
 
 extension GeneratedFloatTileKernel {
@@ -19,7 +38,7 @@ extension GeneratedFloatTileKernel {
                      output: UnsafeMutablePointer<Float>, rowStride: Int, count: Int) {
         runGeneratedFloatTile(generated, rows: rows, panelWidth: panelWidth, masksLanes: masksLanes, runs: runs,
                               taps: taps, inputDepth: inputDepth, weights: weights, epilogue: epilogue, output: output,
-                              rowStride: rowStride, count: count)
+                              rowStride: rowStride, count: count, storesHalfPanels: storesHalfPanels)
     }
 
     static var runsPointwiseTiles: Bool { true }
@@ -27,7 +46,7 @@ extension GeneratedFloatTileKernel {
     @inline(__always)
     static func pointwiseTiles(_ tiles: Int, input: UnsafePointer<Float>, inputDepth: Int, weights: UnsafePointer<Float>,
                                epilogue: FloatConvEpilogue, output: UnsafeMutablePointer<Float>, rowStride: Int) {
-        guard masksLanes || epilogue.lanes >= panelWidth else {
+        guard runsInPlace(lanes: epilogue.lanes) else {
             // A partial panel of a tile that does not mask: one tile per call, through the
             // whole-panel buffers, each tile's rows consecutive pixels.
             withUnsafeTemporaryAllocation(of: UnsafePointer<Float>.self, capacity: rows) { runs in
@@ -44,7 +63,7 @@ extension GeneratedFloatTileKernel {
         withUnsafePointer(to: input) { first in
             runGeneratedFloatTile(generated, rows: rows, panelWidth: panelWidth, masksLanes: masksLanes, runs: first,
                                   taps: 1, inputDepth: inputDepth, weights: weights, epilogue: epilogue, output: output,
-                                  rowStride: rowStride, count: rows, pointwiseTiles: tiles)
+                                  rowStride: rowStride, count: rows, storesHalfPanels: storesHalfPanels, pointwiseTiles: tiles)
         }
     }
 }
@@ -52,6 +71,7 @@ extension GeneratedFloatTileKernel {
 /// `FloatConv6x16AVX` (AVX2 and up).
 enum GeneratedFloatConvKernel6x16: GeneratedFloatTileKernel {
     static var masksLanes: Bool { false }
+    static var storesHalfPanels: Bool { true }
     static var rows: Int { 6 }
     static var panelWidth: Int { 16 }
     static var generated: @convention(c) (UnsafeRawPointer) -> Void { GeneratedKernels.current!.floatConv6x16! }
@@ -60,6 +80,7 @@ enum GeneratedFloatConvKernel6x16: GeneratedFloatTileKernel {
 /// `FloatConv6x16AVX` with fused multiply-adds (AVX2 and up).
 enum GeneratedFusedFloatConvKernel6x16: GeneratedFloatTileKernel {
     static var masksLanes: Bool { false }
+    static var storesHalfPanels: Bool { true }
     static var rows: Int { 6 }
     static var panelWidth: Int { 16 }
     static var generated: @convention(c) (UnsafeRawPointer) -> Void { GeneratedKernels.current!.floatConv6x16Fused! }
@@ -103,28 +124,32 @@ func partialPanelFloatCount(rows: Int, panelWidth: Int) -> Int { panelWidth * (1
 
 /// Runs generated float tile `kernel` (`rows` × `panelWidth`) on one tile, or with
 /// `pointwiseTiles > 0` on that many whole tiles of a 1 × 1 layer whose pixel `p` is at
-/// `runs[0] + p · inputDepth` (kernels that `masksLanes`, or whole panels). Kernels that mask lanes run
-/// partial panels in place; the others go through whole-panel buffers for the output and the
+/// `runs[0] + p · inputDepth` (panels that run in place). Panels run in place where
+/// `generatedTileRunsInPlace` (masked lanes, whole panels, half panels of a tile that
+/// `storesHalfPanels`); the others go through whole-panel buffers for the output and the
 /// residual, in `epilogue.partialPanel` (or a temporary of their own without it). A missing
 /// bias reads zeros from there too.
 ///
 /// - Precondition: the `FloatConvTileKernel.tile` contract: `taps ≥ 1`, `inputDepth ≥ 1`,
-///   `1 ≤ count ≤ rows`, `rowStride ≥ min(panelWidth, epilogue.lanes)` (masking kernels) or `≥ panelWidth`
-///   (the others, in place) when more than one row is stored,
+///   `1 ≤ count ≤ rows`, `rowStride ≥ min(panelWidth, epilogue.lanes)` (masking kernels and half
+///   panels) or `≥ panelWidth` (the others, in place) when more than one row is stored,
 ///   an activation range (and, with a residual, the ADD's range) that is not empty; `runs`
 ///   holds `taps · rows` runs of `inputDepth` floats (pointwise: `runs[0]` the first of the
 ///   tiles' consecutive pixels, `taps = 1`, whole tiles), `weights` the panel, the residual
 ///   `count` rows of `epilogue.lanes` floats `rowStride` apart. Checked under
 ///   `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it
-///   (`GeneratedFloatTileArguments.violation(rows:panelWidth:masksLanes:)`, once per call).
+///   (`GeneratedFloatTileArguments.violation(rows:panelWidth:masksLanes:halfPanels:)`, once per call).
 @inline(never)
 func runGeneratedFloatTile(_ kernel: @convention(c) (UnsafeRawPointer) -> Void, rows: Int, panelWidth: Int,
                            masksLanes: Bool, runs: UnsafePointer<UnsafePointer<Float>>, taps: Int, inputDepth: Int,
                            weights: UnsafePointer<Float>, epilogue: FloatConvEpilogue,
-                           output: UnsafeMutablePointer<Float>, rowStride: Int, count: Int, pointwiseTiles: Int = 0) {
-    KernelPrecondition.check(pointwiseTiles == 0 || ((masksLanes || epilogue.lanes >= panelWidth) && count == rows),
-                             "pointwise tiles need whole tiles, masked or of whole panels")
+                           output: UnsafeMutablePointer<Float>, rowStride: Int, count: Int, storesHalfPanels: Bool = false,
+                           pointwiseTiles: Int = 0) {
     let lanes = epilogue.lanes
+    let inPlace = generatedTileRunsInPlace(lanes: lanes, panelWidth: panelWidth, masksLanes: masksLanes,
+                                           storesHalfPanels: storesHalfPanels)
+    KernelPrecondition.check(pointwiseTiles == 0 || (inPlace && count == rows),
+                             "pointwise tiles need whole tiles of a panel that runs in place")
     var residual = epilogue.residual, residualStride = epilogue.residualStride
     func run(bias: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, rowStride: Int) {
         var arguments = GeneratedFloatTileArguments(
@@ -135,10 +160,11 @@ func runGeneratedFloatTile(_ kernel: @convention(c) (UnsafeRawPointer) -> Void, 
             residual: residual.map(UnsafeRawPointer.init), residualMin: epilogue.residualMin,
             residualMax: epilogue.residualMax, laneMask: lanes >= 32 ? .max : (1 << UInt32(lanes)) - 1,
             pointwiseTiles: pointwiseTiles, residualStrideBytes: residualStride * 4)
-        KernelPrecondition.holds(arguments.violation(rows: rows, panelWidth: panelWidth, masksLanes: masksLanes))
+        KernelPrecondition.holds(arguments.violation(rows: rows, panelWidth: panelWidth, masksLanes: masksLanes,
+                                                     halfPanels: storesHalfPanels))
         withUnsafeMutablePointer(to: &arguments) { kernel(UnsafeRawPointer($0)) }
     }
-    if let bias = epilogue.bias, lanes == panelWidth || masksLanes {
+    if let bias = epilogue.bias, inPlace {
         run(bias: bias, output: output, rowStride: rowStride)
         return
     }
@@ -148,7 +174,7 @@ func runGeneratedFloatTile(_ kernel: @convention(c) (UnsafeRawPointer) -> Void, 
         let bias = workspace.take(Float.self, count: paddedFloats)
         let scratch = bias + panelWidth, residualRows = scratch + rows * panelWidth
         for l in 0..<panelWidth { bias[l] = l < lanes ? epilogue.bias?[l] ?? 0 : 0 }
-        if lanes == panelWidth || masksLanes {
+        if inPlace {
             run(bias: bias, output: output, rowStride: rowStride)
             return
         }
