@@ -241,6 +241,12 @@ final class KernelContractTests: XCTestCase {
         var empty = depthwiseTiles()
         empty.pixels = 0
         XCTAssertNil(empty.violation(masksChannels: false, requantizing: false), "no pixels is allowed")
+        var twoBlocks = depthwiseTiles()
+        twoBlocks.blocks = 2
+        XCTAssertNil(twoBlocks.violation(masksChannels: true, requantizing: false), "two whole blocks in one call")
+        var requantizingBlocks = requantizing
+        requantizingBlocks.blocks = 2
+        XCTAssertNotNil(requantizingBlocks.violation(masksChannels: true, requantizing: true), "the requantizing form does one block")
 
         let broken: [(String, (inout GeneratedDepthwiseArguments) -> Void)] = [
             ("negative pixels", { $0.pixels = -1 }),
@@ -254,6 +260,8 @@ final class KernelContractTests: XCTestCase {
             ("empty lane mask", { $0.laneMask = 0 }),
             ("partial mask for a form that does 16 channels", { $0.laneMask = 0x00FF }),
             ("empty activation range", { ($0.activationMin, $0.activationMax) = (1, -1) }),
+            ("no blocks", { $0.blocks = 0 }),
+            ("several blocks with a partial mask", { ($0.blocks, $0.laneMask) = (2, 0x0FFF) }),
         ]
         for (what, breakIt) in broken {
             var a = depthwiseTiles()

@@ -109,7 +109,10 @@ enum DepthwiseGeneratedRow {
                 + ox * g.strideWidth - g.padLeft + columns.lowerBound * g.dilationWidth
             let firstWeight = (rows.lowerBound * g.filterWidth + columns.lowerBound) * c
             var ch = 0
-            while let (channels, function) = tiles.block(at: ch, of: c) {
+            while var (channels, function) = tiles.block(at: ch, of: c) {
+                // Whole 16-channel blocks in one call where the tiles loop over blocks.
+                let blocks = options.requantize == nil && channels == 16 ? (c - ch) / 16 : 1
+                channels *= blocks
                 var arguments = GeneratedDepthwiseArguments(
                     input: UnsafeRawPointer(input + (firstTap * c + ch)), filter: UnsafeRawPointer(filter + (firstWeight + ch)),
                     sums: UnsafeMutableRawPointer(sums + (ox * c + ch)), pixels: end - ox, kh: rows.count, kw: columns.count,
@@ -119,6 +122,7 @@ enum DepthwiseGeneratedRow {
                     bias: options.finish?.bias.map { UnsafeRawPointer($0 + ch) },
                     activationMin: options.finish?.min ?? -.infinity, activationMax: options.finish?.max ?? .infinity)
                 arguments.filterRowSkipBytes = (g.filterWidth - columns.count) * c * 4
+                arguments.blocks = blocks
                 if let requantize = options.requantize {
                     let q = requantize.requantizer, p = q.parameters
                     arguments.sums = UnsafeMutableRawPointer(requantize.output + (ox * c + ch))
@@ -130,7 +134,7 @@ enum DepthwiseGeneratedRow {
                 }
                 KernelPrecondition.holds(arguments.violation(masksChannels: tiles.masksChannels,
                                                              requantizing: options.requantize != nil))
-                withUnsafePointer(to: &arguments) { function(UnsafeRawPointer($0)) }
+                withUnsafeMutablePointer(to: &arguments) { function(UnsafeRawPointer($0)) }
                 ch += channels
             }
             ox = end

@@ -9,7 +9,9 @@ import MachineCode
 /// reference's tap order, as the default build's Swift kernel does. Quantized layers sum exact
 /// integers as floats (`DepthwiseConv2DOptimized`), where a fused multiply-add gives the same
 /// sums with half the arithmetic: their form (`exactSums`) uses `vfmadd231ps`. The contract is
-/// `DepthwiseInteriorKernel.tile`'s. The AVX-512 forms read and write only the channels selected
+/// `DepthwiseInteriorKernel.tile`'s. The 16-channel forms that do not requantize run `blocks`
+/// consecutive blocks per call, the same pixels in each (a row's run of pixels is one call, not
+/// one per block). The AVX-512 forms read and write only the channels selected
 /// by `laneMask` (opmask k1; masked-off lanes are never loaded, so a last block of fewer than 16
 /// channels runs in place); the AVX forms ignore `laneMask` and always do their block's 16 channels (or 8, the
 /// `channels: 8` form for a remainder).
@@ -62,7 +64,14 @@ enum DepthwiseConvTiles16AVX {
         let masked = width == .zmm
         let laneMask: OpmaskRegister? = masked ? k(1) : nil
         let widest = halves == 1 && exactSums ? 8 : 4
+        // The 16-channel sums and finishing forms run `blocks` blocks per call (`nextBlock` below).
+        let loopsBlocks = channels == 16 && !requantize
         a.function(saving: saved) { a, _ in
+            let blockStart = a.newLabel()
+            if loopsBlocks {
+                a.push(args)                                  // the block, whose fields step per block
+                a.bind(blockStart)
+            }
             a.mov(input, .mem(args, disp: Field.input))
             a.mov(sums, .mem(args, disp: Field.sums))
             a.mov(pixels, .mem(args, disp: Field.pixels))
@@ -201,6 +210,29 @@ enum DepthwiseConvTiles16AVX {
             a.bind(end)
             for register in [filter, far6, far4, row, row, row] { a.pop(register) }
             if requantize { a.pop(row) }
+            guard loopsBlocks else { return }
+            // The next block: count down, then step the input, filter, sums and bias (when
+            // there is one) 16 channels on in the argument block, which the body reads afresh.
+            let finished = a.newLabel()
+            a.mov(args, .mem(.rsp))
+            a.mov(row, .mem(args, disp: Field.blocks))
+            a.dec(row)
+            a.j(.equal, finished)
+            a.mov(.mem(args, disp: Field.blocks), row)
+            for field in [Field.input, Field.filter, Field.sums, Field.bias] {
+                let absent = a.newLabel()
+                a.mov(row, .mem(args, disp: field))
+                if field == Field.bias {
+                    a.test(row, row)
+                    a.j(.equal, absent)
+                }
+                a.add(row, Int32(GeneratedDepthwiseArguments.blockBytes))
+                a.mov(.mem(args, disp: field), row)
+                a.bind(absent)
+            }
+            a.jmp(blockStart)
+            a.bind(finished)
+            a.pop(args)
         }
     }
 }
@@ -244,6 +276,14 @@ struct GeneratedDepthwiseArguments {
     var filterRowSkipBytes: Int = 0
     /// The requantizing form: `ConvRequantizer.roundingTerms(atChannel:)` of the block.
     var roundingTerms: UnsafeRawPointer? = nil
+    /// 16-channel blocks this call computes, one after the other (the 16-channel sums and
+    /// finishing forms; the others read 1): after each, the kernel steps `input`, `filter`,
+    /// `sums` and a non-nil `bias` by `blockBytes` and counts this field down to 1, so the block
+    /// is spent when the call returns.
+    var blocks = 1
+
+    /// Bytes of 16 float channels: a block's step in the input, filter, sums and bias.
+    static let blockBytes = 64
 
     /// Where the requantizing form finds its tables and scalars.
     static let requantizationFields = RequantizationFields(
@@ -257,7 +297,7 @@ struct GeneratedDepthwiseArguments {
         static let channelBytes: Int32 = 72, laneMask: Int32 = 80, bias: Int32 = 88, activationMin: Int32 = 96
         static let activationMax: Int32 = 100, outputPixelBytes: Int32 = 104, multipliers: Int32 = 112
         static let outputMin: Int32 = 120, outputMax: Int32 = 124, filterRowSkipBytes: Int32 = 128
-        static let roundingTerms: Int32 = 136
+        static let roundingTerms: Int32 = 136, blocks: Int32 = 144
     }
 }
 
@@ -272,7 +312,9 @@ extension GeneratedDepthwiseArguments {
     ///   16 or 8 channels);
     /// - `activationMin ≤ activationMax`;
     /// - requantizing form (`requantizing`): the bias and the requantizer's tables set,
-    ///   `outputPixelBytes ≥ 1`, `outputMin ≤ outputMax`.
+    ///   `outputPixelBytes ≥ 1`, `outputMin ≤ outputMax`;
+    /// - `blocks ≥ 1`, and several only of whole 16-channel blocks (`laneMask` 0xFFFF) without
+    ///   requantizing.
     ///
     /// The kernels rely on no alignment (unaligned and masked loads and stores). What the block
     /// cannot show — every window read inside the input, the block's filter taps, 16 (8, or the
@@ -296,6 +338,9 @@ extension GeneratedDepthwiseArguments {
         }
         if activationMin > activationMax {
             return "generated depthwise tiles: activation range \(activationMin)...\(activationMax) is empty"
+        }
+        if blocks < 1 || (blocks > 1 && (requantizing || laneMask != 0xFFFF)) {
+            return "generated depthwise tiles: \(blocks) blocks (several need whole 16-channel blocks, not requantized)"
         }
         if requantizing {
             if bias == nil || multipliers == nil || roundingTerms == nil {
