@@ -249,7 +249,20 @@ final class AssemblerEncodingTests: XCTestCase {
         ("vmovq [r8+r10], xmm8", [0xC4, 0x01, 0x79, 0xD6, 0x04, 0x10], { a in a.vmovq(.mem(.r8, index: .r10, scale: 1), xmm(8)) }),
         ("cmp r11d, 255", [0x41, 0x81, 0xFB, 0xFF, 0x00, 0x00, 0x00], { a in a.cmp(.r11, 255, width: .dword) }),
         ("add rsi, [rdi+32]", [0x48, 0x03, 0x77, 0x20], { a in a.add(.rsi, .mem(.rdi, disp: 32)) }),
-        // The float RESIZE_BILINEAR row (`ResizeBilinearRow16AVX512`): corner runs, masked products.
+        // The float RESIZE_BILINEAR row (`ResizeBilinearRowAVX`, ymm at AVX2): corner runs, products, the last step.
+        ("vmulps ymm0, ymm13, [r14+r13]", [0xC4, 0x81, 0x14, 0x59, 0x04, 0x2E],
+         { a in a.vmulps(ymm(0), ymm(13), .memory(.mem(.r14, index: .r13, scale: 1))) }),
+        ("vmulps ymm1, ymm14, [rbp+r13]", [0xC4, 0xA1, 0x0C, 0x59, 0x4C, 0x2D, 0x00],
+         { a in a.vmulps(ymm(1), ymm(14), .memory(.mem(.rbp, index: .r13, scale: 1))) }),
+        ("vaddps ymm0, ymm0, ymm1", [0xC5, 0xFC, 0x58, 0xC1], { a in a.vaddps(ymm(0), ymm(0), ymm(1)) }),
+        ("vsubps ymm13, ymm15, ymm14", [0xC4, 0x41, 0x04, 0x5C, 0xEE], { a in a.vsubps(ymm(13), ymm(15), ymm(14)) }),
+        ("vmovups [rcx+r13], ymm0", [0xC4, 0xA1, 0x7C, 0x11, 0x04, 0x29],
+         { a in a.vmovups(.mem(.rcx, index: .r13, scale: 1), ymm(0)) }),
+        ("vbroadcastss ymm14, [r10]", [0xC4, 0x42, 0x7D, 0x18, 0x32], { a in a.vbroadcastss(ymm(14), .mem(.r10)) }),
+        ("vbroadcastss ymm15, [rdi+76]", [0xC4, 0x62, 0x7D, 0x18, 0x7F, 0x4C], { a in a.vbroadcastss(ymm(15), .mem(.rdi, disp: 76)) }),
+        ("mov r13, [rdi+64]", [0x4C, 0x8B, 0x6F, 0x40], { a in a.mov(.r13, .mem(.rdi, disp: 64)) }),
+        ("sub r13, 32", [0x49, 0x83, 0xED, 0x20], { a in a.sub(.r13, 32) }),
+        // The same row with zmm at AVX-512: masked products.
         ("vmulps zmm0{k1}{z}, zmm29, [r14+r13]", [0x62, 0x91, 0x14, 0xC1, 0x59, 0x04, 0x2E],
          { a in a.vmulps(zmm(0), zmm(29), .memory(.mem(.r14, index: .r13, scale: 1)), mask: k(1), zeroing: true) }),
         ("vmulps zmm1{k1}{z}, zmm29, [r15+r13]", [0x62, 0x91, 0x14, 0xC1, 0x59, 0x0C, 0x2F],

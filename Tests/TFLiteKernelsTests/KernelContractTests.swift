@@ -54,6 +54,13 @@ final class KernelContractTests: XCTestCase {
         var tailOnly = valid
         (tailOnly.fullBlocks, tailOnly.pixelBytes) = (0, 20)
         XCTAssertNil(tailOnly.violation(), "fewer than 16 channels")
+        var ymm = valid
+        ymm.fullBlocks = 2
+        XCTAssertNil(ymm.violation(lanes: 8), "21 channels in steps of 8")
+        XCTAssertNotNil(tailOnly.violation(lanes: 8), "fewer than 8 channels in steps of 8")
+        var wideTail = ymm
+        (wideTail.tailMask, wideTail.pixelBytes) = (0xFF, 96)
+        XCTAssertNotNil(wideTail.violation(lanes: 8), "a whole step of 8 as tail")
         let broken: [(String, (inout GeneratedResizeRowArguments) -> Void)] = [
             ("no pixel", { $0.width = 0 }),
             ("no channel", { ($0.fullBlocks, $0.tailMask, $0.pixelBytes) = (0, 0, 0) }),

@@ -1,7 +1,7 @@
 // RESIZE_BILINEAR (float32) and RESIZE_NEAREST_NEIGHBOR (any type) over a range of output
 // rows, with the sampling tables computed once at prepare. Same arithmetic, in the same
 // order, as the reference kernels, so results are bit-identical; rows split across threads.
-// On AVX-512 CPUs the rows of a bilinear upscale run in `ResizeBilinearRow16AVX512`.
+// On AVX2 and AVX-512 CPUs the rows of a bilinear upscale run in `ResizeBilinearRowAVX`.
 
 /// Sampling tables for resizing one NHWC geometry.
 public struct ResizeRowsPlan: Sendable {
@@ -66,8 +66,10 @@ public enum ResizeOptimized {
         // with its vertical weight (`p00 · wy0`, the reference's first multiply) are then made
         // once per input element, 2 per input element instead of 4 more per output element.
         let weighsEachRow = Self.weighsRows(p)
-        // Weighed rows are interpolated by the generated row where there is one (AVX-512).
-        let generatedRow = weighsEachRow ? GeneratedKernels.current?.resizeBilinearRow : nil
+        // Weighed rows are interpolated by the generated row where there is one (AVX2 and up;
+        // its ymm form needs a whole step of 8 channels).
+        let generatedRow = weighsEachRow
+            ? GeneratedKernels.current?.resizeBilinearRow.flatMap { $0.lanes == 16 || depth >= $0.lanes ? $0 : nil } : nil
         plan.xLower.withUnsafeBufferPointer { xl in
         plan.xUpper.withUnsafeBufferPointer { xu in
         plan.xFraction.withUnsafeBufferPointer { xf in
@@ -84,14 +86,9 @@ public enum ResizeOptimized {
                     for i in 0..<rowStride { top[i] = r0[i] * wy0 }
                     for i in 0..<rowStride { bottom[i] = r1[i] * dy }
                     if let generatedRow, outWidth > 0, depth > 0 {
-                        var arguments = GeneratedResizeRowArguments(
-                            top: UnsafeRawPointer(top), bottom: UnsafeRawPointer(bottom),
-                            xLower: UnsafeRawPointer(xl.baseAddress!), xUpper: UnsafeRawPointer(xu.baseAddress!),
-                            xFraction: UnsafeRawPointer(xf.baseAddress!), width: outWidth, fullBlocks: depth / 16,
-                            output: UnsafeMutableRawPointer(dst), pixelBytes: 4 * depth,
-                            tailMask: (UInt32(1) << UInt32(depth % 16)) - 1)
-                        KernelPrecondition.holds(arguments.violation())
-                        withUnsafePointer(to: &arguments) { generatedRow(UnsafeRawPointer($0)) }
+                        interpolateGenerated(generatedRow, top: top, bottom: bottom, xLower: xl.baseAddress!,
+                                             xUpper: xu.baseAddress!, xFraction: xf.baseAddress!, depth: depth,
+                                             width: outWidth, output: dst)
                     } else {
                         interpolate(top: top, bottom: bottom, rowWeights: nil, xl: xl, xu: xu, xf: xf,
                                     depth: depth, width: outWidth, output: dst)
@@ -102,6 +99,26 @@ public enum ResizeOptimized {
                 }
             }
         } } } }
+    }
+
+    /// One output row from the weighed rows `top` and `bottom` (`interpolate` without row
+    /// weights) through `row`, `ResizeBilinearRowAVX` with steps of `row.lanes` channels.
+    /// - Precondition: `width ≥ 1`, `depth ≥ 1` (at least `row.lanes` for 8 lanes); the column
+    ///   tables hold `width` entries whose runs of `depth` lie inside `top` and `bottom`; `output`
+    ///   holds `width · depth` floats. Checked under `LITEVISION_INTERNAL_CHECKS` as far as the
+    ///   arguments show it (`GeneratedResizeRowArguments.violation(lanes:)`).
+    @inline(never)
+    static func interpolateGenerated(_ row: (function: ResizeBilinearRowAVX.Function, lanes: Int),
+                                     top: UnsafePointer<Float>, bottom: UnsafePointer<Float>, xLower: UnsafePointer<Int>,
+                                     xUpper: UnsafePointer<Int>, xFraction: UnsafePointer<Float>, depth: Int, width: Int,
+                                     output: UnsafeMutablePointer<Float>) {
+        var arguments = GeneratedResizeRowArguments(
+            top: UnsafeRawPointer(top), bottom: UnsafeRawPointer(bottom), xLower: UnsafeRawPointer(xLower),
+            xUpper: UnsafeRawPointer(xUpper), xFraction: UnsafeRawPointer(xFraction), width: width,
+            fullBlocks: depth / row.lanes, output: UnsafeMutableRawPointer(output), pixelBytes: 4 * depth,
+            tailMask: (UInt32(1) << UInt32(depth % row.lanes)) - 1)
+        KernelPrecondition.holds(arguments.violation(lanes: row.lanes))
+        withUnsafePointer(to: &arguments) { row.function(UnsafeRawPointer($0)) }
     }
 
     /// Whether `bilinearFloat` weighs each input row once before interpolating (an upscale:
@@ -120,7 +137,7 @@ public enum ResizeOptimized {
     /// a time, then single ones (every lane keeps the order, so results stay bit-identical).
     /// With `rowWeights` nil the rows already hold `p · wy0` and `p · dy`.
     @inline(__always)
-    private static func interpolate(top r0: UnsafePointer<Float>, bottom r1: UnsafePointer<Float>,
+    static func interpolate(top r0: UnsafePointer<Float>, bottom r1: UnsafePointer<Float>,
                                     rowWeights: (wy0: Float, dy: Float)?, xl: UnsafeBufferPointer<Int>,
                                     xu: UnsafeBufferPointer<Int>, xf: UnsafeBufferPointer<Float>, depth: Int, width: Int,
                                     output: UnsafeMutablePointer<Float>) {

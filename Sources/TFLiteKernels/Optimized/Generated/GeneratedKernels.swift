@@ -75,8 +75,8 @@ public final class GeneratedKernels: Sendable {
     let pairLinear: (signed: QuantizedPairLinear16AVX.Function, unsigned: QuantizedPairLinear16AVX.Function)?
     /// `QuantizedAdd16AVX512` for int8 and uint8, adding and subtracting (at `.avx512`).
     let quantizedAdd: QuantizedAddKernels?
-    /// `ResizeBilinearRow16AVX512` (at `.avx512`).
-    let resizeBilinearRow: ResizeBilinearRow16AVX512.Function?
+    /// `ResizeBilinearRowAVX` (ymm at AVX2, zmm at `.avx512` and up) and its channels per step.
+    let resizeBilinearRow: (function: ResizeBilinearRowAVX.Function, lanes: Int)?
     /// `QuantizedSoftmax16AVX512`'s two passes (at `.avx512`).
     let softmax: (int8Exponentials: QuantizedSoftmax16AVX512.Function, uint8Exponentials: QuantizedSoftmax16AVX512.Function,
                   scaling: QuantizedSoftmax16AVX512.Function)?
@@ -177,7 +177,7 @@ public final class GeneratedKernels: Sendable {
         let float8x16FusedEntry = a.count
         if level >= .avx512 { FloatConv8x32AVX512.emit(fused: true, panels: 1, into: &a) }
         let resizeEntry = a.count
-        if level >= .avx512 { ResizeBilinearRow16AVX512.emit(into: &a) }
+        ResizeBilinearRowAVX.emit(width: vectorWidth, into: &a)
         let code = try ExecutableCode(try a.finish())
         self.code = code
         code.describeForProfilers(
@@ -203,7 +203,7 @@ public final class GeneratedKernels: Sendable {
                ("QuantizedSoftmax16+AVX512.scaling", softmaxScalingEntry)]
             + [("FloatConv8x32+AVX512", float512Entry), ("FloatConv8x32+AVX512.fused", float512FusedEntry),
                ("FloatConv8x16+AVX512", float8x16Entry), ("FloatConv8x16+AVX512.fused", float8x16FusedEntry),
-               ("ResizeBilinearRow16+AVX512", resizeEntry)]
+               ("ResizeBilinearRow\(ResizeBilinearRowAVX.lanes(vectorWidth))+\(vectorWidth == .zmm ? "AVX512" : "AVX2")", resizeEntry)]
             + remainderEntries.map {
                 ("DepthwiseConvTiles\($0.channels).\($0.exactSums ? "exactSums" : "float")\($0.finish ? ".finishing" : "")", $0.entry)
             })
@@ -267,8 +267,8 @@ public final class GeneratedKernels: Sendable {
             ? unsafeBitCast(code.address(at: float8x16Entry), to: FloatConv8x32AVX512.Function.self) : nil
         floatConv8x16Fused = level >= .avx512
             ? unsafeBitCast(code.address(at: float8x16FusedEntry), to: FloatConv8x32AVX512.Function.self) : nil
-        resizeBilinearRow = level >= .avx512
-            ? unsafeBitCast(code.address(at: resizeEntry), to: ResizeBilinearRow16AVX512.Function.self) : nil
+        resizeBilinearRow = (unsafeBitCast(code.address(at: resizeEntry), to: ResizeBilinearRowAVX.Function.self),
+                             ResizeBilinearRowAVX.lanes(vectorWidth))
         let quadNames: [String] = depthwiseQuads == nil ? [] : [
             "DepthwiseQuadTiles16+AVX512VNNI (uint8, int8; one or two weight parts), DepthwiseTapQuads+AVX512VBMI"]
         kernelNames = (vnniGEMM == nil ? [] : ["QuantizedGEMM8x32+AVX512VNNI (pairs, quads, uint8-weight quads; sums, requantizing)"])
@@ -276,14 +276,14 @@ public final class GeneratedKernels: Sendable {
             + (byteTableLookup64 == nil ? ["ByteTableLookup32+AVX2"] : ["ByteTableLookup64+AVX512VBMI"]) + quadNames
             + (quantizedAdd == nil ? [] : ["QuantizedAdd16+AVX512 (int8, uint8; add, subtract)"])
             + (softmax == nil ? [] : ["QuantizedSoftmax16+AVX512 (int8, uint8)"])
-            + (resizeBilinearRow == nil ? [] : ["ResizeBilinearRow16+AVX512"])
             + [avxVNNI ? "QuantizedGEMM8x16+AVXVNNI (pairs, quads, uint8-weight quads; sums, uint8, int8 requantizing)"
                        : "QuantizedGEMM8x16+AVX2 (pairs; sums, uint8, int8 requantizing)", "FloatConv6x16+AVX (separate roundings, fused multiply-add)",
                "DepthwiseConvTiles16+\(vectorWidth == .zmm ? "AVX512" : "AVX") (float; exact sums, FMA\(vectorWidth == .zmm ? "" : "; 8- and 4-channel blocks"))",
                "DepthwiseFloatFinish16+\(vectorWidth == .zmm ? "AVX512" : "AVX")",
                depthwiseRequantize512 == nil ? "DepthwiseRequantize16+AVX2 (uint8, int8)" : "DepthwiseRequantize16+AVX512", "OffsetBytesToFloat+\(vectorWidth == .zmm ? "AVX512" : "AVX2")",
                "FlipSignBits+\(vectorWidth == .zmm ? "AVX512" : "AVX2") (and pixel sums)",
-               "QuantizedPairLinear16+\(vectorWidth == .zmm ? "AVX512" : "AVX2") (int8, uint8)"]
+               "QuantizedPairLinear16+\(vectorWidth == .zmm ? "AVX512" : "AVX2") (int8, uint8)",
+               "ResizeBilinearRow\(ResizeBilinearRowAVX.lanes(vectorWidth))+\(vectorWidth == .zmm ? "AVX512" : "AVX2")"]
     }
 
     /// The kernels for this process's policy, or nil when it generates none (portable kernels).
