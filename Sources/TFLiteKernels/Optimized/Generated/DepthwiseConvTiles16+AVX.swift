@@ -64,7 +64,7 @@ enum DepthwiseConvTiles16AVX {
         let masked = width == .zmm
         let laneMask: OpmaskRegister? = masked ? k(1) : nil
         let widest = halves == 1 && exactSums ? 8 : 4
-        // The 16-channel sums and finishing forms run `blocks` blocks per call (`nextBlock` below).
+        // The 16-channel sums and finishing forms run `blocks` blocks per call (the loop at the end).
         let loopsBlocks = channels == 16 && !requantize
         a.function(saving: saved) { a, _ in
             let blockStart = a.newLabel()
