@@ -109,10 +109,10 @@ enum DepthwiseGeneratedRow {
                 + ox * g.strideWidth - g.padLeft + columns.lowerBound * g.dilationWidth
             let firstWeight = (rows.lowerBound * g.filterWidth + columns.lowerBound) * c
             var ch = 0
-            while var (channels, function) = tiles.block(at: ch, of: c) {
+            while let (blockChannels, function) = tiles.block(at: ch, of: c) {
                 // Whole 16-channel blocks in one call where the tiles loop over blocks.
-                let blocks = options.requantize == nil && channels == 16 ? (c - ch) / 16 : 1
-                channels *= blocks
+                let blocks = options.requantize == nil && blockChannels == 16 ? (c - ch) / 16 : 1
+                let channels = blockChannels * blocks
                 var arguments = GeneratedDepthwiseArguments(
                     input: UnsafeRawPointer(input + (firstTap * c + ch)), filter: UnsafeRawPointer(filter + (firstWeight + ch)),
                     sums: UnsafeMutableRawPointer(sums + (ox * c + ch)), pixels: end - ox, kh: rows.count, kw: columns.count,
