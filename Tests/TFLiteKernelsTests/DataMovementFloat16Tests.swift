@@ -32,6 +32,25 @@ final class DataMovementFloat16Tests: XCTestCase {
         }
     }
 
+    /// The eight-lane array conversion gives every half value's exact bits (NaN payloads and
+    /// signed zeros included), from every alignment and with every tail length.
+    func testArrayConversionMatchesScalarOnEveryHalf() {
+        let halves = (0...UInt16.max).map { $0 }
+        for offset in 0..<3 {
+            let count = halves.count - offset - (offset == 0 ? 0 : 5)
+            var floats = [Float](repeating: -1234.5, count: count + 1)
+            halves.withUnsafeBufferPointer { source in
+                floats.withUnsafeMutableBufferPointer { Float16Conversion.convertToFloat(source.baseAddress! + offset, $0.baseAddress!, count: count) }
+            }
+            for k in 0..<count {
+                let bits = halves[k + offset]
+                XCTAssertEqual(floats[k].bitPattern, Float16Conversion.float(fromBits: bits).bitPattern,
+                               "bits 0x\(String(bits, radix: 16)) at offset \(offset)")
+            }
+            XCTAssertEqual(floats[count], -1234.5, "nothing is written past count")
+        }
+    }
+
     #if !(os(macOS) && arch(x86_64))
     /// Agrees with the platform's Float16 on every half value and on random floats.
     func testMatchesPlatformFloat16() {

@@ -49,11 +49,39 @@ public enum Float16Conversion {
         return sign | UInt16(half)
     }
 
-    /// Converts `count` half-precision values to `Float`.
+    /// The `Float` values of eight half-precision bit patterns (each lane as
+    /// ``float(fromBits:)``), without branches: the 15 magnitude bits move to a float's exponent
+    /// and mantissa positions and the exponent is rebased; infinities and NaNs are rebased once
+    /// more, to the float's all-ones exponent, and subnormals (exponent 0) are made normal by one
+    /// more exponent step and then lose that step's 2⁻¹⁴ again, exactly, in a subtraction.
+    /// The lane masks come from carries and borrows, not from comparisons (which Swift builds
+    /// lane by lane).
+    @inline(__always)
+    static func floats(fromBits bits: SIMD8<UInt32>) -> SIMD8<Float> {
+        let rebase = SIMD8<UInt32>(repeating: (127 - 15) << 23)
+        let exponent = bits & 0x7C00
+        let infiniteOrNaN = SIMD8<UInt32>.zero &- ((exponent &+ 0x400) &>> 15)   // carry only from 0x7C00
+        let zeroOrSubnormal = SIMD8<UInt32>.zero &- ((exponent &- 1) &>> 31)     // borrow only from 0
+        var magnitude = ((bits & 0x7FFF) &<< 13) &+ rebase
+        magnitude &+= rebase & infiniteOrNaN
+        let subnormal = unsafeBitCast(magnitude &+ (1 << 23), to: SIMD8<Float>.self) - Float(bitPattern: (127 - 14) << 23)
+        magnitude = (unsafeBitCast(subnormal, to: SIMD8<UInt32>.self) & zeroOrSubnormal) | (magnitude & ~zeroOrSubnormal)
+        return unsafeBitCast(magnitude | ((bits & 0x8000) &<< 16), to: SIMD8<Float>.self)
+    }
+
+    /// Converts `count` half-precision values to `Float`, eight per step (a float16 model's
+    /// weights are converted this way at load).
     /// - Precondition: `count ≥ 0`; every pointer holds at least `count` elements.
     ///   Checked under `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it.
     public static func convertToFloat(_ input: UnsafePointer<UInt16>, _ output: UnsafeMutablePointer<Float>, count: Int) {
         KernelPrecondition.validCount(count)
-        for i in 0..<count { output[i] = float(fromBits: input[i]) }
+        let source = UnsafeRawPointer(input), destination = UnsafeMutableRawPointer(output)
+        var i = 0
+        while i + 8 <= count {
+            let halves = SIMD8<UInt32>(truncatingIfNeeded: source.loadUnaligned(fromByteOffset: 2 * i, as: SIMD8<UInt16>.self))
+            destination.storeBytes(of: floats(fromBits: halves), toByteOffset: 4 * i, as: SIMD8<Float>.self)
+            i += 8
+        }
+        while i < count { output[i] = float(fromBits: input[i]); i += 1 }
     }
 }
