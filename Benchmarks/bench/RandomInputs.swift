@@ -13,7 +13,7 @@ struct RandomInputs {
     /// Fills every input of `interpreter` (after `allocateTensors()`).
     mutating func fill(_ interpreter: Interpreter) throws {
         for index in 0..<interpreter.inputTensorCount {
-            let type = try interpreter.input(at: index).dataType
+            let type = try interpreter.inputDataType(at: index)
             try interpreter.withUnsafeMutableInputBytes(at: index) { bytes in fill(bytes, as: type) }
         }
     }

@@ -40,6 +40,7 @@ final class InterpreterAPITests: XCTestCase {
         }
         let input = try interpreter.input(at: 0)
         XCTAssertEqual(input.dataType, .float32)
+        XCTAssertEqual(try interpreter.inputDataType(at: 0), .float32)
         XCTAssertEqual(input.shape, [1, 4])
         XCTAssertEqual(input.shape.rank, 2)
         XCTAssertNil(input.quantizationParameters)
@@ -53,10 +54,21 @@ final class InterpreterAPITests: XCTestCase {
         let interpreter = try Interpreter(model: model("two_inputs"))
         try interpreter.allocateTensors()
         assertThrows(.invalidTensorIndex(index: 2, count: 2), try interpreter.input(at: 2))
+        assertThrows(.invalidTensorIndex(index: 2, count: 2), try interpreter.inputDataType(at: 2))
         assertThrows(.invalidTensorIndex(index: -1, count: 2), try interpreter.output(at: -1))
         assertThrows(.invalidTensorIndex(index: 5, count: 2), try interpreter.copy(Data(count: 16), toInputAt: 5))
         assertThrows(.invalidTensorIndex(index: 9, count: 2), try interpreter.resizeInput(at: 9, to: [1]))
         assertThrows(.invalidTensorIndex(index: 3, count: 2), try interpreter.withUnsafeOutputBytes(at: 3) { _ in })
+    }
+
+    /// The input type without a copy of the input, before allocation, on real 8-bit and float models.
+    func testInputDataTypeOfRealModels() throws {
+        for (name, type) in [("efficientnet_lite0.tflite", Tensor.DataType.uInt8), ("face_detection_full_range.tflite", .float32)] {
+            let interpreter = try Interpreter(model: Model(path: TestPaths.model(name)))
+            XCTAssertEqual(try interpreter.inputDataType(at: 0), type, name)
+            try interpreter.allocateTensors()
+            XCTAssertEqual(try interpreter.inputDataType(at: 0), try interpreter.input(at: 0).dataType, name)
+        }
     }
 
     func testWrongByteCountAndBadOptions() throws {

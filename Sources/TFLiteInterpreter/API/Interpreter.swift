@@ -134,6 +134,14 @@ public final class Interpreter: @unchecked Sendable {
         try access.run { Tensor.Shape(executor.tensors[try inputTensorIndex(index)].shape) }
     }
 
+    /// The element type of input `index`, without copying its values (``input(at:)`` copies
+    /// them); works before ``allocateTensors()``.
+    /// - Throws: ``InterpreterError/invalidTensorDataType(expected:got:)`` for a type that
+    ///   ``Tensor`` does not represent.
+    public func inputDataType(at index: Int) throws -> Tensor.DataType {
+        try access.run { try SubgraphExecutor.dataType(of: executor.tensors[try inputTensorIndex(index)]) }
+    }
+
     /// Graph output `index` (its values after the last ``invoke()``).
     public func output(at index: Int) throws -> Tensor {
         try access.run { try executor.snapshot(of: outputTensorIndex(index)) }

@@ -22,7 +22,9 @@ extension SubgraphExecutor {
         return Self.snapshot(tensor, try Self.dataType(of: tensor), data: data)
     }
 
-    private static func dataType(of tensor: RuntimeTensor) throws -> Tensor.DataType {
+    /// The ``Tensor`` element type of `tensor`.
+    /// - Throws: ``InterpreterError/invalidTensorDataType(expected:got:)`` for other types.
+    static func dataType(of tensor: RuntimeTensor) throws -> Tensor.DataType {
         guard let dataType = Tensor.DataType(tensor.type) else {
             throw InterpreterError.invalidTensorDataType(expected: "a numeric or bool type", got: "\(tensor.type)")
         }
