@@ -67,6 +67,27 @@ final class HostileInputTests: XCTestCase {
         XCTAssertEqual(try QuantizedMultiplier(checking: 0.25, "x"), QuantizedMultiplier(0.25))
     }
 
+    /// The significand rounds half away from zero, as `std::round` in the reference's
+    /// `QuantizeMultiplier`: exact ties of both signs, and random values of every magnitude.
+    func testQuantizedMultiplierRoundsHalfAwayFromZero() throws {
+        let tie = 0.5 + 1.0 / 4_294_967_296      // q·2^31 = 2^30 + 0.5
+        XCTAssertEqual(QuantizedMultiplier(tie), QuantizedMultiplier(multiplier: (1 << 30) + 1, shift: 0))
+        XCTAssertEqual(QuantizedMultiplier(-tie), QuantizedMultiplier(multiplier: -(1 << 30) - 1, shift: 0))
+        XCTAssertEqual(QuantizedMultiplier(1 - 1.0 / 8_589_934_592), QuantizedMultiplier(multiplier: 1 << 30, shift: 1),
+                       "a significand rounding up to 1 moves to the next exponent")
+        var generator = SeededGenerator(seed: 0x51CA1E)
+        for _ in 0..<20_000 {
+            let real = Double.random(in: 0.5..<1, using: &generator) * Double(sign: .plus, exponent: Int.random(in: -40...40, using: &generator), significand: 1)
+                * (Bool.random(using: &generator) ? 1 : -1)
+            var shift = Int(real.exponent) + 1
+            var fixed = Int64((real.significand / 2 * Double(Int64(1) << 31)).rounded(.toNearestOrAwayFromZero)) * (real < 0 ? -1 : 1)
+            if fixed == Int64(1) << 31 { fixed /= 2; shift += 1 }
+            if shift < -31 { (shift, fixed) = (0, 0) }
+            if shift > 30 { (shift, fixed) = (30, Int64(Int32.max)) }
+            XCTAssertEqual(QuantizedMultiplier(real), QuantizedMultiplier(multiplier: Int32(fixed), shift: shift), "\(real)")
+        }
+    }
+
     // MARK: Zero-element inputs with huge dimensions
 
     func testZeroElementInputsWithHugeRowsAreRejectedBeforeAllocating() throws {

@@ -33,12 +33,6 @@ public enum DepthwiseQuadFilter {
         UInt8(exactly: -unsignedOffset(inputOffset: inputOffset, signedInput: signedInput))
     }
 
-    /// The weight `i` of 8-bit `weights` (int8 where `signed`), as an Int32.
-    @inline(__always)
-    private static func weight(_ weights: UnsafePointer<UInt8>, _ i: Int, signed: Bool) -> Int32 {
-        signed ? Int32(Int8(bitPattern: weights[i])) : Int32(weights[i])
-    }
-
     /// The parts the 8-bit `weights` take (1: every `w + filterOffset` a signed byte; 2: all in
     /// −255…254), or nil when they take neither or there is no padding byte. `signedWeights`:
     /// int8 weights (uint8 otherwise). Complexity: O(count).
@@ -46,11 +40,9 @@ public enum DepthwiseQuadFilter {
                              inputOffset: Int32, signedInput: Bool) -> Int? {
         guard paddingByte(inputOffset: inputOffset, signedInput: signedInput) != nil else { return nil }
         guard let base = weights.baseAddress, !weights.isEmpty else { return 1 }
-        var (lowest, highest) = (Int32.max, Int32.min)
-        for i in 0..<weights.count {
-            let value = weight(base, i, signed: signedWeights) + filterOffset
-            (lowest, highest) = (min(lowest, value), max(highest, value))
-        }
+        let (lowest, highest) = signedWeights
+            ? range(weights.count) { Int32(Int8(bitPattern: base[$0])) &+ filterOffset }
+            : range(weights.count) { Int32(base[$0]) &+ filterOffset }
         if lowest >= -128 && highest <= 127 { return 1 }
         return lowest >= -255 && highest <= 254 ? 2 : nil
     }
@@ -65,24 +57,67 @@ public enum DepthwiseQuadFilter {
         precondition(parts == 1 || parts == 2, "depthwise quads: one or two weight parts")
         let c = g.outputDepth, quads = quadsPerRow(g)
         let o = unsignedOffset(inputOffset: inputOffset, signedInput: signedInput)
-        return try AlignedArray(zeroedCount: wordCount(g, parts: parts)) { words in
+        let packed = try AlignedArray<Int32>(zeroedCount: wordCount(g, parts: parts)) { words in
             let corrections = words.baseAddress! + g.filterHeight * quads * parts * c
+            var outside: UInt32 = 0     // nonzero when a part did not fit a signed byte
             for ky in 0..<g.filterHeight {
                 for kx in 0..<g.filterWidth {
                     let quad = words.baseAddress! + (ky * quads + kx / 4) * parts * c
-                    let shift = 8 * (kx % 4)
-                    let tap = (ky * g.filterWidth + kx) * c
-                    for ch in 0..<c {
-                        let w = weight(weights, tap + ch, signed: signedWeights) + filterOffset
-                        let first = parts == 1 ? w : w >> 1, second = w - first
-                        precondition(Int8(exactly: first) != nil && Int8(exactly: second) != nil,
-                                     "depthwise quads: weight \(w) does not fit \(parts) part(s)")
-                        quad[ch] |= Int32(bitPattern: UInt32(UInt8(truncatingIfNeeded: first)) << shift)
-                        if parts == 2 { quad[c + ch] |= Int32(bitPattern: UInt32(UInt8(truncatingIfNeeded: second)) << shift) }
-                        corrections[ch] = corrections[ch] &+ o &* w
-                    }
+                    let shift = UInt32(8 * (kx % 4))
+                    let tap = weights + (ky * g.filterWidth + kx) * c
+                    let tapOutside = signedWeights
+                        ? packTap(c, parts: parts, shift: shift, into: quad, corrections, offset: o) {
+                            Int32(Int8(bitPattern: tap[$0])) &+ filterOffset
+                        }
+                        : packTap(c, parts: parts, shift: shift, into: quad, corrections, offset: o) {
+                            Int32(tap[$0]) &+ filterOffset
+                        }
+                    outside |= tapOutside
                 }
             }
+            precondition(outside == 0, "depthwise quads: a weight does not fit \(parts) part(s)")
         }
+        return packed
+    }
+
+    /// The lowest and highest of `value(i)` for `i` in `0..<count` (`count ≥ 1`), in one
+    /// branch-free pass (the weights' signedness decided once, by the caller's closure).
+    @inline(__always)
+    private static func range(_ count: Int, _ value: (Int) -> Int32) -> (Int32, Int32) {
+        var lowest = Int32.max, highest = Int32.min
+        for i in 0..<count {
+            let v = value(i)
+            lowest = Swift.min(lowest, v)
+            highest = Swift.max(highest, v)
+        }
+        return (lowest, highest)
+    }
+
+    /// Adds one tap's weights `w'(ch)` (`weight(ch)`, ch in `0..<channels`) to the words at
+    /// `quad` (byte `shift / 8` of each; the second part `channels` words on) and `o · w'` to the
+    /// channels' corrections. Returns nonzero when a part is not a signed byte. Branch-free per
+    /// channel, so the loop vectorizes.
+    @inline(__always)
+    private static func packTap(_ channels: Int, parts: Int, shift: UInt32, into quad: UnsafeMutablePointer<Int32>,
+                                _ corrections: UnsafeMutablePointer<Int32>, offset o: Int32,
+                                weight: (Int) -> Int32) -> UInt32 {
+        var outside: UInt32 = 0
+        if parts == 1 {
+            for ch in 0..<channels {
+                let w = weight(ch)
+                quad[ch] |= Int32(bitPattern: (UInt32(bitPattern: w) & 0xFF) &<< shift)
+                corrections[ch] = corrections[ch] &+ o &* w
+                outside |= UInt32(bitPattern: w &+ 128) & ~0xFF
+            }
+        } else {
+            for ch in 0..<channels {
+                let w = weight(ch), first = w &>> 1, second = w &- first
+                quad[ch] |= Int32(bitPattern: (UInt32(bitPattern: first) & 0xFF) &<< shift)
+                quad[channels &+ ch] |= Int32(bitPattern: (UInt32(bitPattern: second) & 0xFF) &<< shift)
+                corrections[ch] = corrections[ch] &+ o &* w
+                outside |= (UInt32(bitPattern: first &+ 128) | UInt32(bitPattern: second &+ 128)) & ~0xFF
+            }
+        }
+        return outside
     }
 }

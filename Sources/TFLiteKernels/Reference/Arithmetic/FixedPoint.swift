@@ -27,7 +27,10 @@ public struct QuantizedMultiplier: Sendable, Equatable {
         let significand = real.significand   // in [1, 2)
         var shift = Int(real.exponent) + 1    // frexp: real = q × 2^shift, q in [0.5, 1)
         let q = (real < 0 ? -significand : significand) / 2
-        var fixed = Int64((q * Double(Int64(1) << 31)).rounded(.toNearestOrAwayFromZero))
+        // Half away from zero without a libm call: |q|·2^31 is below 2^31 with at most 53
+        // significant bits down to 2^-22, so adding 0.5 is exact and truncation rounds it.
+        let magnitude = Int64(q.magnitude * Double(Int64(1) << 31) + 0.5)
+        var fixed = q < 0 ? -magnitude : magnitude
         if fixed == Int64(1) << 31 { fixed /= 2; shift += 1 }
         if shift < -31 { shift = 0; fixed = 0 }
         if shift > 30 { shift = 30; fixed = Int64(Int32.max) }
