@@ -15,6 +15,10 @@ final class ModelRunner {
     /// Where the model was loaded from, for messages.
     let path: String
     private var inputBytes: [UInt8] = []
+    /// Each output's element type and quantization, which the model fixes: read once here, so
+    /// that a run reads its outputs in place (a copy per output per image otherwise, 5.5 MB for
+    /// deeplabv3's scores).
+    private let outputFormats: [(dataType: Tensor.DataType, quantization: QuantizationParameters?)]
 
     /// A float output with its shape.
     struct Output {
@@ -37,13 +41,17 @@ final class ModelRunner {
         file = model.file
         var options = Interpreter.Options(threadCount: threadCount, resourceLimits: limits)
         options.preservedTensorIndices = try preserving(model.file)
-        interpreter = try Interpreter(model: model, options: options)
+        let interpreter = try Interpreter(model: model, options: options)
+        self.interpreter = interpreter
         try interpreter.allocateTensors()
         guard interpreter.inputTensorCount >= 1 else {
             throw ObjectDetectionError.unsupportedModel("\(path) has no input tensor")
         }
-        let input = try interpreter.input(at: 0)
-        let dims = input.shape.dimensions
+        outputFormats = try (0..<interpreter.outputTensorCount).map {
+            let output = try interpreter.output(at: $0)
+            return (output.dataType, output.quantizationParameters)
+        }
+        let dims = try interpreter.inputShape(at: 0).dimensions
         guard dims.count == 4, dims[0] == 1, dims[1] > 0, dims[2] > 0, dims[3] == 1 || dims[3] == 3 else {
             throw ObjectDetectionError.unsupportedModel(
                 "\(path): input 0 has shape \(dims); an image input [1, height, width, 1 or 3] is needed")
@@ -79,7 +87,7 @@ final class ModelRunner {
 
     /// Shapes of all outputs.
     func outputShapes() throws -> [[Int]] {
-        try (0..<interpreter.outputTensorCount).map { try interpreter.output(at: $0).shape.dimensions }
+        try (0..<interpreter.outputTensorCount).map { try interpreter.outputShape(at: $0).dimensions }
     }
 
     /// Preprocesses `region` of `image` into the input tensor and invokes the model.
@@ -99,33 +107,37 @@ final class ModelRunner {
 
     /// Output `index` as floats (dequantized), with its shape.
     func output(_ index: Int) throws -> Output {
-        let tensor = try interpreter.output(at: index)
+        let shape = try interpreter.outputShape(at: index)
+        let format = outputFormats[index]
         let values = try interpreter.withUnsafeOutputBytes(at: index) { raw in
-            try dequantized(raw, like: tensor, what: "output \(index)")
+            try dequantized(raw, count: shape.elementCount, format.dataType, format.quantization, what: "output \(index)")
         }
-        return Output(values: values, shape: tensor.shape.dimensions)
+        return Output(values: values, shape: shape.dimensions)
     }
 
     /// Preserved intermediate tensor `tensorIndex` (see `init`'s `preserving`) as floats.
     func preserved(_ tensorIndex: Int) throws -> Output {
         let tensor = try interpreter.preservedTensor(at: tensorIndex)
-        let values = try tensor.data.withUnsafeBytes { try dequantized($0, like: tensor, what: "tensor \(tensorIndex)") }
+        let values = try tensor.data.withUnsafeBytes {
+            try dequantized($0, count: tensor.shape.elementCount, tensor.dataType, tensor.quantizationParameters,
+                            what: "tensor \(tensorIndex)")
+        }
         return Output(values: values, shape: tensor.shape.dimensions)
     }
 
-    /// `raw` read as `tensor`'s type, quantized types dequantized with its per-tensor parameters.
-    private func dequantized(_ raw: UnsafeRawBufferPointer, like tensor: Tensor, what: String) throws -> [Float] {
-        let count = tensor.shape.elementCount
-        let q = tensor.quantizationParameters
+    /// The first `count` values of `raw` read as `dataType`, quantized types dequantized with
+    /// the per-tensor parameters `q`.
+    private func dequantized(_ raw: UnsafeRawBufferPointer, count: Int, _ dataType: Tensor.DataType,
+                             _ q: QuantizationParameters?, what: String) throws -> [Float] {
         let scale = q?.scale ?? 1, zeroPoint = Float(q?.zeroPoint ?? 0)
-        switch tensor.dataType {
+        switch dataType {
         case .float32: return Array(raw.bindMemory(to: Float.self).prefix(count))
         case .uInt8: return raw.prefix(count).map { (Float($0) - zeroPoint) * scale }
         case .int8: return raw.bindMemory(to: Int8.self).prefix(count).map { (Float($0) - zeroPoint) * scale }
         case .int32: return raw.bindMemory(to: Int32.self).prefix(count).map { Float($0) }
         case .int64: return raw.bindMemory(to: Int64.self).prefix(count).map { Float($0) }
         default:
-            throw ObjectDetectionError.unsupportedModel("\(path): \(what) of type \(tensor.dataType) is not supported")
+            throw ObjectDetectionError.unsupportedModel("\(path): \(what) of type \(dataType) is not supported")
         }
     }
 }

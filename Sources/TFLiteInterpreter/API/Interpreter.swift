@@ -142,6 +142,12 @@ public final class Interpreter: @unchecked Sendable {
         try access.run { try SubgraphExecutor.dataType(of: executor.tensors[try inputTensorIndex(index)]) }
     }
 
+    /// The current shape of output `index` (as the last ``allocateTensors()`` or ``invoke()``
+    /// left it), without copying its values (``output(at:)`` copies them).
+    public func outputShape(at index: Int) throws -> Tensor.Shape {
+        try access.run { Tensor.Shape(executor.tensors[try outputTensorIndex(index)].shape) }
+    }
+
     /// Graph output `index` (its values after the last ``invoke()``).
     public func output(at index: Int) throws -> Tensor {
         try access.run { try executor.snapshot(of: outputTensorIndex(index)) }
