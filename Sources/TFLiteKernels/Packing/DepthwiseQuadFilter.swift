@@ -57,7 +57,7 @@ public enum DepthwiseQuadFilter {
         precondition(parts == 1 || parts == 2, "depthwise quads: one or two weight parts")
         let c = g.outputDepth, quads = quadsPerRow(g)
         let o = unsignedOffset(inputOffset: inputOffset, signedInput: signedInput)
-        let packed = try AlignedArray<Int32>(zeroedCount: wordCount(g, parts: parts)) { words in
+        return try AlignedArray(zeroedCount: wordCount(g, parts: parts)) { words in
             let corrections = words.baseAddress! + g.filterHeight * quads * parts * c
             var outside: UInt32 = 0     // nonzero when a part did not fit a signed byte
             for ky in 0..<g.filterHeight {
@@ -77,7 +77,6 @@ public enum DepthwiseQuadFilter {
             }
             precondition(outside == 0, "depthwise quads: a weight does not fit \(parts) part(s)")
         }
-        return packed
     }
 
     /// The lowest and highest of `value(i)` for `i` in `0..<count` (`count ≥ 1`), in one
