@@ -67,8 +67,8 @@ struct LiteVisionBinary {
         process.environment = env
         let tag = UUID().uuidString
         let out = directory.appendingPathComponent("stdout-\(tag)"), err = directory.appendingPathComponent("stderr-\(tag)")
-        FileManager.default.createFile(atPath: out.path, contents: nil)
-        FileManager.default.createFile(atPath: err.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)      // opened next, which fails if it is missing
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: out)
         process.standardError = try FileHandle(forWritingTo: err)
         process.standardInput = try stdinFile.map { try FileHandle(forReadingFrom: URL(fileURLWithPath: $0)) } ?? FileHandle.nullDevice

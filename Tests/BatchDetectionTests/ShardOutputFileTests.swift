@@ -20,8 +20,8 @@ final class ShardOutputFileTests: XCTestCase {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let stale = directory.appendingPathComponent(".part-2.jsonl.otherhost-1.tmp").path
         let otherShard = directory.appendingPathComponent(".part-1.jsonl.otherhost-1.tmp").path
-        FileManager.default.createFile(atPath: stale, contents: Data("{\"id\":1}\n".utf8))
-        FileManager.default.createFile(atPath: otherShard, contents: Data())
+        XCTAssertTrue(FileManager.default.createFile(atPath: stale, contents: Data("{\"id\":1}\n".utf8)))
+        XCTAssertTrue(FileManager.default.createFile(atPath: otherShard, contents: Data()))
 
         XCTAssertFalse(ShardOutputFile.isComplete(in: directory.path, shard: shard))
         let output = try ShardOutputFile(directory: directory.path, shard: shard)

@@ -71,7 +71,7 @@ final class DetectorOracleTests: XCTestCase {
         let detector = try ObjectDetector.objectDetector(options: options, threadCount: 1)
         let imagePath = TestPaths.imagesDirectory.appendingPathComponent(fixture.photo).path
         var image = try VisionImage(pngFile: imagePath)
-        if let crop = fixture.crop { image = try VisionImage(try Self.crop(image.uprightRGB(), crop)) }
+        if let crop = fixture.crop { image = VisionImage(try Self.crop(image.uprightRGB(), crop)) }
         let objects = try detector.results(in: image)
 
         XCTAssertEqual(objects.count, fixture.objects.count, "\(name): object count", file: file, line: line)

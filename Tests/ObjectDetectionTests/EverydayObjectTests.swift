@@ -42,7 +42,7 @@ final class EverydayObjectTests: XCTestCase {
         ImageRect(x: Double(frame.minX), y: Double(frame.minY), width: Double(frame.width), height: Double(frame.height))
     }
 
-    private func photo(_ name: String) throws -> VisionImage { try VisionImage(try image(name)) }
+    private func photo(_ name: String) throws -> VisionImage { VisionImage(try image(name)) }
 
     private var modelDirectory: String {
         get throws { _ = try TestPaths.model(DefaultModels.localizerFileName); return TestPaths.modelsDirectory.path }

@@ -209,7 +209,7 @@ final class ImagePreprocessorTests: XCTestCase {
         XCTAssertThrowsError(try ImagePreprocessor(spec: InputTensorSpec(width: 20_000, height: 20_000, elementType: .uint8)))
         let preprocessor = try rawRGB(2, 2)
         // Vanishingly small or huge regions are sampled without trapping.
-        for region in [ImageRect(x: 0, y: 0, width: 1e-310, height: 1e-310), ImageRect(x: -1e300, y: -1e300, width: 1e308, height: 1e308)] {
+        for region in [ImageRect(x: 0, y: 0, width: 0x1p-1030, height: 0x1p-1030), ImageRect(x: -1e300, y: -1e300, width: 1e308, height: 1e308)] {
             for resize in [ResizeMode.stretch, .centerCrop, .letterbox(fill: .white)] {
                 XCTAssertEqual(try preprocessor.makeInput(from: image, region: region, resize: resize).data.count, 12)
             }
