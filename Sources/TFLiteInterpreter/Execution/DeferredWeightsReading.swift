@@ -1,30 +1,33 @@
 import TFLiteSchema
 
 /// Memory that the prepares of one subgraph's nodes share to read deferred weights into
-/// (``NodeContext/preparing(with:_:readsRawWeights:)``): grown to the largest weights read,
+/// (``NodeContext/preparing(with:_:readsRawWeights:)``): sized for the largest weights read,
 /// reused from node to node (its pages are provided once per prepare, not once per layer), and
-/// released when the subgraph's prepare ends.
+/// released when the subgraph's prepare ends — or, when it is on huge pages with room for the
+/// arena that prepare plans, handed over to be that arena (``takeMemory(asZeroed:)``), so the
+/// pages the weights were read into are not provided twice.
 final class WeightScratch {
-    private var memory: UnsafeMutableRawPointer?
-    private var capacity = 0
+    private var buffer: AlignedBuffer?
 
     /// At least `byteCount` bytes, 64-byte aligned, valid until the next call or `release`.
-    func bytes(_ byteCount: Int) -> UnsafeMutableRawPointer {
-        if let memory, capacity >= byteCount { return memory }
+    /// - Throws: ``InterpreterError/resourceLimitExceeded(_:)`` when the system cannot provide them.
+    func bytes(_ byteCount: Int) throws -> UnsafeMutableRawPointer {
+        if let buffer, buffer.byteCount >= byteCount { return buffer.pointer }
         release()
-        let memory = UnsafeMutableRawPointer.allocate(byteCount: Swift.max(byteCount, 1), alignment: 64)
-        self.memory = memory
-        capacity = byteCount
+        let buffer = try AlignedBuffer(byteCount: byteCount, onHugePages: true)
+        self.buffer = buffer
+        return buffer.pointer
+    }
+
+    /// The scratch's memory as `byteCount` zeroed bytes (``AlignedBuffer/reused(asZeroed:written:)``),
+    /// which the scratch then no longer has; nil, keeping it, when it does not fit there.
+    func takeMemory(asZeroed byteCount: Int) -> AlignedBuffer? {
+        guard let memory = buffer?.reused(asZeroed: byteCount, written: buffer!.byteCount) else { return nil }
+        buffer = nil
         return memory
     }
 
-    func release() {
-        memory?.deallocate()
-        memory = nil
-        capacity = 0
-    }
-
-    deinit { release() }
+    func release() { buffer = nil }
 }
 
 extension NodeContext {
@@ -47,7 +50,7 @@ extension NodeContext {
         let temporary = weightScratch == nil ? WeightScratch() : nil
         // Room for the model's largest deferred weights at once: grown layer by layer, the scratch
         // would take fresh pages at every step.
-        let scratch = (weightScratch ?? temporary!).bytes(deferred.file.largestDeferredByteCount)
+        let scratch = try (weightScratch ?? temporary!).bytes(deferred.file.largestDeferredByteCount)
         try deferred.file.copyBuffer(deferred.buffer, into: scratch)
         tensor.data = scratch
         tensor.deferredHome = home

@@ -484,7 +484,9 @@ final class SubgraphExecutor {
                                "variable tensor '\(t.name)'")
         }
         if arena == nil || arena!.byteCount < plan.arenaByteCount {
-            arena = try AlignedBuffer(byteCount: plan.arenaByteCount, onHugePages: true)  // written whole by the first invoke
+            // Written whole by the first invoke: on huge pages, those the weights were read into if they fit.
+            arena = try weightScratch.takeMemory(asZeroed: plan.arenaByteCount)
+                ?? AlignedBuffer(byteCount: plan.arenaByteCount, onHugePages: true)
         }
         let base = arena!.pointer
         for (k, group) in groups.enumerated() {

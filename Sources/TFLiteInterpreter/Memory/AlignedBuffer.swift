@@ -24,10 +24,11 @@ final class AlignedBuffer: @unchecked Sendable {
     let byteCount: Int
 
     /// Allocates `byteCount` zeroed bytes. With `onHugePages` (for memory that will be written
-    /// whole, as the arena is by the first invoke), the whole 2 MiB blocks of a large enough
-    /// block are transparent huge pages where the system offers them (``HugePageMapping``):
-    /// measured on the AMD Zen 4, the arena's first-touch page faults were part of every
-    /// model's first invoke.
+    /// whole, as the arena is by the first invoke), the block is on transparent huge pages where
+    /// the system offers them (``HugePageMapping``): its whole 2 MiB blocks, and a last partial
+    /// one that is at least half used (``hugeByteCount(for:)``). Measured on the AMD Zen 4, a
+    /// 4 KiB page's first-touch fault costs 1.5–2 µs and a huge page's 50–100 µs, and the
+    /// arena's first-touch faults were part of every model's first invoke.
     /// - Throws: ``InterpreterError/resourceLimitExceeded(_:)`` when the size is above the
     ///   limit or the system cannot provide the memory.
     init(byteCount: Int, onHugePages: Bool = false) throws {
@@ -36,7 +37,8 @@ final class AlignedBuffer: @unchecked Sendable {
                 "a tensor or arena needs \(byteCount) bytes, more than the \(Self.maximumByteCount >> 30) GiB the interpreter allocates at once")
         }
         self.byteCount = byteCount
-        if onHugePages, let mapping = HugePageMapping(byteCount: byteCount, hugeByteCount: byteCount) {
+        let hugeBytes = onHugePages ? Self.hugeByteCount(for: byteCount) : 0
+        if hugeBytes > 0, let mapping = HugePageMapping(byteCount: max(byteCount, hugeBytes), hugeByteCount: hugeBytes) {
             hugePages = mapping
             allocation = nil
             pointer = mapping.start
@@ -52,6 +54,34 @@ final class AlignedBuffer: @unchecked Sendable {
         allocation = raw
         let address = Int(bitPattern: raw)
         pointer = raw + ((Self.alignment - address % Self.alignment) % Self.alignment)
+    }
+
+    /// The same memory as a block of `byteCount` zeroed bytes, when this block is on huge pages
+    /// with room for them: its first `written` bytes are cleared (the rest were never written),
+    /// and the block shares the mapping, which lives as long as either block. For memory that
+    /// held something else for a while (``WeightScratch``) and becomes the arena, whose pages are
+    /// then already there. Nil otherwise.
+    func reused(asZeroed byteCount: Int, written: Int) -> AlignedBuffer? {
+        guard let hugePages, byteCount >= 0, byteCount <= hugePages.byteCount else { return nil }
+        pointer.initializeMemory(as: UInt8.self, repeating: 0, count: min(max(written, 0), hugePages.byteCount))
+        return AlignedBuffer(sharing: hugePages, byteCount: byteCount)
+    }
+
+    private init(sharing mapping: HugePageMapping, byteCount: Int) {
+        hugePages = mapping
+        allocation = nil
+        pointer = mapping.start
+        self.byteCount = byteCount
+    }
+
+    /// Bytes of a `byteCount` block to put on huge pages: its whole 2 MiB blocks, and one more
+    /// when the rest is at least half of one: half a huge page in 4 KiB pages costs several
+    /// times the first touch of a whole one, and the unused part (under 1 MiB) is the price.
+    static func hugeByteCount(for byteCount: Int) -> Int {
+        let huge = HugePageMapping.hugePageBytes
+        guard byteCount > 0, byteCount <= maximumByteCount else { return 0 }
+        let whole = byteCount / huge * huge
+        return byteCount - whole >= huge / 2 ? whole + huge : whole
     }
 
     /// Allocates a copy of `bytes`.
