@@ -39,8 +39,7 @@ struct ModelDecoder {
         let description = try element("model description") { try model.string(3) } ?? ""
         let operatorCodes = try element("operator codes") { try model.tableArray(1) }
             .enumerated().map { try decodeOperatorCode($1, index: $0) }
-        let buffers = try element("buffers") { try model.tableArray(4) }
-            .enumerated().map { try decodeBuffer($1, index: $0) }
+        let buffers = try bufferRanges()
         let subgraphs = try element("subgraphs") { try model.tableArray(2) }
             .enumerated().map { try decodeSubgraph($1, index: $0) }
         let metadataEntries = try element("metadata") { try model.tableArray(6) }
@@ -54,6 +53,13 @@ struct ModelDecoder {
         return Decoded(version: version, description: description, operatorCodes: operatorCodes,
                        subgraphs: subgraphs, buffers: buffers, signatures: signatures,
                        metadataEntries: metadataEntries)
+    }
+
+    /// The bytes of each buffer (empty for none), as `decode()` gives them: what a model read on
+    /// demand can read ahead of the rest of the decode.
+    func bufferRanges() throws -> [Range<Int>] {
+        let model = try element("model root") { try buffer.rootTable() }
+        return try element("buffers") { try model.tableArray(4) }.enumerated().map { try decodeBuffer($1, index: $0) }
     }
 
     /// Runs `body`, converting reader errors into schema errors naming `name`.

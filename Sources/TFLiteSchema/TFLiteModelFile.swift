@@ -68,13 +68,23 @@ public final class TFLiteModelFile: @unchecked Sendable {
     init(storage: ByteStorage, limits: ResourceLimits = .default, path: String = "the model's bytes") throws {
         let decoded: ModelDecoder.Decoded
         do {
-            decoded = try ModelDecoder(storage: storage).decode()
+            let decoder = try ModelDecoder(storage: storage)
+            if storage.readsOnDemand {
+                // Every byte but the buffers large enough to be deferred (`DeferredWeights`), in a
+                // few long reads: the decode would otherwise read the tables page by page, and
+                // the rest is read below anyway.
+                let large = try decoder.bufferRanges().filter { $0.count >= DeferredWeights.minimumBytes }
+                try storage.makeResident(allBut: large)
+            }
+            decoded = try decoder.decode()
             try ModelValidator(operatorCodes: decoded.operatorCodes, subgraphs: decoded.subgraphs,
                                bufferSizes: decoded.buffers.map(\.count), signatures: decoded.signatures,
                                metadataEntries: decoded.metadataEntries).validate()
         } catch {
             // Bytes a failed read left as zeros explain a malformed parse better than the parse does.
-            if let failure = storage.readFailure { throw TFLiteSchemaError.unreadableFile(path: path, reason: failure.reason) }
+            if let failure = storage.readFailure ?? error as? FileReadError {
+                throw TFLiteSchemaError.unreadableFile(path: path, reason: failure.reason)
+            }
             throw error
         }
         self.storage = storage
