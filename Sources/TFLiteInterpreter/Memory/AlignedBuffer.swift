@@ -27,7 +27,7 @@ final class AlignedBuffer: @unchecked Sendable {
     /// whole, as the arena is by the first invoke), the block is on transparent huge pages where
     /// the system offers them (``HugePageMapping``): its whole 2 MiB blocks, and a last partial
     /// one that is at least half used (``hugeByteCount(for:)``). Measured on the AMD Zen 4, a
-    /// 4 KiB page's first-touch fault costs 1.5–2 µs and a huge page's 50–100 µs, and the
+    /// 4 KiB page's first-touch fault costs 1.5–2 µs and a huge page's 40–120 µs, and the
     /// arena's first-touch faults were part of every model's first invoke.
     /// - Throws: ``InterpreterError/resourceLimitExceeded(_:)`` when the size is above the
     ///   limit or the system cannot provide the memory.
