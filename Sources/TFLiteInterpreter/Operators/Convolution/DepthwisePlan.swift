@@ -58,7 +58,8 @@ enum DepthwisePlan {
             let (filter, signedInput) = (UnsafePointer(quads.filter.pointer), quads.signedInput)
             let x = signedInput ? UnsafeRawPointer(o.input(Int8.self)) : UnsafeRawPointer(o.input(UInt8.self))
             let y = signedInput ? UnsafeMutableRawPointer(o.output(Int8.self)) : UnsafeMutableRawPointer(o.output(UInt8.self))
-            threads.parallelFor(DepthwiseConv2DOptimized.rowCount(g), minChunk: WorkSplitPolicy.depthwiseMinChunk(g)) { part, worker in
+            let minChunk = WorkSplitPolicy.depthwiseQuadMinChunk(g, threadCount: threads.threadCount)
+            threads.parallelFor(DepthwiseConv2DOptimized.rowCount(g), minChunk: minChunk) { part, worker in
                 DepthwiseConv2DOptimized.tapQuads(g, q, input: x, signedInput: signedInput, packed: filter, parts: quads.parts, bias: bias,
                                                   output: y, rows: part, workspace: quads.workspaces.workspace(worker))
             }
