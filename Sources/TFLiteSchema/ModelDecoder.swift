@@ -33,13 +33,15 @@ struct ModelDecoder {
         }
     }
 
-    func decode() throws -> Decoded {
+    /// Decodes the model; `known`: its buffers' ranges where ``bufferRanges()`` already gave
+    /// them (they are decoded here otherwise).
+    func decode(bufferRanges known: [Range<Int>]? = nil) throws -> Decoded {
         let model = try element("model root") { try buffer.rootTable() }
         let version = Int(try element("model version") { try model.scalar(0, default: UInt32(0)) })
         let description = try element("model description") { try model.string(3) } ?? ""
         let operatorCodes = try element("operator codes") { try model.tableArray(1) }
             .enumerated().map { try decodeOperatorCode($1, index: $0) }
-        let buffers = try bufferRanges()
+        let buffers = try known ?? bufferRanges()
         let subgraphs = try element("subgraphs") { try model.tableArray(2) }
             .enumerated().map { try decodeSubgraph($1, index: $0) }
         let metadataEntries = try element("metadata") { try model.tableArray(6) }

@@ -69,14 +69,16 @@ public final class TFLiteModelFile: @unchecked Sendable {
         let decoded: ModelDecoder.Decoded
         do {
             let decoder = try ModelDecoder(storage: storage)
+            var buffers: [Range<Int>]?
             if storage.readsOnDemand {
                 // Every byte but the buffers large enough to be deferred (`DeferredWeights`), in a
                 // few long reads: the decode would otherwise read the tables page by page, and
                 // the rest is read below anyway.
-                let large = try decoder.bufferRanges().filter { $0.count >= DeferredWeights.minimumBytes }
-                try storage.makeResident(allBut: large)
+                let ranges = try decoder.bufferRanges()
+                try storage.makeResident(allBut: ranges.filter { $0.count >= DeferredWeights.minimumBytes })
+                buffers = ranges
             }
-            decoded = try decoder.decode()
+            decoded = try decoder.decode(bufferRanges: buffers)
             try ModelValidator(operatorCodes: decoded.operatorCodes, subgraphs: decoded.subgraphs,
                                bufferSizes: decoded.buffers.map(\.count), signatures: decoded.signatures,
                                metadataEntries: decoded.metadataEntries).validate()

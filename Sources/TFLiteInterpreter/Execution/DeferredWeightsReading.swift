@@ -19,10 +19,10 @@ final class WeightScratch {
         return buffer.pointer
     }
 
-    /// The scratch's memory as `byteCount` zeroed bytes (``AlignedBuffer/reused(asZeroed:written:)``),
+    /// The scratch's memory as `byteCount` zeroed bytes (``AlignedBuffer/reused(asZeroed:)``),
     /// which the scratch then no longer has; nil, keeping it, when it does not fit there.
     func takeMemory(asZeroed byteCount: Int) -> AlignedBuffer? {
-        guard let memory = buffer?.reused(asZeroed: byteCount, written: buffer!.byteCount) else { return nil }
+        guard let memory = buffer?.reused(asZeroed: byteCount) else { return nil }
         buffer = nil
         return memory
     }

@@ -57,13 +57,13 @@ final class AlignedBuffer: @unchecked Sendable {
     }
 
     /// The same memory as a block of `byteCount` zeroed bytes, when this block is on huge pages
-    /// with room for them: its first `written` bytes are cleared (the rest were never written),
-    /// and the block shares the mapping, which lives as long as either block. For memory that
-    /// held something else for a while (``WeightScratch``) and becomes the arena, whose pages are
-    /// then already there. Nil otherwise.
-    func reused(asZeroed byteCount: Int, written: Int) -> AlignedBuffer? {
+    /// with room for them: this block's bytes are cleared (the mapping's rest was never written,
+    /// so it is still zero), and the new block shares the mapping, which lives as long as either
+    /// block. For memory that held something else for a while (``WeightScratch``) and becomes the
+    /// arena, whose pages are then already there. Nil otherwise.
+    func reused(asZeroed byteCount: Int) -> AlignedBuffer? {
         guard let hugePages, byteCount >= 0, byteCount <= hugePages.byteCount else { return nil }
-        pointer.initializeMemory(as: UInt8.self, repeating: 0, count: min(max(written, 0), hugePages.byteCount))
+        pointer.initializeMemory(as: UInt8.self, repeating: 0, count: self.byteCount)
         return AlignedBuffer(sharing: hugePages, byteCount: byteCount)
     }
 
