@@ -31,8 +31,8 @@ final class WeightScratchTests: XCTestCase {
         XCTAssertEqual(Int(bitPattern: block.pointer) % huge, 0, "on a huge page")
         XCTAssertTrue(UnsafeRawBufferPointer(start: block.pointer, count: block.byteCount).allSatisfy { $0 == 0 })
         block.pointer.initializeMemory(as: UInt8.self, repeating: 0xA5, count: block.byteCount)
-        XCTAssertNil(block.reused(asZeroed: huge + 1, written: block.byteCount), "more than the mapping holds")
-        let reused = try XCTUnwrap(block.reused(asZeroed: huge, written: block.byteCount))
+        XCTAssertNil(block.reused(asZeroed: huge + 1), "more than the mapping holds")
+        let reused = try XCTUnwrap(block.reused(asZeroed: huge))
         XCTAssertEqual(reused.pointer, block.pointer, "the same memory")
         XCTAssertEqual(reused.byteCount, huge)
         XCTAssertTrue(UnsafeRawBufferPointer(start: reused.pointer, count: reused.byteCount).allSatisfy { $0 == 0 })
@@ -40,9 +40,9 @@ final class WeightScratchTests: XCTestCase {
 
     func testABlockOffHugePagesIsNotReused() throws {
         let small = try AlignedBuffer(byteCount: 4096, onHugePages: true)
-        XCTAssertNil(small.reused(asZeroed: 4096, written: 4096), "under half a huge page: calloc'd, not reusable")
+        XCTAssertNil(small.reused(asZeroed: 4096), "under half a huge page: calloc'd, not reusable")
         let plain = try AlignedBuffer(byteCount: huge)
-        XCTAssertNil(plain.reused(asZeroed: 100, written: 0), "not asked to be on huge pages")
+        XCTAssertNil(plain.reused(asZeroed: 100), "not asked to be on huge pages")
     }
 
     func testTheScratchHandsItsMemoryOverOnceAndOnlyWhenItFits() throws {
