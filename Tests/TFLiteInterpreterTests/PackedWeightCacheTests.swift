@@ -49,6 +49,22 @@ final class PackedWeightCacheTests: XCTestCase {
         XCTAssertLessThanOrEqual(used, cache.byteCount + 64 * 2 * cache.count)
     }
 
+    /// The huge-page part of the region (`expectedPackedByteCount`) follows what packing writes
+    /// at the level in use: about the constant bytes with VNNI (int8 quads), about twice the
+    /// 8-bit ones more without (int16 pairs). Run at `LITEVISION_ISA=avx2` for the pair level.
+    func testExpectedPackedBytesFollowTheLayout() throws {
+        let models = [try TestPaths.model("efficientnet_lite0.tflite"), try TestPaths.sharedModel("ssd_fish_uint8.tflite"),
+                      try TestPaths.sharedModel("yolov8n_int8_640.tflite")]
+        for path in models {
+            let model = try Model(path: path)
+            let cache = model.subgraphs[0].packedWeights
+            try Interpreter(model: model, options: .init(threadCount: 1)).allocateTensors()
+            let written = Double(cache.byteCount), expected = Double(cache.expectedPackedByteCount)
+            XCTAssertEqual(expected / written, 1, accuracy: 0.1,
+                           "\(path): expected \(expected) bytes, packing reserved \(written) (quads: \(QuantizedGEMM.prefersInt8Quads))")
+        }
+    }
+
     /// Packed weights count once in each interpreter's budget, as model data (the cache's bytes,
     /// reserved at the start of every prepare), however many interpreters share them and however
     /// often one prepares again: a cache hit reserves nothing more. (Convolutions and fully

@@ -20,9 +20,13 @@ import TFLiteKernels
 /// The forms are carved from one ``PackingRegion`` where the system offers transparent huge
 /// pages: made at the first packing, with room for three times the subgraph's constant bytes
 /// (an address-space reservation only; forms that do not fit are allocated one by one), and
-/// huge pages up to its constant bytes, which packed weights usually exceed (they are most of
-/// the constants, and packing pads them or widens them). A form replaced after a resize keeps
-/// its space in the region until the model goes; the region's bound caps that.
+/// huge pages up to ``expectedPackedByteCount``: the constant bytes, with the 8-bit ones
+/// counted twice where the integer GEMM widens its weights to int16 pairs (every level without
+/// VNNI). Packed weights are most of the constants, so that is close to what packing writes
+/// (measured on efficientnet_lite0, ssd_fish_uint8 and yolov8n_int8_640: within 7%); huge pages
+/// past the end are address space only, and the unused part of the last one written is given
+/// back (``releaseUnusedMemory()``). A form replaced after a resize keeps its space in the
+/// region until the model goes; the region's bound caps that.
 ///
 /// Thread-safe: interpreters on several threads may prepare at once; a form is computed once,
 /// under the lock.
@@ -36,6 +40,9 @@ final class PackedWeightCache: @unchecked Sendable {
     private let constantData: [Int: UnsafeMutableRawPointer]
     /// Bytes of the model's constant tensors (what sizes the region).
     private let constantByteCount: Int
+    /// Bytes of the model's 8-bit constant tensors (`int8`, `uint8`): mostly weights, which the
+    /// int16-pair layout packs at twice their size.
+    private let byteConstantByteCount: Int
     /// Where packings take their memory: made at the first one; nil before, and for good when
     /// the system offers no huge pages.
     private var region: PackingRegion?
@@ -45,14 +52,27 @@ final class PackedWeightCache: @unchecked Sendable {
     /// A cache for a subgraph whose constant tensors are `constants` (by tensor index).
     init(constants: [ConstantTensor?]) {
         var data: [Int: UnsafeMutableRawPointer] = [:]
-        var bytes = 0
+        var bytes = 0, byteBytes = 0
         for (index, constant) in constants.enumerated() {
             guard let constant else { continue }
             data[index] = constant.data
             bytes = bytes.addingReportingOverflow(constant.byteCount).partialValue
+            if constant.type == .int8 || constant.type == .uint8 {
+                byteBytes = byteBytes.addingReportingOverflow(constant.byteCount).partialValue
+            }
         }
         constantData = data
         constantByteCount = bytes
+        byteConstantByteCount = byteBytes
+    }
+
+    /// The bytes packing is expected to write for the whole subgraph, at the code-generation
+    /// level in use (``QuantizedGEMM/prefersInt8Quads``): the huge-page part of the region.
+    /// An estimate: Int.max when it overflows (the region then caps it).
+    var expectedPackedByteCount: Int {
+        if QuantizedGEMM.prefersInt8Quads { return constantByteCount }
+        let (sum, overflow) = constantByteCount.addingReportingOverflow(byteConstantByteCount)
+        return overflow ? Int.max : sum
     }
 
     private var packings = 0
@@ -87,7 +107,7 @@ final class PackedWeightCache: @unchecked Sendable {
         if !regionTried {
             regionTried = true
             let (room, overflow) = constantByteCount.multipliedReportingOverflow(by: 3)
-            if !overflow { region = PackingRegion(capacity: room, expectedByteCount: constantByteCount) }
+            if !overflow { region = PackingRegion(capacity: room, expectedByteCount: expectedPackedByteCount) }
         }
         let value = try PackingRegion.allocating(in: region, make)
         total = total - (entries[position]?.byteCount ?? 0) + byteCount

@@ -76,12 +76,78 @@ public enum Int16PairPacking {
         return packed
     }
 
+    /// The body of both `packAligned`s: written straight into cache-line-aligned memory in
+    /// destination order, every element once (padding included, so no zero fill), 8 pairs of
+    /// 16 lanes at a time transposed in registers. Measured on the AMD Zen 4 (EPYC family 25
+    /// model 17) at `LITEVISION_ISA=avx2`: the weight-major loop it replaces wrote one 32-bit
+    /// word per cache line visited and was most of efficientnet_lite0's prepare.
     @inline(__always)
-    static func packPairsAligned<Weight: FixedWidthInteger>(_ filter: UnsafePointer<Weight>, offset: Int32,
-                                                            outputDepth: Int, taps: Int,
-                                                            inputDepth: Int) throws -> AlignedArray<Int16> {
-        try AlignedArray(zeroedCount: packedCount(outputDepth: outputDepth, taps: taps, inputDepth: inputDepth)) { dst in
-            packPairs(filter, offset: offset, outputDepth: outputDepth, taps: taps, inputDepth: inputDepth, into: dst)
+    static func packPairsAligned<Weight: FixedWidthInteger & SIMDScalar>(
+        _ filter: UnsafePointer<Weight>, offset: Int32, outputDepth: Int, taps: Int, inputDepth: Int
+    ) throws -> AlignedArray<Int16> {
+        KernelPrecondition.check(outputDepth >= 0 && taps >= 0 && inputDepth >= 0,
+                                 "Int16PairPacking.packAligned: outputDepth \(outputDepth), taps \(taps), inputDepth \(inputDepth)")
+        let count = packedCount(outputDepth: outputDepth, taps: taps, inputDepth: inputDepth)
+        let panels = panelCount(outputDepth: outputDepth)
+        let words = pairedDepth(inputDepth) / 2, fullWords = inputDepth / 2
+        let laneStride = taps &* inputDepth
+        let o = Int16(truncatingIfNeeded: offset)
+        let wordBlockBytes = 4 &* panelWidth   // one pair of every lane: a cache line
+        return try AlignedArray(count: count) { buffer in
+            guard count > 0, let start = buffer.baseAddress else { return }
+            var d = UnsafeMutableRawPointer(start)
+            for panel in 0..<panels {
+                let firstChannel = panel &* panelWidth
+                let lanes = Swift.min(panelWidth, outputDepth &- firstChannel)
+                for t in 0..<taps {
+                    let row = filter + (firstChannel &* taps &+ t) &* inputDepth
+                    var j = 0
+                    if lanes == panelWidth {
+                        while j &+ 8 <= fullWords {
+                            transposePairBlocks(row + 2 &* j, laneStride: laneStride, offset: o, into: d)
+                            d += 8 &* wordBlockBytes
+                            j &+= 8
+                        }
+                    }
+                    for j in j..<words {
+                        let hasHigh = 2 &* j &+ 1 < inputDepth
+                        for l in 0..<panelWidth {
+                            var word: UInt32 = 0
+                            if l < lanes {
+                                let pair = row + (l &* laneStride &+ 2 &* j)
+                                let low = Int16(truncatingIfNeeded: pair[0]) &+ o
+                                let high = hasHigh ? Int16(truncatingIfNeeded: pair[1]) &+ o : 0
+                                word = UInt32(UInt16(bitPattern: low)) | UInt32(UInt16(bitPattern: high)) &<< 16
+                            }
+                            d.storeBytes(of: word, toByteOffset: 4 &* l, as: UInt32.self)
+                        }
+                        d += wordBlockBytes
+                    }
+                }
+            }
+            precondition(d == UnsafeMutableRawPointer(start) + 2 &* count,
+                         "pair packing wrote \(d - UnsafeMutableRawPointer(start)) of \(2 &* count) bytes")
+        }
+    }
+
+    /// Writes eight pairs (16 weights from each of the panel's 16 lanes, lane `l`'s at `source +
+    /// l·laneStride`) as `w + offset` in the packed order: pair 0 of every lane, then pair 1, …
+    /// (8 × 64 bytes).
+    @inline(__always)
+    private static func transposePairBlocks<Weight: FixedWidthInteger & SIMDScalar>(
+        _ source: UnsafePointer<Weight>, laneStride: Int, offset: Int16, into d: UnsafeMutableRawPointer
+    ) {
+        @inline(__always) func pairs(_ lane: Int) -> SIMD8<UInt32> {
+            let weights = UnsafeRawPointer(source + lane &* laneStride).loadUnaligned(as: SIMD16<Weight>.self)
+            return unsafeBitCast(SIMD16<Int16>(truncatingIfNeeded: weights) &+ SIMD16(repeating: offset), to: SIMD8<UInt32>.self)
+        }
+        let wordBlockBytes = 4 &* panelWidth
+        for l in stride(from: 0, to: panelWidth, by: 4) {
+            let r0 = pairs(l), r1 = pairs(l &+ 1), r2 = pairs(l &+ 2), r3 = pairs(l &+ 3)
+            for k in 0..<8 {
+                d.storeBytes(of: SIMD4(r0[k], r1[k], r2[k], r3[k]), toByteOffset: k &* wordBlockBytes &+ 4 &* l,
+                             as: SIMD4<UInt32>.self)
+            }
         }
     }
 
