@@ -76,15 +76,16 @@ public enum Int16PairPacking {
         return packed
     }
 
-    /// The body of both `packAligned`s: written straight into cache-line-aligned memory in
-    /// destination order, every element once (padding included, so no zero fill), 8 pairs of
-    /// 16 lanes at a time transposed in registers. Measured on the AMD Zen 4 (EPYC family 25
+    /// The body of both `packAligned`s (`Weight` is `Int8` or `UInt8`): written straight into
+    /// cache-line-aligned memory in destination order, every element once (padding included, so
+    /// no zero fill), 8 pairs of 16 lanes at a time transposed in registers. Measured on the AMD Zen 4 (EPYC family 25
     /// model 17) at `LITEVISION_ISA=avx2`: the weight-major loop it replaces wrote one 32-bit
     /// word per cache line visited and was most of efficientnet_lite0's prepare.
     @inline(__always)
-    static func packPairsAligned<Weight: FixedWidthInteger & SIMDScalar>(
+    static func packPairsAligned<Weight: FixedWidthInteger>(
         _ filter: UnsafePointer<Weight>, offset: Int32, outputDepth: Int, taps: Int, inputDepth: Int
     ) throws -> AlignedArray<Int16> {
+        precondition(MemoryLayout<Weight>.size == 1, "Int16PairPacking.packAligned: 8-bit weights only")
         KernelPrecondition.check(outputDepth >= 0 && taps >= 0 && inputDepth >= 0,
                                  "Int16PairPacking.packAligned: outputDepth \(outputDepth), taps \(taps), inputDepth \(inputDepth)")
         let count = packedCount(outputDepth: outputDepth, taps: taps, inputDepth: inputDepth)
@@ -134,12 +135,15 @@ public enum Int16PairPacking {
     /// l·laneStride`) as `w + offset` in the packed order: pair 0 of every lane, then pair 1, …
     /// (8 × 64 bytes).
     @inline(__always)
-    private static func transposePairBlocks<Weight: FixedWidthInteger & SIMDScalar>(
+    private static func transposePairBlocks<Weight: FixedWidthInteger>(
         _ source: UnsafePointer<Weight>, laneStride: Int, offset: Int16, into d: UnsafeMutableRawPointer
     ) {
         @inline(__always) func pairs(_ lane: Int) -> SIMD8<UInt32> {
-            let weights = UnsafeRawPointer(source + lane &* laneStride).loadUnaligned(as: SIMD16<Weight>.self)
-            return unsafeBitCast(SIMD16<Int16>(truncatingIfNeeded: weights) &+ SIMD16(repeating: offset), to: SIMD8<UInt32>.self)
+            // Widened from concrete byte vectors: the generic conversion is a call per vector.
+            let bytes = UnsafeRawPointer(source + lane &* laneStride).loadUnaligned(as: SIMD16<UInt8>.self)
+            let values = Weight.isSigned ? SIMD16<Int16>(truncatingIfNeeded: unsafeBitCast(bytes, to: SIMD16<Int8>.self))
+                                         : SIMD16<Int16>(truncatingIfNeeded: bytes)
+            return unsafeBitCast(values &+ SIMD16(repeating: offset), to: SIMD8<UInt32>.self)
         }
         let wordBlockBytes = 4 &* panelWidth
         for l in stride(from: 0, to: panelWidth, by: 4) {
