@@ -14,6 +14,18 @@ final class PackingRegionTests: XCTestCase {
         return region
     }
 
+    /// The huge-page part: whole 2 MiB blocks of the estimate, one more from a rest of 256 KiB.
+    func testHugePagesCoverTheEstimateRoundedAtAnEighthOfABlock() {
+        let huge = HugePageMapping.hugePageBytes
+        XCTAssertEqual(PackingRegion.hugeByteCount(expected: 0), 0)
+        XCTAssertEqual(PackingRegion.hugeByteCount(expected: huge / 8 - 1), 0)
+        XCTAssertEqual(PackingRegion.hugeByteCount(expected: huge / 8), huge)
+        XCTAssertEqual(PackingRegion.hugeByteCount(expected: 2 * huge), 2 * huge)
+        XCTAssertEqual(PackingRegion.hugeByteCount(expected: 2 * huge + huge / 8 - 1), 2 * huge)
+        XCTAssertEqual(PackingRegion.hugeByteCount(expected: 4_697_032), 3 * huge, "efficientnet_lite0's constants: 0.5 MB past 4 MiB")
+        XCTAssertEqual(PackingRegion.hugeByteCount(expected: Int.max), 0, "an estimate that overflows asks for none")
+    }
+
     func testArraysMadeInTheScopeComeFromTheRegionZeroedAndAligned() throws {
         let region = try region()
         let (inside, nested, after) = try PackingRegion.allocating(in: region) {
