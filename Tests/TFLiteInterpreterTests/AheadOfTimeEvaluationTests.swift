@@ -1,5 +1,7 @@
 @testable import TFLiteInterpreter
+import TFLiteKernels
 import TFLiteSchema
+import TestSupport
 import XCTest
 
 /// The one folding rule shared by loading, allocation and the support check.
@@ -20,6 +22,21 @@ final class AheadOfTimeEvaluationTests: XCTestCase {
         let node = NodeContext(code: OperatorCode(builtin: builtin, customName: nil, version: 1), inputs: [tensors[0]],
                                outputs: [tensors[1]], options: nil, customOptions: [], threads: threads)
         return AheadOfTimeEvaluation.isCandidate(node, graphInputs: Set(subgraph.inputs), subgraph: subgraph, phase: phase)
+    }
+
+    /// face_detection_full_range folds 178 float16 weights to float32 at load: with huge pages,
+    /// their buffers are carved from one region (and the model's outputs stay those of the
+    /// golden tests, which run it).
+    func testOutputsFoldedAtLoadShareOneHugePageRegion() throws {
+        guard HugePageMapping.isAvailable else {
+            throw XCTSkip("no transparent huge pages on request (or LITEVISION_HUGE_PAGES=0): folded outputs are allocated one by one")
+        }
+        let model = try Model(path: try TestPaths.model("face_detection_full_range.tflite"))
+        let buffers = model.derivedConstantBuffers
+        XCTAssertGreaterThanOrEqual(buffers.count, 178, "the float16 weights folded at load")
+        XCTAssertEqual(buffers.filter(\.isCarved).count, buffers.count, "every folded output carved from the region")
+        let starts = buffers.map { Int(bitPattern: $0.pointer) }
+        XCTAssertLessThan(starts.max()! - starts.min()!, 2 * model.derivedConstantByteCount, "one region, in order")
     }
 
     func testConstantInputsFoldAtLoadAndAtPrepare() {

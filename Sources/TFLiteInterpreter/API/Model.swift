@@ -104,4 +104,7 @@ public final class Model: @unchecked Sendable {
     /// Total bytes of constant data the model added to the file's own buffers
     /// (realigned copies and folded constants).
     public var derivedConstantByteCount: Int { ownedStorage.reduce(0) { $0 + $1.byteCount } }
+
+    /// The buffers of the constants the model derived at load (for tests).
+    var derivedConstantBuffers: [AlignedBuffer] { ownedStorage }
 }

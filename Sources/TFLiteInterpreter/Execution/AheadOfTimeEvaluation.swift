@@ -1,4 +1,5 @@
 import TFLiteSchema
+import TFLiteKernels
 
 /// The one rule for running an operator ahead of time instead of at invoke (constant folding),
 /// shared by the three passes that do it: loading (`SubgraphBlueprint`, operators whose inputs
@@ -54,16 +55,18 @@ enum AheadOfTimeEvaluation {
     /// Runs the prepared `kernel` of `node` (operator `position`) now: each output, and the
     /// scratch the kernel requested (``NodeScratch``), gets a buffer of its own, reserved through
     /// `reserve` (with a message naming the operator, the output and the `phase`) before it is
-    /// allocated; afterwards the outputs are constants.
+    /// allocated, the outputs carved from `region` while it has room; afterwards the outputs are
+    /// constants.
     /// - Returns: the buffers, which the caller keeps alive as long as the outputs are used.
     static func evaluate(_ kernel: OperatorKernel, _ node: NodeContext, position: Int, budget: MemoryBudget,
-                         phase: Phase, reserve: (Int, String) throws -> Void) throws -> [AlignedBuffer] {
+                         phase: Phase, region: PackingRegion? = nil,
+                         reserve: (Int, String) throws -> Void) throws -> [AlignedBuffer] {
         let name = node.code.displayName
         var buffers: [AlignedBuffer] = []
         for output in node.outputs {
             let bytes = try TensorLayout.checkedByteCount(output, name, budget: budget)
             try reserve(bytes, "\(name) (operator \(position)): \(phase.subject(output))")
-            let buffer = try AlignedBuffer(byteCount: bytes)
+            let buffer = try region.flatMap { AlignedBuffer(carvedFrom: $0, byteCount: bytes) } ?? AlignedBuffer(byteCount: bytes)
             buffers.append(buffer)
             output.data = buffer.pointer
         }

@@ -16,10 +16,12 @@ final class AlignedBuffer: @unchecked Sendable {
     static let maximumByteCount = 1 << 32
     /// Start of the block (never nil, even for zero bytes).
     let pointer: UnsafeMutableRawPointer
-    /// What `calloc` returned (freed in `deinit`); nil when the block is `hugePages`.
+    /// What `calloc` returned (freed in `deinit`); nil when the block is `hugePages` or in a `region`.
     private let allocation: UnsafeMutableRawPointer?
     /// The huge-page mapping the block is, if it is one (unmapped when the block goes).
     private let hugePages: HugePageMapping?
+    /// The region the block was carved from, if it was (kept alive by the block).
+    private let region: PackingRegion?
     /// Usable bytes.
     let byteCount: Int
 
@@ -37,6 +39,7 @@ final class AlignedBuffer: @unchecked Sendable {
                 "a tensor or arena needs \(byteCount) bytes, more than the \(Self.maximumByteCount >> 30) GiB the interpreter allocates at once")
         }
         self.byteCount = byteCount
+        region = nil
         let hugeBytes = onHugePages ? Self.hugeByteCount(for: byteCount) : 0
         if hugeBytes > 0, let mapping = HugePageMapping(byteCount: max(byteCount, hugeBytes), hugeByteCount: hugeBytes) {
             hugePages = mapping
@@ -70,7 +73,22 @@ final class AlignedBuffer: @unchecked Sendable {
     private init(sharing mapping: HugePageMapping, byteCount: Int) {
         hugePages = mapping
         allocation = nil
+        region = nil
         pointer = mapping.start
+        self.byteCount = byteCount
+    }
+
+    /// Whether the block was carved from a region (for tests).
+    var isCarved: Bool { region != nil }
+
+    /// `byteCount` zeroed bytes carved from `region` (memory handed out once, zero until
+    /// written), or nil when it has no room left. The block keeps the region alive.
+    init?(carvedFrom region: PackingRegion, byteCount: Int) {
+        guard byteCount > 0, byteCount <= Self.maximumByteCount, let start = region.take(byteCount) else { return nil }
+        self.region = region
+        hugePages = nil
+        allocation = nil
+        pointer = start
         self.byteCount = byteCount
     }
 
