@@ -53,7 +53,11 @@ public enum HybridInputQuantizer {
         let errorFromMax = abs(qmax) + abs(rmax / scale)
         let zero = errorFromMin < errorFromMax ? zeroFromMin : zeroFromMax
         let nudged: Int32
-        if zero <= qmin { nudged = -128 } else if zero >= qmax { nudged = 127 } else {
+        if zero <= qmin { nudged = -128 } else if zero >= qmax { nudged = 127 } else if zero.isNaN {
+            // An infinite bound (inf / inf): the reference's cast of NaN is undefined; on x86 it
+            // gives 0x8000_0000, whose int8 is 0. Converting NaN here would trap.
+            nudged = 0
+        } else {
             nudged = Int32(zero.rounded(.toNearestOrAwayFromZero))
         }
         let floatScale = Float(scale)
