@@ -50,11 +50,12 @@ final class PackedWeightCacheTests: XCTestCase {
     }
 
     /// The huge-page part of the region (`expectedPackedByteCount`) follows what packing writes
-    /// at the level in use: about the constant bytes with VNNI (int8 quads), about twice the
-    /// 8-bit ones more without (int16 pairs). Run at `LITEVISION_ISA=avx2` for the pair level.
+    /// at the level in use: about the constant bytes, with the 8-bit ones counted twice without
+    /// VNNI (int16 pairs, not int8 quads) and the hybrid layers' weights twice at every level
+    /// (yolov8n_dynamic_range_640). Run at `LITEVISION_ISA=avx2` for the pair level.
     func testExpectedPackedBytesFollowTheLayout() throws {
         let models = [try TestPaths.model("efficientnet_lite0.tflite"), try TestPaths.sharedModel("ssd_fish_uint8.tflite"),
-                      try TestPaths.sharedModel("yolov8n_int8_640.tflite")]
+                      try TestPaths.sharedModel("yolov8n_int8_640.tflite"), try TestPaths.sharedModel("yolov8n_dynamic_range_640.tflite")]
         for path in models {
             let model = try Model(path: path)
             let cache = model.subgraphs[0].packedWeights
