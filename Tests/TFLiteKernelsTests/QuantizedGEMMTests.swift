@@ -225,8 +225,9 @@ final class QuantizedGEMMTests: XCTestCase {
                 let input = (0..<g.inputCount).map { _ in rng.float() * 3 + 0.5 }
                 let (quantized, scales, offsets) = quantizeRows(input, batches: g.batches, rowSize: rowSize)
                 let filter = (0..<g.filterCount).map { _ in Int8(truncatingIfNeeded: rng.int(-127...127)) }
+                // Both rounding orders of the rescale (per-tensor and per-channel reference paths).
                 let p = HybridConvolutionParameters(filterScales: (0..<g.outputDepth).map { _ in 0.01 * Float(rng.int(1...100)) },
-                                                    activationMin: -5, activationMax: 5)
+                                                    activationMin: -5, activationMax: 5, scalesMultipliedFirst: index % 2 == 1)
                 let bias = (0..<g.outputDepth).map { _ in rng.float() }
                 var expected = [Float](repeating: 0, count: g.outputCount)
                 Conv2DReference.hybrid(g, p, quantizedInput: quantized, inputScales: scales, inputOffsets: offsets,

@@ -40,6 +40,19 @@ struct ConvHybridEpilogue: ConvIntegerEpilogue {
                outputDepth: Int, to output: UnsafeMutablePointer<Float>) {
         let dst = output + pixel * outputDepth + n0
         let s = inputScales[batch]
+        let filterScales = parameters.filterScales
+        if lanes == 16, n0 + 16 <= filterScales.count {
+            // The scalar steps lane by lane, in the same order: the same floats.
+            let scales = filterScales.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress! + n0).loadUnaligned(as: SIMD16<Float>.self) }
+            let sums = SIMD16<Float>(acc)
+            var v = parameters.scalesMultipliedFirst ? sums * (SIMD16(repeating: s) * scales) : sums * scales * SIMD16(repeating: s)
+            if let bias { v += UnsafeRawPointer(bias + n0).loadUnaligned(as: SIMD16<Float>.self) }
+            let low = SIMD16<Float>(repeating: parameters.activationMin), high = SIMD16<Float>(repeating: parameters.activationMax)
+            v.replace(with: low, where: low .>= v)     // Swift.max(v, low)
+            v.replace(with: high, where: high .< v)    // Swift.min(v, high)
+            UnsafeMutableRawPointer(dst).storeBytes(of: v, as: SIMD16<Float>.self)
+            return
+        }
         for l in 0..<lanes {
             var v = parameters.rescale(acc[l], channel: n0 + l, inputScale: s)
             if let bias { v += bias[n0 + l] }

@@ -7,22 +7,14 @@ public enum HybridInputQuantizer {
     public static func symmetric(_ values: UnsafePointer<Float>, count: Int,
                                  into quantized: UnsafeMutablePointer<Int8>) -> Float {
         guard count > 0 else { return 1 }
-        var lo = values[0], hi = values[0]
-        for i in 1..<count {
-            let v = values[i]
-            if v < lo { lo = v }
-            if v > hi { hi = v }
-        }
+        let (lo, hi) = valueRange(values, count: count)
         let range = max(abs(lo), abs(hi))
         if range == 0 {
             quantized.update(repeating: 0, count: count)
             return 1
         }
         let inverse: Float = 127 / range
-        for i in 0..<count {
-            let q = roundHalfAwayFromZero(values[i] * inverse)
-            quantized[i] = Int8(min(127, max(-127, q)))
-        }
+        quantize(values, count: count, inverse: inverse, offset: 0, lower: -127, upper: 127, into: quantized)
         return range / 127
     }
 
@@ -33,12 +25,7 @@ public enum HybridInputQuantizer {
     public static func asymmetric(_ values: UnsafePointer<Float>, count: Int,
                                   into quantized: UnsafeMutablePointer<Int8>) -> (scale: Float, offset: Int32) {
         guard count > 0 else { return (1, 0) }
-        var lo = values[0], hi = values[0]
-        for i in 1..<count {
-            let v = values[i]
-            if v < lo { lo = v }
-            if v > hi { hi = v }
-        }
+        let (lo, hi) = valueRange(values, count: count)
         let qmin = -128.0, qmax = 127.0
         let rmin = Double(min(Float(0), lo))
         let rmax = Double(max(Float(0), hi))
@@ -62,11 +49,7 @@ public enum HybridInputQuantizer {
         }
         let floatScale = Float(scale)
         let inverse: Float = 1 / floatScale
-        let floatOffset = Float(nudged)
-        for i in 0..<count {
-            let q = roundHalfAwayFromZero(floatOffset + values[i] * inverse)
-            quantized[i] = Int8(min(127, max(-128, q)))
-        }
+        quantize(values, count: count, inverse: inverse, offset: Float(nudged), lower: -128, upper: 127, into: quantized)
         return (floatScale, nudged)
     }
 }

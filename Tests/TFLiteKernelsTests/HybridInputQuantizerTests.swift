@@ -1,0 +1,100 @@
+import TestSupport
+import XCTest
+@testable import TFLiteKernels
+
+/// The vectorized passes of `HybridInputQuantizer` against the scalar loops TFLite's
+/// `SymmetricQuantizeFloats` / `AsymmetricQuantizeFloats` describe (written out here), value for
+/// value and scale for scale, on rows with ties, NaNs, infinities, signed zeros, subnormals,
+/// constants and lengths around the 16-value vector.
+final class HybridInputQuantizerTests: XCTestCase {
+    /// The scalar bounds: `if v < lo { lo = v }`, `if v > hi { hi = v }` from the first value.
+    private func scalarRange(_ x: [Float]) -> (Float, Float) {
+        var lo = x[0], hi = x[0]
+        for v in x.dropFirst() {
+            if v < lo { lo = v }
+            if v > hi { hi = v }
+        }
+        return (lo, hi)
+    }
+
+    private func scalarSymmetric(_ x: [Float]) -> (q: [Int8], scale: Float) {
+        let (lo, hi) = scalarRange(x)
+        let range = max(abs(lo), abs(hi))
+        if range == 0 { return ([Int8](repeating: 0, count: x.count), 1) }
+        let inverse: Float = 127 / range
+        let q = x.map { Int8(min(127, max(-127, Int32(clampingToInt32: ($0 * inverse).rounded(.toNearestOrAwayFromZero))))) }
+        return (q, range / 127)
+    }
+
+    /// The asymmetric values for the scale and zero point the quantizer chose (those come from
+    /// scalar Double arithmetic it keeps).
+    private func scalarAsymmetricValues(_ x: [Float], scale: Float, offset: Int32) -> [Int8] {
+        let inverse: Float = 1 / scale, floatOffset = Float(offset)
+        return x.map { Int8(min(127, max(-128, Int32(clampingToInt32: (floatOffset + $0 * inverse).rounded(.toNearestOrAwayFromZero))))) }
+    }
+
+    private func rows() -> [(String, [Float])] {
+        var rng = SeededGenerator(seed: 91)
+        var rows: [(String, [Float])] = []
+        for count in [1, 2, 15, 16, 17, 31, 32, 33, 100, 1000] {
+            rows.append(("random \(count)", (0..<count).map { _ in rng.float() * 8 - 3 }))
+        }
+        // Ties: with max |x| = 127 the inverse is 1, so k + 0.5 rounds away from zero.
+        let ties: [Float] = (0..<80).map { (k: Int) -> Float in
+            let step: Float = k % 2 == 0 ? 0.5 : -0.5
+            return Float(k % 254 - 127) + step
+        }
+        rows.append(("ties", [127] + ties))
+        let nearTies: [Float] = (0..<80).map { (k: Int) -> Float in
+            let below: Float = Float(0.5).nextDown
+            return Float(k % 120) + below + Float(k % 3) * Float(0.5).ulp
+        }
+        rows.append(("near ties", [127] + nearTies))
+        rows.append(("NaN first", [.nan] + (0..<40).map { Float($0) }))
+        rows.append(("NaN inside", (0..<40).map { $0 == 21 ? .nan : Float($0) - 20 }))
+        rows.append(("infinity", (0..<40).map { $0 == 30 ? .infinity : Float($0) }))
+        rows.append(("minus infinity", (0..<40).map { $0 == 3 ? -.infinity : Float($0) }))
+        rows.append(("signed zeros", (0..<40).map { $0 % 2 == 0 ? 0 : -0.0 }))
+        rows.append(("zeros and one", (0..<40).map { $0 == 39 ? -1 : ($0 % 2 == 0 ? 0 : -0.0) }))
+        rows.append(("constant", [Float](repeating: 0.3, count: 48)))
+        rows.append(("negative constant", [Float](repeating: -2.5, count: 48)))
+        rows.append(("extremes", (0..<40).map { $0 % 3 == 0 ? .greatestFiniteMagnitude : -Float.greatestFiniteMagnitude / Float($0 + 1) }))
+        rows.append(("subnormals", (0..<40).map { Float.leastNonzeroMagnitude * Float($0 - 17) }))
+        rows.append(("all positive", (0..<64).map { 1 + Float($0) / 7 }))
+        rows.append(("all negative", (0..<64).map { -1 - Float($0) / 9 }))
+        return rows
+    }
+
+    func testSymmetricEqualsTheScalarLoop() {
+        for (name, x) in rows() {
+            var got = [Int8](repeating: 99, count: x.count)
+            let scale = HybridInputQuantizer.symmetric(x, count: x.count, into: &got)
+            let want = scalarSymmetric(x)
+            XCTAssertEqual(got, want.q, name)
+            XCTAssertEqual(scale.bitPattern, want.scale.bitPattern, name)
+        }
+    }
+
+    func testAsymmetricEqualsTheScalarLoop() {
+        for (name, x) in rows() {
+            var got = [Int8](repeating: 99, count: x.count)
+            let (scale, offset) = HybridInputQuantizer.asymmetric(x, count: x.count, into: &got)
+            let (lo, hi) = scalarRange(x)
+            if min(0, lo) == max(0, hi) {
+                XCTAssertEqual(got, [Int8](repeating: 0, count: x.count), name)
+                continue
+            }
+            XCTAssertEqual(got, scalarAsymmetricValues(x, scale: scale, offset: offset), name)
+        }
+    }
+
+    /// The bounds are the scalar loop's (NaN-ness and magnitude; a zero bound may differ in sign).
+    func testValueRangeEqualsTheScalarLoop() {
+        for (name, x) in rows() {
+            let got = x.withUnsafeBufferPointer { HybridInputQuantizer.valueRange($0.baseAddress!, count: x.count) }
+            let want = scalarRange(x)
+            XCTAssertTrue(got.lo == want.0 || (got.lo.isNaN && want.0.isNaN), "\(name): lo \(got.lo) \(want.0)")
+            XCTAssertTrue(got.hi == want.1 || (got.hi.isNaN && want.1.isNaN), "\(name): hi \(got.hi) \(want.1)")
+        }
+    }
+}
