@@ -1,11 +1,13 @@
+import MachineCode
 import TestSupport
 import XCTest
 @testable import TFLiteKernels
 
-/// The vectorized passes of `HybridInputQuantizer` against the scalar loops TFLite's
-/// `SymmetricQuantizeFloats` / `AsymmetricQuantizeFloats` describe (written out here), value for
-/// value and scale for scale, on rows with ties, NaNs, infinities, signed zeros, subnormals,
-/// constants and lengths around the 16-value vector.
+/// The vectorized passes of `HybridInputQuantizer` (generated at this process's level, and
+/// portable) against the scalar loops TFLite's `SymmetricQuantizeFloats` /
+/// `AsymmetricQuantizeFloats` describe (written out here), value for value and scale for scale,
+/// on rows with ties, NaNs, infinities, signed zeros, subnormals, constants and lengths around
+/// the vector widths; and the generated passes of every level this CPU has against the portable.
 final class HybridInputQuantizerTests: XCTestCase {
     /// The scalar bounds: `if v < lo { lo = v }`, `if v > hi { hi = v }` from the first value.
     private func scalarRange(_ x: [Float]) -> (Float, Float) {
@@ -85,6 +87,51 @@ final class HybridInputQuantizerTests: XCTestCase {
                 continue
             }
             XCTAssertEqual(got, scalarAsymmetricValues(x, scale: scale, offset: offset), name)
+        }
+    }
+
+    func testArgumentBlockLayoutMatchesTheGeneratedCode() {
+        typealias A = GeneratedHybridQuantizeArguments
+        typealias F = A.Field
+        let fields: [(PartialKeyPath<A>, Int32)] = [
+            (\A.source, F.source), (\A.destination, F.destination), (\A.count, F.count), (\A.inverse, F.inverse),
+            (\A.offset, F.offset), (\A.lower, F.lower), (\A.upper, F.upper), (\A.bounds, F.bounds)]
+        for (path, offset) in fields { XCTAssertEqual(MemoryLayout<A>.offset(of: path), Int(offset), "\(path)") }
+    }
+
+    /// The generated passes of each level equal the portable ones: the same bounds (a zero bound
+    /// may differ in sign), the same bytes for symmetric and asymmetric parameters, extreme
+    /// scales that the clamp meets, and NaN products; nothing written past the row.
+    func testGeneratedPassesEqualThePortableOnes() throws {
+        guard let cpu = CPUFeatures.current?.supportedLevel, cpu >= .avx2 else {
+            throw XCTSkip("this CPU has no AVX2+FMA: the generated quantizer cannot run here")
+        }
+        for level in InstructionSetLevel.allCases where level >= .avx2 && level <= cpu {
+            let kernels = try GeneratedKernels(level: level)
+            defer { withExtendedLifetime(kernels) {} }
+            XCTAssertEqual(try XCTUnwrap(kernels.hybridQuantize).lanes, level >= .avx512 ? 16 : 8)
+            for (name, x) in rows() {
+                let (got, want) = x.withUnsafeBufferPointer {
+                    (HybridInputQuantizer.valueRange($0.baseAddress!, count: x.count, kernels: kernels),
+                     HybridInputQuantizer.valueRange($0.baseAddress!, count: x.count, kernels: nil))
+                }
+                XCTAssertTrue(got.lo == want.lo || (got.lo.isNaN && want.lo.isNaN), "\(level) \(name): lo \(got.lo) \(want.lo)")
+                XCTAssertTrue(got.hi == want.hi || (got.hi.isNaN && want.hi.isNaN), "\(level) \(name): hi \(got.hi) \(want.hi)")
+                let parameters: [(inverse: Float, offset: Float, lower: Float, upper: Float)] = [
+                    (1, 0, -127, 127), (127 / 3, 0, -127, 127), (0.37, -128, -128, 127), (2.5, 17, -128, 127),
+                    (1e30, 0, -127, 127), (-3, 5, -128, 127), (.infinity, 0, -127, 127)]
+                for p in parameters {
+                    var generated = [Int8](repeating: 99, count: x.count + 16), portable = generated
+                    x.withUnsafeBufferPointer { v in
+                        HybridInputQuantizer.quantize(v.baseAddress!, count: x.count, inverse: p.inverse, offset: p.offset,
+                                                      lower: p.lower, upper: p.upper, into: &generated, kernels: kernels)
+                        HybridInputQuantizer.quantize(v.baseAddress!, count: x.count, inverse: p.inverse, offset: p.offset,
+                                                      lower: p.lower, upper: p.upper, into: &portable, kernels: nil)
+                    }
+                    XCTAssertEqual(generated, portable, "\(level) \(name) \(p)")
+                    XCTAssertTrue(generated[x.count...].allSatisfy { $0 == 99 }, "\(level) \(name): wrote past the row")
+                }
+            }
         }
     }
 

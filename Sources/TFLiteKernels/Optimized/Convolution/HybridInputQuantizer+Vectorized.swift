@@ -1,17 +1,33 @@
-/// The two passes of `HybridInputQuantizer` over a row, 16 values at a time in portable SIMD
-/// with the scalar loop's results: a hybrid layer quantizes its whole float input at every
-/// invoke, and the scalar passes were half of yolov8n_dynamic_range_640's time (AMD Zen 4,
+/// The two passes of `HybridInputQuantizer` over a row with the scalar loop's results: in
+/// generated code where the process has it (`HybridInputQuantizeAVX`), else 16 values at a time
+/// in portable SIMD, the rest value by value. A hybrid layer quantizes its whole float input at
+/// every invoke, and the scalar passes were half of yolov8n_dynamic_range_640's time (AMD Zen 4,
 /// EPYC family 25 model 17: 150 of 290 ms per invoke).
 extension HybridInputQuantizer {
     /// The least and greatest of `values[0 ..< count]` as the scalar loop `if v < lo { lo = v }`
     /// / `if v > hi { hi = v }` from `values[0]` finds them: NaNs never replace a bound (a NaN
     /// first value stays both bounds). Only which zero a bound of ±0 is may differ.
+    /// `kernels`: the generated code to use (tests pass each level's; nil: the portable loops).
     /// - Precondition: `count ≥ 1`.
     @inline(__always)
-    static func valueRange(_ values: UnsafePointer<Float>, count: Int) -> (lo: Float, hi: Float) {
+    static func valueRange(_ values: UnsafePointer<Float>, count: Int,
+                           kernels: GeneratedKernels? = GeneratedKernels.current) -> (lo: Float, hi: Float) {
         var lo = values[0], hi = values[0]
         var i = 0
-        if count >= 16 {
+        if let generated = kernels?.hybridQuantize, count >= generated.lanes {
+            var bounds = SIMD32<Float>(repeating: lo)
+            withUnsafeMutableBytes(of: &bounds) { memory in
+                var arguments = GeneratedHybridQuantizeArguments(source: UnsafeRawPointer(values), destination: nil, count: count,
+                                                                 bounds: memory.baseAddress)
+                KernelPrecondition.holds(arguments.violation(quantizing: false))
+                withUnsafePointer(to: &arguments) { generated.bounds(UnsafeRawPointer($0)) }
+            }
+            for lane in 0..<generated.lanes {
+                if bounds[lane] < lo { lo = bounds[lane] }
+                if bounds[16 &+ lane] > hi { hi = bounds[16 &+ lane] }
+            }
+            i = count / generated.lanes * generated.lanes
+        } else if count >= 16 {
             var low = SIMD16<Float>(repeating: lo), high = low
             while i &+ 16 <= count {
                 let v = UnsafeRawPointer(values + i).loadUnaligned(as: SIMD16<Float>.self)
@@ -37,11 +53,20 @@ extension HybridInputQuantizer {
     /// for `i < count` (a product and a sum rounded apart, as the scalar loop; NaN gives 0).
     /// The vector form clamps in float before rounding, which gives the same integers: the
     /// bounds are integers and the rounding is monotonic.
+    /// `kernels` as for `valueRange`.
     /// - Precondition: `count ≥ 0`; `lower ≤ 0 ≤ upper` are integers within Int8.
     @inline(__always)
     static func quantize(_ values: UnsafePointer<Float>, count: Int, inverse: Float, offset: Float,
-                         lower: Float, upper: Float, into quantized: UnsafeMutablePointer<Int8>) {
+                         lower: Float, upper: Float, into quantized: UnsafeMutablePointer<Int8>,
+                         kernels: GeneratedKernels? = GeneratedKernels.current) {
         var i = 0
+        if let generated = kernels?.hybridQuantize, count >= 16 {
+            var arguments = GeneratedHybridQuantizeArguments(source: UnsafeRawPointer(values), destination: UnsafeMutableRawPointer(quantized),
+                                                             count: count, inverse: inverse, offset: offset, lower: lower, upper: upper)
+            KernelPrecondition.holds(arguments.violation(quantizing: true))
+            withUnsafePointer(to: &arguments) { generated.quantize(UnsafeRawPointer($0)) }
+            i = count / 16 * 16
+        }
         let scale = SIMD16<Float>(repeating: inverse), shift = SIMD16<Float>(repeating: offset)
         let low = SIMD16<Float>(repeating: lower), high = SIMD16<Float>(repeating: upper)
         let two23 = SIMD16<Float>(repeating: 8_388_608), half = SIMD16<Float>(repeating: 0.5)

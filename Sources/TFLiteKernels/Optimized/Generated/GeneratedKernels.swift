@@ -75,6 +75,9 @@ public final class GeneratedKernels: Sendable {
     let pairLinear: (signed: QuantizedPairLinear16AVX.Function, unsigned: QuantizedPairLinear16AVX.Function)?
     /// `QuantizedAdd16AVX512` for int8 and uint8, adding and subtracting (at `.avx512`).
     let quantizedAdd: QuantizedAddKernels?
+    /// `HybridInputQuantizeAVX` (ymm at AVX2, zmm at `.avx512` and up): the bounds pass with
+    /// its values per step, and the quantizing pass (16 values per step).
+    let hybridQuantize: (bounds: HybridInputQuantizeAVX.Function, quantize: HybridInputQuantizeAVX.Function, lanes: Int)?
     /// `ResizeBilinearRowAVX` (ymm at AVX2, zmm at `.avx512` and up) and its channels per step.
     let resizeBilinearRow: (function: ResizeBilinearRowAVX.Function, lanes: Int)?
     /// `QuantizedSoftmax16AVX512`'s two passes (at `.avx512`).
@@ -96,6 +99,7 @@ public final class GeneratedKernels: Sendable {
             (floatConv8x16, floatConv8x16Fused, depthwiseRemainderTiles, depthwiseExactRemainderTiles) = (nil, nil, nil, nil)
             (depthwiseFinishingRemainderTiles, depthwiseFinishingExactRemainderTiles, pairLinear) = (nil, nil, nil)
             (quantizedAdd, softmax, byteTableLookup32, depthwiseQuads, resizeBilinearRow) = (nil, nil, nil, nil, nil)
+            hybridQuantize = nil
             return
         }
         var a = Assembler()
@@ -178,6 +182,10 @@ public final class GeneratedKernels: Sendable {
         if level >= .avx512 { FloatConv8x32AVX512.emit(fused: true, panels: 1, into: &a) }
         let resizeEntry = a.count
         ResizeBilinearRowAVX.emit(width: vectorWidth, into: &a)
+        let hybridBoundsEntry = a.count
+        HybridInputQuantizeAVX.emitBounds(width: vectorWidth, into: &a)
+        let hybridQuantizeEntry = a.count
+        HybridInputQuantizeAVX.emitQuantize(width: vectorWidth, into: &a)
         let code = try ExecutableCode(try a.finish())
         self.code = code
         code.describeForProfilers(
@@ -203,7 +211,8 @@ public final class GeneratedKernels: Sendable {
                ("QuantizedSoftmax16+AVX512.scaling", softmaxScalingEntry)]
             + [("FloatConv8x32+AVX512", float512Entry), ("FloatConv8x32+AVX512.fused", float512FusedEntry),
                ("FloatConv8x16+AVX512", float8x16Entry), ("FloatConv8x16+AVX512.fused", float8x16FusedEntry),
-               ("ResizeBilinearRow\(ResizeBilinearRowAVX.lanes(vectorWidth))+\(vectorWidth == .zmm ? "AVX512" : "AVX2")", resizeEntry)]
+               ("ResizeBilinearRow\(ResizeBilinearRowAVX.lanes(vectorWidth))+\(vectorWidth == .zmm ? "AVX512" : "AVX2")", resizeEntry),
+               ("HybridInputQuantize16.bounds", hybridBoundsEntry), ("HybridInputQuantize16.quantize", hybridQuantizeEntry)]
             + remainderEntries.map {
                 ("DepthwiseConvTiles\($0.channels).\($0.exactSums ? "exactSums" : "float")\($0.finish ? ".finishing" : "")", $0.entry)
             })
@@ -269,6 +278,9 @@ public final class GeneratedKernels: Sendable {
             ? unsafeBitCast(code.address(at: float8x16FusedEntry), to: FloatConv8x32AVX512.Function.self) : nil
         resizeBilinearRow = (unsafeBitCast(code.address(at: resizeEntry), to: ResizeBilinearRowAVX.Function.self),
                              ResizeBilinearRowAVX.lanes(vectorWidth))
+        hybridQuantize = (unsafeBitCast(code.address(at: hybridBoundsEntry), to: HybridInputQuantizeAVX.Function.self),
+                          unsafeBitCast(code.address(at: hybridQuantizeEntry), to: HybridInputQuantizeAVX.Function.self),
+                          HybridInputQuantizeAVX.lanes(vectorWidth))
         let quadNames: [String] = depthwiseQuads == nil ? [] : [
             "DepthwiseQuadTiles16+AVX512VNNI (uint8, int8; one or two weight parts), DepthwiseTapQuads+AVX512VBMI"]
         kernelNames = (vnniGEMM == nil ? [] : ["QuantizedGEMM8x32+AVX512VNNI (pairs, quads, uint8-weight quads; sums, requantizing)"])
@@ -283,7 +295,8 @@ public final class GeneratedKernels: Sendable {
                depthwiseRequantize512 == nil ? "DepthwiseRequantize16+AVX2 (uint8, int8)" : "DepthwiseRequantize16+AVX512", "OffsetBytesToFloat+\(vectorWidth == .zmm ? "AVX512" : "AVX2")",
                "FlipSignBits+\(vectorWidth == .zmm ? "AVX512" : "AVX2") (and pixel sums)",
                "QuantizedPairLinear16+\(vectorWidth == .zmm ? "AVX512" : "AVX2") (int8, uint8)",
-               "ResizeBilinearRow\(ResizeBilinearRowAVX.lanes(vectorWidth))+\(vectorWidth == .zmm ? "AVX512" : "AVX2")"]
+               "ResizeBilinearRow\(ResizeBilinearRowAVX.lanes(vectorWidth))+\(vectorWidth == .zmm ? "AVX512" : "AVX2")",
+               "HybridInputQuantize16+\(vectorWidth == .zmm ? "AVX512" : "AVX2")"]
     }
 
     /// The kernels for this process's policy, or nil when it generates none (portable kernels).
