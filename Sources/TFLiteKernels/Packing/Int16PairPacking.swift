@@ -89,7 +89,6 @@ public enum Int16PairPacking {
         KernelPrecondition.check(outputDepth >= 0 && taps >= 0 && inputDepth >= 0,
                                  "Int16PairPacking.packAligned: outputDepth \(outputDepth), taps \(taps), inputDepth \(inputDepth)")
         let count = packedCount(outputDepth: outputDepth, taps: taps, inputDepth: inputDepth)
-        let panels = panelCount(outputDepth: outputDepth)
         let words = pairedDepth(inputDepth) / 2, fullWords = inputDepth / 2
         let laneStride = taps &* inputDepth
         let o = Int16(truncatingIfNeeded: offset)
@@ -97,37 +96,45 @@ public enum Int16PairPacking {
         return try AlignedArray(count: count) { buffer in
             guard count > 0, let start = buffer.baseAddress else { return }
             var d = UnsafeMutableRawPointer(start)
-            for panel in 0..<panels {
-                let firstChannel = panel &* panelWidth
-                let lanes = Swift.min(panelWidth, outputDepth &- firstChannel)
-                for t in 0..<taps {
-                    let row = filter + (firstChannel &* taps &+ t) &* inputDepth
-                    var j = 0
-                    if lanes == panelWidth {
-                        while j &+ 8 <= fullWords {
-                            transposePairBlocks(row + 2 &* j, laneStride: laneStride, offset: o, into: d)
-                            d += 8 &* wordBlockBytes
-                            j &+= 8
-                        }
+            forEachPanelTap(outputDepth: outputDepth, taps: taps) { firstChannel, lanes, t in
+                let row = filter + (firstChannel &* taps &+ t) &* inputDepth
+                var j = 0
+                if lanes == panelWidth {
+                    while j &+ 8 <= fullWords {
+                        transposePairBlocks(row + 2 &* j, laneStride: laneStride, offset: o, into: d)
+                        d += 8 &* wordBlockBytes
+                        j &+= 8
                     }
-                    for j in j..<words {
-                        let hasHigh = 2 &* j &+ 1 < inputDepth
-                        for l in 0..<panelWidth {
-                            var word: UInt32 = 0
-                            if l < lanes {
-                                let pair = row + (l &* laneStride &+ 2 &* j)
-                                let low = Int16(truncatingIfNeeded: pair[0]) &+ o
-                                let high = hasHigh ? Int16(truncatingIfNeeded: pair[1]) &+ o : 0
-                                word = UInt32(UInt16(bitPattern: low)) | UInt32(UInt16(bitPattern: high)) &<< 16
-                            }
-                            d.storeBytes(of: word, toByteOffset: 4 &* l, as: UInt32.self)
+                }
+                for j in j..<words {
+                    let hasHigh = 2 &* j &+ 1 < inputDepth
+                    for l in 0..<panelWidth {
+                        var word: UInt32 = 0
+                        if l < lanes {
+                            let pair = row + (l &* laneStride &+ 2 &* j)
+                            let low = Int16(truncatingIfNeeded: pair[0]) &+ o
+                            let high = hasHigh ? Int16(truncatingIfNeeded: pair[1]) &+ o : 0
+                            word = UInt32(UInt16(bitPattern: low)) | UInt32(UInt16(bitPattern: high)) &<< 16
                         }
-                        d += wordBlockBytes
+                        d.storeBytes(of: word, toByteOffset: 4 &* l, as: UInt32.self)
                     }
+                    d += wordBlockBytes
                 }
             }
             precondition(d == UnsafeMutableRawPointer(start) + 2 &* count,
                          "pair packing wrote \(d - UnsafeMutableRawPointer(start)) of \(2 &* count) bytes")
+        }
+    }
+
+    /// Calls `body(firstChannel, lanes, tap)` for every tap of every panel, in packed order: the
+    /// loop of the destination-order packings (`packAligned` here and in `Int8QuadPacking`),
+    /// whose `body` writes one tap's words of the panel's `lanes` channels (the rest padding).
+    @inline(__always)
+    static func forEachPanelTap(outputDepth: Int, taps: Int, _ body: (_ firstChannel: Int, _ lanes: Int, _ tap: Int) -> Void) {
+        for panel in 0..<panelCount(outputDepth: outputDepth) {
+            let firstChannel = panel &* panelWidth
+            let lanes = Swift.min(panelWidth, outputDepth &- firstChannel)
+            for t in 0..<taps { body(firstChannel, lanes, t) }
         }
     }
 

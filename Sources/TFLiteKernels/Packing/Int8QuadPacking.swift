@@ -53,47 +53,42 @@ public enum Int8QuadPacking {
     public static func packAligned(_ filter: UnsafePointer<UInt8>, outputDepth: Int, taps: Int,
                                    inputDepth: Int) throws -> AlignedArray<UInt8> {
         let panelWidth = Int16PairPacking.panelWidth
-        let panels = Int16PairPacking.panelCount(outputDepth: outputDepth)
         let count = packedCount(outputDepth: outputDepth, taps: taps, inputDepth: inputDepth)
         let fullWords = inputDepth / 4, tail = inputDepth % 4
         let laneStride = taps &* inputDepth
         return try AlignedArray(count: count) { buffer in
             guard count > 0, let start = buffer.baseAddress else { return }
             var d = UnsafeMutableRawPointer(start)
-            for panel in 0..<panels {
-                let firstChannel = panel &* panelWidth
-                let lanes = Swift.min(panelWidth, outputDepth &- firstChannel)
-                for t in 0..<taps {
-                    let row = UnsafeRawPointer(filter + (firstChannel &* taps &+ t) &* inputDepth)
-                    var j = 0
-                    if lanes == panelWidth {
-                        // Four quads of four lanes at a time, transposed in registers: a quarter
-                        // of the loads and stores of the word-by-word loop below.
-                        while j &+ 4 <= fullWords {
-                            transposeQuadBlocks(row + 4 &* j, laneStride: laneStride, into: d)
-                            d += 16 &* panelWidth
-                            j &+= 4
+            Int16PairPacking.forEachPanelTap(outputDepth: outputDepth, taps: taps) { firstChannel, lanes, t in
+                let row = UnsafeRawPointer(filter + (firstChannel &* taps &+ t) &* inputDepth)
+                var j = 0
+                if lanes == panelWidth {
+                    // Four quads of four lanes at a time, transposed in registers: a quarter
+                    // of the loads and stores of the word-by-word loop below.
+                    while j &+ 4 <= fullWords {
+                        transposeQuadBlocks(row + 4 &* j, laneStride: laneStride, into: d)
+                        d += 16 &* panelWidth
+                        j &+= 4
+                    }
+                }
+                for j in j..<fullWords {
+                    let word = row + 4 &* j
+                    for l in 0..<lanes {
+                        d.storeBytes(of: word.loadUnaligned(fromByteOffset: l &* laneStride, as: UInt32.self),
+                                     toByteOffset: 4 &* l, as: UInt32.self)
+                    }
+                    for l in lanes..<panelWidth { d.storeBytes(of: 0, toByteOffset: 4 &* l, as: UInt32.self) }
+                    d += 4 &* panelWidth
+                }
+                if tail > 0 {
+                    let word = row + 4 &* fullWords
+                    for l in 0..<panelWidth {
+                        for k in 0..<4 {
+                            let byte: UInt8 = l < lanes && k < tail ? word.load(fromByteOffset: l &* laneStride &+ k, as: UInt8.self) : 0
+                            d.storeBytes(of: byte, toByteOffset: 4 &* l &+ k, as: UInt8.self)
                         }
                     }
-                    for j in j..<fullWords {
-                        let word = row + 4 &* j
-                        for l in 0..<lanes {
-                            d.storeBytes(of: word.loadUnaligned(fromByteOffset: l &* laneStride, as: UInt32.self),
-                                         toByteOffset: 4 &* l, as: UInt32.self)
-                        }
-                        for l in lanes..<panelWidth { d.storeBytes(of: 0, toByteOffset: 4 &* l, as: UInt32.self) }
-                        d += 4 &* panelWidth
-                    }
-                    if tail > 0 {
-                        let word = row + 4 &* fullWords
-                        for l in 0..<panelWidth {
-                            for k in 0..<4 {
-                                let byte: UInt8 = l < lanes && k < tail ? word.load(fromByteOffset: l &* laneStride &+ k, as: UInt8.self) : 0
-                                d.storeBytes(of: byte, toByteOffset: 4 &* l &+ k, as: UInt8.self)
-                            }
-                        }
-                        d += 4 &* panelWidth
-                    }
+                    d += 4 &* panelWidth
                 }
             }
             precondition(d == UnsafeMutableRawPointer(start) + count, "quad packing wrote \(d - UnsafeMutableRawPointer(start)) of \(count) bytes")
