@@ -22,11 +22,11 @@ import TFLiteKernels
 /// (an address-space reservation only; forms that do not fit are allocated one by one), and
 /// huge pages up to ``expectedPackedByteCount``: the constant bytes, with the 8-bit ones
 /// counted twice where the integer GEMM widens its weights to int16 pairs (every level without
-/// VNNI, and hybrid layers at every level). Packed weights are most of the constants, so that is close to what packing writes
-/// (measured on efficientnet_lite0, ssd_fish_uint8 and yolov8n_int8_640: within 7%); huge pages
-/// past the end are address space only, and the unused part of the last one written is given
-/// back (``releaseUnusedMemory()``). A form replaced after a resize keeps its space in the
-/// region until the model goes; the region's bound caps that.
+/// VNNI, and hybrid layers at every level). Packed weights are most of the constants, so that
+/// is close to what packing writes (measured on efficientnet_lite0, ssd_fish_uint8 and
+/// yolov8n_int8_640: within 7%); huge pages past the end are address space only, and the unused
+/// part of the last one written is given back (``releaseUnusedMemory()``). A form replaced after
+/// a resize keeps its space in the region until the model goes; the region's bound caps that.
 ///
 /// Thread-safe: interpreters on several threads may prepare at once; a form is computed once,
 /// under the lock.

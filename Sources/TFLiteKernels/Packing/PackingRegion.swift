@@ -24,9 +24,9 @@ import Darwin
 /// far enough into are huge pages (``hugeByteCount(expected:)``, see ``HugePageMapping``); the
 /// rest of the region has 4 KiB pages. ``releaseUnusedTail()`` gives the unused part of the
 /// last block written back (call it once packing is done), though the peak resident size has
-/// seen it. Without
-/// transparent huge pages there is no region (`init` fails) and arrays are allocated one by
-/// one, as before.
+/// seen it. Without transparent huge pages there is no region (`init` fails) and arrays are
+/// allocated one by one, as before. The interpreter also carves the outputs it folds at load
+/// from a region of their own (``take(_:)``).
 ///
 /// Not thread-safe: its owner serializes ``allocating(in:_:)`` and ``releaseUnusedTail()``.
 public final class PackingRegion: @unchecked Sendable {
