@@ -51,8 +51,8 @@ final class PackedWeightCacheTests: XCTestCase {
 
     /// The huge-page part of the region (`expectedPackedByteCount`) follows what packing writes
     /// at the level in use: about the constant bytes, with the 8-bit ones counted twice without
-    /// VNNI (int16 pairs, not int8 quads) and the hybrid layers' weights twice at every level
-    /// (yolov8n_dynamic_range_640). Run at `LITEVISION_ISA=avx2` for the pair level.
+    /// VNNI (int16 pairs, not int8 quads; yolov8n_dynamic_range_640's hybrid layers too). Run at
+    /// `LITEVISION_ISA=avx2` for the pair level.
     func testExpectedPackedBytesFollowTheLayout() throws {
         let models = [try TestPaths.model("efficientnet_lite0.tflite"), try TestPaths.sharedModel("ssd_fish_uint8.tflite"),
                       try TestPaths.sharedModel("yolov8n_int8_640.tflite"), try TestPaths.sharedModel("yolov8n_dynamic_range_640.tflite")]

@@ -259,6 +259,55 @@ final class QuantizedGEMMTests: XCTestCase {
     func testUInt8FullyConnectedIsBitExact() { checkQuantizedFullyConnected(UInt8.self, seed: 24) }
     func testInt8FullyConnectedIsBitExact() { checkQuantizedFullyConnected(Int8.self, seed: 25) }
 
+    /// The hybrid GEMM over int8 quads (inputs quantized symmetrically, as `HybridQuadGEMM` runs
+    /// them): the quantized rows as `x + 128` bytes, the correction `−128 · Σ w` as the Int32
+    /// bias, and the float epilogue give the reference's floats exactly, in both rescale orders.
+    func testHybridQuadLayoutIsExact() {
+        for kernel in QuantizedGEMMKernel.compiled {
+            var rng = SeededGenerator(seed: 29)
+            for index in 0..<32 {
+                let (g, _) = randomLayer(&rng, index: index, fullyConnected: index % 4 == 3)
+                let taps = g.filterHeight * g.filterWidth
+                let rowSize = g.inputHeight * g.inputWidth * g.inputDepth
+                let input = (0..<g.inputCount).map { _ in rng.float() * 3 - 1 }
+                var quantized = [Int8](repeating: 0, count: input.count)
+                var scales = [Float](repeating: 0, count: g.batches)
+                input.withUnsafeBufferPointer { src in
+                    quantized.withUnsafeMutableBufferPointer { dst in
+                        for b in 0..<g.batches {
+                            scales[b] = HybridInputQuantizer.symmetric(src.baseAddress! + b * rowSize, count: rowSize,
+                                                                       into: dst.baseAddress! + b * rowSize)
+                        }
+                    }
+                }
+                let filter = (0..<g.filterCount).map { _ in Int8(truncatingIfNeeded: rng.int(-127...127)) }
+                let p = HybridConvolutionParameters(filterScales: (0..<g.outputDepth).map { _ in 0.01 * Float(rng.int(1...100)) },
+                                                    activationMin: -4, activationMax: 6, scalesMultipliedFirst: index % 2 == 1)
+                let bias = (0..<g.outputDepth).map { _ in rng.float() }
+                var expected = [Float](repeating: 0, count: g.outputCount)
+                Conv2DReference.hybrid(g, p, quantizedInput: quantized, inputScales: scales,
+                                       inputOffsets: [Int32](repeating: 0, count: g.batches), filter: filter, bias: bias,
+                                       output: &expected)
+                let packed = Int8QuadPacking.pack(filter, outputDepth: g.outputDepth, taps: taps, inputDepth: g.inputDepth)
+                let correction = Int8QuadPacking.biasCorrection(filter, outputDepth: g.outputDepth, depth: taps * g.inputDepth,
+                                                                inputOffset: 0)
+                let pixels = g.batches * g.inputHeight * g.inputWidth
+                var quads = [UInt8](repeating: 0xA5, count: Int8QuadPacking.activationCount(pixels: pixels, depth: g.inputDepth))
+                Int8QuadPacking.convert(quantized, pixels: pixels, depth: g.inputDepth, into: &quads)
+                Int8QuadPacking.fillPaddingPixel(&quads, pixels: pixels, depth: g.inputDepth, value: Int8QuadPacking.paddingByte(inputOffset: 0))
+                var actual = [Float](repeating: .nan, count: g.outputCount)
+                scales.withUnsafeBufferPointer { s in
+                    bias.withUnsafeBufferPointer { bb in
+                        runGEMM(g, kernel, layout: .uint8Quads, input: quads, packed: packed, bias: correction,
+                                epilogue: ConvHybridEpilogue(parameters: p, inputScales: s.baseAddress!, bias: bb.baseAddress!),
+                                output: &actual, rng: &rng)
+                    }
+                }
+                XCTAssertEqual(actual, expected, "\(kernel) \(g)")
+            }
+        }
+    }
+
     func testHybridFullyConnectedIsExact() {
         for kernel in QuantizedGEMMKernel.compiled {
             var rng = SeededGenerator(seed: 26)

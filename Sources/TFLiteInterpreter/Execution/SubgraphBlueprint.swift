@@ -70,22 +70,8 @@ struct SubgraphBlueprint: @unchecked Sendable {
         }
         foldedRegion?.releaseUnusedTail()
         self.constants = constants
-        self.packedWeights = PackedWeightCache(constants: constants,
-                                               hybridWeightByteCount: Self.hybridWeightByteCount(subgraph, constants, live))
+        self.packedWeights = PackedWeightCache(constants: constants)
         self.liveOperators = live
-    }
-
-    /// Bytes of the 8-bit constants that `live` operators read beside a float activation
-    /// (hybrid layers' weights, which the integer GEMM packs as int16 pairs at every level).
-    private static func hybridWeightByteCount(_ subgraph: SubgraphDescription, _ constants: [ConstantTensor?],
-                                              _ live: [Int]) -> Int {
-        var weights = Set<Int>()
-        for position in live {
-            let inputs = subgraph.operators[position].inputs.filter { $0 >= 0 }
-            guard inputs.contains(where: { constants[$0] == nil && subgraph.tensors[$0].type == .float32 }) else { continue }
-            weights.formUnion(inputs.filter { constants[$0].map { $0.type == .int8 || $0.type == .uint8 } ?? false })
-        }
-        return weights.reduce(0) { $0.addingReportingOverflow(constants[$1]?.byteCount ?? 0).partialValue }
     }
 
     /// Whether an operator that runs at invoke turns float activations into integers: a hybrid

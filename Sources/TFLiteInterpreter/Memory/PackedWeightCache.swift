@@ -22,9 +22,9 @@ import TFLiteKernels
 /// (an address-space reservation only; forms that do not fit are allocated one by one), and
 /// huge pages up to ``expectedPackedByteCount``: the constant bytes, with the 8-bit ones
 /// counted twice where the integer GEMM widens its weights to int16 pairs (every level without
-/// VNNI, and hybrid layers at every level). Packed weights are most of the constants, so that
-/// is close to what packing writes (measured on efficientnet_lite0, ssd_fish_uint8 and
-/// yolov8n_int8_640: within 7%); huge pages past the end are address space only, and the unused
+/// VNNI). Packed weights are most of the constants, so that is close to what packing writes
+/// (measured on efficientnet_lite0, ssd_fish_uint8, yolov8n_int8_640 and
+/// yolov8n_dynamic_range_640: within 7%); huge pages past the end are address space only, and the unused
 /// part of the last one written is given back (``releaseUnusedMemory()``). A form replaced after
 /// a resize keeps its space in the region until the model goes; the region's bound caps that.
 ///
@@ -43,18 +43,14 @@ final class PackedWeightCache: @unchecked Sendable {
     /// Bytes of the model's 8-bit constant tensors (`int8`, `uint8`): mostly weights, which the
     /// int16-pair layout packs at twice their size.
     private let byteConstantByteCount: Int
-    /// Bytes of the 8-bit weights of hybrid layers, which are packed as int16 pairs at every level.
-    private let hybridWeightByteCount: Int
     /// Where packings take their memory: made at the first one; nil before, and for good when
     /// the system offers no huge pages.
     private var region: PackingRegion?
     /// Whether `region` was tried.
     private var regionTried = false
 
-    /// A cache for a subgraph whose constant tensors are `constants` (by tensor index), of which
-    /// `hybridWeightByteCount` bytes are 8-bit weights of hybrid layers.
-    init(constants: [ConstantTensor?], hybridWeightByteCount: Int = 0) {
-        self.hybridWeightByteCount = hybridWeightByteCount
+    /// A cache for a subgraph whose constant tensors are `constants` (by tensor index).
+    init(constants: [ConstantTensor?]) {
         var data: [Int: UnsafeMutableRawPointer] = [:]
         var bytes = 0, byteBytes = 0
         for (index, constant) in constants.enumerated() {
@@ -74,8 +70,8 @@ final class PackedWeightCache: @unchecked Sendable {
     /// level in use (``QuantizedGEMM/prefersInt8Quads``): the huge-page part of the region.
     /// An estimate: Int.max when it overflows (the region then caps it).
     var expectedPackedByteCount: Int {
-        let widened = QuantizedGEMM.prefersInt8Quads ? hybridWeightByteCount : byteConstantByteCount
-        let (sum, overflow) = constantByteCount.addingReportingOverflow(widened)
+        if QuantizedGEMM.prefersInt8Quads { return constantByteCount }
+        let (sum, overflow) = constantByteCount.addingReportingOverflow(byteConstantByteCount)
         return overflow ? Int.max : sum
     }
 

@@ -17,6 +17,8 @@ enum PackedGEMMPlan {
     case uint8Quads(UInt8QuadGEMM)
     /// Float activations quantized per row, int8 weights, as int16 pairs.
     case hybridPairs(HybridPairGEMM)
+    /// Float activations quantized symmetrically per row, int8 weights, as byte quads.
+    case hybridQuads(HybridQuadGEMM)
 
     /// Runs the layer on `o` across `threads`.
     func run(_ o: ConvolutionOperands, threads: ThreadPool) {
@@ -33,6 +35,7 @@ enum PackedGEMMPlan {
         case .int8Quads(let gemm): gemm.run(o, threads: threads)
         case .uint8Quads(let gemm): gemm.run(o, threads: threads)
         case .hybridPairs(let gemm): gemm.run(o, threads: threads)
+        case .hybridQuads(let gemm): gemm.run(o, threads: threads)
         }
     }
 

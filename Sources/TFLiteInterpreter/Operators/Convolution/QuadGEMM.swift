@@ -1,11 +1,10 @@
 import TFLiteKernels
 
-/// What the two quad GEMMs share: the layer, its GEMM layout and requantization, the packed
-/// weights with their zero-point correction, and the buffers each invoke refills.
+/// What the quad GEMMs share: the layer, its GEMM layout, the packed weights with their
+/// zero-point correction, and the buffers each invoke refills.
 struct QuadOperands {
     let layer: ConvolutionGeometry
     let layout: GEMMLayout
-    let requantizer: ConvRequantizer
     /// Packed weight bytes and the per-channel constant of the zero points (shared by the model's interpreters).
     let weights: QuadWeights
     /// Activations (arena scratch); the trailing padding pixel holds `paddingByte`, refilled per invoke.
@@ -49,11 +48,12 @@ struct QuadOperands {
 /// them), with the zero-point correction folded into the bias.
 struct Int8QuadGEMM {
     let operands: QuadOperands
+    let requantizer: ConvRequantizer
     /// A byte table applied to each chunk's output (``OutputByteMapFusion``); nil without one.
     var outputMap: OutputByteMap? = nil
 
     func run(_ o: ConvolutionOperands, threads: ThreadPool) {
-        let (g, gemm, q) = (operands.layer, operands.layout.geometry, operands.requantizer)
+        let (g, gemm, q) = (operands.layer, operands.layout.geometry, requantizer)
         let (x, y) = (o.input(Int8.self), o.output(Int8.self))
         let inputOffset = q.parameters.inputOffset
         let stride = Int8QuadPacking.quadDepth(gemm.inputDepth)
@@ -82,6 +82,7 @@ struct Int8QuadGEMM {
 /// zero-point constant folded into the bias.
 struct UInt8QuadGEMM {
     let operands: QuadOperands
+    let requantizer: ConvRequantizer
     /// The negated weight zero point.
     let filterOffset: Int32
     /// Per-pixel `Σ (x − 128)` (arena scratch), refreshed per invoke.
@@ -90,7 +91,7 @@ struct UInt8QuadGEMM {
     var outputMap: OutputByteMap? = nil
 
     func run(_ o: ConvolutionOperands, threads: ThreadPool) {
-        let (g, gemm, q) = (operands.layer, operands.layout.geometry, operands.requantizer)
+        let (g, gemm, q) = (operands.layer, operands.layout.geometry, requantizer)
         let (x, y) = (o.input(UInt8.self), o.output(UInt8.self))
         let inputOffset = q.parameters.inputOffset
         let rows = gemm.inputHeight * gemm.inputWidth
@@ -118,6 +119,40 @@ struct UInt8QuadGEMM {
                 QuantizedGEMM.uint8Quads(gemm, q, input: xin, packedFilter: w, bias: bias, windowSums: windowSums,
                                          output: y, tiles: part, workspace: workspace)
                 outputMap?.apply(tiles: part, of: gemm, to: y)
+            }
+        }
+    }
+}
+
+/// The hybrid GEMM on byte quads, for layers whose input is quantized symmetrically (zero point
+/// 0) where the build's native kernels take quads (VNNI): the rows quantized per batch
+/// (`scratch`) as unsigned bytes `x + 128` against the int8 weights, the correction `−128 · Σ w`
+/// in the Int32 bias, then the float epilogue. The int16-pair form (`HybridPairGEMM`) took twice
+/// the multiply-adds' instructions.
+struct HybridQuadGEMM {
+    let operands: QuadOperands
+    let parameters: HybridConvolutionParameters
+    let scratch: HybridInputScratch
+
+    func run(_ o: ConvolutionOperands, threads: ThreadPool) {
+        let (g, gemm, p) = (operands.layer, operands.layout.geometry, parameters)
+        let (b, y) = (o.bias(Float.self), o.output(Float.self))
+        let imageSize = g.inputHeight * g.inputWidth * g.inputDepth
+        let stride = Int8QuadPacking.quadDepth(gemm.inputDepth)
+        let patches = operands.layout.patches
+        let w = UnsafeRawPointer(operands.weights.weights.pointer).assumingMemoryBound(to: Int8.self)
+        scratch.quantize(o.input(Float.self)) { quantized, scales, _ in
+            operands.run(bias: nil, threads: threads) { batch, part, image in
+                let source = quantized + batch * imageSize
+                if patches {
+                    QuantizedConvPatches.gatherQuads(source, g, pixels: part, inputOffset: 0, into: image)
+                } else {
+                    Int8QuadPacking.convert(source + part.lowerBound * g.inputDepth, pixels: part.count,
+                                            depth: g.inputDepth, into: image + part.lowerBound * stride)
+                }
+            } tiles: { xin, correction, part, workspace in
+                QuantizedGEMM.hybridQuads(gemm, p, input: xin, inputScales: scales, packedFilter: w, correction: correction,
+                                          bias: b, output: y, tiles: part, workspace: workspace)
             }
         }
     }

@@ -3,8 +3,9 @@ import TFLiteKernels
 /// Packs the weights of a quantized CONV_2D / FULLY_CONNECTED once at prepare for
 /// `QuantizedGEMM` and requests the activation buffer each invoke refills as arena scratch,
 /// choosing the layout:
-/// int8 quads for int8 with symmetric weights and uint8-weight quads for uint8, where the build
-/// has a native kernel for them (AVX-512 VNNI); int16 pairs otherwise (hybrid, other builds).
+/// int8 quads for int8 with symmetric weights, uint8-weight quads for uint8 and int8 quads for
+/// hybrid layers with symmetrically quantized inputs, where the build has a native kernel for
+/// them (VNNI); int16 pairs otherwise (asymmetric hybrid inputs, other builds).
 /// Layers with few input channels run in patch form (`GEMMLayout`).
 enum QuantizedGEMMPacking {
     /// Whether `arithmetic` takes a quad layout in this build.
@@ -13,7 +14,8 @@ enum QuantizedGEMMPacking {
         switch arithmetic {
         case .uint8: return true
         case .int8(let q): return q.filterOffset == 0
-        case .float, .hybrid, .int16x8: return false
+        case .hybrid(_, let scratch): return !scratch.asymmetric
+        case .float, .int16x8: return false
         }
     }
 
@@ -61,19 +63,11 @@ enum QuantizedGEMMPacking {
                                                   "the integer GEMM's pointer table and accumulators")
         switch arithmetic {
         case .int8(let q) where usesQuads(arithmetic):
-            let w = try tensor.view(as: Int8.self, "int8 weights").base
-            let bytes = try tensor.byteView("int8 weights").base
-            let key = "int8 quads \(layout.packedShape) input offset \(q.inputOffset)"
-            let packed = try node.packedWeights(of: tensor, key: key, byteCount: packedBytes, what) {
-                // Packing moves bytes unchanged, so the int8 weights pack as their bit patterns.
-                QuadWeights(weights: try Int8QuadPacking.packAligned(bytes, outputDepth: g.outputDepth, taps: taps,
-                                                                     inputDepth: g.inputDepth),
-                            correction: Int8QuadPacking.biasCorrection(w, outputDepth: g.outputDepth,
-                                                                       depth: taps * g.inputDepth, inputOffset: q.inputOffset))
-            }
+            let packed = try int8Quads(tensor, layout: layout, inputOffset: q.inputOffset, byteCount: packedBytes, node: node,
+                                       what: what)
             return .int8Quads(Int8QuadGEMM(operands: try quadOperands(
-                layer, layout, ConvRequantizer(q), packed, paddingByte: Int8QuadPacking.paddingByte(inputOffset: q.inputOffset),
-                node: node, workspace: workspace)))
+                layer, layout, packed, paddingByte: Int8QuadPacking.paddingByte(inputOffset: q.inputOffset),
+                node: node, workspace: workspace), requantizer: ConvRequantizer(q)))
         case .uint8(let q) where usesQuads(arithmetic):
             let w = try tensor.view(as: UInt8.self, "uint8 weights").base
             let key = "uint8 quads \(layout.packedShape) input offset \(q.inputOffset) filter offset \(q.filterOffset)"
@@ -85,10 +79,10 @@ enum QuantizedGEMMPacking {
                                 inputOffset: q.inputOffset, filterOffset: q.filterOffset))
             }
             return .uint8Quads(UInt8QuadGEMM(
-                operands: try quadOperands(layer, layout, ConvRequantizer(q), packed,
+                operands: try quadOperands(layer, layout, packed,
                                            paddingByte: Int8QuadPacking.unsignedWeightPaddingByte(inputOffset: q.inputOffset),
                                            node: node, workspace: workspace),
-                filterOffset: q.filterOffset,
+                requantizer: ConvRequantizer(q), filterOffset: q.filterOffset,
                 pixelSums: try node.requestScratch(Int32.self, count: pixels, "the integer GEMM's pixel sums")))
         case .uint8(let q):
             let key = "uint8 pairs \(layout.packedShape) filter offset \(q.filterOffset)"
@@ -106,6 +100,12 @@ enum QuantizedGEMMPacking {
             }
             return .int8Pairs(Int16PairGEMM(layer: layer, layout: layout, requantizer: ConvRequantizer(q), weights: weights,
                                             activations: try pairedActivations(layout, node: node), workspace: workspace))
+        case .hybrid(let p, let scratch) where usesQuads(arithmetic):
+            let packed = try int8Quads(tensor, layout: layout, inputOffset: 0, byteCount: packedBytes, node: node, what: what)
+            return .hybridQuads(HybridQuadGEMM(
+                operands: try quadOperands(layer, layout, packed, paddingByte: Int8QuadPacking.paddingByte(inputOffset: 0),
+                                           node: node, workspace: workspace),
+                parameters: p, scratch: scratch))
         case .hybrid(let p, let scratch):
             let weights = try node.packedWeights(of: tensor, key: "int8 pairs \(layout.packedShape) filter offset 0",
                                                  byteCount: packedBytes, what) {
@@ -120,6 +120,24 @@ enum QuantizedGEMMPacking {
         }
     }
 
+    /// The int8 `weights` (symmetric) of `layout` packed in quads with the correction for
+    /// `inputOffset`, or taken from the model's cache (``NodeContext/packedWeights(of:key:byteCount:_:_:)``).
+    private static func int8Quads(_ tensor: RuntimeTensor, layout: GEMMLayout, inputOffset: Int32, byteCount: Int,
+                                  node: NodeContext, what: String) throws -> QuadWeights {
+        let g = layout.geometry
+        let taps = g.filterHeight * g.filterWidth
+        let w = try tensor.view(as: Int8.self, "int8 weights").base
+        let bytes = try tensor.byteView("int8 weights").base
+        let key = "int8 quads \(layout.packedShape) input offset \(inputOffset)"
+        return try node.packedWeights(of: tensor, key: key, byteCount: byteCount, what) {
+            // Packing moves bytes unchanged, so the int8 weights pack as their bit patterns.
+            QuadWeights(weights: try Int8QuadPacking.packAligned(bytes, outputDepth: g.outputDepth, taps: taps,
+                                                                 inputDepth: g.inputDepth),
+                        correction: Int8QuadPacking.biasCorrection(w, outputDepth: g.outputDepth,
+                                                                   depth: taps * g.inputDepth, inputOffset: inputOffset))
+        }
+    }
+
     /// The int16-pair activation buffer of `layout`, with its trailing zero pixel, as `node`'s
     /// arena scratch.
     private static func pairedActivations(_ layout: GEMMLayout, node: NodeContext) throws -> ScratchArray<Int16> {
@@ -129,12 +147,12 @@ enum QuantizedGEMMPacking {
 
     /// The operands of a quad GEMM: its activation buffer (with the trailing padding pixel of
     /// `paddingByte`) and combined bias requested as `node`'s arena scratch.
-    private static func quadOperands(_ layer: ConvolutionGeometry, _ layout: GEMMLayout, _ requantizer: ConvRequantizer,
+    private static func quadOperands(_ layer: ConvolutionGeometry, _ layout: GEMMLayout,
                                      _ weights: QuadWeights, paddingByte: UInt8, node: NodeContext,
                                      workspace: ThreadWorkspaceSlot) throws -> QuadOperands {
         let g = layout.geometry
         return QuadOperands(
-            layer: layer, layout: layout, requantizer: requantizer, weights: weights,
+            layer: layer, layout: layout, weights: weights,
             activations: try node.requestScratch(UInt8.self, count: layout.activationCount(stride: Int8QuadPacking.quadDepth(g.inputDepth)),
                                                  "the integer GEMM's activations"),
             paddingByte: paddingByte,

@@ -158,6 +158,20 @@ public enum QuantizedGEMM {
             output: output, tiles: tiles, workspace: workspace)
     }
 
+    /// Hybrid CONV_2D tiles over the int8-quad layout, for symmetrically quantized inputs (zero
+    /// point 0): `input` the quantized rows as unsigned bytes `x + 128` (`Int8QuadPacking.convert`,
+    /// padding pixel 128), the filter from `Int8QuadPacking.pack`, `correction` its
+    /// `Int8QuadPacking.biasCorrection` for input offset 0. Exact as `hybrid`: the same Int32
+    /// sums, rescaled by the same float steps.
+    public static func hybridQuads(_ g: ConvolutionGeometry, _ p: HybridConvolutionParameters, input: UnsafePointer<UInt8>,
+                                   inputScales: UnsafePointer<Float>, packedFilter: UnsafePointer<Int8>,
+                                   correction: UnsafePointer<Int32>, bias: UnsafePointer<Float>?,
+                                   output: UnsafeMutablePointer<Float>, tiles: Range<Int>, workspace: KernelWorkspace? = nil) {
+        run(g, layout: .uint8Quads, input: UnsafeRawPointer(input), packedFilter: UnsafeRawPointer(packedFilter), bias: correction,
+            epilogue: ConvHybridEpilogue(parameters: p, inputScales: inputScales, bias: bias),
+            output: output, tiles: tiles, workspace: workspace)
+    }
+
     /// Int32 values of a tile's accumulators: two panels of sums per pixel, then a per-pixel
     /// term (the window sums of the uint8-weight quads); the fused generated path keeps two
     /// panels of zero bias between the two.
