@@ -55,23 +55,20 @@ enum ExactFloatExp {
     /// the same operations lane by lane.
     @inline(__always)
     private static func exp(_ x: SIMD8<Float>) -> SIMD8<Float> {
-        var xd = SIMD8<Double>()
-        for k in 0..<8 { xd[k] = Double(x[k]) }
-        let z = invLn2N * xd
+        // Whole-vector conversions and integer steps; only the table reads go lane by lane.
+        let z = invLn2N * SIMD8<Double>(x)
         let shifted = z + SIMD8(repeating: shift)
         let r = z - (shifted - SIMD8(repeating: shift))
-        var scale = SIMD8<Double>()
-        table.withUnsafeBufferPointer { t in
-            for k in 0..<8 {
-                let ki = shifted[k].bitPattern
-                scale[k] = Double(bitPattern: t[Int(ki & 31)] &+ (ki &<< 47))
-            }
+        let ki = unsafeBitCast(shifted, to: SIMD8<UInt64>.self)
+        let index = ki & 31
+        let entries = table.withUnsafeBufferPointer { t in
+            SIMD8<UInt64>(t[Int(index[0])], t[Int(index[1])], t[Int(index[2])], t[Int(index[3])],
+                          t[Int(index[4])], t[Int(index[5])], t[Int(index[6])], t[Int(index[7])])
         }
+        let scale = unsafeBitCast(entries &+ (ki &<< 47), to: SIMD8<Double>.self)
         let p = c0 * r + c1
         let y = (p * (r * r) + (c2 * r + 1)) * scale
-        var result = SIMD8<Float>()
-        for k in 0..<8 { result[k] = Float(y[k]) }
-        return result
+        return SIMD8<Float>(y)
     }
 
     /// `out[i] = logistic(x[i])` for `count` elements, eight at a time; a group holding a NaN
@@ -79,8 +76,7 @@ enum ExactFloatExp {
     static func logistic(_ x: UnsafePointer<Float>, _ out: UnsafeMutablePointer<Float>, count: Int) {
         var i = 0
         while i + 8 <= count {
-            var v = SIMD8<Float>()
-            for k in 0..<8 { v[k] = x[i + k] }
+            let v = UnsafeRawPointer(x + i).loadUnaligned(as: SIMD8<Float>.self)
             let low = v .< -9
             let argument = v.replacing(with: -v, where: .!low)
             if any(argument .>= 88) || any(argument .<= -88) || any(v .!= v) {
@@ -89,7 +85,7 @@ enum ExactFloatExp {
                 let e = exp(argument)
                 let result = (1 / (1 + e)).replacing(with: e, where: low)
                     .replacing(with: 1, where: v .> 16.619047164916992188)
-                for k in 0..<8 { out[i + k] = result[k] }
+                UnsafeMutableRawPointer(out + i).storeBytes(of: result, as: SIMD8<Float>.self)
             }
             i += 8
         }
