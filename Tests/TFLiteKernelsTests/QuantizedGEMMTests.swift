@@ -304,6 +304,24 @@ final class QuantizedGEMMTests: XCTestCase {
                     }
                 }
                 XCTAssertEqual(actual, expected, "\(kernel) \(g)")
+                guard kernel == QuantizedGEMMKernel.compiled.first else { continue }
+                // The entry point `HybridQuadGEMM` calls, over every tile at once.
+                var entry = [Float](repeating: .nan, count: g.outputCount)
+                quads.withUnsafeBufferPointer { x in
+                    packed.withUnsafeBufferPointer { w in
+                        correction.withUnsafeBufferPointer { c in
+                            scales.withUnsafeBufferPointer { s in
+                                bias.withUnsafeBufferPointer { bb in
+                                    QuantizedGEMM.hybridQuads(g, p, input: x.baseAddress!, inputScales: s.baseAddress!,
+                                                              packedFilter: w.baseAddress!, correction: c.baseAddress!,
+                                                              bias: bb.baseAddress!, output: &entry,
+                                                              tiles: 0..<QuantizedGEMM.tileCount(g))
+                                }
+                            }
+                        }
+                    }
+                }
+                XCTAssertEqual(entry, expected, "hybridQuads \(g)")
             }
         }
     }
