@@ -96,10 +96,8 @@ final class AlignedBuffer: @unchecked Sendable {
     /// when the rest is at least half of one: half a huge page in 4 KiB pages costs several
     /// times the first touch of a whole one, and the unused part (under 1 MiB) is the price.
     static func hugeByteCount(for byteCount: Int) -> Int {
-        let huge = HugePageMapping.hugePageBytes
-        guard byteCount > 0, byteCount <= maximumByteCount else { return 0 }
-        let whole = byteCount / huge * huge
-        return byteCount - whole >= huge / 2 ? whole + huge : whole
+        guard byteCount <= maximumByteCount else { return 0 }
+        return HugePageMapping.hugeByteCount(for: byteCount, roundingUpRestsOf: HugePageMapping.hugePageBytes / 2)
     }
 
     /// Allocates a copy of `bytes`.

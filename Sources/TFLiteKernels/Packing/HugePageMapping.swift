@@ -59,6 +59,17 @@ public final class HugePageMapping: @unchecked Sendable {
 
     deinit { munmap(mapping.start, mapping.byteCount) }
 
+    /// The bytes of a `byteCount` block to put on huge pages: its whole 2 MiB blocks, and one
+    /// more when the rest is at least `minimumRest` bytes (the callers' rules: the arena's,
+    /// ``AlignedBuffer``, and a ``PackingRegion``'s); 0 for a count that is not positive or
+    /// would overflow when rounded up.
+    public static func hugeByteCount(for byteCount: Int, roundingUpRestsOf minimumRest: Int) -> Int {
+        let huge = hugePageBytes
+        guard byteCount > 0, byteCount <= Int.max - huge else { return 0 }
+        let whole = byteCount / huge * huge
+        return byteCount - whole >= minimumRest ? whole + huge : whole
+    }
+
     /// Gives back the pages of `range` (offsets from ``start``, whole 4 KiB pages inside it):
     /// reading them again gives zeros. A huge page the range cuts is split first.
     public func release(_ range: Range<Int>) {

@@ -57,10 +57,7 @@ public final class PackingRegion: @unchecked Sendable {
     /// family 25 model 17) than one huge page's first touch (40–120 µs), and what the last
     /// huge page does not use is given back after packing (``releaseUnusedTail()``).
     static func hugeByteCount(expected: Int) -> Int {
-        let huge = HugePageMapping.hugePageBytes
-        guard expected > 0, expected <= Int.max - huge else { return 0 }
-        let whole = expected / huge * huge
-        return expected - whole >= huge / 8 ? whole + huge : whole
+        HugePageMapping.hugeByteCount(for: expected, roundingUpRestsOf: HugePageMapping.hugePageBytes / 8)
     }
 
     /// `byteCount` bytes (rounded up to the alignment), zero until written, or nil when the
