@@ -57,6 +57,12 @@ extension Assembler {
     }
     /// `vpcmpgtd dst, a, b`: all ones where `a > b` (signed 32-bit), else zero.
     public mutating func vpcmpgtd(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorSource) { integerOp(0x66, dst, a, b) }
+    /// `vpcmpeqd dst, a, b` (the VEX form: registers below 16, no zmm): all ones in the 32-bit
+    /// lanes where `a == b` (`vpcmpeqd x, x, x` sets every bit).
+    public mutating func vpcmpeqd(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorSource) {
+        precondition(dst.width != .zmm && dst.index < 16 && a.index < 16 && !prefersEVEX, "vpcmpeqd: the VEX form only")
+        integerOp(0x76, dst, a, b)
+    }
     /// `vpcmpgtq dst, a, b` (the VEX form: registers below 16, no zmm): all ones in the 64-bit
     /// lanes where `a > b` (signed), else zero.
     public mutating func vpcmpgtq(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorSource) {
@@ -73,6 +79,17 @@ extension Assembler {
     public mutating func vpblendmd(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorRegister, mask: OpmaskRegister) {
         vectorInstruction(0x64, map: .map0F38, prefix: .p66, evexOnly: true, width: dst.width, reg: dst.index,
                           vvvv: a.index, .register(b.index), mask: mask)
+    }
+    /// `vpblendmq dst{mask}, a, b` (EVEX): 64-bit lane `i` from `b` where `mask` bit `i` is set, else from `a`.
+    public mutating func vpblendmq(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorRegister, mask: OpmaskRegister) {
+        vectorInstruction(0x64, map: .map0F38, prefix: .p66, w: true, evexOnly: true, width: dst.width, reg: dst.index,
+                          vvvv: a.index, .register(b.index), mask: mask)
+    }
+    /// `vpermi2q dst, a, b` (AVX-512F): 64-bit lane `i` becomes element `dst[i] & 15` of the
+    /// 16-element table `a:b` (`a` elements 0–7; zmm), so `dst` is both index and result.
+    public mutating func vpermi2q(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorRegister) {
+        vectorInstruction(0x76, map: .map0F38, prefix: .p66, w: true, evexOnly: true, width: dst.width, reg: dst.index,
+                          vvvv: a.index, .register(b.index))
     }
     /// `vpermi2b dst, a, b` (AVX512-VBMI): byte lane `i` becomes byte `dst[i] & 127` of the
     /// 128-byte table `a:b` (`a` the low 64 bytes; zmm), so `dst` is both index and result.
@@ -128,6 +145,18 @@ extension Assembler {
         // EVEX.V' carries bit 4 of the index register (vvvv itself is unused, 1111).
         vectorInstruction(0x90, map: .map0F38, prefix: .p66, evexOnly: true, width: dst.width, reg: dst.index,
                           vvvv: src.index.index & 16, .vectorIndexed(src), mask: mask, scalarMemory: true)
+    }
+    /// `vpgatherqq dst, [base + index·scale + disp], mask` (AVX2, VEX; registers below 16):
+    /// 64-bit lane `i` of `dst` is loaded from the address with `index`'s 64-bit lane `i` where
+    /// the sign bit of `mask`'s lane `i` is set; other lanes keep `dst` and read nothing. The
+    /// gather clears `mask` as it goes, so it must be set again before every gather.
+    /// Precondition: `dst`, `index` and `mask` are three different registers of one width.
+    public mutating func vpgatherqq(_ dst: VectorRegister, _ src: VectorIndexedMemory, _ mask: VectorRegister) {
+        precondition(Set([dst.index, src.index.index, mask.index]).count == 3, "gather: dst, index and mask must differ")
+        precondition(dst.width != .zmm && dst.width == src.index.width && dst.width == mask.width
+                     && [dst, src.index, mask].allSatisfy { $0.index < 16 } && !prefersEVEX, "vpgatherqq is the VEX form")
+        vectorInstruction(0x91, map: .map0F38, prefix: .p66, w: true, width: dst.width, reg: dst.index, vvvv: mask.index,
+                          .vectorIndexed(src))
     }
     /// `vpmovdb [dst]{mask}, src` (EVEX): the low byte of each 32-bit lane, 16 bytes from a zmm.
     public mutating func vpmovdb(_ dst: MemoryOperand, _ src: VectorRegister, mask: OpmaskRegister? = nil) {
@@ -234,6 +263,14 @@ extension Assembler {
                           Self.registerOrMemory(src), memoryBytes: 16)
         emit(index)
     }
+    /// `vinserti128 dst, a, src, index` (AVX2, VEX): ymm `a` with its 128-bit half `index` (0, 1)
+    /// replaced by xmm `src`.
+    public mutating func vinserti128(_ dst: VectorRegister, _ a: VectorRegister, _ src: VectorRegister, _ index: UInt8) {
+        precondition(dst.width == .ymm && index < 2 && [dst, a, src].allSatisfy { $0.index < 16 } && !prefersEVEX,
+                     "vinserti128 writes half a ymm register (VEX form)")
+        vectorInstruction(0x38, map: .map0F3A, prefix: .p66, width: .ymm, reg: dst.index, vvvv: a.index, .register(src.index))
+        emit(index)
+    }
     /// `vbroadcasti128 dst, [src]` (AVX2): 16 bytes to both 128-bit lanes of ymm `dst`.
     public mutating func vbroadcasti128(_ dst: VectorRegister, _ src: MemoryOperand) {
         precondition(dst.width == .ymm && dst.index < 16, "vbroadcasti128 fills a ymm register (VEX form)")
@@ -278,6 +315,7 @@ extension Assembler {
     public mutating func vpsadbw(_ d: VectorRegister, _ a: VectorRegister, _ b: VectorRegister) { vpsadbw(d, a, .register(b)) }
     public mutating func vpshufb(_ d: VectorRegister, _ t: VectorRegister, _ i: VectorRegister) { vpshufb(d, t, .register(i)) }
     public mutating func vpcmpgtd(_ d: VectorRegister, _ a: VectorRegister, _ b: VectorRegister) { vpcmpgtd(d, a, .register(b)) }
+    public mutating func vpcmpeqd(_ d: VectorRegister, _ a: VectorRegister, _ b: VectorRegister) { vpcmpeqd(d, a, .register(b)) }
     public mutating func vpackssdw(_ d: VectorRegister, _ a: VectorRegister, _ b: VectorRegister) { vpackssdw(d, a, .register(b)) }
     public mutating func vpackuswb(_ d: VectorRegister, _ a: VectorRegister, _ b: VectorRegister) { vpackuswb(d, a, .register(b)) }
     public mutating func vpacksswb(_ d: VectorRegister, _ a: VectorRegister, _ b: VectorRegister) { vpacksswb(d, a, .register(b)) }

@@ -165,6 +165,11 @@ extension Assembler {
         threeOperand(0x5D, map: .map0F, prefix: .none, dst, a, b)
     }
 
+    /// `vdivps dst, a, b`: `a / b` per lane, correctly rounded.
+    public mutating func vdivps(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorSource) {
+        threeOperand(0x5E, map: .map0F, prefix: .none, dst, a, b)
+    }
+
     /// `vxorps dst, a, b` (`vxorps x, x, x` zeroes `x`).
     public mutating func vxorps(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorSource) {
         threeOperand(0x57, map: .map0F, prefix: .none, dst, a, b)
@@ -214,10 +219,62 @@ extension Assembler {
         threeOperand(0xEF, map: .map0F, prefix: .p66, dst, a, b)
     }
 
+    // MARK: Comparisons and blends
+
+    /// A `vcmpps` predicate (imm8): quiet comparisons, so NaN never raises an exception.
+    public enum FloatComparison: UInt8, Sendable {
+        /// `a < b` (false when either is NaN): LT_OQ.
+        case less = 0x11
+        /// `a ≤ b` (false when either is NaN): LE_OQ.
+        case lessOrEqual = 0x12
+        /// `a > b` (false when either is NaN): GT_OQ.
+        case greater = 0x1E
+        /// `!(a > b)`: `a ≤ b` or either is NaN (NGT_UQ).
+        case notGreater = 0x1A
+    }
+
+    /// `vcmpps dst, a, b, predicate` (VEX; registers below 16, xmm or ymm): all ones in the
+    /// lanes where the comparison holds, else zero.
+    public mutating func vcmpps(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorSource, _ predicate: FloatComparison) {
+        precondition(dst.width != .zmm && dst.index < 16 && a.index < 16 && !prefersEVEX, "vcmpps to a vector: the VEX form")
+        threeOperand(0xC2, map: .map0F, prefix: .none, dst, a, b)
+        emit(predicate.rawValue)
+    }
+
+    /// `vcmpps k, a, b, predicate` (EVEX): opmask bit `i` set where the comparison holds in lane
+    /// `i`, the bits above the lanes cleared.
+    public mutating func vcmpps(_ dst: OpmaskRegister, _ a: VectorRegister, _ b: VectorSource, _ predicate: FloatComparison) {
+        vectorInstruction(0xC2, map: .map0F, prefix: .none, evexOnly: true, width: a.width, reg: dst.index, vvvv: a.index,
+                          Self.operand(b))
+        emit(predicate.rawValue)
+    }
+
+    /// `vblendvps dst, a, b, selector` (AVX, VEX; registers below 16): lane `i` from `b` where
+    /// the sign bit of `selector`'s lane `i` is set, else from `a`.
+    public mutating func vblendvps(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorRegister, _ selector: VectorRegister) {
+        precondition(dst.width != .zmm && [dst, a, b, selector].allSatisfy { $0.index < 16 } && !prefersEVEX,
+                     "vblendvps is VEX-only")
+        threeOperand(0x4A, map: .map0F3A, prefix: .p66, dst, a, .register(b))
+        emit(UInt8(selector.index) << 4)
+    }
+
+    /// `vmovmskps r32, src` (VEX): bit `i` of `dst` is the sign bit of float lane `i`, the other
+    /// bits cleared.
+    public mutating func vmovmskps(_ dst: GeneralRegister, _ src: VectorRegister) {
+        precondition(src.width != .zmm && src.index < 16 && !prefersEVEX, "vmovmskps is VEX-only")
+        vectorInstruction(0x50, map: .map0F, prefix: .none, width: src.width, reg: dst.index, vvvv: 0, .register(src.index))
+    }
+
     // MARK: State and masks
 
     /// `vzeroupper`: clears the upper halves of ymm0–15 (avoids SSE transition stalls after AVX code).
     public mutating func vzeroupper() { emit([0xC5, 0xF8, 0x77]) }
+
+    /// `kortestw a, b`: ZF set when `a | b` has none of its low 16 bits set (CF when all are).
+    public mutating func kortestw(_ a: OpmaskRegister, _ b: OpmaskRegister) {
+        emit([0xC5, 0xF8, 0x98])
+        emit(0xC0 | a.index << 3 | b.index)
+    }
 
     /// `kmovw k, r32`: the low 16 bits of `src` become opmask `dst`.
     public mutating func kmovw(_ dst: OpmaskRegister, _ src: GeneralRegister) {
@@ -247,6 +304,7 @@ extension Assembler {
     public mutating func vmaxps(_ d: VectorRegister, _ a: VectorRegister, _ b: VectorRegister) { vmaxps(d, a, .register(b)) }
     public mutating func vminps(_ d: VectorRegister, _ a: VectorRegister, _ b: VectorRegister) { vminps(d, a, .register(b)) }
     public mutating func vxorps(_ d: VectorRegister, _ a: VectorRegister, _ b: VectorRegister) { vxorps(d, a, .register(b)) }
+    public mutating func vdivps(_ d: VectorRegister, _ a: VectorRegister, _ b: VectorRegister) { vdivps(d, a, .register(b)) }
     public mutating func vpaddd(_ d: VectorRegister, _ a: VectorRegister, _ b: VectorRegister) { vpaddd(d, a, .register(b)) }
     public mutating func vpmaddwd(_ d: VectorRegister, _ a: VectorRegister, _ b: VectorRegister) { vpmaddwd(d, a, .register(b)) }
     public mutating func vpdpwssd(_ d: VectorRegister, _ a: VectorRegister, _ b: VectorRegister) { vpdpwssd(d, a, .register(b)) }

@@ -52,7 +52,7 @@ public struct MemoryOperand: Hashable, Sendable {
 }
 
 /// A vector-indexed memory operand `[base + index·scale + displacement]` (VSIB): one address per
-/// lane of `index`, whose 32-bit lanes are signed offsets. Gathers take it.
+/// lane of `index`, whose lanes (32- or 64-bit, by the gather) are signed offsets. Gathers take it.
 public struct VectorIndexedMemory: Hashable, Sendable {
     /// Base register.
     public var base: GeneralRegister

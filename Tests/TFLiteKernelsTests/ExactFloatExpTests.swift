@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import MachineCode
 import TestSupport
 import XCTest
 @testable import TFLiteKernels
@@ -39,5 +40,96 @@ final class ExactFloatExpTests: XCTestCase {
         ActivationReference.float32(.logistic, range: 0..<x.count, x, &reference)
         ActivationOptimized.float32(.logistic, range: 0..<x.count, x, &optimized)
         XCTAssertNil(TolerantCompare.exactMismatch(optimized.map(Double.init), reference.map(Double.init)))
+    }
+
+    func testArgumentBlockLayoutMatchesTheGeneratedCode() {
+        typealias A = GeneratedLogisticArguments
+        typealias F = A.Field
+        let fields: [(PartialKeyPath<A>, Int32)] = [
+            (\A.source, F.source), (\A.destination, F.destination), (\A.count, F.count), (\A.table, F.table),
+            (\A.inverseLn2N, F.inverseLn2N), (\A.shift, F.shift), (\A.c0, F.c0), (\A.c1, F.c1), (\A.c2, F.c2),
+            (\A.oneDouble, F.oneDouble), (\A.lowerBound, F.lowerBound), (\A.upperBound, F.upperBound),
+            (\A.specialBound, F.specialBound), (\A.oneFloat, F.oneFloat), (\A.signBit, F.signBit)]
+        for (path, offset) in fields { XCTAssertEqual(MemoryLayout<A>.offset(of: path), Int(offset), "\(path)") }
+    }
+
+    /// Inputs for the generated logistic: every float of |x| < 100 at a stride (both signs),
+    /// random bit patterns, and rows that put the comparison boundaries (−88, −9, 16.619047),
+    /// NaNs, infinities, zeros and subnormals at every position of a step.
+    private func logisticInputs() -> [Float] {
+        var rng = SeededGenerator(seed: 73)
+        var x: [Float] = []
+        var bits: UInt32 = 0
+        while bits < 0x42C8_0000 {
+            x.append(Float(bitPattern: bits)); x.append(-Float(bitPattern: bits))
+            bits &+= 331
+        }
+        for _ in 0..<300_000 { x.append(Float(bitPattern: UInt32(truncatingIfNeeded: rng.next()))) }
+        let edges: [Float] = [-88, Float(-88).nextUp, Float(-88).nextDown, -87.5, -85.5, -9, Float(-9).nextUp, Float(-9).nextDown,
+                              ExactFloatExp.logisticOne, ExactFloatExp.logisticOne.nextUp, ExactFloatExp.logisticOne.nextDown,
+                              88, 89, 100, .nan, -.nan, .infinity, -.infinity, 0, -0.0, .leastNonzeroMagnitude,
+                              -.leastNonzeroMagnitude, .greatestFiniteMagnitude, -.greatestFiniteMagnitude]
+        for edge in edges {
+            for position in 0..<8 { x += (0..<16).map { $0 == position ? edge : rng.float() * 6 - 3 } }
+        }
+        return x
+    }
+
+    /// The generated logistic of each level this CPU has equals the scalar form bit for bit,
+    /// on whole rows and on lengths around the step (tails, and steps it leaves to Swift).
+    func testGeneratedLogisticIsBitExactAtEveryLevel() throws {
+        guard let cpu = CPUFeatures.current?.supportedLevel, cpu >= .avx2 else {
+            throw XCTSkip("this CPU has no AVX2+FMA: the generated logistic cannot run here")
+        }
+        let x = logisticInputs()
+        let want = x.map { ExactFloatExp.logistic($0).bitPattern }
+        for level in InstructionSetLevel.allCases where level >= .avx2 && level <= cpu {
+            let kernels = try GeneratedKernels(level: level)
+            XCTAssertNotNil(kernels.exactLogistic, "\(level)")
+            var got = [Float](repeating: 7, count: x.count + 8)
+            ExactFloatExp.logistic(x, &got, count: x.count, kernels: kernels)
+            let differing = (0..<x.count).filter { got[$0].bitPattern != want[$0] }
+            XCTAssertEqual(differing.count, 0, "\(level): differs at x = \(differing.prefix(5).map { x[$0] })")
+            XCTAssertTrue(got[x.count...].allSatisfy { $0 == 7 }, "\(level): wrote past the row")
+            for count in 0..<40 {
+                let start = 8 * 16 * 5 + count   // inside the edge rows
+                let row = Array(x[x.count - start ..< x.count - start + count])
+                var out = [Float](repeating: 7, count: count + 9)
+                ExactFloatExp.logistic(row, &out, count: count, kernels: kernels)
+                XCTAssertEqual(out[..<count].map(\.bitPattern), row.map { ExactFloatExp.logistic($0).bitPattern }, "\(level) count \(count)")
+                XCTAssertTrue(out[count...].allSatisfy { $0 == 7 }, "\(level) count \(count): wrote past the row")
+            }
+        }
+    }
+
+    /// The generated kernel itself stops before a step holding a NaN or a value ≤ −88, having
+    /// written nothing of that step, and otherwise writes `count / 8 · 8` values.
+    func testGeneratedLogisticStopsBeforeStepsItCannotCompute() throws {
+        guard let cpu = CPUFeatures.current?.supportedLevel, cpu >= .avx2 else {
+            throw XCTSkip("this CPU has no AVX2+FMA: the generated logistic cannot run here")
+        }
+        for level in InstructionSetLevel.allCases where level >= .avx2 && level <= cpu {
+            let kernels = try GeneratedKernels(level: level)   // owns the code: alive to the end of the loop body
+            let kernel = try XCTUnwrap(kernels.exactLogistic)
+            for (special, position, count, written) in [(Float.nan, 19, 40, 16), (-88, 8, 40, 8), (-1000, 3, 40, 0),
+                                                        (-87.99, 19, 40, 40), (.infinity, 0, 43, 40), (-.infinity, 39, 40, 32)] {
+                var x = (0..<count).map { Float($0) / 4 - 5 }
+                x[position] = special
+                var out = [Float](repeating: 7, count: count)
+                let n = ExactFloatExp.table.withUnsafeBytes { table in
+                    x.withUnsafeBytes { source in
+                        out.withUnsafeMutableBytes { destination in
+                            var arguments = GeneratedLogisticArguments(source: source.baseAddress!, destination: destination.baseAddress!,
+                                                                       count: count, table: table.baseAddress!)
+                            return withUnsafePointer(to: &arguments) { kernel(UnsafeRawPointer($0)) }
+                        }
+                    }
+                }
+                XCTAssertEqual(n, written, "\(level): \(special) at \(position)")
+                XCTAssertEqual(out[..<n].map(\.bitPattern), x[..<n].map { ExactFloatExp.logistic($0).bitPattern }, "\(level)")
+                XCTAssertTrue(out[n...].allSatisfy { $0 == 7 }, "\(level): \(special) at \(position) wrote past \(n)")
+            }
+            withExtendedLifetime(kernels) {}
+        }
     }
 }

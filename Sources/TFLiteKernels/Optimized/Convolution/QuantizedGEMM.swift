@@ -176,6 +176,8 @@ public enum QuantizedGEMM {
     /// term (the window sums of the uint8-weight quads); the fused generated path keeps two
     /// panels of zero bias between the two.
     static let accumulatorCount = tilePixels * 2 * Int16PairPacking.panelWidth + 2 * Int16PairPacking.panelWidth + tilePixels
+    /// Bytes from one pixel's accumulators to the next (two panels of Int32 sums).
+    static let accumulatorRowBytes = 2 * Int16PairPacking.panelWidth * 4
 
     /// Bytes of workspace a call on `g` takes, whatever its tiles and kernel: one tile's pointer
     /// table (a pointer per pixel and filter tap), its accumulators (`accumulatorCount`) and the
@@ -227,6 +229,12 @@ public enum QuantizedGEMM {
                     let block = accumulate(kernel, layout: layout, pointers: pointers, taps: taps, words: words, rows: rows,
                                            weights: packedFilter + panel * panelStride * 4, panelStride: panelStride,
                                            panelsLeft: panels - panel, into: acc)
+                    if windowSums == nil,
+                       epilogue.storeTile(acc, bias: bias, firstPixel: first, rows: rows, pixelsPerImage: perImage,
+                                          channel: panel * panelWidth, panels: block, outputDepth: g.outputDepth, to: output) {
+                        panel += block
+                        continue
+                    }
                     for k in 0..<block {
                         let n0 = (panel + k) * panelWidth
                         let lanes = min(panelWidth, g.outputDepth - n0)

@@ -21,11 +21,13 @@ enum ExactFloatExp {
         0x3feee89f995ad3ad, 0x3feeff76f2fb5e47, 0x3fef199bdd85529c, 0x3fef3720dcef9069,
         0x3fef5818dcfba487, 0x3fef7c97337b9b5f, 0x3fefa4afa2a490da, 0x3fefd0765b6e4540]
 
-    private static let invLn2N: Double = 0x1.71547652b82fep+0 * 32
-    private static let shift: Double = 0x1.8p+52
-    private static let c0: Double = 0x1.c6af84b912394p-5 / 32768
-    private static let c1: Double = 0x1.ebfce50fac4f3p-3 / 1024
-    private static let c2: Double = 0x1.62e42ff0c52d6p-1 / 32
+    static let invLn2N: Double = 0x1.71547652b82fep+0 * 32
+    static let shift: Double = 0x1.8p+52
+    static let c0: Double = 0x1.c6af84b912394p-5 / 32768
+    static let c1: Double = 0x1.ebfce50fac4f3p-3 / 1024
+    static let c2: Double = 0x1.62e42ff0c52d6p-1 / 32
+    /// Above this the reference's logistic is exactly 1.
+    static let logisticOne: Float = 16.619047164916992188
 
     /// `e^x`, equal to the C library's `expf(x)` for every float (|x| ≥ 88, infinities and
     /// NaN go to `expf` itself).
@@ -46,7 +48,7 @@ enum ExactFloatExp {
     /// The reference's float logistic (`ActivationReference.logistic`) with this exp.
     @inline(__always)
     static func logistic(_ x: Float) -> Float {
-        if x > 16.619047164916992188 { return 1 }
+        if x > logisticOne { return 1 }
         if x < -9 { return exp(x) }
         return 1 / (1 + exp(-x))
     }
@@ -71,11 +73,27 @@ enum ExactFloatExp {
         return SIMD8<Float>(y)
     }
 
-    /// `out[i] = logistic(x[i])` for `count` elements, eight at a time; a group holding a NaN
-    /// or an exp argument of magnitude ≥ 88 runs element by element.
-    static func logistic(_ x: UnsafePointer<Float>, _ out: UnsafeMutablePointer<Float>, count: Int) {
+    /// `out[i] = logistic(x[i])` for `count` elements: in generated code where the process has
+    /// it (`ExactLogisticAVX`), else eight at a time in portable SIMD; a group of eight holding a
+    /// NaN or an exp argument of magnitude ≥ 88 runs element by element.
+    /// `kernels`: the generated code to use (tests pass each level's; nil: the portable loop).
+    static func logistic(_ x: UnsafePointer<Float>, _ out: UnsafeMutablePointer<Float>, count: Int,
+                         kernels: GeneratedKernels? = GeneratedKernels.current) {
         var i = 0
-        while i + 8 <= count {
+        if let generated = kernels?.exactLogistic {
+            table.withUnsafeBytes { table in
+                while count &- i >= ExactLogisticAVX.lanes {
+                    var arguments = GeneratedLogisticArguments(source: x + i, destination: out + i, count: count &- i,
+                                                               table: table.baseAddress!)
+                    i &+= withUnsafePointer(to: &arguments) { generated(UnsafeRawPointer($0)) }
+                    guard count &- i >= ExactLogisticAVX.lanes else { break }
+                    // The kernel stopped before a group it leaves to the scalar form.
+                    for k in i..<i &+ ExactLogisticAVX.lanes { out[k] = logistic(x[k]) }
+                    i &+= ExactLogisticAVX.lanes
+                }
+            }
+        }
+        while i &+ 8 <= count {
             let v = UnsafeRawPointer(x + i).loadUnaligned(as: SIMD8<Float>.self)
             let low = v .< -9
             let argument = v.replacing(with: -v, where: .!low)
@@ -84,7 +102,7 @@ enum ExactFloatExp {
             } else {
                 let e = exp(argument)
                 let result = (1 / (1 + e)).replacing(with: e, where: low)
-                    .replacing(with: 1, where: v .> 16.619047164916992188)
+                    .replacing(with: 1, where: v .> logisticOne)
                 UnsafeMutableRawPointer(out + i).storeBytes(of: result, as: SIMD8<Float>.self)
             }
             i += 8

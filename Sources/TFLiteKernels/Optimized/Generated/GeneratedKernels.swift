@@ -78,6 +78,10 @@ public final class GeneratedKernels: Sendable {
     /// `HybridInputQuantizeAVX` (ymm at AVX2, zmm at `.avx512` and up): the bounds pass with
     /// its values per step, and the quantizing pass (16 values per step).
     let hybridQuantize: (bounds: HybridInputQuantizeAVX.Function, quantize: HybridInputQuantizeAVX.Function, lanes: Int)?
+    /// `HybridFloatEpilogueAVX` (ymm at AVX2, zmm at `.avx512` and up).
+    let hybridEpilogue: HybridFloatEpilogueAVX.Function?
+    /// `ExactLogisticAVX` (doubles in ymm halves at AVX2, in zmm at `.avx512` and up).
+    let exactLogistic: ExactLogisticAVX.Function?
     /// `ResizeBilinearRowAVX` (ymm at AVX2, zmm at `.avx512` and up) and its channels per step.
     let resizeBilinearRow: (function: ResizeBilinearRowAVX.Function, lanes: Int)?
     /// `QuantizedSoftmax16AVX512`'s two passes (at `.avx512`).
@@ -99,7 +103,7 @@ public final class GeneratedKernels: Sendable {
             (floatConv8x16, floatConv8x16Fused, depthwiseRemainderTiles, depthwiseExactRemainderTiles) = (nil, nil, nil, nil)
             (depthwiseFinishingRemainderTiles, depthwiseFinishingExactRemainderTiles, pairLinear) = (nil, nil, nil)
             (quantizedAdd, softmax, byteTableLookup32, depthwiseQuads, resizeBilinearRow) = (nil, nil, nil, nil, nil)
-            hybridQuantize = nil
+            (hybridQuantize, exactLogistic, hybridEpilogue) = (nil, nil, nil)
             return
         }
         var a = Assembler()
@@ -186,6 +190,10 @@ public final class GeneratedKernels: Sendable {
         HybridInputQuantizeAVX.emitBounds(width: vectorWidth, into: &a)
         let hybridQuantizeEntry = a.count
         HybridInputQuantizeAVX.emitQuantize(width: vectorWidth, into: &a)
+        let hybridEpilogueEntry = a.count
+        HybridFloatEpilogueAVX.emit(width: vectorWidth, into: &a)
+        let logisticEntry = a.count
+        ExactLogisticAVX.emit(width: vectorWidth, into: &a)
         let code = try ExecutableCode(try a.finish())
         self.code = code
         code.describeForProfilers(
@@ -212,7 +220,9 @@ public final class GeneratedKernels: Sendable {
             + [("FloatConv8x32+AVX512", float512Entry), ("FloatConv8x32+AVX512.fused", float512FusedEntry),
                ("FloatConv8x16+AVX512", float8x16Entry), ("FloatConv8x16+AVX512.fused", float8x16FusedEntry),
                ("ResizeBilinearRow\(ResizeBilinearRowAVX.lanes(vectorWidth))+\(vectorWidth == .zmm ? "AVX512" : "AVX2")", resizeEntry),
-               ("HybridInputQuantize16.bounds", hybridBoundsEntry), ("HybridInputQuantize16.quantize", hybridQuantizeEntry)]
+               ("HybridInputQuantize16.bounds", hybridBoundsEntry), ("HybridInputQuantize16.quantize", hybridQuantizeEntry),
+               ("HybridFloatEpilogue16+\(vectorWidth == .zmm ? "AVX512" : "AVX2")", hybridEpilogueEntry),
+               ("ExactLogistic8+\(vectorWidth == .zmm ? "AVX512" : "AVX2")", logisticEntry)]
             + remainderEntries.map {
                 ("DepthwiseConvTiles\($0.channels).\($0.exactSums ? "exactSums" : "float")\($0.finish ? ".finishing" : "")", $0.entry)
             })
@@ -281,6 +291,8 @@ public final class GeneratedKernels: Sendable {
         hybridQuantize = (unsafeBitCast(code.address(at: hybridBoundsEntry), to: HybridInputQuantizeAVX.Function.self),
                           unsafeBitCast(code.address(at: hybridQuantizeEntry), to: HybridInputQuantizeAVX.Function.self),
                           HybridInputQuantizeAVX.lanes(vectorWidth))
+        hybridEpilogue = unsafeBitCast(code.address(at: hybridEpilogueEntry), to: HybridFloatEpilogueAVX.Function.self)
+        exactLogistic = unsafeBitCast(code.address(at: logisticEntry), to: ExactLogisticAVX.Function.self)
         let quadNames: [String] = depthwiseQuads == nil ? [] : [
             "DepthwiseQuadTiles16+AVX512VNNI (uint8, int8; one or two weight parts), DepthwiseTapQuads+AVX512VBMI"]
         kernelNames = (vnniGEMM == nil ? [] : ["QuantizedGEMM8x32+AVX512VNNI (pairs, quads, uint8-weight quads; sums, requantizing)"])
@@ -296,7 +308,9 @@ public final class GeneratedKernels: Sendable {
                "FlipSignBits+\(vectorWidth == .zmm ? "AVX512" : "AVX2") (and pixel sums)",
                "QuantizedPairLinear16+\(vectorWidth == .zmm ? "AVX512" : "AVX2") (int8, uint8)",
                "ResizeBilinearRow\(ResizeBilinearRowAVX.lanes(vectorWidth))+\(vectorWidth == .zmm ? "AVX512" : "AVX2")",
-               "HybridInputQuantize16+\(vectorWidth == .zmm ? "AVX512" : "AVX2")"]
+               "HybridInputQuantize16+\(vectorWidth == .zmm ? "AVX512" : "AVX2")",
+               "HybridFloatEpilogue16+\(vectorWidth == .zmm ? "AVX512" : "AVX2")",
+               "ExactLogistic8+\(vectorWidth == .zmm ? "AVX512" : "AVX2")"]
     }
 
     /// The kernels for this process's policy, or nil when it generates none (portable kernels).

@@ -1,0 +1,216 @@
+import MachineCode
+
+/// The generated float LOGISTIC of `ExactFloatExp.logistic`, bit for bit, 8 values per step: the
+/// C library's `expf` method in double precision (`z = x·32/ln2`, `k` and `r = z − k` through
+/// the `1.5·2^52` shift, `2^(k/32)` from the 32-entry table plus `k << 47`, the cubic with
+/// every product and sum rounded apart, one rounding to float), then `1 / (1 + e)` in float,
+/// `e` itself below −9 and 1 above 16.619047.
+/// - AVX-512: the eight doubles in one zmm; the table lookup is two `vpermi2q` over the table in
+///   four registers, chosen by index bit 4; the float comparisons are opmasks.
+/// - AVX2: two ymm halves of four doubles; the table lookup is `vpgatherqq`; the comparisons
+///   are vector masks for `vblendvps`.
+///
+/// A step whose values hold a NaN or a value ≤ −88 (where `expf` leaves the table method) ends
+/// the call before it is written: the caller runs that step in Swift and calls again.
+///
+/// C signature (System V): `(arguments) -> Int`, a pointer to `GeneratedLogisticArguments`;
+/// returns how many values were written: `count / 8 · 8` unless a step stopped the call.
+enum ExactLogisticAVX {
+    typealias Function = @convention(c) (UnsafeRawPointer) -> Int
+
+    /// Values per step.
+    static let lanes = 8
+
+    /// Emits the kernel for `width` (ymm: AVX2; zmm: AVX-512).
+    static func emit(width: VectorRegister.Width, into a: inout Assembler) {
+        precondition(width == .ymm || width == .zmm, "ymm (AVX2) or zmm (AVX-512)")
+        typealias Field = GeneratedLogisticArguments.Field
+        let args = GeneralRegister.rdi, source = GeneralRegister.rsi, destination = GeneralRegister.rdx
+        let steps = GeneralRegister.rcx, total = GeneralRegister.r8
+        a.function(saving: []) { a, _ in
+            let stop = a.newLabel()
+            a.mov(source, .mem(args, disp: Field.source))
+            a.mov(destination, .mem(args, disp: Field.destination))
+            a.mov(steps, .mem(args, disp: Field.count))
+            a.shr(steps, 3)
+            a.mov(total, steps)
+            a.j(.equal, stop)
+            if width == .zmm {
+                emitAVX512Loop(source: source, destination: destination, steps: steps, stop: stop, into: &a)
+            } else {
+                emitAVX2Loop(source: source, destination: destination, steps: steps, stop: stop, into: &a)
+            }
+            a.bind(stop)
+            a.mov(.rax, total)
+            a.sub(.rax, steps)
+            a.shl(.rax, 3)
+        }
+    }
+
+    /// The double-precision constants in registers (`vpbroadcastq` of each field).
+    private struct DoubleConstants {
+        let inverseLn2N, shift, c0, c1, c2, one: VectorRegister
+
+        func load(into a: inout Assembler) {
+            typealias Field = GeneratedLogisticArguments.Field
+            for (register, field) in [(inverseLn2N, Field.inverseLn2N), (shift, Field.shift), (c0, Field.c0), (c1, Field.c1),
+                                      (c2, Field.c2), (one, Field.oneDouble)] {
+                a.vpbroadcastq(register, .mem(.rdi, disp: field))
+            }
+        }
+    }
+
+    /// `r` and `shifted` of the doubles in `z`: `z = invLn2N·x`, `shifted = z + shift` (k in its
+    /// low bits), `r = z − (shifted − shift)`, written over `z`; `scratch` is clobbered.
+    private static func emitReduction(_ d: DoubleConstants, z: VectorRegister, shifted: VectorRegister,
+                                      scratch: VectorRegister, into a: inout Assembler) {
+        a.vmulpd(z, z, d.inverseLn2N)
+        a.vaddpd(shifted, z, d.shift)
+        a.vsubpd(scratch, shifted, d.shift)
+        a.vsubpd(z, z, scratch)
+    }
+
+    /// `(c0·r + c1)·(r·r) + (c2·r + 1)` times `scale`, into `result`; `scratch` is clobbered.
+    private static func emitPolynomial(_ d: DoubleConstants, r: VectorRegister, scale: VectorRegister, result: VectorRegister,
+                                       scratch: VectorRegister, into a: inout Assembler) {
+        a.vmulpd(result, d.c0, r)
+        a.vaddpd(result, result, d.c1)
+        a.vmulpd(scratch, r, r)
+        a.vmulpd(result, result, scratch)
+        a.vmulpd(scratch, d.c2, r)
+        a.vaddpd(scratch, scratch, d.one)
+        a.vaddpd(result, result, scratch)
+        a.vmulpd(result, result, scale)
+    }
+
+    private static func emitAVX512Loop(source: GeneralRegister, destination: GeneralRegister, steps: GeneralRegister,
+                                       stop: Assembler.Label, into a: inout Assembler) {
+        typealias Field = GeneratedLogisticArguments.Field
+        let d = DoubleConstants(inverseLn2N: zmm(16), shift: zmm(17), c0: zmm(18), c1: zmm(19), c2: zmm(20), one: zmm(21))
+        d.load(into: &a)
+        let table = (0..<4).map { zmm(22 + $0) }
+        a.mov(.rax, .mem(.rdi, disp: Field.table))
+        for (i, t) in table.enumerated() { a.vmovups(t, .mem(.rax, disp: Int32(64 * i))) }
+        let low = ymm(26), high = ymm(27), special = ymm(28), one = ymm(29), sign = ymm(30)
+        for (register, field) in [(low, Field.lowerBound), (high, Field.upperBound), (special, Field.specialBound),
+                                  (one, Field.oneFloat), (sign, Field.signBit)] {
+            a.vbroadcastss(register, .mem(.rdi, disp: field))
+        }
+        let loop = a.newLabel()
+        a.bind(loop)
+        let v = ymm(0), argument = ymm(1)
+        a.vmovups(v, .mem(source))
+        a.vcmpps(k(1), v, .register(special), .notGreater)
+        a.kortestw(k(1), k(1))
+        a.j(.notEqual, stop)
+        a.vcmpps(k(2), v, .register(low), .less)
+        a.vcmpps(k(3), v, .register(high), .greater)
+        a.vpxor(argument, v, sign)
+        a.vpblendmd(argument, argument, v, mask: k(2))
+        let r = zmm(2), shifted = zmm(3), scale = zmm(5), upper = zmm(6), bits = zmm(7)
+        a.vcvtps2pd(r, argument)
+        emitReduction(d, z: r, shifted: shifted, scratch: bits, into: &a)
+        // 2^(k/32) for k mod 32: entries 0–15 and 16–31, chosen by bit 4 of the index.
+        a.vmovaps(scale, shifted)
+        a.vpermi2q(scale, table[0], table[1])
+        a.vmovaps(upper, shifted)
+        a.vpermi2q(upper, table[2], table[3])
+        a.vpsllq(bits, shifted, 59)
+        a.vpmovq2m(k(4), bits)
+        a.vpblendmq(scale, scale, upper, mask: k(4))
+        a.vpsllq(bits, shifted, 47)
+        a.vpaddq(scale, scale, bits)
+        let y = zmm(6)
+        emitPolynomial(d, r: r, scale: scale, result: y, scratch: bits, into: &a)
+        let e = ymm(6), result = ymm(7)
+        a.vcvtpd2ps(e, y)
+        a.vaddps(result, e, one)
+        a.vdivps(result, one, result)
+        a.vpblendmd(result, result, e, mask: k(2))
+        a.vpblendmd(result, result, one, mask: k(3))
+        a.vmovups(.mem(destination), result)
+        a.add(source, 32)
+        a.add(destination, 32)
+        a.dec(steps)
+        a.j(.notEqual, loop)
+    }
+
+    private static func emitAVX2Loop(source: GeneralRegister, destination: GeneralRegister, steps: GeneralRegister,
+                                     stop: Assembler.Label, into a: inout Assembler) {
+        typealias Field = GeneratedLogisticArguments.Field
+        let d = DoubleConstants(inverseLn2N: ymm(15), shift: ymm(14), c0: ymm(13), c1: ymm(12), c2: ymm(11), one: ymm(10))
+        d.load(into: &a)
+        let one = ymm(9), table = GeneralRegister.r9
+        a.vbroadcastss(one, .mem(.rdi, disp: Field.oneFloat))
+        a.mov(table, .mem(.rdi, disp: Field.table))
+        let loop = a.newLabel()
+        a.bind(loop)
+        let v = ymm(0), mask = ymm(1), bound = ymm(2), argument = ymm(3)
+        a.vmovups(v, .mem(source))
+        a.vbroadcastss(bound, .mem(.rdi, disp: Field.specialBound))
+        a.vcmpps(mask, v, .register(bound), .notGreater)
+        a.vmovmskps(.rax, mask)
+        a.test(.rax, .rax, width: .dword)
+        a.j(.notEqual, stop)
+        a.vbroadcastss(bound, .mem(.rdi, disp: Field.signBit))
+        a.vxorps(bound, v, bound)
+        a.vbroadcastss(mask, .mem(.rdi, disp: Field.lowerBound))
+        a.vcmpps(mask, v, .register(mask), .less)
+        a.vblendvps(argument, bound, v, mask)
+        // Two halves of four doubles; their floats go to xmm1 and xmm2.
+        for half in 0..<2 {
+            let r = ymm(4), shifted = ymm(5), index = ymm(6), gatherMask = ymm(7), scale = ymm(8)
+            if half == 0 {
+                a.vcvtps2pd(r, xmm(3))
+            } else {
+                a.vextracti128(xmm(4), argument, 1)
+                a.vcvtps2pd(r, xmm(4))
+            }
+            emitReduction(d, z: r, shifted: shifted, scratch: index, into: &a)
+            a.vpsllq(index, shifted, 59)
+            a.vpsrlq(index, index, 59)
+            a.vpcmpeqd(gatherMask, gatherMask, gatherMask)
+            a.vpgatherqq(scale, .mem(table, index: index, scale: 8), gatherMask)
+            a.vpsllq(index, shifted, 47)
+            a.vpaddq(scale, scale, index)
+            emitPolynomial(d, r: r, scale: scale, result: shifted, scratch: index, into: &a)
+            a.vcvtpd2ps(xmm(1 + half), shifted)
+        }
+        let e = ymm(1), result = ymm(2), selector = ymm(3)
+        a.vinserti128(e, e, xmm(2), 1)
+        a.vaddps(result, e, one)
+        a.vdivps(result, one, result)
+        a.vbroadcastss(selector, .mem(.rdi, disp: Field.lowerBound))
+        a.vcmpps(selector, v, .register(selector), .less)
+        a.vblendvps(result, result, e, selector)
+        a.vbroadcastss(selector, .mem(.rdi, disp: Field.upperBound))
+        a.vcmpps(selector, v, .register(selector), .greater)
+        a.vblendvps(result, result, one, selector)
+        a.vmovups(.mem(destination), result)
+        a.add(source, 32)
+        a.add(destination, 32)
+        a.dec(steps)
+        a.j(.notEqual, loop)
+    }
+}
+
+/// The argument block of `ExactLogisticAVX`, laid out as the generated code reads it; the
+/// constants are `ExactFloatExp`'s.
+struct GeneratedLogisticArguments {
+    var source: UnsafeRawPointer
+    var destination: UnsafeMutableRawPointer
+    var count: Int
+    /// `ExactFloatExp.table`: 32 UInt64s.
+    var table: UnsafeRawPointer
+    var inverseLn2N = ExactFloatExp.invLn2N, shift = ExactFloatExp.shift
+    var c0 = ExactFloatExp.c0, c1 = ExactFloatExp.c1, c2 = ExactFloatExp.c2, oneDouble = 1.0
+    var lowerBound: Float = -9, upperBound = ExactFloatExp.logisticOne, specialBound: Float = -88, oneFloat: Float = 1
+    var signBit: Float = -0.0
+
+    /// Byte offsets of the fields (checked against `MemoryLayout` by the kernel tests).
+    enum Field {
+        static let source: Int32 = 0, destination: Int32 = 8, count: Int32 = 16, table: Int32 = 24
+        static let inverseLn2N: Int32 = 32, shift: Int32 = 40, c0: Int32 = 48, c1: Int32 = 56, c2: Int32 = 64, oneDouble: Int32 = 72
+        static let lowerBound: Int32 = 80, upperBound: Int32 = 84, specialBound: Int32 = 88, oneFloat: Int32 = 92, signBit: Int32 = 96
+    }
+}

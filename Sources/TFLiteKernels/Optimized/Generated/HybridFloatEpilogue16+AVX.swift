@@ -1,0 +1,110 @@
+import MachineCode
+
+/// The generated float epilogue of a hybrid GEMM tile (`ConvHybridEpilogue`): for each of `rows`
+/// pixels and each of `panels` (1 or 2) panels of 16 channels, `v = Float(sums + correction) ·
+/// multiplier · inputScale`, plus the bias when there is one, then `low` where `v ≤ low` and
+/// `high` where `v > high` (so a NaN stays NaN and a zero equal to a bound becomes the bound:
+/// the Swift epilogue's `replace` steps). Every product and sum is rounded apart, as there.
+/// zmm: one register per panel, the clamps through opmasks; ymm: two per panel, through vector
+/// masks and `vblendvps`.
+///
+/// C signature (System V): `(arguments)`, a pointer to `GeneratedHybridEpilogueArguments`.
+enum HybridFloatEpilogueAVX {
+    typealias Function = @convention(c) (UnsafeRawPointer) -> Void
+
+    static func emit(width: VectorRegister.Width, into a: inout Assembler) {
+        precondition(width == .ymm || width == .zmm, "ymm (AVX2) or zmm (AVX-512)")
+        typealias Field = GeneratedHybridEpilogueArguments.Field
+        let args = GeneralRegister.rdi, sums = GeneralRegister.rsi, output = GeneralRegister.rdx
+        let stride = GeneralRegister.r8, rows = GeneralRegister.rcx
+        let correction = GeneralRegister.r9, multipliers = GeneralRegister.r10, bias = GeneralRegister.r11
+        let v = VectorRegister(0, width), mask = VectorRegister(1, width)
+        let inputScale = VectorRegister(13, width), low = VectorRegister(14, width), high = VectorRegister(15, width)
+        a.function(saving: []) { a, done in
+            a.mov(sums, .mem(args, disp: Field.accumulators))
+            a.mov(output, .mem(args, disp: Field.output))
+            a.mov(stride, .mem(args, disp: Field.outputStride))
+            a.mov(rows, .mem(args, disp: Field.rows))
+            a.mov(correction, .mem(args, disp: Field.correction))
+            a.mov(multipliers, .mem(args, disp: Field.multipliers))
+            a.mov(bias, .mem(args, disp: Field.bias))
+            a.vbroadcastss(inputScale, .mem(args, disp: Field.inputScale))
+            a.vbroadcastss(low, .mem(args, disp: Field.lower))
+            a.vbroadcastss(high, .mem(args, disp: Field.upper))
+            a.test(rows, rows)
+            a.j(.equal, done)
+            /// One loop over the rows for `panels` panels, with or without the bias.
+            func rowLoop(panels: Int, withBias: Bool) {
+                let loop = a.newLabel()
+                a.bind(loop)
+                for j in 0..<(64 * panels / width.bytes) {
+                    let offset = Int32(j * width.bytes)
+                    a.vmovups(v, .mem(sums, disp: offset))
+                    a.vpaddd(v, v, .mem(correction, disp: offset))
+                    a.vcvtdq2ps(v, v)
+                    a.vmulps(v, v, .mem(multipliers, disp: offset))
+                    a.vmulps(v, v, inputScale)
+                    if withBias { a.vaddps(v, v, .mem(bias, disp: offset)) }
+                    if width == .zmm {
+                        a.vcmpps(k(1), v, .register(low), .lessOrEqual)
+                        a.vpblendmd(v, v, low, mask: k(1))
+                        a.vcmpps(k(2), v, .register(high), .greater)
+                        a.vpblendmd(v, v, high, mask: k(2))
+                    } else {
+                        a.vcmpps(mask, v, .register(low), .lessOrEqual)
+                        a.vblendvps(v, v, low, mask)
+                        a.vcmpps(mask, v, .register(high), .greater)
+                        a.vblendvps(v, v, high, mask)
+                    }
+                    a.vmovups(.mem(output, disp: offset), v)
+                }
+                a.add(sums, Int32(QuantizedGEMM.accumulatorRowBytes))
+                a.add(output, stride)
+                a.dec(rows)
+                a.j(.notEqual, loop)
+                a.jmp(done)
+            }
+            let twoPanels = a.newLabel(), onePanelNoBias = a.newLabel(), twoPanelsNoBias = a.newLabel()
+            a.mov(.rax, .mem(args, disp: Field.panels))
+            a.cmp(.rax, 2)
+            a.j(.equal, twoPanels)
+            a.test(bias, bias)
+            a.j(.equal, onePanelNoBias)
+            rowLoop(panels: 1, withBias: true)
+            a.bind(onePanelNoBias)
+            rowLoop(panels: 1, withBias: false)
+            a.bind(twoPanels)
+            a.test(bias, bias)
+            a.j(.equal, twoPanelsNoBias)
+            rowLoop(panels: 2, withBias: true)
+            a.bind(twoPanelsNoBias)
+            rowLoop(panels: 2, withBias: false)
+        }
+    }
+}
+
+/// The argument block of `HybridFloatEpilogueAVX`, laid out as the generated code reads it.
+struct GeneratedHybridEpilogueArguments {
+    /// The tile's Int32 sums: pixel `r`, panel `p` at byte `r · QuantizedGEMM.accumulatorRowBytes + 64p`.
+    var accumulators: UnsafeRawPointer
+    /// The first pixel's first channel; pixels `outputStride` bytes apart.
+    var output: UnsafeMutableRawPointer
+    var outputStride: Int
+    var rows: Int
+    /// 1 or 2.
+    var panels: Int
+    /// `16 · panels` Int32 added to the sums, the float multipliers and (optional) float biases.
+    var correction: UnsafeRawPointer
+    var multipliers: UnsafeRawPointer
+    var bias: UnsafeRawPointer?
+    var inputScale: Float
+    var lower: Float
+    var upper: Float
+
+    /// Byte offsets of the fields (checked against `MemoryLayout` by the kernel tests).
+    enum Field {
+        static let accumulators: Int32 = 0, output: Int32 = 8, outputStride: Int32 = 16, rows: Int32 = 24, panels: Int32 = 32
+        static let correction: Int32 = 40, multipliers: Int32 = 48, bias: Int32 = 56, inputScale: Int32 = 64
+        static let lower: Int32 = 68, upper: Int32 = 72
+    }
+}
