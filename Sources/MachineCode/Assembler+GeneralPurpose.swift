@@ -212,3 +212,31 @@ extension Assembler {
         ret()
     }
 }
+
+extension Assembler {
+    /// How far `countedLoop` moves a pointer after each pass.
+    public enum Step: Sendable {
+        case bytes(Int32)
+        case register(GeneralRegister)
+        case memory(MemoryOperand)
+    }
+
+    /// A loop whose `body` runs `counter` times, the kernels' inner loop shape: after each pass
+    /// every pointer moves by its step (`add`), then `dec counter` / `jnz` back to the top.
+    /// Precondition: `counter ≥ 1` on entry (callers jump past the loop for zero passes).
+    public mutating func countedLoop(_ counter: GeneralRegister, advancing pointers: [(GeneralRegister, Step)] = [],
+                                     _ body: (inout Assembler) -> Void) {
+        let top = newLabel()
+        bind(top)
+        body(&self)
+        for (pointer, step) in pointers {
+            switch step {
+            case .bytes(let count): add(pointer, count)
+            case .register(let register): add(pointer, register)
+            case .memory(let memory): add(pointer, memory)
+            }
+        }
+        dec(counter)
+        j(.notEqual, top)
+    }
+}

@@ -33,24 +33,20 @@ enum ByteTableLookup32AVX2 {
             a.mov(constant, 0x7070_7070, width: .dword)
             a.vmovd(xmm(5), constant)
             a.vpbroadcastd(bias, xmm(5))
-            let loop = a.newLabel()
-            a.bind(loop)
-            a.vmovups(shifted, .mem(source))
-            a.vpaddusb(index, shifted, bias)
-            a.vpshufb(result, row(0), index)
-            for k in 1..<16 {
-                a.vpsubb(shifted, shifted, sixteen)
+            a.countedLoop(steps, advancing: [(source, .bytes(32)), (destination, .bytes(32))]) { a in
+                a.vmovups(shifted, .mem(source))
                 a.vpaddusb(index, shifted, bias)
-                var rowRegister = loadedRow
-                if k < residentRows { rowRegister = row(k) } else { a.vbroadcasti128(loadedRow, .mem(table, disp: Int32(16 * k))) }
-                a.vpshufb(index, rowRegister, index)
-                a.vpor(result, result, index)
+                a.vpshufb(result, row(0), index)
+                for k in 1..<16 {
+                    a.vpsubb(shifted, shifted, sixteen)
+                    a.vpaddusb(index, shifted, bias)
+                    var rowRegister = loadedRow
+                    if k < residentRows { rowRegister = row(k) } else { a.vbroadcasti128(loadedRow, .mem(table, disp: Int32(16 * k))) }
+                    a.vpshufb(index, rowRegister, index)
+                    a.vpor(result, result, index)
+                }
+                a.vmovups(.mem(destination), result)
             }
-            a.vmovups(.mem(destination), result)
-            a.add(source, 32)
-            a.add(destination, 32)
-            a.dec(steps)
-            a.j(.notEqual, loop)
         }
     }
 }

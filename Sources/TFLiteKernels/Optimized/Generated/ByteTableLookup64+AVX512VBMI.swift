@@ -20,19 +20,15 @@ enum ByteTableLookup64AVX512VBMI {
         a.function(saving: []) { a, done in
             Block.emitLoad(stepBytes: lanes, done: done, into: &a)
             for quarter in 0..<4 { a.vmovups(zmm(4 + quarter), .mem(table, disp: Int32(64 * quarter))) }
-            let loop = a.newLabel()
-            a.bind(loop)
-            a.vmovups(zmm(0), .mem(source))
-            a.vpmovb2m(k(1), zmm(0))                          // entries 128...255
-            a.vmovaps(zmm(1), zmm(0))
-            a.vpermi2b(zmm(0), zmm(4), zmm(5))                // entries 0...127
-            a.vpermi2b(zmm(1), zmm(6), zmm(7))                // entries 128...255
-            a.vpblendmb(zmm(0), zmm(0), zmm(1), mask: k(1))
-            a.vmovups(.mem(destination), zmm(0))
-            a.add(source, 64)
-            a.add(destination, 64)
-            a.dec(steps)
-            a.j(.notEqual, loop)
+            a.countedLoop(steps, advancing: [(source, .bytes(64)), (destination, .bytes(64))]) { a in
+                a.vmovups(zmm(0), .mem(source))
+                a.vpmovb2m(k(1), zmm(0))                          // entries 128...255
+                a.vmovaps(zmm(1), zmm(0))
+                a.vpermi2b(zmm(0), zmm(4), zmm(5))                // entries 0...127
+                a.vpermi2b(zmm(1), zmm(6), zmm(7))                // entries 128...255
+                a.vpblendmb(zmm(0), zmm(0), zmm(1), mask: k(1))
+                a.vmovups(.mem(destination), zmm(0))
+            }
         }
     }
 }

@@ -22,15 +22,11 @@ enum FlipSignBitsAVX {
         a.function(saving: []) { a, done in
             Block.emitLoad(stepBytes: step, done: done, into: &a)
             a.vpbroadcastd(vector(4), .mem(pattern))
-            let loop = a.newLabel()
-            a.bind(loop)
-            for i in 0..<4 { a.vmovups(vector(i), .mem(source, disp: Int32(i * width.bytes))) }
-            for i in 0..<4 { a.vpxor(vector(i), vector(i), vector(4)) }
-            for i in 0..<4 { a.vmovups(.mem(destination, disp: Int32(i * width.bytes)), vector(i)) }
-            a.add(source, Int32(step))
-            a.add(destination, Int32(step))
-            a.dec(steps)
-            a.j(.notEqual, loop)
+            a.countedLoop(steps, advancing: [(source, .bytes(Int32(step))), (destination, .bytes(Int32(step)))]) { a in
+                for i in 0..<4 { a.vmovups(vector(i), .mem(source, disp: Int32(i * width.bytes))) }
+                for i in 0..<4 { a.vpxor(vector(i), vector(i), vector(4)) }
+                for i in 0..<4 { a.vmovups(.mem(destination, disp: Int32(i * width.bytes)), vector(i)) }
+            }
         }
     }
 }

@@ -35,33 +35,29 @@ enum HybridFloatEpilogueAVX {
             a.j(.equal, done)
             /// One loop over the rows for `panels` panels, with or without the bias.
             func rowLoop(panels: Int, withBias: Bool) {
-                let loop = a.newLabel()
-                a.bind(loop)
-                for j in 0..<(64 * panels / width.bytes) {
-                    let offset = Int32(j * width.bytes)
-                    a.vmovups(v, .mem(sums, disp: offset))
-                    a.vpaddd(v, v, .mem(correction, disp: offset))
-                    a.vcvtdq2ps(v, v)
-                    a.vmulps(v, v, .mem(multipliers, disp: offset))
-                    a.vmulps(v, v, inputScale)
-                    if withBias { a.vaddps(v, v, .mem(bias, disp: offset)) }
-                    if width == .zmm {
-                        a.vcmpps(k(1), v, .register(low), .lessOrEqual)
-                        a.vpblendmd(v, v, low, mask: k(1))
-                        a.vcmpps(k(2), v, .register(high), .greater)
-                        a.vpblendmd(v, v, high, mask: k(2))
-                    } else {
-                        a.vcmpps(mask, v, .register(low), .lessOrEqual)
-                        a.vblendvps(v, v, low, mask)
-                        a.vcmpps(mask, v, .register(high), .greater)
-                        a.vblendvps(v, v, high, mask)
+                a.countedLoop(rows, advancing: [(sums, .bytes(Int32(QuantizedGEMM.accumulatorRowBytes))), (output, .register(stride))]) { a in
+                    for j in 0..<(64 * panels / width.bytes) {
+                        let offset = Int32(j * width.bytes)
+                        a.vmovups(v, .mem(sums, disp: offset))
+                        a.vpaddd(v, v, .mem(correction, disp: offset))
+                        a.vcvtdq2ps(v, v)
+                        a.vmulps(v, v, .mem(multipliers, disp: offset))
+                        a.vmulps(v, v, inputScale)
+                        if withBias { a.vaddps(v, v, .mem(bias, disp: offset)) }
+                        if width == .zmm {
+                            a.vcmpps(k(1), v, .register(low), .lessOrEqual)
+                            a.vpblendmd(v, v, low, mask: k(1))
+                            a.vcmpps(k(2), v, .register(high), .greater)
+                            a.vpblendmd(v, v, high, mask: k(2))
+                        } else {
+                            a.vcmpps(mask, v, .register(low), .lessOrEqual)
+                            a.vblendvps(v, v, low, mask)
+                            a.vcmpps(mask, v, .register(high), .greater)
+                            a.vblendvps(v, v, high, mask)
+                        }
+                        a.vmovups(.mem(output, disp: offset), v)
                     }
-                    a.vmovups(.mem(output, disp: offset), v)
                 }
-                a.add(sums, Int32(QuantizedGEMM.accumulatorRowBytes))
-                a.add(output, stride)
-                a.dec(rows)
-                a.j(.notEqual, loop)
                 a.jmp(done)
             }
             let twoPanels = a.newLabel(), onePanelNoBias = a.newLabel(), twoPanelsNoBias = a.newLabel()

@@ -36,14 +36,11 @@ enum HybridInputQuantizeAVX {
             a.j(.equal, done)
             a.vmovups(low, .mem(bounds))
             a.vmovups(high, .mem(bounds, disp: 64))
-            let loop = a.newLabel()
-            a.bind(loop)
-            a.vmovups(value, .mem(source))
-            a.vminps(low, value, low)
-            a.vmaxps(high, value, high)
-            a.add(source, Int32(4 * lanes))
-            a.dec(steps)
-            a.j(.notEqual, loop)
+            a.countedLoop(steps, advancing: [(source, .bytes(Int32(4 * lanes)))]) { a in
+                a.vmovups(value, .mem(source))
+                a.vminps(low, value, low)
+                a.vmaxps(high, value, high)
+            }
             a.vmovups(.mem(bounds), low)
             a.vmovups(.mem(bounds, disp: 64), high)
         }
@@ -68,35 +65,31 @@ enum HybridInputQuantizeAVX {
             a.vbroadcastss(offset, .mem(args, disp: Field.offset))
             a.vbroadcastss(low, .mem(args, disp: Field.lower))
             a.vbroadcastss(high, .mem(args, disp: Field.upper))
-            let loop = a.newLabel()
-            a.bind(loop)
-            for k in 0..<vectors {
-                let y = v(4 * k), t = v(4 * k + 1), f = v(4 * k + 2)
-                a.vmovups(y, .mem(source, disp: Int32(k * width.bytes)))
-                a.vmulps(y, y, inverse)
-                a.vaddps(y, y, offset)
-                a.vmaxps(y, low, y)
-                a.vminps(y, high, y)
-                a.vcvttps2dq(t, .register(y))
-                a.vcvtdq2ps(f, t)
-                a.vsubps(f, y, f)
-                a.vaddps(f, f, f)
-                a.vcvttps2dq(f, .register(f))
-                a.vpaddd(y, t, f)
+            a.countedLoop(steps, advancing: [(source, .bytes(64)), (destination, .bytes(16))]) { a in
+                for k in 0..<vectors {
+                    let y = v(4 * k), t = v(4 * k + 1), f = v(4 * k + 2)
+                    a.vmovups(y, .mem(source, disp: Int32(k * width.bytes)))
+                    a.vmulps(y, y, inverse)
+                    a.vaddps(y, y, offset)
+                    a.vmaxps(y, low, y)
+                    a.vminps(y, high, y)
+                    a.vcvttps2dq(t, .register(y))
+                    a.vcvtdq2ps(f, t)
+                    a.vsubps(f, y, f)
+                    a.vaddps(f, f, f)
+                    a.vcvttps2dq(f, .register(f))
+                    a.vpaddd(y, t, f)
+                }
+                if width == .zmm {
+                    a.vpmovsdb(.mem(destination), v(0))
+                } else {
+                    a.vpackssdw(ymm(1), ymm(0), ymm(4))              // words 0-3 8-11 | 4-7 12-15
+                    a.vpermq(ymm(1), ymm(1), 0xD8)                   // 0-7 | 8-15
+                    a.vextracti128(xmm(2), ymm(1), 1)
+                    a.vpacksswb(xmm(1), xmm(1), xmm(2))
+                    a.vmovups(.mem(destination), xmm(1))
+                }
             }
-            if width == .zmm {
-                a.vpmovsdb(.mem(destination), v(0))
-            } else {
-                a.vpackssdw(ymm(1), ymm(0), ymm(4))              // words 0-3 8-11 | 4-7 12-15
-                a.vpermq(ymm(1), ymm(1), 0xD8)                   // 0-7 | 8-15
-                a.vextracti128(xmm(2), ymm(1), 1)
-                a.vpacksswb(xmm(1), xmm(1), xmm(2))
-                a.vmovups(.mem(destination), xmm(1))
-            }
-            a.add(source, 64)
-            a.add(destination, 16)
-            a.dec(steps)
-            a.j(.notEqual, loop)
         }
     }
 }

@@ -30,16 +30,12 @@ enum OffsetBytesToFloatAVX {
             a.shr(steps, UInt8(lanes.trailingZeroBitCount))
             a.j(.equal, done)
             a.vbroadcastss(offset, .mem(args, disp: Field.offset))
-            let loop = a.newLabel()
-            a.bind(loop)
-            if signed { a.vpmovsxbd(value, .mem(source)) } else { a.vpmovzxbd(value, .mem(source)) }
-            a.vcvtdq2ps(value, value)
-            a.vaddps(value, value, offset)
-            a.vmovups(.mem(destination), value)
-            a.add(source, Int32(lanes))
-            a.add(destination, Int32(4 * lanes))
-            a.dec(steps)
-            a.j(.notEqual, loop)
+            a.countedLoop(steps, advancing: [(source, .bytes(Int32(lanes))), (destination, .bytes(Int32(4 * lanes)))]) { a in
+                if signed { a.vpmovsxbd(value, .mem(source)) } else { a.vpmovzxbd(value, .mem(source)) }
+                a.vcvtdq2ps(value, value)
+                a.vaddps(value, value, offset)
+                a.vmovups(.mem(destination), value)
+            }
         }
     }
 }

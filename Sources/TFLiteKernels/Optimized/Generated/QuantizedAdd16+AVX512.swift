@@ -48,22 +48,17 @@ enum QuantizedAdd16AVX512 {
                                       (leftShift, Field.leftShift), (residualOffset, Field.residualOffset)] {
                 a.vpbroadcastd(register, .mem(args, disp: field))
             }
-            let loop = a.newLabel()
-            a.bind(loop)
-            for (v, source, offset, r) in [(x, first, firstOffset, stages[0].0), (y, second, secondOffset, stages[1].0)] {
-                if signed { a.vpmovsxbd(v, .mem(source)) } else { a.vpmovzxbd(v, .mem(source)) }
-                a.vpaddd(v, v, .register(offset))
-                a.vpsllvd(v, v, .register(leftShift))
-                R.round(v, r, negativeAddendsUnless: nil, &a)
+            a.countedLoop(blocks, advancing: [(first, .bytes(16)), (second, .bytes(16)), (output, .bytes(16))]) { a in
+                for (v, source, offset, r) in [(x, first, firstOffset, stages[0].0), (y, second, secondOffset, stages[1].0)] {
+                    if signed { a.vpmovsxbd(v, .mem(source)) } else { a.vpmovzxbd(v, .mem(source)) }
+                    a.vpaddd(v, v, .register(offset))
+                    a.vpsllvd(v, v, .register(leftShift))
+                    R.round(v, r, negativeAddendsUnless: nil, &a)
+                }
+                if subtract { a.vpsubd(x, x, .register(y)) } else { a.vpaddd(x, x, .register(y)) }
+                R.requantize(x, stages[2].0, residualOffset: residualOffset, flag: flag, &a)
+                a.vpmovdb(.mem(output), x)
             }
-            if subtract { a.vpsubd(x, x, .register(y)) } else { a.vpaddd(x, x, .register(y)) }
-            R.requantize(x, stages[2].0, residualOffset: residualOffset, flag: flag, &a)
-            a.vpmovdb(.mem(output), x)
-            a.add(first, 16)
-            a.add(second, 16)
-            a.add(output, 16)
-            a.dec(blocks)
-            a.j(.notEqual, loop)
         }
     }
 }

@@ -30,36 +30,31 @@ enum QuantizedPairLinear16AVX {
                                       (shift, Field.shift), (minimum, Field.minimum), (maximum, Field.maximum)] {
                 a.vpbroadcastd(register, .mem(args, disp: field))
             }
-            let loop = a.newLabel()
-            a.bind(loop)
-            for h in 0..<halves {
-                let x = v(h), y = v(2 + h)
-                let laneBytes = Int32(16 / halves * h)
-                if signed {
-                    a.vpmovsxbd(x, .mem(first, disp: laneBytes))
-                    a.vpmovsxbd(y, .mem(second, disp: laneBytes))
-                } else {
-                    a.vpmovzxbd(x, .mem(first, disp: laneBytes))
-                    a.vpmovzxbd(y, .mem(second, disp: laneBytes))
+            a.countedLoop(blocks, advancing: [(first, .bytes(16)), (second, .bytes(16)), (output, .bytes(16))]) { a in
+                for h in 0..<halves {
+                    let x = v(h), y = v(2 + h)
+                    let laneBytes = Int32(16 / halves * h)
+                    if signed {
+                        a.vpmovsxbd(x, .mem(first, disp: laneBytes))
+                        a.vpmovsxbd(y, .mem(second, disp: laneBytes))
+                    } else {
+                        a.vpmovzxbd(x, .mem(first, disp: laneBytes))
+                        a.vpmovzxbd(y, .mem(second, disp: laneBytes))
+                    }
+                    a.vpmulld(x, x, .register(multiplierA))
+                    a.vpmulld(y, y, .register(multiplierB))
+                    a.vpaddd(x, x, .register(y))
+                    a.vpaddd(x, x, .register(addend))
+                    a.vpsravd(x, x, .register(shift))
+                    a.vpmaxsd(x, x, .register(minimum))
+                    a.vpminsd(x, x, .register(maximum))
                 }
-                a.vpmulld(x, x, .register(multiplierA))
-                a.vpmulld(y, y, .register(multiplierB))
-                a.vpaddd(x, x, .register(y))
-                a.vpaddd(x, x, .register(addend))
-                a.vpsravd(x, x, .register(shift))
-                a.vpmaxsd(x, x, .register(minimum))
-                a.vpminsd(x, x, .register(maximum))
+                if width == .zmm {
+                    a.vpmovdb(.mem(output), v(0))
+                } else {
+                    Requantization16AVX2.store(v(0), v(1), signed: signed, to: .mem(output), &a)
+                }
             }
-            if width == .zmm {
-                a.vpmovdb(.mem(output), v(0))
-            } else {
-                Requantization16AVX2.store(v(0), v(1), signed: signed, to: .mem(output), &a)
-            }
-            a.add(first, 16)
-            a.add(second, 16)
-            a.add(output, 16)
-            a.dec(blocks)
-            a.j(.notEqual, loop)
         }
     }
 }

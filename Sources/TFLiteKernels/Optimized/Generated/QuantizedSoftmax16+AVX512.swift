@@ -131,35 +131,30 @@ enum QuantizedSoftmax16AVX512 {
             loadRowShape(&a)
             a.vpbroadcastd(outMin, .mem(args, disp: Field.outputMin))
             a.vpbroadcastd(outMax, .mem(args, disp: Field.outputMax))
-            let row = a.newLabel()
-            a.bind(row)
-            a.vpbroadcastq(scale, .mem(scales))
-            a.vpbroadcastq(addend, .mem(addends))
-            a.vpbroadcastq(shift, .mem(shifts))
-            forEachStep(&a) { a, masked in
-                a.vmovups(values, .mem(e, index: c, scale: 4), mask: masked ? tail : nil, zeroing: masked)
-                a.vpmuludq(even, values, scale)
-                a.vpsrlq(odd, values, 32)
-                a.vpmuludq(odd, odd, scale)
-                a.vpaddq(even, even, addend)
-                a.vpaddq(odd, odd, addend)
-                a.vpsrlvq(even, even, .register(shift))
-                a.vpsrlvq(odd, odd, .register(shift))
-                // Both halves are below 2^31: the odd results go to the high words.
-                a.vpsllq(odd, odd, 32)
-                a.vpaddq(even, even, odd)
-                a.vpaddd(even, even, outMin)
-                a.vpmaxsd(even, even, .register(outMin))
-                a.vpminsd(even, even, .register(outMax))
-                a.vpmovdb(.mem(out, index: c, scale: 1), even, mask: masked ? tail : nil)
+            a.countedLoop(rows, advancing: [(scales, .bytes(8)), (addends, .bytes(8)), (shifts, .bytes(8))]) { a in
+                a.vpbroadcastq(scale, .mem(scales))
+                a.vpbroadcastq(addend, .mem(addends))
+                a.vpbroadcastq(shift, .mem(shifts))
+                forEachStep(&a) { a, masked in
+                    a.vmovups(values, .mem(e, index: c, scale: 4), mask: masked ? tail : nil, zeroing: masked)
+                    a.vpmuludq(even, values, scale)
+                    a.vpsrlq(odd, values, 32)
+                    a.vpmuludq(odd, odd, scale)
+                    a.vpaddq(even, even, addend)
+                    a.vpaddq(odd, odd, addend)
+                    a.vpsrlvq(even, even, .register(shift))
+                    a.vpsrlvq(odd, odd, .register(shift))
+                    // Both halves are below 2^31: the odd results go to the high words.
+                    a.vpsllq(odd, odd, 32)
+                    a.vpaddq(even, even, odd)
+                    a.vpaddd(even, even, outMin)
+                    a.vpmaxsd(even, even, .register(outMin))
+                    a.vpminsd(even, even, .register(outMax))
+                    a.vpmovdb(.mem(out, index: c, scale: 1), even, mask: masked ? tail : nil)
+                }
+                a.add(out, depth)
+                a.lea(e, .mem(e, index: depth, scale: 4))
             }
-            a.add(out, depth)
-            a.lea(e, .mem(e, index: depth, scale: 4))
-            a.add(scales, 8)
-            a.add(addends, 8)
-            a.add(shifts, 8)
-            a.dec(rows)
-            a.j(.notEqual, row)
         }
     }
 
