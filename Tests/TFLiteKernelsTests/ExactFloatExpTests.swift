@@ -75,29 +75,41 @@ final class ExactFloatExpTests: XCTestCase {
         return x
     }
 
-    /// The generated logistic of each level this CPU has equals the scalar form bit for bit,
-    /// on whole rows and on lengths around the step (tails, and steps it leaves to Swift).
+    /// The generated logistic of each level this CPU has, plain and times its input, equals the
+    /// scalar form bit for bit, on whole rows and on lengths around the step (tails, and steps
+    /// it leaves to Swift); so does the portable SIMD path. A NaN input's product is NaN with
+    /// either operand's payload (x86 keeps the first operand's; the MUL's operand order is the
+    /// graph's), so products compare NaN to NaN.
     func testGeneratedLogisticIsBitExactAtEveryLevel() throws {
         guard let cpu = CPUFeatures.current?.supportedLevel, cpu >= .avx2 else {
             throw XCTSkip("this CPU has no AVX2+FMA: the generated logistic cannot run here")
         }
         let x = logisticInputs()
-        let want = x.map { ExactFloatExp.logistic($0).bitPattern }
-        for level in InstructionSetLevel.allCases where level >= .avx2 && level <= cpu {
-            let kernels = try GeneratedKernels(level: level)
-            XCTAssertNotNil(kernels.exactLogistic, "\(level)")
-            var got = [Float](repeating: 7, count: x.count + 8)
-            ExactFloatExp.logistic(x, &got, count: x.count, kernels: kernels)
-            let differing = (0..<x.count).filter { got[$0].bitPattern != want[$0] }
-            XCTAssertEqual(differing.count, 0, "\(level): differs at x = \(differing.prefix(5).map { x[$0] })")
-            XCTAssertTrue(got[x.count...].allSatisfy { $0 == 7 }, "\(level): wrote past the row")
-            for count in 0..<40 {
-                let start = 8 * 16 * 5 + count   // inside the edge rows
-                let row = Array(x[x.count - start ..< x.count - start + count])
-                var out = [Float](repeating: 7, count: count + 9)
-                ExactFloatExp.logistic(row, &out, count: count, kernels: kernels)
-                XCTAssertEqual(out[..<count].map(\.bitPattern), row.map { ExactFloatExp.logistic($0).bitPattern }, "\(level) count \(count)")
-                XCTAssertTrue(out[count...].allSatisfy { $0 == 7 }, "\(level) count \(count): wrote past the row")
+        for timesInput in [false, true] {
+            func scalar(_ v: Float) -> UInt32 {
+                let y = timesInput ? v * ExactFloatExp.logistic(v) : ExactFloatExp.logistic(v)
+                return timesInput && y.isNaN ? Float.nan.bitPattern : y.bitPattern
+            }
+            func bits(_ y: Float) -> UInt32 { timesInput && y.isNaN ? Float.nan.bitPattern : y.bitPattern }
+            let want = x.map(scalar)
+            let levels = InstructionSetLevel.allCases.filter { $0 >= .avx2 && $0 <= cpu }
+            for level in [InstructionSetLevel.sse2] + levels {
+                let kernels = level == .sse2 ? nil : try GeneratedKernels(level: level)
+                XCTAssertTrue(level == .sse2 || kernels?.exactLogistic != nil, "\(level)")
+                var got = [Float](repeating: 7, count: x.count + 8)
+                ExactFloatExp.logistic(x, &got, count: x.count, timesInput: timesInput, kernels: kernels)
+                let differing = (0..<x.count).filter { bits(got[$0]) != want[$0] }
+                XCTAssertEqual(differing.count, 0, "\(level) \(timesInput): differs at x = \(differing.prefix(5).map { x[$0] })")
+                XCTAssertTrue(got[x.count...].allSatisfy { $0 == 7 }, "\(level): wrote past the row")
+                for count in 0..<40 {
+                    let start = 8 * 16 * 5 + count   // inside the edge rows
+                    let row = Array(x[x.count - start ..< x.count - start + count])
+                    var out = [Float](repeating: 7, count: count + 9)
+                    ExactFloatExp.logistic(row, &out, count: count, timesInput: timesInput, kernels: kernels)
+                    XCTAssertEqual(out[..<count].map(bits), row.map(scalar), "\(level) \(timesInput) count \(count)")
+                    XCTAssertTrue(out[count...].allSatisfy { $0 == 7 }, "\(level) count \(count): wrote past the row")
+                }
+                withExtendedLifetime(kernels) {}
             }
         }
     }
@@ -110,24 +122,28 @@ final class ExactFloatExpTests: XCTestCase {
         }
         for level in InstructionSetLevel.allCases where level >= .avx2 && level <= cpu {
             let kernels = try GeneratedKernels(level: level)   // owns the code: alive to the end of the loop body
-            let kernel = try XCTUnwrap(kernels.exactLogistic)
-            for (special, position, count, written) in [(Float.nan, 19, 40, 16), (-88, 8, 40, 8), (-1000, 3, 40, 0),
-                                                        (-87.99, 19, 40, 40), (.infinity, 0, 43, 40), (-.infinity, 39, 40, 32)] {
-                var x = (0..<count).map { Float($0) / 4 - 5 }
-                x[position] = special
-                var out = [Float](repeating: 7, count: count)
-                let n = ExactFloatExp.table.withUnsafeBytes { table in
-                    x.withUnsafeBytes { source in
-                        out.withUnsafeMutableBytes { destination in
-                            var arguments = GeneratedLogisticArguments(source: source.baseAddress!, destination: destination.baseAddress!,
-                                                                       count: count, table: table.baseAddress!)
-                            return withUnsafePointer(to: &arguments) { kernel(UnsafeRawPointer($0)) }
+            for (timesInput, kernel) in [(false, try XCTUnwrap(kernels.exactLogistic).plain),
+                                         (true, try XCTUnwrap(kernels.exactLogistic).timesInput)] {
+                for (special, position, count, written) in [(Float.nan, 19, 40, 16), (-88, 8, 40, 8), (-1000, 3, 40, 0),
+                                                            (-87.99, 19, 40, 40), (.infinity, 0, 43, 40), (-.infinity, 39, 40, 32)] {
+                    var x = (0..<count).map { Float($0) / 4 - 5 }
+                    x[position] = special
+                    var out = [Float](repeating: 7, count: count)
+                    let n = ExactFloatExp.table.withUnsafeBytes { table in
+                        x.withUnsafeBytes { source in
+                            out.withUnsafeMutableBytes { destination in
+                                var arguments = GeneratedLogisticArguments(source: source.baseAddress!, destination: destination.baseAddress!,
+                                                                           count: count, table: table.baseAddress!)
+                                return withUnsafePointer(to: &arguments) { kernel(UnsafeRawPointer($0)) }
+                            }
                         }
                     }
+                    XCTAssertEqual(n, written, "\(level): \(special) at \(position)")
+                    XCTAssertEqual(out[..<n].map(\.bitPattern),
+                                   x[..<n].map { (timesInput ? $0 * ExactFloatExp.logistic($0) : ExactFloatExp.logistic($0)).bitPattern },
+                                   "\(level) \(timesInput)")
+                    XCTAssertTrue(out[n...].allSatisfy { $0 == 7 }, "\(level): \(special) at \(position) wrote past \(n)")
                 }
-                XCTAssertEqual(n, written, "\(level): \(special) at \(position)")
-                XCTAssertEqual(out[..<n].map(\.bitPattern), x[..<n].map { ExactFloatExp.logistic($0).bitPattern }, "\(level)")
-                XCTAssertTrue(out[n...].allSatisfy { $0 == 7 }, "\(level): \(special) at \(position) wrote past \(n)")
             }
             withExtendedLifetime(kernels) {}
         }

@@ -13,7 +13,8 @@ import TFLiteSchema
 /// - `invoke()` calls every kernel's `invoke`; it allocates nothing. 8-bit `x · f(x)` pairs
 ///   (YOLO's SiLU: LOGISTIC then MUL) run as one byte table (`ByteMapFusion`), bit-exact, which
 ///   an 8-bit convolution producing `x` applies as it writes it (`OutputByteMapFusion`); a
-///   float RELU after the node it clamps (`ClampFusion`) and a float ADD after the convolution
+///   float SiLU's MUL in its LOGISTIC's pass (`SiLUFusion`); a float RELU after the node it
+///   clamps (`ClampFusion`) and a float ADD after the convolution
 ///   producing one operand (`ResidualAddFusion`) run inside that node's pass; an 8-bit PAD
 ///   read only by a convolution is applied by that convolution as explicit padding
 ///   (`PadFusion`), the padded tensor never written.
@@ -67,8 +68,8 @@ final class SubgraphExecutor {
     private(set) var runOrder: [Int] = []
     /// Fused 8-bit `x · f(x)` pairs by MUL node position (`ByteMapFusion`), from the last `prepare()`.
     private(set) var fusedNodes: [ByteMapFusion?] = []
-    /// The outputs of skipped table, clamp and ADD nodes by the position of the node that writes
-    /// them (`OutputByteMapFusion`, `ClampFusion`, `ResidualAddFusion`), from the last
+    /// The outputs of skipped table, MUL, clamp and ADD nodes by the position of the node that
+    /// writes them (`OutputByteMapFusion`, `SiLUFusion`, `ClampFusion`, `ResidualAddFusion`), from the last
     /// `prepare()`: each shares that node's output memory.
     private var fusedAliases: [Int: [RuntimeTensor]] = [:]
     /// The fused ADD operand each node also reads (`ResidualAddFusion`), by node position.
@@ -76,8 +77,8 @@ final class SubgraphExecutor {
     /// The input of the folded PAD each convolution reads instead of its input 0 (`PadFusion`),
     /// by the convolution's position, from the last `prepare()`.
     private(set) var foldedInputs: [Int: RuntimeTensor] = [:]
-    /// Whether `prepare()` fuses nodes (`PadFusion`, `ByteMapFusion`, `OutputByteMapFusion`, `ClampFusion`,
-    /// `ResidualAddFusion`);
+    /// Whether `prepare()` fuses nodes (`PadFusion`, `ByteMapFusion`, `OutputByteMapFusion`, `SiLUFusion`,
+    /// `ClampFusion`, `ResidualAddFusion`);
     /// off only to check that fused and unfused runs agree.
     var fusesNodes = true
     /// Tensors made constant by the last `prepare()` (outputs of nodes evaluated there).
@@ -271,11 +272,15 @@ final class SubgraphExecutor {
         fusedNodes = nodes.indices.map { maps.skipped.contains($0) ? nil : fusion.fused[$0] }
         for k in fusion.skipped { for output in nodes[k].context.outputs { output.data = nil } }
         let unfused = order.filter { !fusion.skipped.contains($0) && !maps.skipped.contains($0) }
-        let clamps = fusesNodes ? ClampFusion.apply(nodes, order: unfused, graphInputs: graphInputs, graphOutputs: keptIndices)
+        let silus = fusesNodes ? SiLUFusion.apply(nodes, order: unfused, graphInputs: graphInputs, graphOutputs: keptIndices)
+            : SiLUFusion(aliases: [:], skipped: [])
+        let multiplied = unfused.filter { !silus.skipped.contains($0) }
+        let clamps = fusesNodes ? ClampFusion.apply(nodes, order: multiplied, graphInputs: graphInputs, graphOutputs: keptIndices)
             : ClampFusion(aliases: [:], skipped: [])
-        let clamped = unfused.filter { !clamps.skipped.contains($0) }
-        // A producer has at most one alias from these two passes (8-bit tables, float clamps).
-        let producerAliases = clamps.aliases.merging(maps.aliases) { clamp, _ in clamp }
+        let clamped = multiplied.filter { !clamps.skipped.contains($0) }
+        // A producer has at most one alias from these three passes (8-bit tables, float clamps,
+        // SiLU products: a table's producer is 8-bit, a clamp's is no LOGISTIC).
+        let producerAliases = clamps.aliases.merging(maps.aliases) { clamp, _ in clamp }.merging(silus.aliases) { other, _ in other }
         let adds = fusesNodes ? ResidualAddFusion.apply(nodes, order: clamped, clampAliases: producerAliases,
                                                         graphInputs: graphInputs, graphOutputs: keptIndices)
             : ResidualAddFusion(aliases: producerAliases.mapValues { [$0] }, reads: [:], order: clamped, skipped: [])

@@ -17,6 +17,10 @@ struct KernelRoles {
     var floatClampFusable: (any FloatClampFusable)? = nil
     /// A float ADD that a producer can take over (``ResidualAddFusion``).
     var floatResidualAdd: (any FloatResidualAddKernel)? = nil
+    /// A float LOGISTIC that can take over the MUL by its input after it (``SiLUFusion``).
+    var logisticProductFusable: (any LogisticProductFusable)? = nil
+    /// A float MUL of two same-shape operands without a clamp (``SiLUFusion``).
+    var floatProduct: (any FloatProductKernel)? = nil
     /// A producer that can take over a following ADD (``ResidualAddFusion``).
     var residualAddFusable: (any ResidualAddFusable)? = nil
     /// A producer that can apply a following byte table to its output (``OutputByteMapFusion``).

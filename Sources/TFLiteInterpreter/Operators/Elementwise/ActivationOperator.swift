@@ -7,8 +7,8 @@ import TFLiteKernels
 /// TANH on int16 (zero points 0, output scale 2^-15) as the reference's default kernels run
 /// them: gemmlowp fixed point for the power-of-two input scales they special-case (2^-12, and
 /// 2^-11 for TANH), the interpolated sigmoid table for every other scale.
-final class ActivationOperator: OperatorKernel, ByteMapKernel, FloatClampKernel {
-    var roles: KernelRoles { KernelRoles(byteMap: self, floatClamp: self) }
+final class ActivationOperator: OperatorKernel, ByteMapKernel, FloatClampKernel, LogisticProductFusable {
+    var roles: KernelRoles { KernelRoles(byteMap: self, floatClamp: self, logisticProductFusable: self) }
     /// Which activation.
     enum Kind {
         case clamp(Float, Float), leakyRelu, hardSwish, logistic, tanh, elu
@@ -26,6 +26,8 @@ final class ActivationOperator: OperatorKernel, ByteMapKernel, FloatClampKernel 
         case unprepared
         /// float32.
         case float32(count: Int, ActivationReference.Float32Function)
+        /// float32 LOGISTIC times its input (a MUL fused by `SiLUFusion`).
+        case float32LogisticTimesInput(count: Int)
         /// int8 requantizing RELU family, LEAKY_RELU, HARD_SWISH.
         case int8(count: Int, Kernel<Int8>)
         /// uint8 requantizing RELU family, LEAKY_RELU, HARD_SWISH.
@@ -43,6 +45,13 @@ final class ActivationOperator: OperatorKernel, ByteMapKernel, FloatClampKernel 
     var floatClamp: (min: Float, max: Float)? {
         if case let .float32(_, .clamp(lo, hi)) = plan { return (lo, hi) }
         return nil
+    }
+
+    /// Makes a prepared float LOGISTIC write `x · logistic(x)` (`SiLUFusion`).
+    func fuseInputProduct() -> Bool {
+        guard case let .float32(count, .logistic) = plan else { return false }
+        plan = .float32LogisticTimesInput(count: count)
+        return true
     }
 
     /// The prepared 8-bit table (LOGISTIC, TANH), for operator fusion.
@@ -165,6 +174,9 @@ final class ActivationOperator: OperatorKernel, ByteMapKernel, FloatClampKernel 
         case let .float32(n, f):
             let vx = try x.view(as: Float.self, name), vo = try out.mutableView(as: Float.self, name)
             ElementwiseParallel.flat(n, node.threads) { r in ActivationOptimized.float32(f, range: r, vx.base, vo.base) }
+        case let .float32LogisticTimesInput(n):
+            let vx = try x.view(as: Float.self, name), vo = try out.mutableView(as: Float.self, name)
+            ElementwiseParallel.flat(n, node.threads) { r in ActivationOptimized.float32LogisticTimesInput(range: r, vx.base, vo.base) }
         case let .int8(n, kernel): try run(kernel, n, x, out, node.threads)
         case let .uint8(n, kernel): try run(kernel, n, x, out, node.threads)
         case let .table(n, t):

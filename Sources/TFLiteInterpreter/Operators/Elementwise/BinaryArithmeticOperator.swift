@@ -6,9 +6,9 @@ import TFLiteKernels
 /// (uint8, int8, int16) rejects a divisor code equal to the divisor's zero point (a real 0) as
 /// the reference does: at prepare when the divisor is constant, else at invoke.
 final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClampFusable, FloatResidualAddKernel,
-                                      PlanFinishingKernel {
+                                      FloatProductKernel, PlanFinishingKernel {
     var roles: KernelRoles {
-        KernelRoles(codePair: self, floatClampFusable: self, floatResidualAdd: self, planFinishing: self)
+        KernelRoles(codePair: self, floatClampFusable: self, floatResidualAdd: self, floatProduct: self, planFinishing: self)
     }
 
     /// The operation on the two inputs into the output, with the broadcast layout and the
@@ -98,6 +98,12 @@ final class BinaryArithmeticOperator: OperatorKernel, CodePairKernel, FloatClamp
     var floatResidualAdd: FloatClamp? {
         guard operation == .add, case let .float32(layout, _, lo, hi) = plan, layout.isElementwise else { return nil }
         return (lo, hi)
+    }
+
+    /// True for a prepared float MUL of two same-shape operands without a clamp (`SiLUFusion`).
+    var isUnclampedFloatProduct: Bool {
+        guard operation == .mul, case let .float32(layout, _, lo, hi) = plan else { return false }
+        return layout.isElementwise && lo == -.infinity && hi == .infinity
     }
 
     /// Adds a clamp to a float ADD / SUB / MUL / DIV without a fused activation (operator fusion).

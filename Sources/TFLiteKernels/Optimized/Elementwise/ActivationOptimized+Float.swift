@@ -28,4 +28,12 @@ public enum ActivationOptimized {
             ActivationReference.float32(f, range: 0..<n, x, out)
         }
     }
+
+    /// `out = x · logistic(x)` over `range`: a float LOGISTIC and the MUL of its output by its
+    /// input in one pass (SiLU), with the two reference kernels' values bit for bit.
+    /// - Precondition: as `float32`'s.
+    public static func float32LogisticTimesInput(range: Range<Int>, _ x: UnsafePointer<Float>, _ out: UnsafeMutablePointer<Float>) {
+        KernelPrecondition.validRange(range)
+        ExactFloatExp.logistic(x + range.lowerBound, out + range.lowerBound, count: range.count, timesInput: true)
+    }
 }

@@ -73,14 +73,16 @@ enum ExactFloatExp {
         return SIMD8<Float>(y)
     }
 
-    /// `out[i] = logistic(x[i])` for `count` elements: in generated code where the process has
-    /// it (`ExactLogisticAVX`), else eight at a time in portable SIMD; a group of eight holding a
-    /// NaN or an exp argument of magnitude ≥ 88 runs element by element.
+    /// `out[i] = logistic(x[i])` for `count` elements, or `x[i] · logistic(x[i])` with
+    /// `timesInput` (LOGISTIC then MUL by its input, as one pass): in generated code where the
+    /// process has it (`ExactLogisticAVX`), else eight at a time in portable SIMD; a group of
+    /// eight holding a NaN or an exp argument of magnitude ≥ 88 runs element by element.
     /// `kernels`: the generated code to use (tests pass each level's; nil: the portable loop).
-    static func logistic(_ x: UnsafePointer<Float>, _ out: UnsafeMutablePointer<Float>, count: Int,
+    static func logistic(_ x: UnsafePointer<Float>, _ out: UnsafeMutablePointer<Float>, count: Int, timesInput: Bool = false,
                          kernels: GeneratedKernels? = GeneratedKernels.current) {
+        @inline(__always) func scalar(_ k: Int) { out[k] = timesInput ? x[k] * logistic(x[k]) : logistic(x[k]) }
         var i = 0
-        if let generated = kernels?.exactLogistic {
+        if let generated = timesInput ? kernels?.exactLogistic?.timesInput : kernels?.exactLogistic?.plain {
             table.withUnsafeBytes { table in
                 while count &- i >= ExactLogisticAVX.lanes {
                     var arguments = GeneratedLogisticArguments(source: x + i, destination: out + i, count: count &- i,
@@ -88,7 +90,7 @@ enum ExactFloatExp {
                     i &+= withUnsafePointer(to: &arguments) { generated(UnsafeRawPointer($0)) }
                     guard count &- i >= ExactLogisticAVX.lanes else { break }
                     // The kernel stopped before a group it leaves to the scalar form.
-                    for k in i..<i &+ ExactLogisticAVX.lanes { out[k] = logistic(x[k]) }
+                    for k in i..<i &+ ExactLogisticAVX.lanes { scalar(k) }
                     i &+= ExactLogisticAVX.lanes
                 }
             }
@@ -98,15 +100,15 @@ enum ExactFloatExp {
             let low = v .< -9
             let argument = v.replacing(with: -v, where: .!low)
             if any(argument .>= 88) || any(argument .<= -88) || any(v .!= v) {
-                for k in 0..<8 { out[i + k] = logistic(x[i + k]) }
+                for k in i..<i + 8 { scalar(k) }
             } else {
                 let e = exp(argument)
                 let result = (1 / (1 + e)).replacing(with: e, where: low)
                     .replacing(with: 1, where: v .> logisticOne)
-                UnsafeMutableRawPointer(out + i).storeBytes(of: result, as: SIMD8<Float>.self)
+                UnsafeMutableRawPointer(out + i).storeBytes(of: timesInput ? v * result : result, as: SIMD8<Float>.self)
             }
             i += 8
         }
-        while i < count { out[i] = logistic(x[i]); i += 1 }
+        while i < count { scalar(i); i += 1 }
     }
 }

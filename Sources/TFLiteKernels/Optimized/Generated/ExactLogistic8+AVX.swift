@@ -10,6 +10,9 @@ import MachineCode
 /// - AVX2: two ymm halves of four doubles; the table lookup is `vpgatherqq`; the comparisons
 ///   are vector masks for `vblendvps`.
 ///
+/// With `timesInput`, each result is multiplied by its input after that (`σ(x) · x`, the SiLU
+/// that converters write as LOGISTIC then MUL, fused by the interpreter).
+///
 /// A step whose values hold a NaN or a value ≤ −88 (where `expf` leaves the table method) ends
 /// the call before it is written: the caller runs that step in Swift and calls again.
 ///
@@ -22,7 +25,7 @@ enum ExactLogisticAVX {
     static let lanes = 8
 
     /// Emits the kernel for `width` (ymm: AVX2; zmm: AVX-512).
-    static func emit(width: VectorRegister.Width, into a: inout Assembler) {
+    static func emit(width: VectorRegister.Width, timesInput: Bool = false, into a: inout Assembler) {
         precondition(width == .ymm || width == .zmm, "ymm (AVX2) or zmm (AVX-512)")
         typealias Field = GeneratedLogisticArguments.Field
         let args = GeneralRegister.rdi, source = GeneralRegister.rsi, destination = GeneralRegister.rdx
@@ -36,9 +39,9 @@ enum ExactLogisticAVX {
             a.mov(total, steps)
             a.j(.equal, stop)
             if width == .zmm {
-                emitAVX512Loop(source: source, destination: destination, steps: steps, stop: stop, into: &a)
+                emitAVX512Loop(source: source, destination: destination, steps: steps, stop: stop, timesInput: timesInput, into: &a)
             } else {
-                emitAVX2Loop(source: source, destination: destination, steps: steps, stop: stop, into: &a)
+                emitAVX2Loop(source: source, destination: destination, steps: steps, stop: stop, timesInput: timesInput, into: &a)
             }
             a.bind(stop)
             a.mov(.rax, total)
@@ -84,7 +87,7 @@ enum ExactLogisticAVX {
     }
 
     private static func emitAVX512Loop(source: GeneralRegister, destination: GeneralRegister, steps: GeneralRegister,
-                                       stop: Assembler.Label, into a: inout Assembler) {
+                                       stop: Assembler.Label, timesInput: Bool, into a: inout Assembler) {
         typealias Field = GeneratedLogisticArguments.Field
         let d = DoubleConstants(inverseLn2N: zmm(16), shift: zmm(17), c0: zmm(18), c1: zmm(19), c2: zmm(20), one: zmm(21))
         d.load(into: &a)
@@ -127,12 +130,13 @@ enum ExactLogisticAVX {
             a.vdivps(result, one, result)
             a.vpblendmd(result, result, e, mask: k(2))
             a.vpblendmd(result, result, one, mask: k(3))
+            if timesInput { a.vmulps(result, result, v) }
             a.vmovups(.mem(destination), result)
         }
     }
 
     private static func emitAVX2Loop(source: GeneralRegister, destination: GeneralRegister, steps: GeneralRegister,
-                                     stop: Assembler.Label, into a: inout Assembler) {
+                                     stop: Assembler.Label, timesInput: Bool, into a: inout Assembler) {
         typealias Field = GeneratedLogisticArguments.Field
         let d = DoubleConstants(inverseLn2N: ymm(15), shift: ymm(14), c0: ymm(13), c1: ymm(12), c2: ymm(11), one: ymm(10))
         d.load(into: &a)
@@ -181,6 +185,7 @@ enum ExactLogisticAVX {
             a.vbroadcastss(selector, .mem(.rdi, disp: Field.upperBound))
             a.vcmpps(selector, v, .register(selector), .greater)
             a.vblendvps(result, result, one, selector)
+            if timesInput { a.vmulps(result, result, v) }
             a.vmovups(.mem(destination), result)
         }
     }

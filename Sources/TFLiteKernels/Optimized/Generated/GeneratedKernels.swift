@@ -80,8 +80,9 @@ public final class GeneratedKernels: Sendable {
     let hybridQuantize: (bounds: HybridInputQuantizeAVX.Function, quantize: HybridInputQuantizeAVX.Function, lanes: Int)?
     /// `HybridFloatEpilogueAVX` (ymm at AVX2, zmm at `.avx512` and up).
     let hybridEpilogue: HybridFloatEpilogueAVX.Function?
-    /// `ExactLogisticAVX` (doubles in ymm halves at AVX2, in zmm at `.avx512` and up).
-    let exactLogistic: ExactLogisticAVX.Function?
+    /// `ExactLogisticAVX` (doubles in ymm halves at AVX2, in zmm at `.avx512` and up), plain and
+    /// multiplying by the input.
+    let exactLogistic: (plain: ExactLogisticAVX.Function, timesInput: ExactLogisticAVX.Function)?
     /// `ResizeBilinearRowAVX` (ymm at AVX2, zmm at `.avx512` and up) and its channels per step.
     let resizeBilinearRow: (function: ResizeBilinearRowAVX.Function, lanes: Int)?
     /// `QuantizedSoftmax16AVX512`'s two passes (at `.avx512`).
@@ -194,6 +195,8 @@ public final class GeneratedKernels: Sendable {
         HybridFloatEpilogueAVX.emit(width: vectorWidth, into: &a)
         let logisticEntry = a.count
         ExactLogisticAVX.emit(width: vectorWidth, into: &a)
+        let logisticProductEntry = a.count
+        ExactLogisticAVX.emit(width: vectorWidth, timesInput: true, into: &a)
         let code = try ExecutableCode(try a.finish())
         self.code = code
         code.describeForProfilers(
@@ -222,7 +225,8 @@ public final class GeneratedKernels: Sendable {
                ("ResizeBilinearRow\(ResizeBilinearRowAVX.lanes(vectorWidth))+\(vectorWidth == .zmm ? "AVX512" : "AVX2")", resizeEntry),
                ("HybridInputQuantize16.bounds", hybridBoundsEntry), ("HybridInputQuantize16.quantize", hybridQuantizeEntry),
                ("HybridFloatEpilogue16+\(vectorWidth == .zmm ? "AVX512" : "AVX2")", hybridEpilogueEntry),
-               ("ExactLogistic8+\(vectorWidth == .zmm ? "AVX512" : "AVX2")", logisticEntry)]
+               ("ExactLogistic8+\(vectorWidth == .zmm ? "AVX512" : "AVX2")", logisticEntry),
+               ("ExactLogistic8+\(vectorWidth == .zmm ? "AVX512" : "AVX2").timesInput", logisticProductEntry)]
             + remainderEntries.map {
                 ("DepthwiseConvTiles\($0.channels).\($0.exactSums ? "exactSums" : "float")\($0.finish ? ".finishing" : "")", $0.entry)
             })
@@ -292,7 +296,8 @@ public final class GeneratedKernels: Sendable {
                           unsafeBitCast(code.address(at: hybridQuantizeEntry), to: HybridInputQuantizeAVX.Function.self),
                           HybridInputQuantizeAVX.lanes(vectorWidth))
         hybridEpilogue = unsafeBitCast(code.address(at: hybridEpilogueEntry), to: HybridFloatEpilogueAVX.Function.self)
-        exactLogistic = unsafeBitCast(code.address(at: logisticEntry), to: ExactLogisticAVX.Function.self)
+        exactLogistic = (unsafeBitCast(code.address(at: logisticEntry), to: ExactLogisticAVX.Function.self),
+                         unsafeBitCast(code.address(at: logisticProductEntry), to: ExactLogisticAVX.Function.self))
         let quadNames: [String] = depthwiseQuads == nil ? [] : [
             "DepthwiseQuadTiles16+AVX512VNNI (uint8, int8; one or two weight parts), DepthwiseTapQuads+AVX512VBMI"]
         kernelNames = (vnniGEMM == nil ? [] : ["QuantizedGEMM8x32+AVX512VNNI (pairs, quads, uint8-weight quads; sums, requantizing)"])
@@ -310,7 +315,7 @@ public final class GeneratedKernels: Sendable {
                "ResizeBilinearRow\(ResizeBilinearRowAVX.lanes(vectorWidth))+\(vectorWidth == .zmm ? "AVX512" : "AVX2")",
                "HybridInputQuantize16+\(vectorWidth == .zmm ? "AVX512" : "AVX2")",
                "HybridFloatEpilogue16+\(vectorWidth == .zmm ? "AVX512" : "AVX2")",
-               "ExactLogistic8+\(vectorWidth == .zmm ? "AVX512" : "AVX2")"]
+               "ExactLogistic8+\(vectorWidth == .zmm ? "AVX512" : "AVX2") (plain, times input)"]
     }
 
     /// The kernels for this process's policy, or nil when it generates none (portable kernels).
