@@ -51,6 +51,24 @@ final class ExactFloatExpTests: XCTestCase {
             (\A.oneDouble, F.oneDouble), (\A.lowerBound, F.lowerBound), (\A.upperBound, F.upperBound),
             (\A.specialBound, F.specialBound), (\A.oneFloat, F.oneFloat), (\A.signBit, F.signBit)]
         for (path, offset) in fields { XCTAssertEqual(MemoryLayout<A>.offset(of: path), Int(offset), "\(path)") }
+        let x: [Float] = [1, 2], other = [UInt64](repeating: 0, count: 32)
+        var out: [Float] = [0, 0]
+        x.withUnsafeBytes { x in
+            out.withUnsafeMutableBytes { out in
+                ExactFloatExp.table.withUnsafeBytes { table in
+                    other.withUnsafeBytes { other in
+                        let good = A(source: x.baseAddress!, destination: out.baseAddress!, count: 2, table: table.baseAddress!)
+                        XCTAssertNil(good.violation())
+                        var negative = good
+                        negative.count = -1
+                        XCTAssertNotNil(negative.violation())
+                        var wrongTable = good
+                        wrongTable.table = other.baseAddress!
+                        XCTAssertNotNil(wrongTable.violation())
+                    }
+                }
+            }
+        }
     }
 
     /// Inputs for the generated logistic: every float of |x| < 100 at a stride (both signs),

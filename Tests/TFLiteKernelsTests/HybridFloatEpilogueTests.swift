@@ -17,6 +17,18 @@ final class HybridFloatEpilogueTests: XCTestCase {
             (\A.inputScale, F.inputScale), (\A.lower, F.lower), (\A.upper, F.upper)]
         for (path, offset) in fields { XCTAssertEqual(MemoryLayout<A>.offset(of: path), Int(offset), "\(path)") }
         XCTAssertEqual(QuantizedGEMM.accumulatorRowBytes, 2 * Int16PairPacking.panelWidth * MemoryLayout<Int32>.size)
+        var buffer = [Float](repeating: 0, count: 64)
+        buffer.withUnsafeMutableBytes { b in
+            let p = b.baseAddress!
+            let good = A(accumulators: p, output: p, outputStride: 128, rows: 3, panels: 2, correction: p, multipliers: p, bias: nil,
+                         inputScale: 1, lower: 0, upper: 6)
+            XCTAssertNil(good.violation())
+            for broken in [{ (a: inout A) in a.rows = -1 }, { $0.panels = 3 }, { $0.outputStride = 64 }] {
+                var bad = good
+                broken(&bad)
+                XCTAssertNotNil(bad.violation())
+            }
+        }
     }
 
     func testGeneratedTilesEqualTheSwiftRowsAtEveryLevel() throws {

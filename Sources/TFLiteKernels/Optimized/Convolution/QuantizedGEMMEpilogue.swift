@@ -108,6 +108,7 @@ extension ConvHybridEpilogue {
                     multipliers: parameters.scalesMultipliedFirst ? products.baseAddress! : UnsafeRawPointer(scales),
                     bias: bias.map { UnsafeRawPointer($0 + n0) }, inputScale: parameters.scalesMultipliedFirst ? 1 : s,
                     lower: parameters.activationMin, upper: parameters.activationMax)
+                KernelPrecondition.holds(arguments.violation())
                 withUnsafePointer(to: &arguments) { generated(UnsafeRawPointer($0)) }
             } }
         }

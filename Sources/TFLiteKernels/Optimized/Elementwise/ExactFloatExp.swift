@@ -87,6 +87,7 @@ enum ExactFloatExp {
                 while count &- i >= ExactLogisticAVX.lanes {
                     var arguments = GeneratedLogisticArguments(source: x + i, destination: out + i, count: count &- i,
                                                                table: table.baseAddress!)
+                    KernelPrecondition.holds(arguments.violation())
                     i &+= withUnsafePointer(to: &arguments) { generated(UnsafeRawPointer($0)) }
                     guard count &- i >= ExactLogisticAVX.lanes else { break }
                     // The kernel stopped before a group it leaves to the scalar form.

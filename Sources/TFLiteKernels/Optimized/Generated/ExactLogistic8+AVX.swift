@@ -211,3 +211,17 @@ struct GeneratedLogisticArguments {
         static let lowerBound: Int32 = 80, upperBound: Int32 = 84, specialBound: Int32 = 88, oneFloat: Int32 = 92, signBit: Int32 = 96
     }
 }
+
+extension GeneratedLogisticArguments {
+    /// The contract of `ExactLogisticAVX`, as far as the block shows it: `count ≥ 0` (the kernel
+    /// shifts it right into an unsigned step count) and the table is `ExactFloatExp.table`'s 32
+    /// entries. The `count` readable and writable floats are the caller's.
+    /// - Returns: nil when the contract holds, else what is broken.
+    func violation() -> String? {
+        if count < 0 { return "ExactLogistic: count \(count) is negative" }
+        if table.load(fromByteOffset: 8, as: UInt64.self) != ExactFloatExp.table[1] {
+            return "ExactLogistic: the table is not ExactFloatExp.table"
+        }
+        return nil
+    }
+}

@@ -104,3 +104,19 @@ struct GeneratedHybridEpilogueArguments {
         static let lower: Int32 = 68, upper: Int32 = 72
     }
 }
+
+extension GeneratedHybridEpilogueArguments {
+    /// The contract of `HybridFloatEpilogueAVX`, as far as the block shows it: `rows ≥ 0`,
+    /// `panels` 1 or 2, and output pixels far enough apart not to overlap (`outputStride` at
+    /// least the panels' 64 bytes each). The `rows` accumulator rows, the `16 · panels`
+    /// correction terms, multipliers and biases, and the `rows` output pixels are the caller's.
+    /// - Returns: nil when the contract holds, else what is broken.
+    func violation() -> String? {
+        if rows < 0 { return "HybridFloatEpilogue: rows \(rows) is negative" }
+        if panels != 1 && panels != 2 { return "HybridFloatEpilogue: \(panels) panels (1 or 2)" }
+        if rows > 1 && outputStride < 64 * panels {
+            return "HybridFloatEpilogue: output pixels \(outputStride) bytes apart overlap \(panels) panels"
+        }
+        return nil
+    }
+}
