@@ -33,6 +33,14 @@ final class ModelGoldenTests: XCTestCase {
         try check(["yolov8n_int8_640", "yolov8n_dynamic_range_640"])
     }
 
+    /// The dynamic-range model on one thread and on two (the other tests take the default, every
+    /// core): its hybrid layers' on-the-fly quantization splits each input row's bounds and
+    /// rounding over the pool, with the same values.
+    func testDynamicRangeYOLOv8OnOneAndTwoThreads() throws {
+        try check(["yolov8n_dynamic_range_640"], threadCount: 1)
+        try check(["yolov8n_dynamic_range_640"], threadCount: 2)
+    }
+
     /// Every model directory under `Tests/Fixtures/models` is in one of the tests above.
     func testEveryGoldenModelIsSwept() throws {
         let swept: Set<String> = ["deeplabv3", "face_detection_short_range", "face_detection_full_range",
@@ -82,7 +90,7 @@ final class ModelGoldenTests: XCTestCase {
     }
 
     /// Runs every case of `models`; fails listing every mismatch.
-    private func check(_ models: [String]) throws {
+    private func check(_ models: [String], threadCount: Int? = nil) throws {
         var failures: [String] = [], skipped: [String] = [], ran = 0
         for model in models {
             let cases = try ModelGoldenCase.cases(model: model)
@@ -100,7 +108,7 @@ final class ModelGoldenTests: XCTestCase {
                     if mustRun { failures.append(message) } else { skipped.append(message) }
                     continue
                 }
-                failures += golden.failures().map { "\(golden.name): \($0)" }
+                failures += golden.failures(threadCount: threadCount).map { "\(golden.name): \($0)" }
                 ran += 1
             }
         }

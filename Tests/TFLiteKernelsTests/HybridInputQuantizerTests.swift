@@ -144,4 +144,51 @@ final class HybridInputQuantizerTests: XCTestCase {
             XCTAssertTrue(got.hi == want.1 || (got.hi.isNaN && want.1.isNaN), "\(name): hi \(got.hi) \(want.1)")
         }
     }
+
+    /// Bounds found chunk by chunk, each chunk seeded with the row's first value and the chunks'
+    /// bounds combined by the scalar steps (how a row's bounds split over threads), equal the
+    /// whole row's, with NaNs at a chunk's start; and the row quantization equals `symmetric` /
+    /// `asymmetric` value for value.
+    func testChunkedBoundsAndRowQuantizationEqualTheWholeRow() {
+        var rng = SeededGenerator(seed: 93)
+        var cases = rows().filter { !$0.1[0].isNaN }
+        var nanStarts = (0..<300).map { _ in rng.float() * 10 - 4 }
+        for i in stride(from: 37, to: 300, by: 37) { nanStarts[i] = .nan }
+        cases.append(("NaN at chunk starts", nanStarts))
+        for (name, x) in cases {
+            let want = scalarRange(x)
+            for chunk in [1, 7, 16, 37, 64] {
+                var (lo, hi) = (x[0], x[0])
+                x.withUnsafeBufferPointer { p in
+                    for start in stride(from: 0, to: x.count, by: chunk) {
+                        let part = HybridInputQuantizer.bounds(p.baseAddress! + start, count: min(chunk, x.count - start),
+                                                               from: (x[0], x[0]))
+                        if part.lo < lo { lo = part.lo }
+                        if part.hi > hi { hi = part.hi }
+                    }
+                }
+                XCTAssertTrue(lo == want.0 || (lo.isNaN && want.0.isNaN), "\(name) chunks of \(chunk): lo \(lo) \(want.0)")
+                XCTAssertTrue(hi == want.1 || (hi.isNaN && want.1.isNaN), "\(name) chunks of \(chunk): hi \(hi) \(want.1)")
+            }
+            for asymmetric in [false, true] {
+                var whole = [Int8](repeating: 99, count: x.count), split = whole
+                let expected = x.withUnsafeBufferPointer { p -> (Float, Int32) in
+                    asymmetric ? HybridInputQuantizer.asymmetric(p.baseAddress!, count: x.count, into: &whole)
+                               : (HybridInputQuantizer.symmetric(p.baseAddress!, count: x.count, into: &whole), 0)
+                }
+                let row = HybridInputQuantizer.RowQuantization(lo: want.0, hi: want.1, asymmetric: asymmetric)
+                XCTAssertEqual(row.scale.bitPattern, expected.0.bitPattern, "\(name)")
+                XCTAssertEqual(row.offset, expected.1, "\(name)")
+                x.withUnsafeBufferPointer { p in
+                    for start in stride(from: 0, to: x.count, by: 37) {
+                        split.withUnsafeMutableBufferPointer { q in
+                            HybridInputQuantizer.quantize(p.baseAddress! + start, count: min(37, x.count - start), row,
+                                                          into: q.baseAddress! + start)
+                        }
+                    }
+                }
+                XCTAssertEqual(split, whole, "\(name) asymmetric \(asymmetric)")
+            }
+        }
+    }
 }

@@ -145,8 +145,9 @@ public struct ModelGoldenCase {
     }
 
     /// Runs the case on a fresh interpreter and returns its outputs, in model order.
-    public func run() throws -> [NumPyArray] {
-        let interpreter = try Interpreter(modelPath: try modelPath())
+    /// `threadCount`: the interpreter's (nil: its default, every core).
+    public func run(threadCount: Int? = nil) throws -> [NumPyArray] {
+        let interpreter = try Interpreter(modelPath: try modelPath(), options: Interpreter.Options(threadCount: threadCount))
         try interpreter.allocateTensors()
         let inputTensor = try interpreter.input(at: 0)
         try interpreter.copy(try inputData(count: inputTensor.shape.elementCount, type: inputTensor.dataType),
@@ -159,10 +160,11 @@ public struct ModelGoldenCase {
         }
     }
 
-    /// Runs the case; one message per problem (empty when it passes).
-    public func failures() -> [String] {
+    /// Runs the case (on `threadCount` threads, nil: the default); one message per problem
+    /// (empty when it passes).
+    public func failures(threadCount: Int? = nil) -> [String] {
         do {
-            let actual = try run(), expected = try expectedArrays()
+            let actual = try run(threadCount: threadCount), expected = try expectedArrays()
             guard actual.count == expected.count else { return ["\(actual.count) outputs, the golden has \(expected.count)"] }
             return try actual.indices.compactMap { k in
                 try mismatch(actual[k], expected[k], outputs[k]).map { "output \(k): \($0)" }

@@ -196,7 +196,7 @@ struct HybridPairGEMM {
         let rowSize = g.inputHeight * g.inputWidth * g.inputDepth
         let w = UnsafePointer(weights.pointer)
         let conversion = PairedActivations<Int8>(gather: QuantizedConvPatches.gatherPairs, convert: Int16PairPacking.convert)
-        scratch.quantize(o.input(Float.self)) { q, scales, offsets in
+        scratch.quantize(o.input(Float.self), threads: threads) { q, scales, offsets in
             activations.withUnsafeMutableBufferPointer { paired in
                 let xp = paired.baseAddress!
                 layout.zeroPairedPaddingPixel(xp)

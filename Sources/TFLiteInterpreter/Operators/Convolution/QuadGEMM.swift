@@ -141,7 +141,7 @@ struct HybridQuadGEMM {
         let stride = Int8QuadPacking.quadDepth(gemm.inputDepth)
         let patches = operands.layout.patches
         let w = UnsafeRawPointer(operands.weights.weights.pointer).assumingMemoryBound(to: Int8.self)
-        scratch.quantize(o.input(Float.self)) { quantized, scales, _ in
+        scratch.quantize(o.input(Float.self), threads: threads) { quantized, scales, _ in
             operands.run(bias: nil, threads: threads) { batch, part, image in
                 let source = quantized + batch * imageSize
                 if patches {

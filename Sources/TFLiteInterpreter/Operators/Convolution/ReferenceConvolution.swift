@@ -21,7 +21,7 @@ struct ReferenceConvolution {
         case .int8(let q): runInt8(o, q)
         case .int16x8(let q): runInt16x8(o, q)
         case .hybrid(let p, let scratch):
-            scratch.quantize(o.input(Float.self)) { q, scales, offsets in runHybrid(o, p, q, scales, offsets) }
+            scratch.quantize(o.input(Float.self), threads: nil) { q, scales, offsets in runHybrid(o, p, q, scales, offsets) }
         }
     }
 

@@ -5,17 +5,18 @@
 /// EPYC family 25 model 17: 150 of 290 ms per invoke).
 extension HybridInputQuantizer {
     /// The least and greatest of `values[0 ..< count]` as the scalar loop `if v < lo { lo = v }`
-    /// / `if v > hi { hi = v }` from `values[0]` finds them: NaNs never replace a bound (a NaN
-    /// first value stays both bounds). Only which zero a bound of ±0 is may differ.
-    /// `kernels`: the generated code to use (tests pass each level's; nil: the portable loops).
+    /// / `if v > hi { hi = v }` from `seed` (default `values[0]` for both) finds them: NaNs never
+    /// replace a bound (a NaN first value stays both bounds). Only which zero a bound of ±0 is
+    /// may differ. `kernels`: the generated code to use (tests pass each level's; nil: the
+    /// portable loops).
     /// - Precondition: `count ≥ 1`.
     @inline(__always)
-    static func valueRange(_ values: UnsafePointer<Float>, count: Int,
+    static func valueRange(_ values: UnsafePointer<Float>, count: Int, from seed: (lo: Float, hi: Float)? = nil,
                            kernels: GeneratedKernels? = GeneratedKernels.current) -> (lo: Float, hi: Float) {
-        var lo = values[0], hi = values[0]
+        var (lo, hi) = seed ?? (values[0], values[0])
         var i = 0
         if let generated = kernels?.hybridQuantize, count >= generated.lanes {
-            var bounds = SIMD32<Float>(repeating: lo)
+            var bounds = SIMD32<Float>(lowHalf: SIMD16(repeating: lo), highHalf: SIMD16(repeating: hi))
             withUnsafeMutableBytes(of: &bounds) { memory in
                 var arguments = GeneratedHybridQuantizeArguments(source: UnsafeRawPointer(values), destination: nil, count: count,
                                                                  bounds: memory.baseAddress)
@@ -28,7 +29,7 @@ extension HybridInputQuantizer {
             }
             i = count / generated.lanes * generated.lanes
         } else if count >= 16 {
-            var low = SIMD16<Float>(repeating: lo), high = low
+            var low = SIMD16<Float>(repeating: lo), high = SIMD16<Float>(repeating: hi)
             while i &+ 16 <= count {
                 let v = UnsafeRawPointer(values + i).loadUnaligned(as: SIMD16<Float>.self)
                 low.replace(with: v, where: v .< low)

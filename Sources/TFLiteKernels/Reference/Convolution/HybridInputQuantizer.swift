@@ -8,14 +8,9 @@ public enum HybridInputQuantizer {
                                  into quantized: UnsafeMutablePointer<Int8>) -> Float {
         guard count > 0 else { return 1 }
         let (lo, hi) = valueRange(values, count: count)
-        let range = max(abs(lo), abs(hi))
-        if range == 0 {
-            quantized.update(repeating: 0, count: count)
-            return 1
-        }
-        let inverse: Float = 127 / range
-        quantize(values, count: count, inverse: inverse, offset: 0, lower: -127, upper: 127, into: quantized)
-        return range / 127
+        let row = RowQuantization(lo: lo, hi: hi, asymmetric: false)
+        quantize(values, count: count, row, into: quantized)
+        return row.scale
     }
 
     /// Asymmetric int8 quantization to [-128, 127] with a nudged zero point, as TFLite's
@@ -26,31 +21,74 @@ public enum HybridInputQuantizer {
                                   into quantized: UnsafeMutablePointer<Int8>) -> (scale: Float, offset: Int32) {
         guard count > 0 else { return (1, 0) }
         let (lo, hi) = valueRange(values, count: count)
-        let qmin = -128.0, qmax = 127.0
-        let rmin = Double(min(Float(0), lo))
-        let rmax = Double(max(Float(0), hi))
-        if rmin == rmax {
+        let row = RowQuantization(lo: lo, hi: hi, asymmetric: true)
+        quantize(values, count: count, row, into: quantized)
+        return (row.scale, row.offset)
+    }
+
+    /// How a row is quantized, decided from its least and greatest values as `symmetric` and
+    /// `asymmetric` decide it; callers that split a row's two passes (over threads) use it
+    /// between them: `bounds`, this, then `quantize`.
+    public struct RowQuantization: Sendable {
+        /// The scale and zero point the layer's sums are rescaled with.
+        public let scale: Float
+        public let offset: Int32
+        /// `values · inverse + offset`, clamped to `lower ... upper`; nil: every value is 0.
+        let inverse: Float?
+        let lower: Float, upper: Float
+
+        /// The quantization of a row whose bounds are `lo` and `hi` (as `bounds` finds them).
+        public init(lo: Float, hi: Float, asymmetric: Bool) {
+            guard asymmetric else {
+                let range = max(abs(lo), abs(hi))
+                (lower, upper, offset) = (-127, 127, 0)
+                if range == 0 { (scale, inverse) = (1, nil) } else { (scale, inverse) = (range / 127, 127 / range) }
+                return
+            }
+            let qmin = -128.0, qmax = 127.0
+            let rmin = Double(min(Float(0), lo))
+            let rmax = Double(max(Float(0), hi))
+            (lower, upper) = (-128, 127)
+            if rmin == rmax {
+                (scale, offset, inverse) = (1, 0, nil)
+                return
+            }
+            let scale = (rmax - rmin) / (qmax - qmin)
+            let zeroFromMin = qmin - rmin / scale
+            let zeroFromMax = qmax - rmax / scale
+            let errorFromMin = abs(qmin) + abs(rmin / scale)
+            let errorFromMax = abs(qmax) + abs(rmax / scale)
+            let zero = errorFromMin < errorFromMax ? zeroFromMin : zeroFromMax
+            let nudged: Int32
+            if zero <= qmin { nudged = -128 } else if zero >= qmax { nudged = 127 } else if zero.isNaN {
+                // An infinite bound (inf / inf): the reference's cast of NaN is undefined; on x86 it
+                // gives 0x8000_0000, whose int8 is 0. Converting NaN here would trap.
+                nudged = 0
+            } else {
+                nudged = Int32(zero.rounded(.toNearestOrAwayFromZero))
+            }
+            let floatScale = Float(scale)
+            (self.scale, offset, inverse) = (floatScale, nudged, 1 / floatScale)
+        }
+    }
+
+    /// The least and greatest of `values[0 ..< count]`, continuing from `seed` (the bounds of
+    /// the values before them, e.g. `(values[0], values[0])` of the whole row): the scalar loop
+    /// `if v < lo { lo = v }` / `if v > hi { hi = v }`, so NaNs never replace a bound.
+    /// - Precondition: `count ≥ 1`.
+    public static func bounds(_ values: UnsafePointer<Float>, count: Int, from seed: (lo: Float, hi: Float)) -> (lo: Float, hi: Float) {
+        valueRange(values, count: count, from: seed)
+    }
+
+    /// Quantizes `values[0 ..< count]` as `row` says (every value 0 for an all-zero row).
+    public static func quantize(_ values: UnsafePointer<Float>, count: Int, _ row: RowQuantization,
+                                into quantized: UnsafeMutablePointer<Int8>) {
+        guard let inverse = row.inverse else {
             quantized.update(repeating: 0, count: count)
-            return (1, 0)
+            return
         }
-        let scale = (rmax - rmin) / (qmax - qmin)
-        let zeroFromMin = qmin - rmin / scale
-        let zeroFromMax = qmax - rmax / scale
-        let errorFromMin = abs(qmin) + abs(rmin / scale)
-        let errorFromMax = abs(qmax) + abs(rmax / scale)
-        let zero = errorFromMin < errorFromMax ? zeroFromMin : zeroFromMax
-        let nudged: Int32
-        if zero <= qmin { nudged = -128 } else if zero >= qmax { nudged = 127 } else if zero.isNaN {
-            // An infinite bound (inf / inf): the reference's cast of NaN is undefined; on x86 it
-            // gives 0x8000_0000, whose int8 is 0. Converting NaN here would trap.
-            nudged = 0
-        } else {
-            nudged = Int32(zero.rounded(.toNearestOrAwayFromZero))
-        }
-        let floatScale = Float(scale)
-        let inverse: Float = 1 / floatScale
-        quantize(values, count: count, inverse: inverse, offset: Float(nudged), lower: -128, upper: 127, into: quantized)
-        return (floatScale, nudged)
+        quantize(values, count: count, inverse: inverse, offset: Float(row.offset), lower: row.lower, upper: row.upper,
+                 into: quantized)
     }
 }
 
