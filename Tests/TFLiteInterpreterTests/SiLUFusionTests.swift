@@ -41,8 +41,8 @@ final class SiLUFusionTests: XCTestCase {
             extremes[i] = [Float.nan, .infinity, -.infinity, .greatestFiniteMagnitude, -.greatestFiniteMagnitude, -100, 100][i % 7]
         }
         for sample in [values, extremes] {
-            let fused = try run(executor, input: input, values: sample)
-            let reference = try runUnfused(path: path, values: sample)
+            let fused = try FusedRunComparison.run(executor, input: input, values: sample)
+            let reference = try FusedRunComparison.runUnfused(path: path, values: sample, fusedOperator: .mul)
             XCTAssertEqual(fused.count, reference.count)
             for (a, b) in zip(fused, reference) {
                 XCTAssertEqual(a.count, b.count)
@@ -50,29 +50,5 @@ final class SiLUFusionTests: XCTestCase {
                 XCTAssertEqual(differing.count, 0, "first differences: \(differing.prefix(3))")
             }
         }
-    }
-
-    /// Invokes `executor` on `values` and returns every graph output.
-    private func run(_ executor: SubgraphExecutor, input: RuntimeTensor, values: [Float]) throws -> [[Float]] {
-        let p = try XCTUnwrap(input.data).assumingMemoryBound(to: Float.self)
-        for (i, v) in values.enumerated() { p[i] = v }
-        try executor.invoke()
-        return executor.outputIndices.map { index in
-            let t = executor.tensors[index]
-            let q = t.data!.assumingMemoryBound(to: Float.self)
-            return (0..<t.elementCount).map { q[$0] }
-        }
-    }
-
-    /// The model run node by node (no fusion) on `values`.
-    private func runUnfused(path: String, values: [Float]) throws -> [[Float]] {
-        let model = try Model(file: TFLiteModelFile(contentsOf: path))
-        let executor = SubgraphExecutor(blueprint: model.subgraphs[0], threads: ThreadPool(threadCount: 1))
-        executor.fusesNodes = false
-        try executor.prepare()
-        XCTAssertTrue(executor.nodes.indices.filter { executor.nodes[$0].context.code.builtin == .mul }
-            .allSatisfy(executor.runOrder.contains), "no MUL is fused when fusion is off")
-        let input = try XCTUnwrap(executor.nodes.first?.context.inputs.first ?? nil)
-        return try withExtendedLifetime(model) { try run(executor, input: input, values: values) }
     }
 }
