@@ -32,8 +32,7 @@ struct ClampFusion {
     static func apply(_ nodes: [SubgraphExecutor.Node], order: [Int], graphInputs: Set<Int>,
                       graphOutputs: Set<Int>) -> ClampFusion {
         let readers = SubgraphExecutor.readerCounts(nodes, order: order)
-        var producer: [Int: Int] = [:]
-        for k in order { for output in nodes[k].context.outputs { producer[output.index] = k } }
+        let producer = SubgraphExecutor.producerPositions(nodes, order: order)
         var aliases: [Int: RuntimeTensor] = [:], skipped = Set<Int>()
         for k in order {
             let node = nodes[k]

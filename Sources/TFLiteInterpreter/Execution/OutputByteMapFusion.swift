@@ -29,8 +29,7 @@ struct OutputByteMapFusion {
     static func apply(_ nodes: [SubgraphExecutor.Node], order: [Int], tables: [Int: ByteMapFusion],
                       graphInputs: Set<Int>, kept: Set<Int>) -> OutputByteMapFusion {
         let readers = SubgraphExecutor.readerCounts(nodes, order: order)
-        var producer: [Int: Int] = [:]
-        for k in order { for output in nodes[k].context.outputs { producer[output.index] = k } }
+        let producer = SubgraphExecutor.producerPositions(nodes, order: order)
         var aliases: [Int: RuntimeTensor] = [:], skipped = Set<Int>()
         for k in order {
             guard let fusion = tables[k] else { continue }

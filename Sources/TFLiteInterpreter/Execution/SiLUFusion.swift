@@ -29,8 +29,7 @@ struct SiLUFusion {
     static func apply(_ nodes: [SubgraphExecutor.Node], order: [Int], graphInputs: Set<Int>,
                       graphOutputs: Set<Int>) -> SiLUFusion {
         let readers = SubgraphExecutor.readerCounts(nodes, order: order)
-        var producer: [Int: Int] = [:]
-        for k in order { for output in nodes[k].context.outputs { producer[output.index] = k } }
+        let producer = SubgraphExecutor.producerPositions(nodes, order: order)
         var aliases: [Int: RuntimeTensor] = [:], skipped = Set<Int>()
         func boundary(_ t: RuntimeTensor) -> Bool { graphInputs.contains(t.index) || graphOutputs.contains(t.index) }
         for k in order {

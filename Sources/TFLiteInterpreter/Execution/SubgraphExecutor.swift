@@ -464,6 +464,14 @@ final class SubgraphExecutor {
         return (slots, slots.map(\.threadCount).max() ?? 0, stride)
     }
 
+    /// The position (among `order`) of the node that writes each tensor, by tensor index, for
+    /// the fusions, which look up the node producing an operand.
+    static func producerPositions(_ nodes: [Node], order: [Int]) -> [Int: Int] {
+        var producer: [Int: Int] = [:]
+        for k in order { for output in nodes[k].context.outputs { producer[output.index] = k } }
+        return producer
+    }
+
     /// How many input slots of the nodes at positions `order` read each tensor (by index), for
     /// the fusions, which need tensors with one reader.
     static func readerCounts(_ nodes: [Node], order: [Int]) -> [Int: Int] {

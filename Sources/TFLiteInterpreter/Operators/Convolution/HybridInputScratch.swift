@@ -31,10 +31,10 @@ struct HybridInputScratch {
     /// and hands the quantized data, scales and offsets to `body`. Writes every row, scale and
     /// offset it hands over, so nothing depends on the scratch's earlier contents.
     ///
-    /// A row's two passes split over `threads` (nil: this thread): each worker finds the bounds of its chunks from
-    /// the row's first value (the scalar loop's start, so the combined bounds are the scalar
-    /// loop's: a NaN never replaces a bound), then the chunks are quantized with the row's
-    /// scale. A row starting with NaN, whose bounds are NaN, stays on this thread.
+    /// A row's two passes split over `threads` (nil: this thread): each worker finds the bounds
+    /// of its chunks from the row's first value (the scalar loop's start, so the combined bounds
+    /// are the scalar loop's: a NaN never replaces a bound), then the chunks are quantized with
+    /// the row's scale. A row starting with NaN, whose bounds are NaN, stays on this thread.
     func quantize<R>(_ input: UnsafePointer<Float>, threads: ThreadPool?,
                      _ body: (UnsafePointer<Int8>, UnsafePointer<Float>, UnsafePointer<Int32>) -> R) -> R {
         let (batches, rowSize, asymmetric) = (self.batches, self.rowSize, self.asymmetric)
