@@ -60,21 +60,19 @@ enum HybridFloatEpilogueAVX {
                 }
                 a.jmp(done)
             }
-            let twoPanels = a.newLabel(), onePanelNoBias = a.newLabel(), twoPanelsNoBias = a.newLabel()
+            let twoPanels = a.newLabel()
             a.mov(.rax, .mem(args, disp: Field.panels))
             a.cmp(.rax, 2)
             a.j(.equal, twoPanels)
-            a.test(bias, bias)
-            a.j(.equal, onePanelNoBias)
-            rowLoop(panels: 1, withBias: true)
-            a.bind(onePanelNoBias)
-            rowLoop(panels: 1, withBias: false)
-            a.bind(twoPanels)
-            a.test(bias, bias)
-            a.j(.equal, twoPanelsNoBias)
-            rowLoop(panels: 2, withBias: true)
-            a.bind(twoPanelsNoBias)
-            rowLoop(panels: 2, withBias: false)
+            for panels in [1, 2] {
+                if panels == 2 { a.bind(twoPanels) }
+                let noBias = a.newLabel()
+                a.test(bias, bias)
+                a.j(.equal, noBias)
+                rowLoop(panels: panels, withBias: true)
+                a.bind(noBias)
+                rowLoop(panels: panels, withBias: false)
+            }
         }
     }
 }
