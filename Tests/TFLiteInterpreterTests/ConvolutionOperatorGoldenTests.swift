@@ -21,6 +21,9 @@ final class ConvolutionOperatorGoldenTests: XCTestCase {
     /// split paths run).
     private let pool = ThreadPool(threadCount: ProcessInfo.processInfo.environment["CONV_GOLDEN_THREADS"].flatMap(Int.init) ?? 2)
 
+    /// The cases whose DEPTHWISE_CONV_2D was planned on an expanded input (a depth multiplier).
+    private var expandedCases: Set<String> = []
+
     private func runCase(_ dir: URL) throws -> (ok: Bool, message: String) {
         let golden = try GoldenCase(directory: dir, name: dir.lastPathComponent)
         let model = try TFLiteModelFile(contentsOf: dir.appendingPathComponent("model.tflite").path)
@@ -59,6 +62,9 @@ final class ConvolutionOperatorGoldenTests: XCTestCase {
                                customOptions: opDesc.customOptions, threads: pool)
         let kernel = factory()
         try kernel.prepare(node)
+        if let depthwise = kernel as? DepthwiseConv2DOperator, case .depthwise(.multiplied) = depthwise.plan {
+            expandedCases.insert(dir.lastPathComponent)
+        }
         for t in node.outputs {
             let p = UnsafeMutableRawPointer.allocate(byteCount: max(1, t.byteCount), alignment: 16)
             allocations.append(p)
@@ -119,5 +125,11 @@ final class ConvolutionOperatorGoldenTests: XCTestCase {
             }
         }
         XCTAssert(failures.isEmpty, "\(failures.count) of \(names.count) cases fail:\n" + failures.joined(separator: "\n"))
+        // The float and 8-bit layers with a depth multiplier ran on the multiplier-1 kernels
+        // (hybrid layers keep the reference kernels).
+        guard ProcessInfo.processInfo.environment["CONV_GOLDEN_DIR"] == nil else { return }
+        let multiplied = names.filter { $0.hasPrefix("dw_") && !$0.contains("hybrid") && ($0.contains("_m2_") || $0.contains("_m3_")) }
+        XCTAssertEqual(multiplied.count, 6, "the fixtures' depthwise layers with a multiplier: \(multiplied)")
+        XCTAssertEqual(expandedCases, Set(multiplied), "cases planned on an expanded input")
     }
 }

@@ -32,6 +32,8 @@ final class PoolingOptimizedTests: XCTestCase {
             Case(n: 3, h: 1, w: 1, c: 16, fh: 1, fw: 1, sh: 1, sw: 1, same: true),
             Case(n: 1, h: 6, w: 17, c: 1, fh: 1, fw: 4, sh: 1, sw: 3, same: true),
             Case(n: 1, h: 17, w: 6, c: 48, fh: 4, fw: 1, sh: 3, sw: 1, same: true),
+            Case(n: 1, h: 10, w: 12, c: 8, fh: 2, fw: 2, sh: 2, sw: 2, same: false),    // an 8-channel classifier
+            Case(n: 1, h: 5, w: 6, c: 27, fh: 3, fw: 3, sh: 1, sw: 1, same: true),      // 16 + 8 + 3 channels
         ]
         var rng = SeededGenerator(seed: 41)
         for _ in 0..<40 {

@@ -6,6 +6,8 @@ struct ConvolutionOperands {
     private let filterTensor: RuntimeTensor
     private let biasTensor: RuntimeTensor?
     private let outputTensor: RuntimeTensor
+    /// Elements read in place of the input tensor's (``reading(_:)``), nil for the tensor's own.
+    private var inputOverride: UnsafeMutableRawPointer?
 
     /// The operands of `node` (inputs: input, filter, bias?; output 0), with `input` in place of
     /// input 0 when given (the input of a PAD folded into the node, ``PadFusion``).
@@ -24,7 +26,17 @@ struct ConvolutionOperands {
     }
 
     /// The input as `T` elements (the type the plan was prepared for).
-    func input<T>(_: T.Type) -> UnsafeMutablePointer<T> { inputTensor.pointer(as: T.self) }
+    func input<T>(_: T.Type) -> UnsafeMutablePointer<T> {
+        inputOverride?.assumingMemoryBound(to: T.self) ?? inputTensor.pointer(as: T.self)
+    }
+
+    /// These operands with `elements` as the input (``DepthwiseExpandedInput``): elements of the
+    /// input's type laid out as the geometry the reading plan was prepared for.
+    func reading(_ elements: UnsafeMutableRawPointer) -> ConvolutionOperands {
+        var operands = self
+        operands.inputOverride = elements
+        return operands
+    }
     /// The filter as `T` elements.
     func filter<T>(_: T.Type) -> UnsafeMutablePointer<T> { filterTensor.pointer(as: T.self) }
     /// The bias as `T` elements, nil without a bias.

@@ -138,8 +138,7 @@ extension ConvolutionPlan {
     var readsWeightsAtInvoke: Bool {
         switch self {
         case .emptyOutput, .packedGEMM: false
-        case .depthwise(.floatInPlace): true
-        case .depthwise: false
+        case .depthwise(let plan): plan.readsFilterAtInvoke
         case .unprepared, .reference: true
         }
     }

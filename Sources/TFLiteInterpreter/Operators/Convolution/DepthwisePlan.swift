@@ -4,7 +4,7 @@ import TFLiteKernels
 /// rows across the thread pool (`WorkSplitPolicy.depthwiseMinChunk`). Each case carries
 /// exactly what it runs with; the windowed ones, one workspace per pool thread in the arena,
 /// which a chunk takes by its worker index (`ThreadPool.parallelFor`'s indexed form).
-enum DepthwisePlan {
+indirect enum DepthwisePlan {
     /// Float, reading the input in place, border taps through the border kernel (a filter that
     /// is not constant and finite, or a layer whose windows would move more than they convert).
     case floatInPlace(DepthwiseFloat)
@@ -16,6 +16,9 @@ enum DepthwisePlan {
     case int8Windowed(DepthwiseQuantized, DepthwiseWindows)
     /// uint8 or int8 in rows of tap quads (`DepthwiseConv2DOptimized.tapQuads`); the layer has a bias.
     case tapQuads(DepthwiseQuantized, DepthwiseQuadRows)
+    /// A layer with a depth multiplier: its input expanded, then the multiplier-1 plan of the
+    /// expanded geometry on it.
+    case multiplied(DepthwiseExpandedInput, DepthwisePlan)
 
     /// Runs the layer on `o` across `threads`.
     func run(_ o: ConvolutionOperands, threads: ThreadPool) {
@@ -63,6 +66,17 @@ enum DepthwisePlan {
                 DepthwiseConv2DOptimized.tapQuads(g, q, input: x, signedInput: signedInput, packed: filter, parts: quads.parts, bias: bias,
                                                   output: y, rows: part, workspace: quads.workspaces.workspace(worker))
             }
+        case .multiplied(let expansion, let plan):
+            plan.run(expansion.expand(o, threads: threads), threads: threads)
+        }
+    }
+
+    /// Whether the plan reads the layer's filter tensor at invoke (not only a packed copy).
+    var readsFilterAtInvoke: Bool {
+        switch self {
+        case .floatInPlace: true
+        case .floatWindowed, .uint8Windowed, .int8Windowed, .tapQuads: false
+        case .multiplied(_, let plan): plan.readsFilterAtInvoke
         }
     }
 
@@ -71,6 +85,7 @@ enum DepthwisePlan {
     /// hybrid, geometries the kernels do not take, quantized layers with a non-constant filter).
     static func make(_ arithmetic: ConvolutionArithmetic, geometry g: ConvolutionGeometry, filter: RuntimeTensor,
                      hasBias: Bool, node: NodeContext) throws -> DepthwisePlan? {
+        if g.depthMultiplier > 1 { return try multiplied(arithmetic, geometry: g, filter: filter, hasBias: hasBias, node: node) }
         guard DepthwiseConv2DOptimized.supports(g) else { return nil }
         switch arithmetic {
         case .float(let clamp):
@@ -120,6 +135,24 @@ enum DepthwisePlan {
 }
 
 extension DepthwisePlan {
+    /// The plan of a layer `g` with a depth multiplier: the multiplier-1 plan of its expanded
+    /// geometry, reading the expanded input (``DepthwiseExpandedInput``); nil where either
+    /// declines.
+    private static func multiplied(_ arithmetic: ConvolutionArithmetic, geometry g: ConvolutionGeometry,
+                                   filter: RuntimeTensor, hasBias: Bool, node: NodeContext) throws -> DepthwisePlan? {
+        let element: DepthwiseExpandedInput.Element
+        switch arithmetic {
+        case .float: element = .float32
+        case .uint8: element = .uint8
+        case .int8: element = .int8
+        case .hybrid, .int16x8: return nil
+        }
+        let expanded = DepthwiseExpandedInput.expandedGeometry(g)
+        guard DepthwiseExpandedInput.takes(g), DepthwiseConv2DOptimized.supports(expanded),
+              let plan = try make(arithmetic, geometry: expanded, filter: filter, hasBias: hasBias, node: node) else { return nil }
+        return .multiplied(try DepthwiseExpandedInput(g, element: element, node: node), plan)
+    }
+
     /// The tap-quad plan of 8-bit `layer` (with a bias, parameters `q`) where this process has the
     /// kernels and the layer fits them (`DepthwiseConv2DOptimized.takesTapQuads`,
     /// `DepthwiseQuadFilter.parts`), else nil. `signedInput`: int8 input and output (uint8 otherwise).

@@ -129,7 +129,7 @@ public enum PoolingOptimized {
                             UnsafeMutableRawPointer(columnMax + i).storeBytes(of: m, as: SIMD16<T>.self)
                             i += 16
                         }
-                        while i < width * c { columnMax[i] = max(columnMax[i], src[i]); i += 1 }
+                        while i < width * c { columnMax[i] = T.scalarMax(columnMax[i], src[i]); i += 1 }
                     }
                 }
                 // Horizontal pass: slide the clipped column window over the row of maxima.
@@ -146,10 +146,21 @@ public enum PoolingOptimized {
                         acc = T.laneMin(T.laneMax(acc, vlo), vhi)
                         UnsafeMutableRawPointer(dst + blk * 16).storeBytes(of: acc, as: SIMD16<T>.self)
                     }
-                    for ch in (blocks * 16)..<c {
+                    // Narrow layers (8 channels of a small classifier) and 8-channel remainders.
+                    var ch = blocks * 16
+                    if ch + 8 <= c {
+                        var acc = SIMD8<T>(repeating: lowest)
+                        for fx in xStart..<xEnd {
+                            acc = T.laneMax(acc, UnsafeRawPointer(columnMax + (inX + fx) * c + ch).loadUnaligned(as: SIMD8<T>.self))
+                        }
+                        acc = T.laneMin(T.laneMax(acc, SIMD8(repeating: activationMin)), SIMD8(repeating: activationMax))
+                        UnsafeMutableRawPointer(dst + ch).storeBytes(of: acc, as: SIMD8<T>.self)
+                        ch += 8
+                    }
+                    for ch in ch..<c {
                         var acc = lowest
-                        for fx in xStart..<xEnd { acc = max(acc, columnMax[(inX + fx) * c + ch]) }
-                        dst[ch] = min(max(acc, activationMin), activationMax)
+                        for fx in xStart..<xEnd { acc = T.scalarMax(acc, columnMax[(inX + fx) * c + ch]) }
+                        dst[ch] = T.scalarMin(T.scalarMax(acc, activationMin), activationMax)
                     }
                 }
             }
@@ -206,11 +217,30 @@ public enum PoolingOptimized {
 /// Element types of the optimized pooling kernels. The vector operations are written once
 /// per concrete type, where the compare-and-select lowers to single vector instructions
 /// (the generic `SIMD` versions, picked when written in generic code, go lane by lane).
+/// Every maximum and minimum keeps its first operand on ties (`std::max`, `std::min`; Swift's
+/// `max` keeps the second), in vector lanes and single lanes alike, so all channels of a layer
+/// break ties alike. Which zero a float window of `-0.0` and `0.0` yields is not pinned: the
+/// separable maximum meets the zeros column by column, the reference row by row, and the
+/// reference runtime's own kernels disagree on it (its optimized MAX_POOL_2D with a RELU gives
+/// `0.0` where its reference kernel keeps `-0.0`).
 protocol PoolingLane: SIMDScalar, Comparable, Hashable, Codable {
     /// Lane-wise maximum.
     static func laneMax(_ a: SIMD16<Self>, _ b: SIMD16<Self>) -> SIMD16<Self>
     /// Lane-wise minimum.
     static func laneMin(_ a: SIMD16<Self>, _ b: SIMD16<Self>) -> SIMD16<Self>
+    /// Lane-wise maximum of 8 lanes.
+    static func laneMax(_ a: SIMD8<Self>, _ b: SIMD8<Self>) -> SIMD8<Self>
+    /// Lane-wise minimum of 8 lanes.
+    static func laneMin(_ a: SIMD8<Self>, _ b: SIMD8<Self>) -> SIMD8<Self>
+}
+
+extension PoolingLane {
+    /// `b` where `a < b`, else `a` (`std::max`).
+    @inline(__always)
+    static func scalarMax(_ a: Self, _ b: Self) -> Self { a < b ? b : a }
+    /// `b` where `b < a`, else `a` (`std::min`).
+    @inline(__always)
+    static func scalarMin(_ a: Self, _ b: Self) -> Self { b < a ? b : a }
 }
 
 extension Int8: PoolingLane {
@@ -218,6 +248,10 @@ extension Int8: PoolingLane {
     static func laneMax(_ a: SIMD16<Int8>, _ b: SIMD16<Int8>) -> SIMD16<Int8> { a.replacing(with: b, where: a .< b) }
     @inline(__always)
     static func laneMin(_ a: SIMD16<Int8>, _ b: SIMD16<Int8>) -> SIMD16<Int8> { a.replacing(with: b, where: b .< a) }
+    @inline(__always)
+    static func laneMax(_ a: SIMD8<Int8>, _ b: SIMD8<Int8>) -> SIMD8<Int8> { a.replacing(with: b, where: a .< b) }
+    @inline(__always)
+    static func laneMin(_ a: SIMD8<Int8>, _ b: SIMD8<Int8>) -> SIMD8<Int8> { a.replacing(with: b, where: b .< a) }
 }
 
 extension UInt8: PoolingLane {
@@ -225,6 +259,10 @@ extension UInt8: PoolingLane {
     static func laneMax(_ a: SIMD16<UInt8>, _ b: SIMD16<UInt8>) -> SIMD16<UInt8> { a.replacing(with: b, where: a .< b) }
     @inline(__always)
     static func laneMin(_ a: SIMD16<UInt8>, _ b: SIMD16<UInt8>) -> SIMD16<UInt8> { a.replacing(with: b, where: b .< a) }
+    @inline(__always)
+    static func laneMax(_ a: SIMD8<UInt8>, _ b: SIMD8<UInt8>) -> SIMD8<UInt8> { a.replacing(with: b, where: a .< b) }
+    @inline(__always)
+    static func laneMin(_ a: SIMD8<UInt8>, _ b: SIMD8<UInt8>) -> SIMD8<UInt8> { a.replacing(with: b, where: b .< a) }
 }
 
 extension Float: PoolingLane {
@@ -232,4 +270,8 @@ extension Float: PoolingLane {
     static func laneMax(_ a: SIMD16<Float>, _ b: SIMD16<Float>) -> SIMD16<Float> { a.replacing(with: b, where: a .< b) }
     @inline(__always)
     static func laneMin(_ a: SIMD16<Float>, _ b: SIMD16<Float>) -> SIMD16<Float> { a.replacing(with: b, where: b .< a) }
+    @inline(__always)
+    static func laneMax(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> { a.replacing(with: b, where: a .< b) }
+    @inline(__always)
+    static func laneMin(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> { a.replacing(with: b, where: b .< a) }
 }
