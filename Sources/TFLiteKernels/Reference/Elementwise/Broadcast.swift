@@ -104,21 +104,37 @@ public struct BroadcastLayout: Sendable, Equatable {
 
     /// Calls `body(outputOffset, aOffset, bOffset)` for the first element of each innermost
     /// row in `rows` (row-major order), so the body runs the contiguous inner loop with
-    /// strides `stridesA.last` / `stridesB.last` (0 or 1).
+    /// strides `stridesA.last` / `stridesB.last` (0 or 1). The first row's index is divided
+    /// out once; each next row steps the index like an odometer (a few additions per row, where
+    /// dividing per row cost more than a 16-element row's work: PRELU over 16 channels).
     @inline(__always)
     public func forEachRow(in rows: Range<Int>, _ body: (Int, Int, Int) -> Void) {
-        let e = extents, sa = stridesA, sb = stridesB
-        let inner = e[5]
+        guard !rows.isEmpty else { return }
+        let (e1, e2, e3, e4, inner) = (extents[1], extents[2], extents[3], extents[4], extents[5])
+        let (a0, a1, a2, a3, a4) = (stridesA[0], stridesA[1], stridesA[2], stridesA[3], stridesA[4])
+        let (b0, b1, b2, b3, b4) = (stridesB[0], stridesB[1], stridesB[2], stridesB[3], stridesB[4])
+        var rest = rows.lowerBound
+        var i4 = rest % e4; rest /= e4
+        var i3 = rest % e3; rest /= e3
+        var i2 = rest % e2; rest /= e2
+        var i1 = rest % e1; rest /= e1
+        let i0 = rest
+        var offA = i0 * a0 + i1 * a1 + i2 * a2 + i3 * a3 + i4 * a4
+        var offB = i0 * b0 + i1 * b1 + i2 * b2 + i3 * b3 + i4 * b4
         for row in rows {
-            var rest = row
-            let i4 = rest % e[4]; rest /= e[4]
-            let i3 = rest % e[3]; rest /= e[3]
-            let i2 = rest % e[2]; rest /= e[2]
-            let i1 = rest % e[1]; rest /= e[1]
-            let i0 = rest
-            let offA = i0 * sa[0] + i1 * sa[1] + i2 * sa[2] + i3 * sa[3] + i4 * sa[4]
-            let offB = i0 * sb[0] + i1 * sb[1] + i2 * sb[2] + i3 * sb[3] + i4 * sb[4]
             body(row * inner, offA, offB)
+            i4 += 1; offA += a4; offB += b4
+            guard i4 == e4 else { continue }
+            i4 = 0; offA += a3 - e4 * a4; offB += b3 - e4 * b4
+            i3 += 1
+            guard i3 == e3 else { continue }
+            i3 = 0; offA += a2 - e3 * a3; offB += b2 - e3 * b3
+            i2 += 1
+            guard i2 == e2 else { continue }
+            i2 = 0; offA += a1 - e2 * a2; offB += b1 - e2 * b2
+            i1 += 1
+            guard i1 == e1 else { continue }
+            i1 = 0; offA += a0 - e1 * a1; offB += b0 - e1 * b1
         }
     }
 }
