@@ -116,6 +116,28 @@ final class ElementwiseReferenceTests: XCTestCase {
         XCTAssertEqual(y, [8, 9, 10, 11, 20, 21, 22, 23])
     }
 
+    /// The float sums run over runs of the trailing kept dimensions (`forEachRun`, 16 lanes at a
+    /// time): each output's additions stay in the element-by-element odometer's order, bit for bit.
+    func testFloatSumsOverRunsAddInTheElementOrder() throws {
+        var rng = SeededGenerator(seed: 2814)
+        for (shape, axes) in [([2, 5, 3, 37], [1, 2]), ([1, 7, 7, 40], [1, 2]), ([3, 4, 33], [0]), ([4, 6, 5], [2]),
+                              ([2, 3, 4, 5], [0, 2]), ([19], [0]), ([2, 17], [])] {
+            let plan = try ReductionPlan(inputShape: shape, axes: axes, keepDims: false)
+            let x = (0..<shape.reduce(1, *)).map { _ in rng.float() * Float(1 << Int.random(in: 0...20, using: &rng)) }
+            var want = [Float](repeating: 0, count: plan.outputCount), peak = [Float](repeating: -.greatestFiniteMagnitude, count: plan.outputCount)
+            plan.forEach { i, o in want[o] = want[o] + x[i]; peak[o] = x[i] > peak[o] ? x[i] : peak[o] }
+            var sum = [Float](repeating: .nan, count: plan.outputCount), mean = sum, maximum = sum
+            x.withUnsafeBufferPointer { px in
+                ReductionReference.float32(.sum, plan: plan, px.baseAddress!, &sum)
+                ReductionReference.meanFloat32(plan: plan, px.baseAddress!, &mean)
+                ReductionReference.float32(.maximum, plan: plan, px.baseAddress!, &maximum)
+            }
+            XCTAssertEqual(sum.map(\.bitPattern), want.map(\.bitPattern), "sum \(shape) over \(axes)")
+            XCTAssertEqual(mean.map(\.bitPattern), want.map { ($0 / Float(plan.reducedCount)).bitPattern }, "mean \(shape) over \(axes)")
+            XCTAssertEqual(maximum, peak, "maximum \(shape) over \(axes)")
+        }
+    }
+
     func testIntegerDivisionByZeroThrows() throws {
         let layout = try BroadcastLayout([3], [3])
         let a: [Int32] = [7, -7, 1], b: [Int32] = [2, 2, 0]
