@@ -7,6 +7,8 @@ import TFLiteKernels
 enum PackedGEMMPlan {
     /// float32: `Conv2DOptimized.float` on weights packed in panels.
     case float(PackedFloatGEMM)
+    /// float32 with one output pixel covering the input: `FloatSinglePixelGEMV`.
+    case floatSinglePixel(SinglePixelFloatGEMV)
     /// uint8 activations and weights as int16 pairs.
     case uint8Pairs(Int16PairGEMM)
     /// int8 activations and weights as int16 pairs.
@@ -24,6 +26,7 @@ enum PackedGEMMPlan {
     func run(_ o: ConvolutionOperands, threads: ThreadPool) {
         switch self {
         case .float(let gemm): gemm.run(o, threads: threads)
+        case .floatSinglePixel(let gemv): gemv.run(o, threads: threads)
         case .uint8Pairs(let gemm):
             gemm.run(o, threads: threads, source: UInt8.self, conversion: .init(gather: QuantizedConvPatches.gatherPairs,
                                                                                 convert: Int16PairPacking.convert),
@@ -48,6 +51,15 @@ enum PackedGEMMPlan {
         guard filter.isConstant, filter.data != nil else { return nil }
         let depth = g.filterHeight * g.filterWidth * g.filterInputDepth
         switch arithmetic {
+        case .float(let clamp) where FloatSinglePixelGEMV.takes(g):
+            let weights = try node.packedWeights(of: filter, key: "float single-pixel panels \(g.outputDepth)x\(depth)",
+                                                 byteCount: FloatSinglePixelGEMV.packedByteCount(outputDepth: g.outputDepth,
+                                                                                                 depth: depth),
+                                                 "the packed \(what)") {
+                try FloatSinglePixelGEMV.pack(try filter.view(as: Float.self, "the packed \(what)").base,
+                                              outputDepth: g.outputDepth, depth: depth)
+            }
+            return .floatSinglePixel(SinglePixelFloatGEMV(geometry: g, clamp: clamp, weights: weights))
         case .float(let clamp):
             let weights = try node.packedWeights(of: filter, key: "float panels \(g.outputDepth)x\(depth)",
                                                  byteCount: ConvFilterPacking.packedFloatByteCount(outputDepth: g.outputDepth,
@@ -96,10 +108,18 @@ enum PackedGEMMPlan {
     /// This plan with `clamp` as the fused activation of a float GEMM (see
     /// ``ConvolutionArithmetic/fusedClamp(own:with:)``); nil for the others.
     func fusingFloatClamp(_ clamp: FloatClamp) -> PackedGEMMPlan? {
-        guard case .float(var gemm) = self, let fused = ConvolutionArithmetic.fusedClamp(own: gemm.clamp, with: clamp)
-        else { return nil }
-        gemm.clamp = fused
-        return .float(gemm)
+        switch self {
+        case .float(var gemm):
+            guard let fused = ConvolutionArithmetic.fusedClamp(own: gemm.clamp, with: clamp) else { return nil }
+            gemm.clamp = fused
+            return .float(gemm)
+        case .floatSinglePixel(var gemv):
+            guard let fused = ConvolutionArithmetic.fusedClamp(own: gemv.clamp, with: clamp) else { return nil }
+            gemv.clamp = fused
+            return .floatSinglePixel(gemv)
+        default:
+            return nil
+        }
     }
 }
 
@@ -136,6 +156,27 @@ struct PackedFloatGEMM {
                                       tiles: part, fusedMultiplyAdd: fma, residual: fusedAdd,
                                       workspace: workspace.workspace(worker))
             }
+        }
+    }
+}
+
+/// The float matrix-vector product of a layer with one output pixel covering its input
+/// (`FloatSinglePixelGEMV`), split over panels of output channels.
+struct SinglePixelFloatGEMV {
+    let geometry: ConvolutionGeometry
+    var clamp: FloatClamp
+    /// Weights in `FloatSinglePixelGEMV` panels.
+    let weights: AlignedArray<Float>
+
+    func run(_ o: ConvolutionOperands, threads: ThreadPool) {
+        let (g, clamp, weights) = (geometry, clamp, UnsafePointer(weights.pointer))
+        let (x, b, y) = (o.input(Float.self), o.bias(Float.self), o.output(Float.self))
+        let depth = g.filterHeight * g.filterWidth * g.inputDepth
+        let minChunk = WorkSplitPolicy.minChunk(work: WorkSplitPolicy.floatGEMMMultiplyAdds,
+                                                workPerUnit: depth * FloatSinglePixelGEMV.panelWidth)
+        threads.parallelFor(FloatSinglePixelGEMV.panelCount(outputDepth: g.outputDepth), minChunk: minChunk) { part in
+            FloatSinglePixelGEMV.run(input: x, depth: depth, weights: weights, bias: b, outputDepth: g.outputDepth,
+                                     activationMin: clamp.min, activationMax: clamp.max, output: y, panels: part)
         }
     }
 }
