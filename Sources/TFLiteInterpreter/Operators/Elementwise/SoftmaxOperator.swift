@@ -55,7 +55,7 @@ final class SoftmaxOperator: OperatorKernel {
             out.type = .float32
             next = .float32(rows, isLog
                 ? { r, x, y, _ in SoftmaxReference.logSoftmaxFloat32(depth: depth, rows: r, x, y) }
-                : { r, x, y, _ in SoftmaxReference.float32(beta: beta, depth: depth, rows: r, x, y) })
+                : { r, x, y, _ in SoftmaxOptimized.float32(beta: beta, depth: depth, rows: r, x, y) })
         case .int8 where !isLog, .uint8 where !isLog:
             let qi = try ElementwiseSupport.perTensor(x, name)
             guard out.type == x.type || out.type == .int16 else { throw ElementwiseSupport.unsupported(name, out.type) }

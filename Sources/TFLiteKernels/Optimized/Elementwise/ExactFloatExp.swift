@@ -56,7 +56,7 @@ enum ExactFloatExp {
     /// Eight `exp`s of arguments with |x| < 88 (the caller sends others to the scalar form),
     /// the same operations lane by lane.
     @inline(__always)
-    private static func exp(_ x: SIMD8<Float>) -> SIMD8<Float> {
+    static func exp(_ x: SIMD8<Float>) -> SIMD8<Float> {
         // Whole-vector conversions and integer steps; only the table reads go lane by lane.
         let z = invLn2N * SIMD8<Double>(x)
         let shifted = z + SIMD8(repeating: shift)
