@@ -138,6 +138,58 @@ final class ElementwiseReferenceTests: XCTestCase {
         }
     }
 
+    /// Rows that tie, hold signed zeros, infinities and NaN in every position, for the lane-wise
+    /// float REDUCE_MAX / REDUCE_MIN and ARG_MAX / ARG_MIN over the last axis.
+    private func adversarialRows(depth: Int, rng: inout SeededGenerator) -> [[Float]] {
+        var rows: [[Float]] = []
+        rows.append((0..<depth).map { _ in Float(Int.random(in: -3...3, using: &rng)) })          // many ties
+        rows.append((0..<depth).map { $0 % 3 == 0 ? -0.0 : (Bool.random(using: &rng) ? 0.0 : -1) })  // zeros of both signs
+        rows.append((0..<depth).map { $0 % 5 == 1 ? 0.0 : (Bool.random(using: &rng) ? -0.0 : -2) })
+        rows.append((0..<depth).map { $0 % 7 == 2 ? -0.0 : 1.5 })
+        rows.append([Float](repeating: -.infinity, count: depth))
+        rows.append([Float](repeating: .infinity, count: depth))
+        rows.append([Float](repeating: 0, count: depth))
+        // The first zero in a later lane than a zero of the other sign: lanes meet -0.0 first.
+        var late = [Float](repeating: -1, count: depth)
+        (late[15], late[16]) = (0.0, -0.0)
+        rows.append(late)
+        rows.append(late.map { -$0 })
+        for position in [0, 5, 17, depth - 1] {                                                       // a NaN
+            var row = rng.floats(depth, in: -4...4)
+            row[position] = .nan
+            rows.append(row)
+        }
+        rows.append(rng.floats(depth, in: -1000...1000))
+        return rows
+    }
+
+    func testFloatExtremaOverTheLastAxisMatchTheElementFold() throws {
+        var rng = SeededGenerator(seed: 2816)
+        for depth in [32, 33, 47, 80, 96] {
+            let rows = adversarialRows(depth: depth, rng: &rng)
+            let plan = try ReductionPlan(inputShape: [rows.count, depth], axes: [1], keepDims: false)
+            let x = rows.flatMap { $0 }
+            for (op, better) in [(ReductionReference.Operation.maximum, { (v: Float, acc: Float) in v > acc }),
+                                 (.minimum, { (v: Float, acc: Float) in v < acc })] {
+                var got = [Float](repeating: .nan, count: rows.count)
+                x.withUnsafeBufferPointer { ReductionReference.float32(op, plan: plan, $0.baseAddress!, &got) }
+                let want = rows.map { row in
+                    row.reduce(op == .maximum ? -Float.greatestFiniteMagnitude : .greatestFiniteMagnitude) { better($1, $0) ? $1 : $0 }
+                }
+                XCTAssertEqual(got.map(\.bitPattern), want.map(\.bitPattern), "\(op) over rows of \(depth)")
+            }
+            for isMax in [true, false] {
+                var got = [Int32](repeating: -1, count: rows.count), want = got
+                x.withUnsafeBufferPointer { px in
+                    ArgMinMaxReference.argMinMax(isMax: isMax, type: .float32, outer: rows.count, axisSize: depth, inner: 1,
+                                                 px.baseAddress!, &got, outputIsInt64: false)
+                    ArgMinMaxReference.run(isMax: isMax, outer: rows.count, axisSize: depth, inner: 1, px.baseAddress!, &want)
+                }
+                XCTAssertEqual(got, want, "\(isMax ? "ARG_MAX" : "ARG_MIN") over rows of \(depth)")
+            }
+        }
+    }
+
     func testIntegerDivisionByZeroThrows() throws {
         let layout = try BroadcastLayout([3], [3])
         let a: [Int32] = [7, -7, 1], b: [Int32] = [2, 2, 0]

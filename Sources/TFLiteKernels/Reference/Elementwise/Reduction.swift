@@ -94,6 +94,15 @@ public struct ReductionPlan: Sendable, Equatable {
 }
 
 extension ReductionPlan {
+    /// Elements per output when the reduced axes are exactly the last ones (a softmax-like
+    /// row: each output folds one contiguous run of the input, output `j` the run at
+    /// `j · trailingRun`); nil otherwise.
+    var trailingRun: Int? {
+        let rank = inputShape.count
+        guard !axes.isEmpty, axes.allSatisfy({ $0 >= rank - axes.count }) else { return nil }
+        return reducedCount
+    }
+
     /// `forEach` in runs: calls `body(inputIndex, outputIndex, count)` for each run of `count`
     /// consecutive input elements whose output elements are consecutive too (the trailing
     /// dimensions that are not reduced: the channels of a global average pool), runs in
@@ -139,15 +148,57 @@ public enum ReductionReference {
     @inline(__always)
     static func reduce<T>(_ plan: ReductionPlan, _ x: UnsafePointer<T>, _ out: UnsafeMutablePointer<T>,
                           initial: T, _ f: (T, T) -> T) {
+        if let run = plan.trailingRun {
+            // Each output folds its own contiguous run, in the same (element) order.
+            for j in 0..<plan.outputCount {
+                var acc = initial
+                for k in (j * run)..<((j + 1) * run) { acc = f(acc, x[k]) }
+                out[j] = acc
+            }
+            return
+        }
         for j in 0..<plan.outputCount { out[j] = initial }
         plan.forEachRun { i, o, count in
             for k in 0..<count { out[o + k] = f(out[o + k], x[i + k]) }
         }
     }
 
+    /// The float REDUCE_MAX (`isMax`) or REDUCE_MIN of `reduce` (a value replaces the running
+    /// one when strictly beyond it, so NaNs never enter and the first of equal values stays).
+    /// Over trailing runs, sixteen lanes at a time, then across lanes: the same value, except
+    /// that among zeros the lanes may meet a different one first, so a run whose result is a
+    /// zero takes the run's first zero, the one the element-by-element fold keeps.
+    static func extremumFloat32(isMax: Bool, _ plan: ReductionPlan, _ x: UnsafePointer<Float>,
+                                _ out: UnsafeMutablePointer<Float>) {
+        let initial: Float = isMax ? -.greatestFiniteMagnitude : .greatestFiniteMagnitude
+        @inline(__always) func beyond(_ v: Float, _ acc: Float) -> Bool { isMax ? v > acc : v < acc }
+        guard let run = plan.trailingRun, run >= 32 else {
+            return isMax ? reduce(plan, x, out, initial: initial) { $1 > $0 ? $1 : $0 }
+                         : reduce(plan, x, out, initial: initial) { $1 < $0 ? $1 : $0 }
+        }
+        for j in 0..<plan.outputCount {
+            let row = x + j * run
+            var lanes = SIMD16<Float>(repeating: initial)
+            var k = 0
+            while k + 16 <= run {
+                let v = UnsafeRawPointer(row + k).loadUnaligned(as: SIMD16<Float>.self)
+                lanes = lanes.replacing(with: v, where: isMax ? v .> lanes : v .< lanes)
+                k += 16
+            }
+            var acc = initial
+            for l in 0..<16 where beyond(lanes[l], acc) { acc = lanes[l] }
+            while k < run { if beyond(row[k], acc) { acc = row[k] }; k += 1 }
+            // The fold keeps the first zero it meets (every value before it is beyond zero on
+            // the other side): that zero, with its sign.
+            if acc == 0, let first = (0..<run).first(where: { row[$0] == 0 }) { acc = row[first] }
+            out[j] = acc
+        }
+    }
+
     /// The float sum of `reduce`, its runs 16 lanes at a time (each lane's additions in the
-    /// same order, so the same sums).
+    /// same order, so the same sums); over trailing runs, one running sum per run.
     static func sumFloat32(_ plan: ReductionPlan, _ x: UnsafePointer<Float>, _ out: UnsafeMutablePointer<Float>) {
+        if plan.trailingRun != nil { return reduce(plan, x, out, initial: 0) { $0 + $1 } }
         for j in 0..<plan.outputCount { out[j] = 0 }
         plan.forEachRun { i, o, count in
             var k = 0
@@ -167,8 +218,8 @@ public enum ReductionReference {
         switch op {
         case .sum: sumFloat32(plan, x, out)
         case .product: reduce(plan, x, out, initial: 1) { $0 * $1 }
-        case .maximum: reduce(plan, x, out, initial: -.greatestFiniteMagnitude) { $1 > $0 ? $1 : $0 }
-        case .minimum: reduce(plan, x, out, initial: .greatestFiniteMagnitude) { $1 < $0 ? $1 : $0 }
+        case .maximum: extremumFloat32(isMax: true, plan, x, out)
+        case .minimum: extremumFloat32(isMax: false, plan, x, out)
         }
     }
 
