@@ -19,6 +19,8 @@ final class DequantizeOperator: OperatorKernel {
         case uint8(Kernel<UInt8>)
         case int8(Kernel<Int8>)
         case int16(Kernel<Int16>)
+        /// Per-tensor int8 or uint8 through the table of the 256 codes' floats, split over the pool.
+        case bytes(DequantizeTable, count: Int)
     }
 
     private let op = "DEQUANTIZE"
@@ -43,6 +45,8 @@ final class DequantizeOperator: OperatorKernel {
             let perChannel = q.scales.count > 1 ? try PerChannelQuantization(input.shape, q, op) : nil
             let scale = input.scale, zeroPoint = input.zeroPoint
             switch input.type {
+            case .uint8 where perChannel == nil, .int8 where perChannel == nil:
+                next = .bytes(DequantizeTable(scale: scale, zeroPoint: zeroPoint, signed: input.type == .int8), count: n)
             case .uint8: next = .uint8(Self.affine(n, perChannel, scale, zeroPoint))
             case .int8: next = .int8(Self.affine(n, perChannel, scale, zeroPoint))
             default: next = .int16(Self.affine(n, perChannel, scale, zeroPoint))
@@ -72,6 +76,12 @@ final class DequantizeOperator: OperatorKernel {
         case let .uint8(kernel): try run(node, kernel)
         case let .int8(kernel): try run(node, kernel)
         case let .int16(kernel): try run(node, kernel)
+        case let .bytes(table, count):
+            let input = try node.input(0), output = try node.output(0)
+            let codes = input.type == .int8 ? UnsafeRawPointer(try input.view(as: Int8.self, op).base)
+                                            : UnsafeRawPointer(try input.view(as: UInt8.self, op).base)
+            let (x, y) = (codes.assumingMemoryBound(to: UInt8.self), try output.mutableView(as: Float.self, op).base)
+            node.threads.parallelFor(count, minChunk: WorkSplitPolicy.byteTableElements) { table.run(x, output: y, range: $0) }
         }
     }
 
