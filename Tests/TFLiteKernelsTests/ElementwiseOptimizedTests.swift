@@ -205,6 +205,32 @@ final class ElementwiseOptimizedTests: XCTestCase {
             XCTAssertEqual(got, want, "trial \(trial) \(sa) \(sb)")
         }
     }
+
+    func testPerChannelPreluMatchesTheReferenceBitForBit() throws {
+        var rng = SeededGenerator(seed: 2817)
+        for (xShape, alphaShape) in [([1, 6, 5, 16], [1, 1, 16]), ([2, 3, 37], [37]), ([1, 4, 3, 8], [1, 1, 1, 8]),
+                                     ([1, 2, 3, 4], [3, 4]), ([2, 3], [2, 3]), ([3, 40], [1, 40])] {
+            let layout = try BroadcastLayout(xShape, alphaShape)
+            XCTAssertTrue(layout.repeatsBAlongRows, "\(xShape) with alpha \(alphaShape)")
+            var x = rng.floats(layout.elementCount, in: -5...5)
+            for k in stride(from: 0, to: x.count, by: 7) { x[k] = [Float.nan, -0.0, 0.0, .infinity, -.infinity][k % 5] }
+            var alpha = rng.floats(alphaShape.reduce(1, *), in: -2...2)
+            alpha[0] = .nan
+            var want = [Float](repeating: 0, count: x.count), got = [Float](repeating: 1, count: x.count)
+            ActivationReference.preluFloat32(layout: layout, rows: 0..<layout.rowCount, x, alpha, &want)
+            let split = layout.rowCount / 2
+            got.withUnsafeMutableBufferPointer { out in
+                ActivationOptimized.preluFloat32(rows: 0..<split, inner: layout.innerCount, x, alpha, out.baseAddress!)
+                ActivationOptimized.preluFloat32(rows: split..<layout.rowCount, inner: layout.innerCount, x, alpha, out.baseAddress!)
+            }
+            XCTAssertEqual(got.map(\.bitPattern), want.map(\.bitPattern), "\(xShape) with alpha \(alphaShape)")
+        }
+        // Layouts where alpha does not simply repeat along the rows (one alpha for everything,
+        // one per row, a broadcast in the middle) keep the general kernel.
+        for (xShape, alphaShape) in [([5, 1], [1]), ([4, 5], [4, 1]), ([2, 3, 4], [2, 1, 4])] {
+            XCTAssertFalse(try BroadcastLayout(xShape, alphaShape).repeatsBAlongRows, "\(xShape) with alpha \(alphaShape)")
+        }
+    }
 }
 
 /// The table-driven quantized softmax against the reference kernel.

@@ -30,9 +30,15 @@ final class PreluOperator: OperatorKernel {
         let next: Plan
         switch x.type {
         case .float32:
-            next = .float32 { x, a, o, pool in
-                ElementwiseParallel.rows(layout, pool) { r in ActivationReference.preluFloat32(layout: layout, rows: r, x, a, o) }
-            }
+            next = layout.repeatsBAlongRows
+                ? .float32 { x, a, o, pool in
+                    ElementwiseParallel.rows(layout, pool) { r in
+                        ActivationOptimized.preluFloat32(rows: r, inner: layout.innerCount, x, a, o)
+                    }
+                }
+                : .float32 { x, a, o, pool in
+                    ElementwiseParallel.rows(layout, pool) { r in ActivationReference.preluFloat32(layout: layout, rows: r, x, a, o) }
+                }
         case .int8, .uint8:
             let qi = try ElementwiseSupport.perTensor(x, name), qa = try ElementwiseSupport.perTensor(alpha, name)
             let qo = try ElementwiseSupport.perTensor(out, name)

@@ -29,6 +29,26 @@ public enum ActivationOptimized {
         }
     }
 
+    /// PRELU where alpha repeats along the rows (`BroadcastLayout.repeatsBAlongRows`): rows
+    /// `rows` of `inner` elements at `x` and `out`, `alpha` one row; `x ≥ 0 ? x : x · alpha` as
+    /// `ActivationReference.preluFloat32`, sixteen lanes at a time (a NaN takes the product, as
+    /// there). O(rows.count · inner).
+    public static func preluFloat32(rows: Range<Int>, inner: Int, _ x: UnsafePointer<Float>, _ alpha: UnsafePointer<Float>,
+                                    _ out: UnsafeMutablePointer<Float>) {
+        KernelPrecondition.check(rows.lowerBound >= 0 && inner >= 0, "rows \(rows) of \(inner)")
+        for r in rows {
+            let (xr, yr) = (x + r * inner, out + r * inner)
+            var c = 0
+            while c + 16 <= inner {
+                let v = UnsafeRawPointer(xr + c).loadUnaligned(as: SIMD16<Float>.self)
+                let a = UnsafeRawPointer(alpha + c).loadUnaligned(as: SIMD16<Float>.self)
+                UnsafeMutableRawPointer(yr + c).storeBytes(of: (v * a).replacing(with: v, where: v .>= 0), as: SIMD16<Float>.self)
+                c += 16
+            }
+            while c < inner { let v = xr[c]; yr[c] = v >= 0 ? v : v * alpha[c]; c += 1 }
+        }
+    }
+
     /// `out = x · logistic(x)` over `range`: a float LOGISTIC and the MUL of its output by its
     /// input in one pass (SiLU), with the two reference kernels' values bit for bit.
     /// - Precondition: as `float32`'s.

@@ -97,6 +97,17 @@ public struct BroadcastLayout: Sendable, Equatable {
             && stridesA.last == 1 && stridesB.last == 1
     }
 
+    /// True when input A is read whole and in order while B repeats along its rows: B is one
+    /// innermost row (a per-channel PRELU alpha, a channel bias), read afresh for every row.
+    public var repeatsBAlongRows: Bool {
+        var dense = 1
+        for d in stride(from: BroadcastLayout.maxRank - 1, through: 0, by: -1) {
+            guard extents[d] == 1 || stridesA[d] == dense else { return false }
+            dense *= extents[d]
+        }
+        return stridesB.last == 1 && stridesB.dropLast().allSatisfy { $0 == 0 }
+    }
+
     /// Number of innermost rows (`elementCount / innerCount`).
     public var rowCount: Int { elementCount == 0 ? 0 : elementCount / innerCount }
     /// Elements per innermost row.
