@@ -101,29 +101,30 @@ final class DataMovementTransposeBlockedTests: XCTestCase {
         XCTAssertEqual(strategies, ["copy", "rows", "matrix", "reference"], "every strategy exercised")
     }
 
-    /// Byte matrices (the 8 × 16 register blocks and the element-by-element edges) against the
-    /// reference: heights and widths around the block sizes, batches, the work split at random
-    /// unit boundaries as the thread pool splits it.
-    func testByteMatricesMatchReference() {
+    /// Byte and 32-bit matrices (the 8 × 16 byte and 4 × 4 word register blocks and the
+    /// element-by-element edges) against the reference: heights and widths around the block
+    /// sizes, batches, the work split at random unit boundaries as the thread pool splits it.
+    func testByteAndWordMatricesMatchReference() {
         var rng = SeededGenerator(seed: 14)
-        for _ in 0..<200 {
+        for trial in 0..<300 {
+            let size = trial % 3 == 0 ? 4 : 1
             let batches = rng.int(1...3), height = rng.int(1...41), width = rng.int(1...70)
             let shape = [batches, height, width], perm = [0, 2, 1]
             let reference = TransposePlan(inputShape: shape, permutation: perm)!
             let blocked = BlockedTransposePlan(inputShape: shape, permutation: perm)!
-            let input = (0..<reference.elementCount).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+            let input = (0..<(reference.elementCount * size)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
             var expected = [UInt8](repeating: 0, count: input.count), actual = [UInt8](repeating: 0xA5, count: input.count)
-            let units = TransposeOptimized.workUnits(blocked, elementSize: 1)
+            let units = TransposeOptimized.workUnits(blocked, elementSize: size)
             let split = rng.int(0...units)
             input.withUnsafeBytes { x in
-                expected.withUnsafeMutableBytes { TransposeReference.run(reference, elementSize: 1, input: x.baseAddress!, output: $0.baseAddress!) }
+                expected.withUnsafeMutableBytes { TransposeReference.run(reference, elementSize: size, input: x.baseAddress!, output: $0.baseAddress!) }
                 actual.withUnsafeMutableBytes { out in
                     for part in [0..<split, split..<units] {
-                        TransposeOptimized.run(blocked, units: part, elementSize: 1, input: x.baseAddress!, output: out.baseAddress!)
+                        TransposeOptimized.run(blocked, units: part, elementSize: size, input: x.baseAddress!, output: out.baseAddress!)
                     }
                 }
             }
-            XCTAssertEqual(actual, expected, "shape \(shape) strategy \(blocked.strategy)")
+            XCTAssertEqual(actual, expected, "shape \(shape), \(size)-byte elements, strategy \(blocked.strategy)")
         }
     }
 

@@ -179,6 +179,24 @@ public enum TransposeOptimized {
                         r0 += 8
                     }
                 }
+                if MemoryLayout<T>.size == 4 {
+                    // Blocks of 4 rows × 4 columns in registers; the rest element by element.
+                    let words = UnsafeRawPointer(src).assumingMemoryBound(to: UInt32.self)
+                    let outWords = UnsafeMutableRawPointer(dst).assumingMemoryBound(to: UInt32.self)
+                    while r0 + 4 <= height {
+                        var c = c0
+                        while c + 4 <= c1 {
+                            WordBlockTranspose.rows4Columns4(words + (r0 * width + c), rowStride: width,
+                                                             into: outWords + (c * height + r0), outputRowStride: height)
+                            c += 4
+                        }
+                        for c in c..<c1 {
+                            let out = dst + c * height
+                            for r in r0..<(r0 + 4) { out[r] = src[r * width + c] }
+                        }
+                        r0 += 4
+                    }
+                }
                 while r0 < height {
                     let r1 = min(r0 + tile, height)
                     for c in c0..<c1 {
