@@ -162,39 +162,32 @@ public enum TransposeOptimized {
                 let src = input.assumingMemoryBound(to: T.self) + b * height * width
                 let dst = output.assumingMemoryBound(to: T.self) + b * height * width
                 var r0 = 0
-                if MemoryLayout<T>.size == 1 {
-                    // Blocks of 8 rows × 16 columns in registers; the rest element by element.
-                    let bytes = UnsafeRawPointer(src), outBytes = UnsafeMutableRawPointer(dst)
-                    while r0 + 8 <= height {
+                /// Rows from `r0` on in blocks of `blockRows`, each block's columns in register
+                /// blocks of `blockColumns` through `block(row, column)`, its last columns element
+                /// by element; `r0` ends at the first row left.
+                func inBlocks(rows blockRows: Int, columns blockColumns: Int, _ block: (Int, Int) -> Void) {
+                    while r0 + blockRows <= height {
                         var c = c0
-                        while c + 16 <= c1 {
-                            ByteBlockTranspose.rows8Columns16(bytes + (r0 * width + c), rowStride: width,
-                                                              into: outBytes + (c * height + r0), outputRowStride: height)
-                            c += 16
-                        }
+                        while c + blockColumns <= c1 { block(r0, c); c += blockColumns }
                         for c in c..<c1 {
                             let out = dst + c * height
-                            for r in r0..<(r0 + 8) { out[r] = src[r * width + c] }
+                            for r in r0..<(r0 + blockRows) { out[r] = src[r * width + c] }
                         }
-                        r0 += 8
+                        r0 += blockRows
                     }
                 }
-                if MemoryLayout<T>.size == 4 {
-                    // Blocks of 4 rows × 4 columns in registers; the rest element by element.
+                if MemoryLayout<T>.size == 1 {
+                    let bytes = UnsafeRawPointer(src), outBytes = UnsafeMutableRawPointer(dst)
+                    inBlocks(rows: 8, columns: 16) { r, c in
+                        ByteBlockTranspose.rows8Columns16(bytes + (r * width + c), rowStride: width,
+                                                          into: outBytes + (c * height + r), outputRowStride: height)
+                    }
+                } else if MemoryLayout<T>.size == 4 {
                     let words = UnsafeRawPointer(src).assumingMemoryBound(to: UInt32.self)
                     let outWords = UnsafeMutableRawPointer(dst).assumingMemoryBound(to: UInt32.self)
-                    while r0 + 4 <= height {
-                        var c = c0
-                        while c + 4 <= c1 {
-                            WordBlockTranspose.rows4Columns4(words + (r0 * width + c), rowStride: width,
-                                                             into: outWords + (c * height + r0), outputRowStride: height)
-                            c += 4
-                        }
-                        for c in c..<c1 {
-                            let out = dst + c * height
-                            for r in r0..<(r0 + 4) { out[r] = src[r * width + c] }
-                        }
-                        r0 += 4
+                    inBlocks(rows: 4, columns: 4) { r, c in
+                        WordBlockTranspose.rows4Columns4(words + (r * width + c), rowStride: width,
+                                                         into: outWords + (c * height + r), outputRowStride: height)
                     }
                 }
                 while r0 < height {

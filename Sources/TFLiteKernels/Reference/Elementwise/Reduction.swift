@@ -63,32 +63,12 @@ public struct ReductionPlan: Sendable, Equatable {
         outputStrides = strides
     }
 
-    /// Calls `body(inputIndex, outputIndex)` for every input element in row-major order;
-    /// the call's only temporary is its index digits, one `Int` per dimension (bounded by the
-    /// input's rank), a temporary (stack memory while small): not a per-layer buffer, so not kernel
-    /// workspace.
+    /// Calls `body(inputIndex, outputIndex)` for every input element in row-major order (the
+    /// elements of `forEachRun`'s runs one by one).
     @inline(__always)
     func forEach(_ body: (Int, Int) -> Void) {
-        let rank = inputShape.count
-        let total = inputShape.reduce(1, *)
-        if rank == 0 { if total == 1 { body(0, 0) }; return }
-        // Odometer over the input with a running output offset.
-        let extents = inputShape, strides = outputStrides
-        withUnsafeTemporaryAllocation(of: Int.self, capacity: rank) { idx in
-            for d in 0..<rank { idx[d] = 0 }
-            var outOff = 0
-            for i in 0..<total {
-                body(i, outOff)
-                var d = rank - 1
-                while d >= 0 {
-                    idx[d] += 1
-                    outOff += strides[d]
-                    if idx[d] < extents[d] { break }
-                    outOff -= strides[d] * extents[d]
-                    idx[d] = 0
-                    d -= 1
-                }
-            }
+        forEachRun { i, o, count in
+            for k in 0..<count { body(i + k, o + k) }
         }
     }
 }
@@ -108,7 +88,9 @@ extension ReductionPlan {
     /// dimensions that are not reduced: the channels of a global average pool), runs in
     /// row-major order. A body that folds element `k` of a run into output `outputIndex + k`
     /// folds every output's inputs in the order `forEach` visits them, with a loop the compiler
-    /// vectorizes. Without such dimensions, runs are single elements.
+    /// vectorizes. Without such dimensions, runs are single elements. The call's only temporary
+    /// is its index digits, one `Int` per outer dimension (bounded by the input's rank), stack
+    /// memory while small: not a per-layer buffer, so not kernel workspace.
     @inline(__always)
     func forEachRun(_ body: (Int, Int, Int) -> Void) {
         let rank = inputShape.count
