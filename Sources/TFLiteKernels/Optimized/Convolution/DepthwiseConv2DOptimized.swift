@@ -1,4 +1,5 @@
-/// Optimized DEPTHWISE_CONV_2D for depth multiplier 1 (every real mobile network): NHWC keeps
+/// Optimized DEPTHWISE_CONV_2D for depth multiplier 1 (layers with a multiplier run here on an input
+/// with each channel repeated, `DepthMultiplierExpansion`): NHWC keeps
 /// channels contiguous, so output pixels are computed 16 channels at a time (`SIMD16`).
 /// Each output row is computed as float sums (`DepthwiseRowSums`: border pixels with bounds
 /// checks, interior pixels without, several pixels per weight load, 3×3 and 5×5 filters at
