@@ -15,7 +15,12 @@ public enum ConvFilterPacking {
     /// Bytes `packFloat(_:outputDepth:depth:)` allocates, saturating at `Int.max` (for a budget
     /// check before packing).
     public static func packedFloatByteCount(outputDepth: Int, depth: Int) -> Int {
-        let panelWidth = FloatConvKernelShape.native(outputDepth: outputDepth, depth: depth).panelWidth
+        packedFloatByteCount(outputDepth: outputDepth, depth: depth,
+                             panelWidth: FloatConvKernelShape.native(outputDepth: outputDepth, depth: depth).panelWidth)
+    }
+
+    /// Bytes a packing into panels of `panelWidth` channels takes, saturating at `Int.max`.
+    static func packedFloatByteCount(outputDepth: Int, depth: Int, panelWidth: Int) -> Int {
         let panels = (outputDepth + panelWidth - 1) / panelWidth
         var bytes = MemoryLayout<Float>.size
         for factor in [panels, depth, panelWidth] {
@@ -39,7 +44,14 @@ public enum ConvFilterPacking {
     /// intermediate array): the form the interpreter keeps, packed at every model load.
     /// - Throws: `AlignedArrayAllocationError` when the system cannot provide the memory.
     public static func packFloatAligned(_ filter: UnsafePointer<Float>, outputDepth: Int, depth: Int) throws -> AlignedArray<Float> {
-        let panelWidth = FloatConvKernelShape.native(outputDepth: outputDepth, depth: depth).panelWidth
+        try packFloatAligned(filter, outputDepth: outputDepth, depth: depth,
+                             panelWidth: FloatConvKernelShape.native(outputDepth: outputDepth, depth: depth).panelWidth)
+    }
+
+    /// `packFloat(_:outputDepth:depth:panelWidth:)` into cache-line-aligned memory, written in place.
+    /// - Throws: `AlignedArrayAllocationError` when the system cannot provide the memory.
+    static func packFloatAligned(_ filter: UnsafePointer<Float>, outputDepth: Int, depth: Int,
+                                 panelWidth: Int) throws -> AlignedArray<Float> {
         let panels = (outputDepth + panelWidth - 1) / panelWidth
         return try AlignedArray(zeroedCount: panels * depth * panelWidth) { dst in
             packFloat(filter, outputDepth: outputDepth, depth: depth, panelWidth: panelWidth, into: dst)

@@ -27,19 +27,14 @@ public enum FloatSinglePixelGEMV {
 
     /// Bytes `pack` allocates, saturating at `Int.max` (for a budget check before packing).
     public static func packedByteCount(outputDepth: Int, depth: Int) -> Int {
-        [panelCount(outputDepth: max(0, outputDepth)), max(0, depth), panelWidth].reduce(MemoryLayout<Float>.size) {
-            let (product, overflow) = $0.multipliedReportingOverflow(by: $1)
-            return overflow ? Int.max : product
-        }
+        ConvFilterPacking.packedFloatByteCount(outputDepth: outputDepth, depth: depth, panelWidth: panelWidth)
     }
 
     /// `filter` (`outputDepth` rows of `depth` weights) in panels of `panelWidth` channels, zero
-    /// past `outputDepth`, in cache-line-aligned memory.
+    /// past `outputDepth`, in cache-line-aligned memory (`ConvFilterPacking`'s layout).
     /// - Throws: `AlignedArrayAllocationError` when the system cannot provide the memory.
     public static func pack(_ filter: UnsafePointer<Float>, outputDepth: Int, depth: Int) throws -> AlignedArray<Float> {
-        try AlignedArray(zeroedCount: panelCount(outputDepth: outputDepth) * depth * panelWidth) { dst in
-            ConvFilterPacking.packFloat(filter, outputDepth: outputDepth, depth: depth, panelWidth: panelWidth, into: dst)
-        }
+        try ConvFilterPacking.packFloatAligned(filter, outputDepth: outputDepth, depth: depth, panelWidth: panelWidth)
     }
 
     /// Computes the output channels of `panels` (see `panelCount`): `input` holds the `depth`
