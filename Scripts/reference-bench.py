@@ -11,6 +11,9 @@ Inputs are random of the right dtype, as the bench's own runs: floats uniform in
 
 Prints a JSON array of {model, threads, runtime, iterations, median_ms, p90_ms, min_ms, cold_start_ms}
 (or `error`) on stdout; cold_start_ms is interpreter creation from the file, allocation, inputs and the first invoke.
+`--cap-isa LEVEL` (sse2|avx2|avxvnni|avx512|avx512vnni) first caps the instruction sets the runtime's
+kernels may use (Scripts/reference_isa_cap.py); each entry then carries "isa_cap", or the error
+saying why the cap failed.
 `--check` only verifies that ai_edge_litert and numpy import (exit status 3 when not).
 Install the runtime with: python3 -m pip install ai-edge-litert
 """
@@ -88,10 +91,18 @@ def main():
     parser.add_argument("--max-iterations", type=int, default=100)
     parser.add_argument("--seconds", type=float, default=1.5, help="time budget of the measured runs")
     parser.add_argument("--runtime", action="append", choices=["builtin", "xnnpack"], default=[])
+    parser.add_argument("--cap-isa", help="run the kernels at this instruction-set level (LITEVISION_ISA's names)")
     args = parser.parse_args()
     np, litert = load_runtime()
     if args.check:
         return
+    cap_error = None
+    if args.cap_isa:
+        import reference_isa_cap
+        try:
+            reference_isa_cap.cap(args.cap_isa)
+        except reference_isa_cap.CapError as error:
+            cap_error = f"cannot cap the reference runtime at {args.cap_isa}: {error}"
     resolvers = {"builtin": litert.OpResolverType.BUILTIN_WITHOUT_DEFAULT_DELEGATES,
                  "xnnpack": litert.OpResolverType.AUTO}
     results = []
@@ -99,6 +110,12 @@ def main():
         for threads in args.threads or [1]:
             for runtime in args.runtime or ["builtin", "xnnpack"]:
                 entry = {"model": model, "threads": threads, "runtime": runtime}
+                if args.cap_isa:
+                    entry["isa_cap"] = args.cap_isa
+                if cap_error:
+                    entry["error"] = cap_error
+                    results.append(entry)
+                    continue
                 try:
                     start = time.perf_counter()
                     interpreter = litert.Interpreter(model_path=model, num_threads=threads,

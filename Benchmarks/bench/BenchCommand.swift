@@ -72,6 +72,10 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Float convolution rounding: automatic (fused multiply-adds unless the model quantizes float activations), reference, or fused.")
     var floatArithmetic: FloatArithmetic = .automatic
 
+    @Option(name: .customLong("reference-isa"),
+            help: "Instruction sets of the reference runtime's kernels: auto (the level ours run at when LITEVISION_ISA or LITEVISION_JIT=0 caps it below the CPU's, so both engines run the same instructions), native (whatever the CPU has), or a level (sse2|avx2|avxvnni|avx512|avx512vnni).")
+    var referenceInstructionSet: ReferenceInstructionSet = .automatic
+
     func validate() throws {
         if let iterations, iterations < 1 { throw ValidationError("--iterations must be at least 1") }
         if threadCounts.contains(where: { $0 < 1 }) { throw ValidationError("--threads must be at least 1") }
@@ -108,10 +112,15 @@ struct BenchCommand: ParsableCommand {
         func checkedReference() -> ReferenceRuntime? {
             guard !referenceChecked else { return reference }
             referenceChecked = true
-            let runtime = ReferenceRuntime(locations: locations)
+            var runtime = ReferenceRuntime(locations: locations)
             if let reason = runtime.unavailabilityReason() {
                 log("comparison skipped: \(reason)")
             } else {
+                runtime.instructionSetCap = referenceInstructionSet.cap(policy: CodeGenerationPolicy.current,
+                                                                        supported: CPUFeatures.current?.supportedLevel)
+                if let cap = runtime.instructionSetCap {
+                    log("reference runtime capped at \(cap) (our kernels: \(CodeGenerationPolicy.current))")
+                }
                 reference = runtime
             }
             return reference

@@ -16,11 +16,13 @@ struct ReferenceMeasurement: Codable, Sendable {
     var minimumMilliseconds: Double?
     /// Interpreter creation + allocation + first invoke, milliseconds.
     var coldStartMilliseconds: Double?
+    /// The instruction-set level the runtime's kernels were capped at (`--reference-isa`), if any.
+    var isaCap: String?
     /// Why there is no measurement.
     var error: String?
 
     enum CodingKeys: String, CodingKey {
-        case model, threads, runtime, iterations, error
+        case model, threads, runtime, iterations, error, isaCap = "isa_cap"
         case medianMilliseconds = "median_ms", p90Milliseconds = "p90_ms", minimumMilliseconds = "min_ms"
         case coldStartMilliseconds = "cold_start_ms"
     }

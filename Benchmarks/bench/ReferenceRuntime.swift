@@ -1,4 +1,5 @@
 import Foundation
+import MachineCode
 
 /// Runs the reference runtime (PyPI `ai-edge-litert`) through `Scripts/reference-bench.py`
 /// with the same models, thread counts and iteration policy as our runs.
@@ -8,6 +9,8 @@ struct ReferenceRuntime {
     let python: String
     /// The helper script.
     let script: String
+    /// The instruction-set level the runtime's kernels are capped at (`--cap-isa`), or nil.
+    var instructionSetCap: InstructionSetLevel?
 
     /// Uses `$LITEVISION_PYTHON` (else `python3`) and the package's helper script.
     init(locations: PackageLocations) {
@@ -36,6 +39,7 @@ struct ReferenceRuntime {
         var arguments = ["--model", model]
         for count in threads { arguments += ["--threads", String(count)] }
         arguments += policy.scriptArguments
+        if let instructionSetCap { arguments += ["--cap-isa", instructionSetCap.description] }
         let failed = { (message: String) in
             threads.flatMap { count in
                 ["builtin", "xnnpack"].map {
