@@ -128,6 +128,8 @@ public struct FlatTable: Sendable {
         return (type, table)
     }
 
+    /// Convenience: a `[ushort]` vector field, empty when absent.
+    public func uint16Array(_ id: Int) throws -> [UInt16] { try vector(id, elementSize: 2)?.integers() ?? [] }
     /// Convenience: an `[int]` vector field, empty when absent.
     public func int32Array(_ id: Int) throws -> [Int32] { try vector(id, elementSize: 4)?.integers() ?? [] }
     /// Convenience: a `[long]` vector field, empty when absent.

@@ -156,7 +156,7 @@ struct ModelDecoder {
         guard let (type, values) = try table.union(typeId: typeId, valueId: valueId) else { return [] }
         switch type {
         case 1: return try values.int32Array(0)
-        case 2: return try values.vector(0, elementSize: 2)?.integers(UInt16.self).map { Int32($0) } ?? []
+        case 2: return try values.uint16Array(0).map { Int32($0) }
         case 3: return try values.byteArray(0).map { Int32($0) }
         default:
             throw TFLiteSchemaError.malformedFlatBuffer(element: "sparsity", reason: "unknown index vector type \(type)")

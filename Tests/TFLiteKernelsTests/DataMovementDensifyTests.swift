@@ -47,11 +47,67 @@ final class DataMovementDensifyTests: XCTestCase {
         XCTAssertEqual(dense, [0, 7, 0, 0, 8, 0, 0, 0, 0, 0, 9, 0, 0, 0, 0])
     }
 
+    /// Random 3-D tensors with zeros, encoded as the format converter would for every traversal
+    /// order and every dense/CSR choice per level, densify back to themselves.
+    func testEveryTraversalOrderAndFormatRoundTrips() throws {
+        var rng = SystemRandomNumberGenerator()
+        let shape = [3, 4, 5]
+        let strides = [20, 5, 1]
+        let orders = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]]
+        for order in orders {
+            for formats in 0..<8 {
+                let dense = (0..<60).map { _ in Int.random(in: 0..<3, using: &rng) == 0 ? Int16.random(in: 1...99, using: &rng) : 0 }
+                // Level by level: the coordinates of each position, and each level's metadata.
+                var positions: [[Int]] = [[]]
+                var dimensions: [DensifyDimension] = []
+                for (level, dimension) in order.enumerated() {
+                    let compressed = (formats >> level) & 1 == 1
+                    let size = shape[dimension]
+                    var children: [[Int]] = [], segments = [0], indices: [Int] = []
+                    for parent in positions {
+                        for i in 0..<size {
+                            let child = parent + [i]
+                            if compressed {
+                                let prefix = Array(order.prefix(child.count))
+                                let holdsValue = (0..<60).contains { flat in
+                                    dense[flat] != 0 && prefix.indices.allSatisfy { (flat / strides[prefix[$0]]) % shape[prefix[$0]] == child[$0] }
+                                }
+                                guard holdsValue else { continue }
+                                indices.append(i)
+                            }
+                            children.append(child)
+                        }
+                        segments.append(indices.count)
+                    }
+                    dimensions.append(DensifyDimension(isCompressed: compressed, denseSize: compressed ? 0 : size,
+                                                       segments: compressed ? segments : [], indices: indices))
+                    positions = children
+                }
+                let stored = positions.map { coordinates in
+                    dense[zip(order, coordinates).reduce(0) { $0 + strides[$1.0] * $1.1 }]
+                }
+                let plan = try DensifyPlan(denseShape: shape, traversalOrder: order, blockMap: [], dimensions: dimensions)
+                XCTAssertEqual(plan.storedValueCount, stored.count)
+                var output = [Int16](repeating: -1, count: 60)
+                stored.withUnsafeBytes { src in
+                    output.withUnsafeMutableBytes { DensifyReference.run(plan, elementSize: 2, input: src.baseAddress!, output: $0.baseAddress!) }
+                }
+                XCTAssertEqual(output, dense, "traversal order \(order), CSR levels \(formats)")
+            }
+        }
+    }
+
     func testMalformedMetadataThrows() {
         let dense = DensifyDimension(isCompressed: false, denseSize: 3, segments: [], indices: [])
         // Index 7 is outside a 5-wide row.
         XCTAssertThrowsError(try DensifyPlan(denseShape: [3, 5], traversalOrder: [0, 1], blockMap: [], dimensions: [
             dense, DensifyDimension(isCompressed: true, denseSize: 0, segments: [0, 1, 1, 1], indices: [7])]))
+        // A negative index, in the innermost run and in an outer CSR level.
+        XCTAssertThrowsError(try DensifyPlan(denseShape: [3, 5], traversalOrder: [0, 1], blockMap: [], dimensions: [
+            dense, DensifyDimension(isCompressed: true, denseSize: 0, segments: [0, 1, 1, 1], indices: [-1])]))
+        XCTAssertThrowsError(try DensifyPlan(denseShape: [3, 5], traversalOrder: [0, 1], blockMap: [], dimensions: [
+            DensifyDimension(isCompressed: true, denseSize: 0, segments: [0, 1], indices: [-2]),
+            DensifyDimension(isCompressed: false, denseSize: 5, segments: [], indices: [])]))
         // Segment points past the index array.
         XCTAssertThrowsError(try DensifyPlan(denseShape: [3, 5], traversalOrder: [0, 1], blockMap: [], dimensions: [
             dense, DensifyDimension(isCompressed: true, denseSize: 0, segments: [0, 4, 4, 4], indices: [1])]))
