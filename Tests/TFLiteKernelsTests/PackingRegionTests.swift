@@ -153,7 +153,26 @@ final class PackingRegionTests: XCTestCase {
         XCTAssertFalse(HugePageMapping.isOffered(kernelSetting: nil, environment: nil), "no sysfs: none")
         for optOut in ["0", "off", "FALSE", "no"] {
             XCTAssertFalse(HugePageMapping.isOffered(kernelSetting: madvise, environment: optOut), optOut)
+            XCTAssertFalse(HugePageMapping.isOffered(kernelSetting: madvise, environment: optOut, freePagesReported: true), optOut)
         }
+        // A host that takes free blocks back: off unless asked for, and never against the kernel.
+        XCTAssertFalse(HugePageMapping.isOffered(kernelSetting: madvise, environment: nil, freePagesReported: true))
+        XCTAssertFalse(HugePageMapping.isOffered(kernelSetting: madvise, environment: "auto", freePagesReported: true))
+        for optIn in ["1", "on", "TRUE", "yes"] {
+            XCTAssertTrue(HugePageMapping.isOffered(kernelSetting: madvise, environment: optIn, freePagesReported: true), optIn)
+            XCTAssertFalse(HugePageMapping.isOffered(kernelSetting: never, environment: optIn), optIn)
+        }
+    }
+
+    /// Free page reporting is bit 5 of a balloon device's feature string (sysfs `features`).
+    func testFreePageReportingIsReadFromTheBalloonFeatureBits() {
+        // The balloon of the Firecracker VM this was measured on, as sysfs shows it.
+        let firecracker = "0110010100000000000000000000000010000000"
+        XCTAssertTrue(HugePageMapping.reportsFreePages(balloonFeatures: [firecracker]))
+        XCTAssertTrue(HugePageMapping.reportsFreePages(balloonFeatures: ["0110000000", "0000010000"]), "any device")
+        XCTAssertFalse(HugePageMapping.reportsFreePages(balloonFeatures: ["0111100000000000"]), "hinting, not reporting")
+        XCTAssertFalse(HugePageMapping.reportsFreePages(balloonFeatures: []), "no balloon")
+        XCTAssertFalse(HugePageMapping.reportsFreePages(balloonFeatures: ["01100"]), "too short to say")
     }
 
     private static func bytes<Element>(_ array: AlignedArray<Element>) -> [UInt8] {

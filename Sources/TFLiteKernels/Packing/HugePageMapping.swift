@@ -19,6 +19,15 @@ import Darwin
 /// have a model load wait while the kernel compacts memory to find a huge page (its `defrag`
 /// setting `madvise`, the usual default, lets it for memory advised so); where it finds none it
 /// falls back to 4 KiB pages by itself.
+///
+/// In a virtual machine whose balloon device reports free memory to the host (virtio-balloon
+/// free page reporting, as Firecracker and QEMU offer), huge pages are off unless
+/// `LITEVISION_HUGE_PAGES=1` asks for them: the guest hands its free 2 MiB blocks back to the
+/// host, so a huge page is mostly a block the host must back afresh on its first write, and
+/// clearing it cost up to 3 ms (AMD Zen 4 Firecracker VM, 2026-11-28). Cold starts a few
+/// seconds apart there: MediaPipe's hand landmark model 78 ms with huge pages against 32
+/// without, its pose detector 133 against 106, face_detection_full_range 24 against 14;
+/// efficientnet_lite0 16 against 21 and ssd_fish_uint8 were the models they still helped.
 public final class HugePageMapping: @unchecked Sendable {
     /// Size of a transparent huge page on x86-64 and the alignment of ``start``.
     public static var hugePageBytes: Int { 2 << 20 }
@@ -81,31 +90,69 @@ public final class HugePageMapping: @unchecked Sendable {
     }
 
     /// Whether mappings are made: the kernel backs `MADV_HUGEPAGE` memory with transparent huge
-    /// pages and the environment does not opt out (``isOffered(kernelSetting:environment:)``,
+    /// pages, the environment does not opt out, and the host does not take free blocks back
+    /// unless the environment opts in (``isOffered(kernelSetting:environment:freePagesReported:)``,
     /// decided once per process; another OS gives false).
     public static let isAvailable: Bool = {
         #if os(Linux)
-        var setting: String?
-        if let file = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r") {
-            defer { fclose(file) }
-            var line = [CChar](repeating: 0, count: 128)
-            if fgets(&line, Int32(line.count), file) != nil {
-                setting = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            }
-        }
-        return isOffered(kernelSetting: setting, environment: getenv("LITEVISION_HUGE_PAGES").map { String(cString: $0) })
+        let balloonFeatures = directoryEntries(balloonDevices).filter { $0.hasPrefix("virtio") }
+            .compactMap { firstLine(of: balloonDevices + "/" + $0 + "/features") }
+        return isOffered(kernelSetting: firstLine(of: "/sys/kernel/mm/transparent_hugepage/enabled"),
+                         environment: getenv("LITEVISION_HUGE_PAGES").map { String(cString: $0) },
+                         freePagesReported: reportsFreePages(balloonFeatures: balloonFeatures))
         #else
         return false
         #endif
     }()
 
     /// Whether huge pages are used, given the kernel's `enabled` setting (e.g. `always [madvise]
-    /// never`; nil when unreadable) and `LITEVISION_HUGE_PAGES` (nil when unset): the setting
-    /// selects `always` or `madvise`, and the variable is not `0`, `off`, `false` or `no`.
-    /// A pure function, for tests.
-    public static func isOffered(kernelSetting: String?, environment: String?) -> Bool {
-        if let environment, ["0", "off", "false", "no"].contains(environment.lowercased()) { return false }
-        guard let kernelSetting else { return false }
-        return kernelSetting.contains("[always]") || kernelSetting.contains("[madvise]")
+    /// never`; nil when unreadable), `LITEVISION_HUGE_PAGES` (nil when unset) and whether a
+    /// balloon device reports free pages to the host: never unless the setting selects `always`
+    /// or `madvise`; then never for `0`, `off`, `false` or `no`, always for `1`, `on`, `true` or
+    /// `yes`, and otherwise unless free pages are reported. A pure function, for tests.
+    public static func isOffered(kernelSetting: String?, environment: String?, freePagesReported: Bool = false) -> Bool {
+        guard let kernelSetting, kernelSetting.contains("[always]") || kernelSetting.contains("[madvise]") else { return false }
+        switch environment?.lowercased() {
+        case "0", "off", "false", "no": return false
+        case "1", "on", "true", "yes": return true
+        default: return !freePagesReported
+        }
+    }
+
+    /// Whether one of the virtio balloon devices whose `features` strings are given (sysfs: one
+    /// `0`/`1` character per feature bit, bit 0 first) offers free page reporting (bit 5,
+    /// `VIRTIO_BALLOON_F_REPORTING`). A pure function, for tests.
+    public static func reportsFreePages(balloonFeatures: [String]) -> Bool {
+        balloonFeatures.contains { $0.utf8.count > 5 && $0.utf8.dropFirst(5).first == UInt8(ascii: "1") }
+    }
+
+    /// Where Linux lists the devices bound to the virtio balloon driver.
+    private static let balloonDevices = "/sys/bus/virtio/drivers/virtio_balloon"
+
+    /// The first line of the text file at `path` (at most 255 bytes), or nil when unreadable.
+    private static func firstLine(of path: String) -> String? {
+        guard let file = fopen(path, "r") else { return nil }
+        defer { fclose(file) }
+        var line = [CChar](repeating: 0, count: 256)
+        guard fgets(&line, Int32(line.count), file) != nil else { return nil }
+        return String(decoding: line.prefix { $0 != 0 && $0 != 10 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// The names in the directory at `path` (none when it cannot be read).
+    private static func directoryEntries(_ path: String) -> [String] {
+        #if os(Linux)
+        guard let directory = opendir(path) else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+        #else
+        return []
+        #endif
     }
 }
