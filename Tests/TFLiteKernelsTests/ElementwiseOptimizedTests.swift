@@ -209,7 +209,10 @@ final class ElementwiseOptimizedTests: XCTestCase {
     func testPerChannelPreluMatchesTheReferenceBitForBit() throws {
         var rng = SeededGenerator(seed: 2817)
         for (xShape, alphaShape) in [([1, 6, 5, 16], [1, 1, 16]), ([2, 3, 37], [37]), ([1, 4, 3, 8], [1, 1, 1, 8]),
-                                     ([1, 2, 3, 4], [3, 4]), ([2, 3], [2, 3]), ([3, 40], [1, 40])] {
+                                     ([1, 2, 3, 4], [3, 4]), ([2, 3], [2, 3]), ([3, 40], [1, 40]),
+                                     // Short rows, many of them: stretches of whole repeated-alpha periods.
+                                     ([1, 9, 7, 8], [1, 1, 8]), ([1, 41, 37], [37]), ([3, 50, 3], [3]), ([1, 33, 24], [24]),
+                                     ([5, 63], [63]), ([1, 300, 2], [2])] {
             let layout = try BroadcastLayout(xShape, alphaShape)
             XCTAssertTrue(layout.repeatsBAlongRows, "\(xShape) with alpha \(alphaShape)")
             var x = rng.floats(layout.elementCount, in: -5...5)

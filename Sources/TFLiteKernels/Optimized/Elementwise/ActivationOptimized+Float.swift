@@ -32,10 +32,32 @@ public enum ActivationOptimized {
     /// PRELU where alpha repeats along the rows (`BroadcastLayout.repeatsBAlongRows`): rows
     /// `rows` of `inner` elements at `x` and `out`, `alpha` one row; `x ≥ 0 ? x : x · alpha` as
     /// `ActivationReference.preluFloat32`, sixteen lanes at a time (a NaN takes the product, as
-    /// there). O(rows.count · inner).
+    /// there). Rows shorter than 64 elements run as one stretch against alpha repeated over a
+    /// whole number of vectors (`repeatedAlphaFloats`), so an 8-channel layer is not a row of
+    /// scalars. O(rows.count · inner).
     public static func preluFloat32(rows: Range<Int>, inner: Int, _ x: UnsafePointer<Float>, _ alpha: UnsafePointer<Float>,
                                     _ out: UnsafeMutablePointer<Float>) {
         KernelPrecondition.check(rows.lowerBound >= 0 && inner >= 0, "rows \(rows) of \(inner)")
+        if inner > 0 && inner < 64 {
+            let period = repeatedAlphaFloats(inner)
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: period) { pattern in
+                for k in 0..<period { pattern[k] = alpha[k % inner] }
+                let first = rows.lowerBound * inner, count = rows.count * inner
+                let (xs, ys) = (x + first, out + first)
+                var k = 0
+                while k + period <= count {
+                    for c in stride(from: 0, to: period, by: 16) {
+                        let v = UnsafeRawPointer(xs + k + c).loadUnaligned(as: SIMD16<Float>.self)
+                        let a = UnsafeRawPointer(pattern.baseAddress! + c).loadUnaligned(as: SIMD16<Float>.self)
+                        UnsafeMutableRawPointer(ys + k + c).storeBytes(of: (v * a).replacing(with: v, where: v .>= 0),
+                                                                       as: SIMD16<Float>.self)
+                    }
+                    k += period
+                }
+                while k < count { let v = xs[k]; ys[k] = v >= 0 ? v : v * pattern[k % period]; k += 1 }
+            }
+            return
+        }
         for r in rows {
             let (xr, yr) = (x + r * inner, out + r * inner)
             var c = 0
@@ -47,6 +69,15 @@ public enum ActivationOptimized {
             }
             while c < inner { let v = xr[c]; yr[c] = v >= 0 ? v : v * alpha[c]; c += 1 }
         }
+    }
+
+    /// Floats of alpha repeated for `preluFloat32`'s stretches of rows of `inner` elements
+    /// (1 ≤ inner < 64): the least common multiple of `inner` and 16, so the pattern is whole
+    /// rows and whole vectors (at most 1008 floats).
+    static func repeatedAlphaFloats(_ inner: Int) -> Int {
+        var (a, b) = (inner, 16)
+        while b != 0 { (a, b) = (b, a % b) }
+        return inner / a * 16
     }
 
     /// `out = x · logistic(x)` over `range`: a float LOGISTIC and the MUL of its output by its
