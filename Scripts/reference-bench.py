@@ -11,6 +11,10 @@ Inputs are random of the right dtype, as the bench's own runs: floats uniform in
 
 Prints a JSON array of {model, threads, runtime, iterations, median_ms, p90_ms, min_ms, cold_start_ms}
 (or `error`) on stdout; cold_start_ms is interpreter creation from the file, allocation, inputs and the first invoke.
+Per model and thread count the built-in kernels run first, so XNNPACK's cold start is that of a
+process whose runtime has already made an interpreter; `--xnnpack-first` runs XNNPACK first, so
+that its first cold start is the process's first interpreter, as `bench` is for its first model
+(code generation included).
 `--cap-isa LEVEL` (sse2|avx2|avxvnni|avx512|avx512vnni) first caps the instruction sets the runtime's
 kernels may use (Scripts/reference_isa_cap.py); each entry then carries "isa_cap", or the error
 saying why the cap failed.
@@ -91,6 +95,8 @@ def main():
     parser.add_argument("--max-iterations", type=int, default=100)
     parser.add_argument("--seconds", type=float, default=1.5, help="time budget of the measured runs")
     parser.add_argument("--runtime", action="append", choices=["builtin", "xnnpack"], default=[])
+    parser.add_argument("--xnnpack-first", action="store_true",
+                        help="run XNNPACK before the built-in kernels (its cold start then the process's first)")
     parser.add_argument("--cap-isa", help="run the kernels at this instruction-set level (LITEVISION_ISA's names)")
     args = parser.parse_args()
     np, litert = load_runtime()
@@ -108,7 +114,7 @@ def main():
     results = []
     for model in args.model:
         for threads in args.threads or [1]:
-            for runtime in args.runtime or ["builtin", "xnnpack"]:
+            for runtime in args.runtime or (["xnnpack", "builtin"] if args.xnnpack_first else ["builtin", "xnnpack"]):
                 entry = {"model": model, "threads": threads, "runtime": runtime}
                 if args.cap_isa:
                     entry["isa_cap"] = args.cap_isa

@@ -135,7 +135,10 @@ struct BenchCommand: ParsableCommand {
             var modelRows = benchmark.run()
             if modelRows.contains(where: { $0.error == nil }), let reference = checkedReference() {
                 log("  reference runtime on \((path as NSString).lastPathComponent)")
-                let measurements = reference.measure(model: path, threads: threads, policy: policy)
+                // Our first model's cold start includes the process's first-use costs (code
+                // generation among them): the reference's first XNNPACK interpreter then pays its own.
+                let measurements = reference.measure(model: path, threads: threads, policy: policy,
+                                                     xnnpackFirst: path == modelPaths.first)
                 for k in modelRows.indices {
                     let matching = measurements.filter { $0.threads == modelRows[k].threads }
                     modelRows[k].attach(builtin: matching.first { $0.runtime == "builtin" },

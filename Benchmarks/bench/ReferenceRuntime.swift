@@ -33,10 +33,14 @@ struct ReferenceRuntime {
         }
     }
 
-    /// Measures `model` at each of `threads` with both resolvers. On failure every
-    /// measurement carries the error instead of numbers.
-    func measure(model: String, threads: [Int], policy: IterationPolicy) -> [ReferenceMeasurement] {
+    /// Measures `model` at each of `threads` with both resolvers, in a process of its own. With
+    /// `xnnpackFirst`, XNNPACK makes the process's first interpreter, so its first cold start
+    /// pays the runtime's first-use costs as ours does on the first model of `bench`'s process;
+    /// otherwise the built-in kernels go first. On failure every measurement carries the error
+    /// instead of numbers.
+    func measure(model: String, threads: [Int], policy: IterationPolicy, xnnpackFirst: Bool = false) -> [ReferenceMeasurement] {
         var arguments = ["--model", model]
+        if xnnpackFirst { arguments.append("--xnnpack-first") }
         for count in threads { arguments += ["--threads", String(count)] }
         arguments += policy.scriptArguments
         if let instructionSetCap { arguments += ["--cap-isa", instructionSetCap.description] }
