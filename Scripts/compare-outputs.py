@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Conformance of LiteVision's outputs with the reference runtime's, model by model.
 
-    python3 Scripts/compare-outputs.py MODEL... [--threads T] [--seed S] [--litevision PATH]
+    python3 Scripts/compare-outputs.py MODEL... [--float-arithmetic MODE] [--threads T] [--seed S] [--litevision PATH]
 
 For each model: random inputs of the right type (floats uniform in [-1, 1), 8-bit integers over
 their whole range, as `bench`), the outputs of the reference runtime's reference kernels
@@ -11,7 +11,10 @@ Prints per model whether every output is bit-exact with the reference kernels, e
 difference relative to the output's largest magnitude, with the built-in kernels' and XNNPACK's
 for scale (quantized models: the optimized built-in kernels and XNNPACK round some steps
 differently from the reference kernels; float models: fused multiply-adds, on every engine but
-the reference kernels). A model the reference
+the reference kernels). Ours run with `--float-arithmetic reference` unless told otherwise (each
+float product and sum rounded as the reference kernels do), so every model should be bit-exact;
+`--float-arithmetic automatic` checks the default instead (fused multiply-adds in float
+convolutions unless the model quantizes float activations). A model the reference
 cannot run (custom operators) is compared as far as the reference goes: it says so. Our failure
 to run a model is reported with our error. Run it under LITEVISION_ISA or LITEVISION_JIT=0 to
 check another level's kernels. `Scripts/fetch-mediapipe-models.sh` fetches models from the wild.
@@ -58,6 +61,8 @@ def relative_difference(a, b):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("models", nargs="+")
+    parser.add_argument("--float-arithmetic", default="reference", choices=["reference", "automatic", "fused"],
+                        help="our float rounding (litevision run --float-arithmetic; default reference)")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--litevision", default=os.path.join(os.path.dirname(__file__), "..", ".build", "release", "litevision"))
@@ -83,7 +88,8 @@ def main():
                 np.save(os.path.join(folder, f"input_{k}.npy"), value)
                 arguments += ["--input", os.path.join(folder, f"input_{k}.npy")]
             run = subprocess.run([options.litevision, "run", path, *arguments, "--output-dir", folder,
-                                  "--threads", str(options.threads)], capture_output=True, text=True)
+                                  "--threads", str(options.threads), "--float-arithmetic", options.float_arithmetic],
+                                 capture_output=True, text=True)
             if run.returncode != 0:
                 print(f"{name:42} ours failed: {run.stderr.strip().splitlines()[-1][:160] if run.stderr.strip() else run.returncode}")
                 continue

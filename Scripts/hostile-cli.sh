@@ -32,6 +32,8 @@ expect "--max-objects -1 (a value, not a flag)" "--max-objects must be at least 
     "$bin/litevision" detect "$photo" --max-objects -1
 expect "a directory as the model" "is a directory" "$bin/litevision" run "$work" --input x.npy --output-dir "$work/o"
 expect "a directory as the image" "is a directory" "$bin/litevision" detect "$work"
+expect "run --float-arithmetic with an unknown mode" "The value 'exact' is invalid for '--float-arithmetic" \
+    "$bin/litevision" run "$model" --input x.npy --output-dir "$work/o" --float-arithmetic exact
 touch "$work/file"
 expect "a file as --output-dir" "exists and is not a directory" \
     "$bin/litevision" run "$model" --input x.npy --output-dir "$work/file"

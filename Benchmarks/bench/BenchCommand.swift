@@ -200,15 +200,8 @@ struct BenchCommand: ParsableCommand {
 }
 
 extension FloatArithmetic: ExpressibleByArgument {
-    /// `automatic`, `reference` or `fused`.
-    public init?(argument: String) {
-        switch argument {
-        case "automatic": self = .automatic
-        case "reference": self = .referenceRounding
-        case "fused": self = .fusedMultiplyAdd
-        default: return nil
-        }
-    }
+    /// `automatic`, `reference` or `fused` (``FloatArithmetic/name``).
+    public init?(argument: String) { self.init(name: argument) }
 
     public static var allValueStrings: [String] { ["automatic", "reference", "fused"] }
 }

@@ -25,6 +25,9 @@ struct RunCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Threads to use (default: all cores).")
     var threads: Int?
 
+    @Option(help: "Float convolution rounding: automatic (fused multiply-adds unless the model quantizes float activations), reference (each product and sum rounded as the reference kernels do: their results bit for bit), or fused.")
+    var floatArithmetic: FloatArithmetic = .automatic
+
     @OptionGroup(title: "Resource limits") var limits: ResourceLimitOptionGroup
 
     func validate() throws {
@@ -32,7 +35,8 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let options = Interpreter.Options(threadCount: threads, resourceLimits: limits.resourceLimits())
+        var options = Interpreter.Options(threadCount: threads, resourceLimits: limits.resourceLimits())
+        options.floatArithmetic = floatArithmetic
         try Self.checkOutputDirectory(outputDirectory)
         let interpreter = try Interpreter(modelPath: model, options: options)
         guard inputs.count == interpreter.inputTensorCount else {
@@ -57,4 +61,9 @@ struct RunCommand: AsyncParsableCommand {
             throw ValidationError("--output-dir \(path) exists and is not a directory")
         }
     }
+}
+
+extension FloatArithmetic: ExpressibleByArgument {
+    /// `automatic`, `reference` or `fused` (``FloatArithmetic/name``).
+    public init?(argument: String) { self.init(name: argument) }
 }

@@ -7,6 +7,15 @@ import XCTest
 /// `Interpreter.Options.floatArithmetic`: which models count as quantizing float activations,
 /// and that the two roundings both run, differ, and agree within the float tolerance.
 final class FloatArithmeticTests: XCTestCase {
+    /// The names command lines use (`litevision run`, `bench --float-arithmetic`) round-trip.
+    func testPoliciesAreNamedAsCommandLinesSpellThem() {
+        XCTAssertEqual([FloatArithmetic.automatic, .referenceRounding, .fusedMultiplyAdd].map(\.name), ["automatic", "reference", "fused"])
+        for policy in [FloatArithmetic.automatic, .referenceRounding, .fusedMultiplyAdd] {
+            XCTAssertEqual(FloatArithmetic(name: policy.name), policy)
+        }
+        for unknown in ["", "Reference", "exact", "referenceRounding"] { XCTAssertNil(FloatArithmetic(name: unknown), unknown) }
+    }
+
     func testModelsThatQuantizeFloatActivationsAreRecognised() throws {
         XCTAssertTrue(try Model(path: TestPaths.sharedModel("yolov8n_dynamic_range_640.tflite")).quantizesFloatActivations,
                       "hybrid convolutions quantize their float inputs")

@@ -16,6 +16,22 @@ public enum FloatArithmetic: Hashable, Sendable {
     /// Fused multiply-adds in the generated float convolution kernels wherever the CPU has them.
     case fusedMultiplyAdd
 
+    /// The policy's name as command lines and configuration spell it: `automatic`,
+    /// `reference` (``referenceRounding``) or `fused` (``fusedMultiplyAdd``).
+    public var name: String {
+        switch self {
+        case .automatic: "automatic"
+        case .referenceRounding: "reference"
+        case .fusedMultiplyAdd: "fused"
+        }
+    }
+
+    /// The policy named `name` (see ``name``), or nil.
+    public init?(name: String) {
+        guard let policy = [Self.automatic, .referenceRounding, .fusedMultiplyAdd].first(where: { $0.name == name }) else { return nil }
+        self = policy
+    }
+
     /// Whether float convolutions of `model` use fused multiply-adds under this policy.
     func fusesMultiplyAdd(for model: Model) -> Bool {
         switch self {
