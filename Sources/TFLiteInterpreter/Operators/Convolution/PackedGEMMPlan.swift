@@ -50,24 +50,25 @@ enum PackedGEMMPlan {
                      node: NodeContext, what: String) throws -> PackedGEMMPlan? {
         guard filter.isConstant, filter.data != nil else { return nil }
         let depth = g.filterHeight * g.filterWidth * g.filterInputDepth
+        /// The float `filter` packed once into the panels `layout` names (its cache key with the
+        /// shape), `byteCount` bytes reserved first, by `pack`.
+        func floatPanels(_ layout: String, byteCount: Int,
+                         _ pack: (UnsafePointer<Float>, _ outputDepth: Int, _ depth: Int) throws -> AlignedArray<Float>)
+            throws -> AlignedArray<Float> {
+            try node.packedWeights(of: filter, key: "\(layout) \(g.outputDepth)x\(depth)", byteCount: byteCount, "the packed \(what)") {
+                try pack(try filter.view(as: Float.self, "the packed \(what)").base, g.outputDepth, depth)
+            }
+        }
         switch arithmetic {
         case .float(let clamp) where FloatSinglePixelGEMV.takes(g):
-            let weights = try node.packedWeights(of: filter, key: "float single-pixel panels \(g.outputDepth)x\(depth)",
-                                                 byteCount: FloatSinglePixelGEMV.packedByteCount(outputDepth: g.outputDepth,
-                                                                                                 depth: depth),
-                                                 "the packed \(what)") {
-                try FloatSinglePixelGEMV.pack(try filter.view(as: Float.self, "the packed \(what)").base,
-                                              outputDepth: g.outputDepth, depth: depth)
-            }
+            let weights = try floatPanels("float single-pixel panels",
+                                          byteCount: FloatSinglePixelGEMV.packedByteCount(outputDepth: g.outputDepth, depth: depth),
+                                          FloatSinglePixelGEMV.pack(_:outputDepth:depth:))
             return .floatSinglePixel(SinglePixelFloatGEMV(geometry: g, clamp: clamp, weights: weights))
         case .float(let clamp):
-            let weights = try node.packedWeights(of: filter, key: "float panels \(g.outputDepth)x\(depth)",
-                                                 byteCount: ConvFilterPacking.packedFloatByteCount(outputDepth: g.outputDepth,
-                                                                                                   depth: depth),
-                                                 "the packed \(what)") {
-                try ConvFilterPacking.packFloatAligned(try filter.view(as: Float.self, "the packed \(what)").base,
-                                                       outputDepth: g.outputDepth, depth: depth)
-            }
+            let weights = try floatPanels("float panels",
+                                          byteCount: ConvFilterPacking.packedFloatByteCount(outputDepth: g.outputDepth, depth: depth),
+                                          ConvFilterPacking.packFloatAligned(_:outputDepth:depth:))
             let workspace = try node.requestWorkspace(bytesPerThread: Conv2DOptimized.floatWorkspaceBytes(g),
                                                       "the float GEMM's run tables")
             return .float(PackedFloatGEMM(geometry: g, clamp: clamp, weights: weights,
