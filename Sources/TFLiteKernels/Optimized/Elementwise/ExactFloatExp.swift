@@ -53,8 +53,13 @@ enum ExactFloatExp {
         return 1 / (1 + exp(-x))
     }
 
-    /// Eight `exp`s of arguments with |x| < 88 (the caller sends others to the scalar form),
-    /// the same operations lane by lane.
+    /// Whether every lane of `x` lies in the range of the eight-lane `exp`: |x| < 88 and no NaN
+    /// (a group with another lane goes to the scalar form).
+    @inline(__always)
+    static func lanesInRange(_ x: SIMD8<Float>) -> Bool { !(any(x .>= 88) || any(x .<= -88) || any(x .!= x)) }
+
+    /// Eight `exp`s of arguments with |x| < 88 (`lanesInRange`; the caller sends others to the
+    /// scalar form), the same operations lane by lane.
     @inline(__always)
     static func exp(_ x: SIMD8<Float>) -> SIMD8<Float> {
         // Whole-vector conversions and integer steps; only the table reads go lane by lane.
@@ -100,7 +105,7 @@ enum ExactFloatExp {
             let v = UnsafeRawPointer(x + i).loadUnaligned(as: SIMD8<Float>.self)
             let low = v .< -9
             let argument = v.replacing(with: -v, where: .!low)
-            if any(argument .>= 88) || any(argument .<= -88) || any(v .!= v) {
+            if !lanesInRange(argument) {
                 for k in i..<i + 8 { scalar(k) }
             } else {
                 let e = exp(argument)

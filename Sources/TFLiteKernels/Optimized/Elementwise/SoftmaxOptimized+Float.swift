@@ -26,7 +26,7 @@ public enum SoftmaxOptimized {
             while c + 8 <= depth {
                 let argument = (UnsafeRawPointer(xi + c).loadUnaligned(as: SIMD8<Float>.self) - shift) * scale
                 var e = SIMD8<Float>()
-                if any(argument .>= 88) || any(argument .<= -88) || any(argument .!= argument) {
+                if !ExactFloatExp.lanesInRange(argument) {
                     for l in 0..<8 { e[l] = ExactFloatExp.exp(argument[l]) }
                 } else {
                     e = ExactFloatExp.exp(argument)
