@@ -14,8 +14,10 @@ differently from the reference kernels; float models: fused multiply-adds, on ev
 the reference kernels). Ours run with `--float-arithmetic reference` unless told otherwise (each
 float product and sum rounded as the reference kernels do), so every model should be bit-exact;
 `--float-arithmetic automatic` checks the default instead (fused multiply-adds in float
-convolutions unless the model quantizes float activations). A model the reference
-cannot run (custom operators) is compared as far as the reference goes: it says so. Our failure
+convolutions unless the model quantizes float activations). MediaPipe's custom operators run,
+in all three reference configurations, on MediaPipe's own kernels from its wheel
+(Scripts/goldens/mediapipe_kernels.py). A model the reference cannot run otherwise is reported
+as such. Our failure
 to run a model is reported with our error. Run it under LITEVISION_ISA or LITEVISION_JIT=0 to
 check another level's kernels. `Scripts/fetch-mediapipe-models.sh` fetches models from the wild.
 
@@ -28,7 +30,10 @@ import sys
 import tempfile
 
 import numpy as np
-from ai_edge_litert.interpreter import Interpreter, OpResolverType
+from ai_edge_litert.interpreter import InterpreterWithCustomOps, OpResolverType
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "goldens"))
+import mediapipe_kernels  # noqa: E402  MediaPipe's kernels for its custom operators
 
 
 def random_input(rng, detail):
@@ -40,8 +45,16 @@ def random_input(rng, detail):
     return np.zeros(shape, dtype=dtype)
 
 
+def interpreter_for(path, threads, resolver):
+    """The reference runtime with `resolver`; MediaPipe's kernels added for its custom operators."""
+    with open(path, "rb") as f:
+        registerers = [mediapipe_kernels.custom_op_registerer()] if mediapipe_kernels.uses_custom_kernels(f.read()) else []
+    return InterpreterWithCustomOps(model_path=path, num_threads=threads, custom_op_registerers=registerers,
+                                    experimental_op_resolver_type=resolver)
+
+
 def reference_outputs(path, inputs, threads, resolver):
-    interpreter = Interpreter(model_path=path, num_threads=threads, experimental_op_resolver_type=resolver)
+    interpreter = interpreter_for(path, threads, resolver)
     interpreter.allocate_tensors()
     for detail, value in zip(interpreter.get_input_details(), inputs):
         interpreter.set_tensor(detail["index"], value)
@@ -72,7 +85,7 @@ def main():
     for path in options.models:
         name = os.path.basename(path)
         try:
-            probe = Interpreter(model_path=path, experimental_op_resolver_type=OpResolverType.BUILTIN_WITHOUT_DEFAULT_DELEGATES)
+            probe = interpreter_for(path, 1, OpResolverType.BUILTIN_WITHOUT_DEFAULT_DELEGATES)
             probe.allocate_tensors()
         except Exception as error:  # custom operators the reference lacks
             print(f"{name:42} the reference cannot run it: {str(error).splitlines()[0][:120]}")

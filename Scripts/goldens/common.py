@@ -28,10 +28,14 @@ OPS_DIR = os.path.join(ROOT, "Tests", "Fixtures", "ops")
 def reference_interpreter(model_bytes, num_threads=1, resolver="BUILTIN_REF"):
     """An ai-edge-litert interpreter that uses the reference kernels only (or, with
     resolver="BUILTIN", the default kernels: the oracle where the two disagree, e.g. int16
-    LOGISTIC / TANH at power-of-two input scales)."""
+    LOGISTIC / TANH at power-of-two input scales). MediaPipe's custom operators run on
+    MediaPipe's own kernels (mediapipe_kernels.py)."""
     from ai_edge_litert import interpreter as litert
-    interp = litert.Interpreter(model_content=model_bytes, num_threads=num_threads,
-                                experimental_op_resolver_type=getattr(litert.OpResolverType, resolver))
+    import mediapipe_kernels
+    registerers = [mediapipe_kernels.custom_op_registerer()] if mediapipe_kernels.uses_custom_kernels(model_bytes) else []
+    interp = litert.InterpreterWithCustomOps(model_content=model_bytes, num_threads=num_threads,
+                                             custom_op_registerers=registerers,
+                                             experimental_op_resolver_type=getattr(litert.OpResolverType, resolver))
     interp.allocate_tensors()
     return interp
 

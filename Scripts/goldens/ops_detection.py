@@ -45,7 +45,8 @@ def tensor(name, shape, dtype, buffer=0, quant=None):
     return t
 
 
-def build(tensors, constants, inputs, outputs, op_inputs, op_outputs, builtin=None, custom=None, options=None):
+def build(tensors, constants, inputs, outputs, op_inputs, op_outputs, builtin=None, custom=None, options=None,
+          version=1):
     """A one-operator model. constants: {tensor index: np.ndarray} stored in buffers."""
     model = schema.ModelT()
     model.version = 3
@@ -57,7 +58,7 @@ def build(tensors, constants, inputs, outputs, op_inputs, op_outputs, builtin=No
     else:
         code.builtinCode = builtin
         code.deprecatedBuiltinCode = min(builtin, 127)
-    code.version = 1
+    code.version = version
     model.operatorCodes = [code]
     empty = schema.BufferT()
     model.buffers = [empty]
