@@ -4,7 +4,8 @@ import TFLiteSchema
 /// The MediaPipe custom operator `Convolution2DTransposeBias`: inputs (input NHWC float,
 /// weights OHWI, bias), options ``TransposeConvBiasOptions`` (a raw `TfLiteTransposeConvParams`
 /// in the custom options).
-/// Output size `stride · (in − 1) + filter − totalPadding`, no activation.
+/// Output size `stride · (in − 1) + filter − totalPadding`, no activation; each output starts at
+/// its bias and accumulates the products, as MediaPipe's kernel does (bit for bit).
 final class TransposeConvBiasOperator: OperatorKernel {
     private let op = "Convolution2DTransposeBias"
     private var geometry = ConvolutionGeometry(batches: 0, inputHeight: 0, inputWidth: 0, inputDepth: 0,
@@ -48,9 +49,9 @@ final class TransposeConvBiasOperator: OperatorKernel {
         let input = try node.input(0), filter = try node.input(1), bias = try node.input(2)
         let output = try node.output(0)
         guard geometry.outputCount > 0 else { return }
-        TransposeConvReference.float(geometry, activationMin: -.greatestFiniteMagnitude, activationMax: .greatestFiniteMagnitude,
-                                     input: try input.view(as: Float.self, op).base, filter: try filter.view(as: Float.self, op).base,
-                                     bias: try bias.view(as: Float.self, op).base,
-                                     output: try output.mutableView(as: Float.self, op).base)
+        TransposeConvReference.floatOntoBias(geometry, input: try input.view(as: Float.self, op).base,
+                                             filter: try filter.view(as: Float.self, op).base,
+                                             bias: try bias.view(as: Float.self, op).base,
+                                             output: try output.mutableView(as: Float.self, op).base)
     }
 }
