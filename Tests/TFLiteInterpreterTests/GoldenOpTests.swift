@@ -14,10 +14,12 @@ final class GoldenOpTests: XCTestCase {
     func testDetectionFamily() throws { try runFamily("detection") }
     /// Ties, constant / one-sided / all-zero inputs, NaN and infinities (`Scripts/goldens/ops_ties.py`).
     func testTiesFamily() throws { try runFamily("ties") }
+    /// MediaPipe's attention-mesh operators against MediaPipe's own kernels (`Scripts/goldens/ops_mediapipe.py`).
+    func testMediaPipeFamily() throws { try runFamily("mediapipe") }
 
     /// Families whose folder name matches none of the tests above still run, here.
     func testOtherFamilies() throws {
-        let known: Set<String> = ["convolution", "elementwise", "datamovement", "detection", "ties"]
+        let known: Set<String> = ["convolution", "elementwise", "datamovement", "detection", "ties", "mediapipe"]
         let others = Self.familyDirectories().filter { !known.contains(Self.normalized($0.lastPathComponent)) }
         guard !others.isEmpty else { throw XCTSkip("no other golden op families") }
         for family in others { try runFamily(Self.normalized(family.lastPathComponent), skipIfEmpty: false) }

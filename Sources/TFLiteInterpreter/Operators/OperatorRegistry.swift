@@ -14,6 +14,7 @@ enum OperatorRegistry {
 
     /// Custom operators by name.
     static let customs: [String: OperatorFactory] = detectionCustomFamily.merging(convolutionCustomFamily) { a, _ in a }
+        .merging(landmarksCustomFamily) { a, _ in a }
 
     /// The factory for `code`, or nil when this engine does not implement it.
     static func factory(for code: OperatorCode) -> OperatorFactory? {

@@ -17,6 +17,7 @@ enum ElementwiseMath {
     @inline(__always) static func pow(_ x: Float, _ y: Float) -> Float { powf(x, y) }
     @inline(__always) static func sin(_ x: Float) -> Float { sinf(x) }
     @inline(__always) static func cos(_ x: Float) -> Float { cosf(x) }
+    @inline(__always) static func atan2(_ y: Float, _ x: Float) -> Float { atan2f(y, x) }
     @inline(__always) static func expm1(_ x: Float) -> Float { expm1f(x) }
     @inline(__always) static func fmod(_ x: Float, _ y: Float) -> Float { fmodf(x, y) }
     @inline(__always) static func exp(_ x: Double) -> Double { libmExp(x) }
