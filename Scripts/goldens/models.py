@@ -1,4 +1,5 @@
-"""Conformance sweep goldens: every model in Models/ and ../shared/models on three inputs — a
+"""Conformance sweep goldens: every model in Models/ and ../shared/models, and the mediapipe wheel's
+models not among them (Models/mediapipe), on three inputs — a
 real photo, a constant image and seeded random input — run by the reference runtime's
 reference kernels (ai-edge-litert BUILTIN_REF). Whole outputs are stored, never samples.
 
@@ -42,7 +43,7 @@ import zlib
 
 import numpy as np
 
-from common import ROOT, run_reference
+from common import ROOT, reference_interpreter, run_reference
 
 OUT = os.path.join(ROOT, "Tests", "Fixtures", "models")
 FLOAT_TOLERANCE = 2e-3
@@ -69,6 +70,21 @@ MODELS = [
     ("shared/ssd_pets_uint8.tflite", "chelsea", (1.0, 0.0), 128),
     ("shared/yolov8n_int8_640.tflite", "motorcycle", (1 / (255.0 * 0.01865844801068306), -14.0), 0),
     ("shared/yolov8n_dynamic_range_640.tflite", "motorcycle", (1 / 255.0, 0.0), 0.5),
+    # Models from the wild: the mediapipe 0.10.14 wheel's (Scripts/fetch-mediapipe-models.sh), those
+    # not already above. MediaPipe's custom operators (attention mesh, selfie segmentation's
+    # transposed convolution) run on MediaPipe's own kernels (mediapipe_kernels.py).
+    ("Models/mediapipe/face_landmark_with_attention.tflite", "astronaut", (1 / 255.0, 0.0), 0.5),
+    ("Models/mediapipe/hand_landmark_full.tflite", "astronaut", (1 / 255.0, 0.0), 0.5),
+    ("Models/mediapipe/hand_landmark_lite.tflite", "astronaut", (1 / 255.0, 0.0), 0.5),
+    ("Models/mediapipe/hand_recrop.tflite", "astronaut", (1 / 255.0, 0.0), 0.5),
+    ("Models/mediapipe/palm_detection_full.tflite", "astronaut", (1 / 255.0, 0.0), 0.5),
+    ("Models/mediapipe/palm_detection_lite.tflite", "astronaut", (1 / 255.0, 0.0), 0.5),
+    ("Models/mediapipe/pose_detection.tflite", "astronaut", (1 / 127.5, -1.0), 0.5),
+    ("Models/mediapipe/pose_landmark_full.tflite", "astronaut", (1 / 255.0, 0.0), 0.5),
+    # Inputs in [-1, 1]: with [0, 1] random pixels, like a constant, give a mask below 1e-5
+    # everywhere (no person), which the float goldens could not tell from the constant's.
+    ("Models/mediapipe/selfie_segmentation.tflite", "astronaut", (1 / 127.5, -1.0), 0.5),
+    ("Models/mediapipe/selfie_segmentation_landscape.tflite", "astronaut", (1 / 127.5, -1.0), 0.5),
 ]
 
 # Models whose whole output is the same for every input tried, so no choice of input can
@@ -185,7 +201,6 @@ def store_outputs(directory, outputs, exact):
 
 def main(selection=()):
     """Regenerates everything, or only the `model` / `model/case` names in `selection`."""
-    from ai_edge_litert import interpreter as litert
     if not selection:
         shutil.rmtree(OUT, ignore_errors=True)
     os.makedirs(os.path.join(OUT, "images"), exist_ok=True)
@@ -198,7 +213,7 @@ def main(selection=()):
         if not os.path.exists(path):
             print(f"  skip {rel}: not present"); continue
         model_bytes = open(path, "rb").read()
-        probe = litert.Interpreter(model_content=model_bytes)
+        probe = reference_interpreter(model_bytes)
         det = probe.get_input_details()[0]
         shape = tuple(det["shape"])
         _, h, w, c = shape

@@ -3,7 +3,8 @@ import TestSupport
 import TFLiteInterpreter
 import XCTest
 
-/// The conformance sweep: every model in `Models/` and `../shared/models` on a real photo, a
+/// The conformance sweep: every model in `Models/` and `../shared/models`, and the mediapipe
+/// wheel's models not among them (`Models/mediapipe`), on a real photo, a
 /// constant image and seeded random input, against the whole outputs of the reference
 /// runtime's reference kernels (`Scripts/goldens/models.py` → `Tests/Fixtures/models`).
 /// Float models (the hybrid dynamic-range one included) within 2e-3 × max(1, max|reference|);
@@ -41,14 +42,27 @@ final class ModelGoldenTests: XCTestCase {
         try check(["yolov8n_dynamic_range_640"], threadCount: 2)
     }
 
+    /// Models from the wild, the mediapipe wheel's (`Scripts/fetch-mediapipe-models.sh`), against
+    /// the reference with MediaPipe's own kernels for its custom operators: the attention face mesh
+    /// (`Landmarks2TransformMatrix`, `TransformTensorBilinear`, `TransformLandmarks`), selfie
+    /// segmentation (`Convolution2DTransposeBias`), hands, palms and poses (float16 and sparse weights).
+    func testMediaPipeModels() throws {
+        try check(Self.mediaPipeModels)
+    }
+
+    private static let mediaPipeModels = [
+        "face_landmark_with_attention", "hand_landmark_full", "hand_landmark_lite", "hand_recrop",
+        "palm_detection_full", "palm_detection_lite", "pose_detection", "pose_landmark_full",
+        "selfie_segmentation", "selfie_segmentation_landscape"]
+
     /// Every model directory under `Tests/Fixtures/models` is in one of the tests above.
     func testEveryGoldenModelIsSwept() throws {
-        let swept: Set<String> = ["deeplabv3", "face_detection_short_range", "face_detection_full_range",
+        let swept = Set<String>(["deeplabv3", "face_detection_short_range", "face_detection_full_range",
                                   "face_detection_full_range_sparse", "face_detection_back", "face_landmark",
                                   "iris_landmark", "classifier_utensils_float", "classifier_nonsquare_float",
                                   "efficientnet_lite0", "classifier_mobilenet_v2_uint8", "classifier_stopsign_int8",
                                   "ssd_fish_uint8", "ssd_pets_uint8", "yolov8n_int8_640", "yolov8n_dynamic_range_640",
-                                  "images"]
+                                  "images"]).union(Self.mediaPipeModels)
         let present = try FileManager.default.contentsOfDirectory(atPath: TestPaths.fixturesDirectory
             .appendingPathComponent("models").path)
         XCTAssertEqual(Set(present).subtracting(swept), [], "golden models that no test runs")

@@ -33,7 +33,8 @@ public enum TestPaths {
     public static func model(_ name: String) throws -> String {
         let path = modelsDirectory.appendingPathComponent(name).path
         guard FileManager.default.fileExists(atPath: path) else {
-            throw TestEnvironment.missing("Models/\(name) is absent: run Scripts/fetch-models.sh")
+            let fetch = name.hasPrefix("mediapipe/") ? "Scripts/fetch-mediapipe-models.sh" : "Scripts/fetch-models.sh"
+            throw TestEnvironment.missing("Models/\(name) is absent: run \(fetch)")
         }
         return path
     }
