@@ -5,14 +5,18 @@ import TFLiteSchema
 /// weights OHWI, bias), options ``TransposeConvBiasOptions`` (a raw `TfLiteTransposeConvParams`
 /// in the custom options).
 /// Output size `stride · (in − 1) + filter − totalPadding`, no activation; each output starts at
-/// its bias and accumulates the products, as MediaPipe's kernel does (bit for bit).
+/// its bias and accumulates the products, as MediaPipe's kernel does (bit for bit;
+/// ``TransposeConvOntoBiasOptimized`` gathers them per output in the same order).
 final class TransposeConvBiasOperator: OperatorKernel {
     private let op = "Convolution2DTransposeBias"
     private var geometry = ConvolutionGeometry(batches: 0, inputHeight: 0, inputWidth: 0, inputDepth: 0,
                                                filterHeight: 0, filterWidth: 0, filterInputDepth: 0,
                                                outputHeight: 0, outputWidth: 0, outputDepth: 0)
+    /// One batch of input in channel planes (``TransposeConvOntoBiasOptimized``).
+    private var planes: ScratchArray<Float>?
 
     func prepare(_ node: NodeContext) throws {
+        planes = nil  // invoke runs only what the last successful prepare decided
         let input = try node.input(0), filter = try node.input(1), bias = try node.input(2)
         let output = try node.output(0)
         try ConvSupport.requireRank(input, 4, "input", op: op)
@@ -41,6 +45,8 @@ final class TransposeConvBiasOperator: OperatorKernel {
                                        filterHeight: fh, filterWidth: fw, filterInputDepth: cin,
                                        outputHeight: outH, outputWidth: outW, outputDepth: cout,
                                        strideHeight: strideH, strideWidth: strideW, padTop: padH / 2, padLeft: padW / 2)
+        planes = try node.requestScratch(Float.self, count: TransposeConvOntoBiasOptimized.planeCount(geometry),
+                                         "the input in channel planes")
         output.type = .float32
         output.shape = [n, outH, outW, cout]
     }
@@ -49,9 +55,10 @@ final class TransposeConvBiasOperator: OperatorKernel {
         let input = try node.input(0), filter = try node.input(1), bias = try node.input(2)
         let output = try node.output(0)
         guard geometry.outputCount > 0 else { return }
-        TransposeConvReference.floatOntoBias(geometry, input: try input.view(as: Float.self, op).base,
-                                             filter: try filter.view(as: Float.self, op).base,
-                                             bias: try bias.view(as: Float.self, op).base,
-                                             output: try output.mutableView(as: Float.self, op).base)
+        guard let planes else { throw InterpreterError.invocationFailed("\(op): not prepared") }
+        TransposeConvOntoBiasOptimized.run(geometry, input: try input.view(as: Float.self, op).base,
+                                           filter: try filter.view(as: Float.self, op).base,
+                                           bias: try bias.view(as: Float.self, op).base,
+                                           output: try output.mutableView(as: Float.self, op).base, planes: planes.pointer)
     }
 }
