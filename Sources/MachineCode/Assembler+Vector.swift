@@ -223,6 +223,8 @@ extension Assembler {
 
     /// A `vcmpps` predicate (imm8): quiet comparisons, so NaN never raises an exception.
     public enum FloatComparison: UInt8, Sendable {
+        /// Either is NaN: UNORD_Q (`vcmpps x, a, a, .unordered` finds a's NaN lanes).
+        case unordered = 0x03
         /// `a < b` (false when either is NaN): LT_OQ.
         case less = 0x11
         /// `a ≤ b` (false when either is NaN): LE_OQ.

@@ -24,6 +24,22 @@ final class ExactFloatExpTests: XCTestCase {
             bits &+= 997
         }
         for _ in 0..<200_000 { inputs.append(Float(bitPattern: UInt32(truncatingIfNeeded: rng.next()))) }
+        // Every float from −110 to −88: the eight-lane form's subnormal results, and its zeros below
+        // the table method's range.
+        let subnormalResults = Array(sequence(first: Float(-110), next: { $0.nextUp < -88 ? $0.nextUp : nil }))
+            + [-.infinity, -1e30, -.greatestFiniteMagnitude, -0x1.9fe368p6, -0x1.9fe366p6, -0x1.9fe36ap6, -104, -200]
+        inputs += subnormalResults
+        var vectorDiffering: [Float] = []
+        for start in stride(from: 0, to: subnormalResults.count - 7, by: 8) {
+            let v = SIMD8(subnormalResults[start ..< start + 8])
+            guard ExactFloatExp.lanesInRange(v) else { continue }
+            let e = ExactFloatExp.exp(v)
+            for lane in 0..<8 where e[lane].bitPattern != expf(v[lane]).bitPattern { vectorDiffering.append(v[lane]) }
+        }
+        XCTAssertEqual(vectorDiffering.count, 0, "the eight-lane exp differs from expf at \(vectorDiffering.prefix(5))")
+        XCTAssertTrue(ExactFloatExp.lanesInRange(SIMD8(repeating: -.infinity)))
+        XCTAssertFalse(ExactFloatExp.lanesInRange(SIMD8(repeating: 88)))
+        XCTAssertFalse(ExactFloatExp.lanesInRange(SIMD8(repeating: .nan)))
         var differing: [Float] = []
         for x in inputs {
             let ours = ExactFloatExp.exp(x), libm = expf(x)
@@ -49,7 +65,7 @@ final class ExactFloatExpTests: XCTestCase {
             (\A.source, F.source), (\A.destination, F.destination), (\A.count, F.count), (\A.table, F.table),
             (\A.inverseLn2N, F.inverseLn2N), (\A.shift, F.shift), (\A.c0, F.c0), (\A.c1, F.c1), (\A.c2, F.c2),
             (\A.oneDouble, F.oneDouble), (\A.lowerBound, F.lowerBound), (\A.upperBound, F.upperBound),
-            (\A.specialBound, F.specialBound), (\A.oneFloat, F.oneFloat), (\A.signBit, F.signBit)]
+            (\A.zeroBound, F.zeroBound), (\A.oneFloat, F.oneFloat), (\A.signBit, F.signBit)]
         for (path, offset) in fields { XCTAssertEqual(MemoryLayout<A>.offset(of: path), Int(offset), "\(path)") }
         let x: [Float] = [1, 2], other = [UInt64](repeating: 0, count: 32)
         var out: [Float] = [0, 0]
@@ -83,7 +99,9 @@ final class ExactFloatExpTests: XCTestCase {
             bits &+= 331
         }
         for _ in 0..<300_000 { x.append(Float(bitPattern: UInt32(truncatingIfNeeded: rng.next()))) }
+        let lowest = ExactFloatExp.lowestTableArgument
         let edges: [Float] = [-88, Float(-88).nextUp, Float(-88).nextDown, -87.5, -85.5, -9, Float(-9).nextUp, Float(-9).nextDown,
+                              lowest, lowest.nextUp, lowest.nextDown, -100, -95.25, -103.3,
                               ExactFloatExp.logisticOne, ExactFloatExp.logisticOne.nextUp, ExactFloatExp.logisticOne.nextDown,
                               88, 89, 100, .nan, -.nan, .infinity, -.infinity, 0, -0.0, .leastNonzeroMagnitude,
                               -.leastNonzeroMagnitude, .greatestFiniteMagnitude, -.greatestFiniteMagnitude]
@@ -132,7 +150,7 @@ final class ExactFloatExpTests: XCTestCase {
         }
     }
 
-    /// The generated kernel itself stops before a step holding a NaN or a value ≤ −88, having
+    /// The generated kernel itself stops before a step holding a NaN, having
     /// written nothing of that step, and otherwise writes `count / 8 · 8` values.
     func testGeneratedLogisticStopsBeforeStepsItCannotCompute() throws {
         guard let cpu = CPUFeatures.current?.supportedLevel, cpu >= .avx2 else {
@@ -142,8 +160,11 @@ final class ExactFloatExpTests: XCTestCase {
             let kernels = try GeneratedKernels(level: level)   // owns the code: alive to the end of the loop body
             for (timesInput, kernel) in [(false, try XCTUnwrap(kernels.exactLogistic).plain),
                                          (true, try XCTUnwrap(kernels.exactLogistic).timesInput)] {
-                for (special, position, count, written) in [(Float.nan, 19, 40, 16), (-88, 8, 40, 8), (-1000, 3, 40, 0),
-                                                            (-87.99, 19, 40, 40), (.infinity, 0, 43, 40), (-.infinity, 39, 40, 32)] {
+                let lowest = ExactFloatExp.lowestTableArgument
+                for (special, position, count, written) in [(Float.nan, 19, 40, 16), (-Float.nan, 3, 40, 0),
+                                                            (lowest, 8, 40, 40), (lowest.nextDown, 3, 40, 40),
+                                                            (-1000, 3, 40, 40), (-88, 8, 40, 40),
+                                                            (.infinity, 0, 43, 40), (-.infinity, 39, 40, 40)] {
                     var x = (0..<count).map { Float($0) / 4 - 5 }
                     x[position] = special
                     var out = [Float](repeating: 7, count: count)

@@ -26,6 +26,10 @@ enum ExactFloatExp {
     static let c0: Double = 0x1.c6af84b912394p-5 / 32768
     static let c1: Double = 0x1.ebfce50fac4f3p-3 / 1024
     static let c2: Double = 0x1.62e42ff0c52d6p-1 / 32
+    /// The lowest argument of the table method: below it the C library's `expf` returns 0 without
+    /// it (e^x < 2^-150). Down to it the method holds, subnormal results included (its double
+    /// result rounds to the float subnormal as the C library's does).
+    static let lowestTableArgument: Float = -0x1.9fe368p6
     /// Above this the reference's logistic is exactly 1.
     static let logisticOne: Float = 16.619047164916992188
 
@@ -53,13 +57,13 @@ enum ExactFloatExp {
         return 1 / (1 + exp(-x))
     }
 
-    /// Whether every lane of `x` lies in the range of the eight-lane `exp`: |x| < 88 and no NaN
+    /// Whether every lane of `x` lies in the range of the eight-lane `exp`: below 88 and no NaN
     /// (a group with another lane goes to the scalar form).
     @inline(__always)
-    static func lanesInRange(_ x: SIMD8<Float>) -> Bool { !(any(x .>= 88) || any(x .<= -88) || any(x .!= x)) }
+    static func lanesInRange(_ x: SIMD8<Float>) -> Bool { !(any(x .>= 88) || any(x .!= x)) }
 
-    /// Eight `exp`s of arguments with |x| < 88 (`lanesInRange`; the caller sends others to the
-    /// scalar form), the same operations lane by lane.
+    /// Eight `exp`s of arguments below 88 and not NaN (`lanesInRange`; the caller sends others to
+    /// the scalar form), the same operations lane by lane; 0 below ``lowestTableArgument``, −∞ included.
     @inline(__always)
     static func exp(_ x: SIMD8<Float>) -> SIMD8<Float> {
         // Whole-vector conversions and integer steps; only the table reads go lane by lane.
@@ -75,13 +79,13 @@ enum ExactFloatExp {
         let scale = unsafeBitCast(entries &+ (ki &<< 47), to: SIMD8<Double>.self)
         let p = c0 * r + c1
         let y = (p * (r * r) + (c2 * r + 1)) * scale
-        return SIMD8<Float>(y)
+        return SIMD8<Float>(y).replacing(with: 0, where: x .< lowestTableArgument)
     }
 
     /// `out[i] = logistic(x[i])` for `count` elements, or `x[i] · logistic(x[i])` with
     /// `timesInput` (LOGISTIC then MUL by its input, as one pass): in generated code where the
     /// process has it (`ExactLogisticAVX`), else eight at a time in portable SIMD; a group of
-    /// eight holding a NaN or an exp argument of magnitude ≥ 88 runs element by element.
+    /// eight holding a NaN or an exp argument ≥ 88 (`lanesInRange`) runs element by element.
     /// `kernels`: the generated code to use (tests pass each level's; nil: the portable loop).
     static func logistic(_ x: UnsafePointer<Float>, _ out: UnsafeMutablePointer<Float>, count: Int, timesInput: Bool = false,
                          kernels: GeneratedKernels? = GeneratedKernels.current) {

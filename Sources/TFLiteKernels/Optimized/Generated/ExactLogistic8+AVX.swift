@@ -13,8 +13,10 @@ import MachineCode
 /// With `timesInput`, each result is multiplied by its input after that (`σ(x) · x`, the SiLU
 /// that converters write as LOGISTIC then MUL, fused by the interpreter).
 ///
-/// A step whose values hold a NaN or a value ≤ −88 (where `expf` leaves the table method) ends
-/// the call before it is written: the caller runs that step in Swift and calls again.
+/// Below `ExactFloatExp.lowestTableArgument` (−103.97: `expf` leaves the table method and returns
+/// 0) a value's result is 0; down to it, subnormal results included, the method is the C
+/// library's, so segmentation logits far below −88 stay in the generated loop. A step whose values
+/// hold a NaN ends the call before it is written: the caller runs that step in Swift and calls again.
 ///
 /// C signature (System V): `(arguments) -> Int`, a pointer to `GeneratedLogisticArguments`;
 /// returns how many values were written: `count / 8 · 8` unless a step stopped the call.
@@ -94,15 +96,16 @@ enum ExactLogisticAVX {
         let table = (0..<4).map { zmm(22 + $0) }
         a.mov(.rax, .mem(.rdi, disp: Field.table))
         for (i, t) in table.enumerated() { a.vmovups(t, .mem(.rax, disp: Int32(64 * i))) }
-        let low = ymm(26), high = ymm(27), special = ymm(28), one = ymm(29), sign = ymm(30)
-        for (register, field) in [(low, Field.lowerBound), (high, Field.upperBound), (special, Field.specialBound),
+        let low = ymm(26), high = ymm(27), zeroBelow = ymm(28), one = ymm(29), sign = ymm(30), zero = ymm(8)
+        for (register, field) in [(low, Field.lowerBound), (high, Field.upperBound), (zeroBelow, Field.zeroBound),
                                   (one, Field.oneFloat), (sign, Field.signBit)] {
             a.vbroadcastss(register, .mem(.rdi, disp: field))
         }
+        a.vpxor(zero, zero, zero)
         a.countedLoop(steps, advancing: [(source, .bytes(32)), (destination, .bytes(32))]) { a in
             let v = ymm(0), argument = ymm(1)
             a.vmovups(v, .mem(source))
-            a.vcmpps(k(1), v, .register(special), .notGreater)
+            a.vcmpps(k(1), v, .register(v), .unordered)
             a.kortestw(k(1), k(1))
             a.j(.notEqual, stop)
             a.vcmpps(k(2), v, .register(low), .less)
@@ -130,6 +133,8 @@ enum ExactLogisticAVX {
             a.vdivps(result, one, result)
             a.vpblendmd(result, result, e, mask: k(2))
             a.vpblendmd(result, result, one, mask: k(3))
+            a.vcmpps(k(5), v, .register(zeroBelow), .less)
+            a.vpblendmd(result, result, zero, mask: k(5))
             if timesInput { a.vmulps(result, result, v) }
             a.vmovups(.mem(destination), result)
         }
@@ -146,8 +151,7 @@ enum ExactLogisticAVX {
         a.countedLoop(steps, advancing: [(source, .bytes(32)), (destination, .bytes(32))]) { a in
             let v = ymm(0), mask = ymm(1), bound = ymm(2), argument = ymm(3)
             a.vmovups(v, .mem(source))
-            a.vbroadcastss(bound, .mem(.rdi, disp: Field.specialBound))
-            a.vcmpps(mask, v, .register(bound), .notGreater)
+            a.vcmpps(mask, v, .register(v), .unordered)
             a.vmovmskps(.rax, mask)
             a.test(.rax, .rax, width: .dword)
             a.j(.notEqual, stop)
@@ -185,6 +189,11 @@ enum ExactLogisticAVX {
             a.vbroadcastss(selector, .mem(.rdi, disp: Field.upperBound))
             a.vcmpps(selector, v, .register(selector), .greater)
             a.vblendvps(result, result, one, selector)
+            a.vbroadcastss(selector, .mem(.rdi, disp: Field.zeroBound))
+            a.vcmpps(selector, v, .register(selector), .less)
+            let zero = ymm(4)
+            a.vpxor(zero, zero, zero)
+            a.vblendvps(result, result, zero, selector)
             if timesInput { a.vmulps(result, result, v) }
             a.vmovups(.mem(destination), result)
         }
@@ -201,14 +210,14 @@ struct GeneratedLogisticArguments {
     var table: UnsafeRawPointer
     var inverseLn2N = ExactFloatExp.invLn2N, shift = ExactFloatExp.shift
     var c0 = ExactFloatExp.c0, c1 = ExactFloatExp.c1, c2 = ExactFloatExp.c2, oneDouble = 1.0
-    var lowerBound: Float = -9, upperBound = ExactFloatExp.logisticOne, specialBound: Float = -88, oneFloat: Float = 1
+    var lowerBound: Float = -9, upperBound = ExactFloatExp.logisticOne, zeroBound: Float = ExactFloatExp.lowestTableArgument, oneFloat: Float = 1
     var signBit: Float = -0.0
 
     /// Byte offsets of the fields (checked against `MemoryLayout` by the kernel tests).
     enum Field {
         static let source: Int32 = 0, destination: Int32 = 8, count: Int32 = 16, table: Int32 = 24
         static let inverseLn2N: Int32 = 32, shift: Int32 = 40, c0: Int32 = 48, c1: Int32 = 56, c2: Int32 = 64, oneDouble: Int32 = 72
-        static let lowerBound: Int32 = 80, upperBound: Int32 = 84, specialBound: Int32 = 88, oneFloat: Int32 = 92, signBit: Int32 = 96
+        static let lowerBound: Int32 = 80, upperBound: Int32 = 84, zeroBound: Int32 = 88, oneFloat: Int32 = 92, signBit: Int32 = 96
     }
 }
 
