@@ -18,14 +18,21 @@ that its first cold start is the process's first interpreter, as `bench` is for 
 `--cap-isa LEVEL` (sse2|avx2|avxvnni|avx512|avx512vnni) first caps the instruction sets the runtime's
 kernels may use (Scripts/reference_isa_cap.py); each entry then carries "isa_cap", or the error
 saying why the cap failed.
+Models with MediaPipe's custom operators run them on MediaPipe's own kernels (from its wheel,
+Scripts/goldens/mediapipe_kernels.py), prepared before any timing, beside either resolver's kernels.
 `--check` only verifies that ai_edge_litert and numpy import (exit status 3 when not).
 Install the runtime with: python3 -m pip install ai-edge-litert
 """
 import argparse
 import json
 import math
+import os
 import sys
 import time
+
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "goldens"))
+import mediapipe_kernels  # noqa: E402  MediaPipe's kernels for its custom operators
 
 
 def load_runtime():
@@ -113,6 +120,14 @@ def main():
                  "xnnpack": litert.OpResolverType.AUTO}
     results = []
     for model in args.model:
+        registerers = []  # MediaPipe's own kernels for its custom operators, prepared before timing
+        with open(model, "rb") as f:
+            needs_mediapipe = mediapipe_kernels.uses_custom_kernels(f.read())
+        if needs_mediapipe:
+            try:
+                registerers = [mediapipe_kernels.custom_op_registerer()]
+            except Exception as error:  # no wheel (offline) or an unknown layout: the runtime reports the ops
+                print(f"reference-bench: MediaPipe's kernels unavailable: {error}", file=sys.stderr)
         for threads in args.threads or [1]:
             for runtime in args.runtime or (["xnnpack", "builtin"] if args.xnnpack_first else ["builtin", "xnnpack"]):
                 entry = {"model": model, "threads": threads, "runtime": runtime}
@@ -124,8 +139,9 @@ def main():
                     continue
                 try:
                     start = time.perf_counter()
-                    interpreter = litert.Interpreter(model_path=model, num_threads=threads,
-                                                     experimental_op_resolver_type=resolvers[runtime])
+                    interpreter = litert.InterpreterWithCustomOps(model_path=model, num_threads=threads,
+                                                                  custom_op_registerers=registerers,
+                                                                  experimental_op_resolver_type=resolvers[runtime])
                     interpreter.allocate_tensors()
                     random_inputs(np, interpreter, np.random.default_rng(0x5EED))
                     interpreter.invoke()
