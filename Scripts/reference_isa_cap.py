@@ -18,6 +18,8 @@ import ctypes
 import os
 import subprocess
 
+from native_symbols import load_address, symbols as library_symbols
+
 # Byte offsets in the x86-64 `struct cpuinfo_x86_isa`, with the /proc/cpuinfo flag each mirrors;
 # together they identify the layout (features this CPU has and features it lacks).
 LAYOUT = {16: "pni", 17: "ssse3", 18: "sse4_1", 19: "sse4_2", 22: "avx", 23: "avx_vnni", 24: "fma", 27: "f16c",
@@ -37,31 +39,6 @@ CLEARED = {
 
 class CapError(Exception):
     """Why the reference runtime could not be capped."""
-
-
-def _symbols(library, names):
-    """Offsets (and sizes) of the local symbols `names` in `library`, from `nm -S`."""
-    try:
-        listing = subprocess.run(["nm", "-S", library], capture_output=True, text=True, check=True).stdout
-    except (OSError, subprocess.CalledProcessError) as error:
-        raise CapError(f"cannot list the symbols of {library} with nm: {error}")
-    found = {}
-    for line in listing.splitlines():
-        fields = line.split()
-        if fields and fields[-1] in names:
-            found[fields[-1]] = (int(fields[0], 16), int(fields[1], 16) if len(fields) == 4 else 0)
-    return found
-
-
-def _load_address(library):
-    """Where this process mapped `library`'s first segment, from /proc/self/maps."""
-    real = os.path.realpath(library)
-    with open("/proc/self/maps") as maps:
-        for line in maps:
-            fields = line.split()
-            if len(fields) >= 6 and fields[5] == real and int(fields[2], 16) == 0:
-                return int(fields[0].split("-")[0], 16)
-    return None
 
 
 def _cpu_flags():
@@ -85,10 +62,13 @@ def cap(level):
         library = os.path.join(folder, name)
         if not name.endswith(".so"):
             continue
-        base = _load_address(library)
+        base = load_address(library)
         if base is None:
             continue
-        symbols = _symbols(library, {"cpuinfo_initialize", "cpuinfo_isa"})
+        try:
+            symbols = library_symbols(library, {"cpuinfo_initialize", "cpuinfo_isa"})
+        except (OSError, subprocess.CalledProcessError) as error:
+            raise CapError(f"cannot list the symbols of {library} with nm: {error}")
         if len(symbols) < 2:
             continue
         (initialize, _), (record, size) = symbols["cpuinfo_initialize"], symbols["cpuinfo_isa"]

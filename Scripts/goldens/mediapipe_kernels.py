@@ -9,8 +9,8 @@ mediapipe 0.10.14 wheel (PyPI) carries those kernels, compiled, in
 
 1. the wheel is downloaded once (nothing is installed) and the library, with the graphics
    libraries it links, is extracted into a cache directory;
-2. the library is loaded with ctypes; its symbol table (`nm`: the functions are local, not
-   exported) gives each `Register…()` function's address, which returns the kernel's
+2. the library is loaded with ctypes; its symbol table (`nm`, Scripts/native_symbols.py: the
+   functions are local, not exported) gives each `Register…()` function's address, which returns the kernel's
    `TfLiteRegistration`;
 3. each registration is checked before use: its `prepare` and `invoke` fields must be set and its
    `custom_name` and `version` fields must read as the operator's name and version (or be unset,
@@ -29,6 +29,9 @@ import os
 import subprocess
 import sys
 import zipfile
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import native_symbols  # noqa: E402  (Scripts/)
 
 WHEEL = "mediapipe==0.10.14"
 CACHE = os.path.join(os.path.expanduser("~"), ".cache", "litevision", "mediapipe-0.10.14")
@@ -69,13 +72,8 @@ def _library():
 
 
 def _symbols(path, names):
-    """Addresses (relative to the library's load base) of `names` in the library's symbol table."""
-    table = subprocess.run(["nm", path], capture_output=True, text=True, check=True).stdout
-    found = {}
-    for line in table.splitlines():
-        parts = line.split()
-        if len(parts) == 3 and parts[2] in names:
-            found[parts[2]] = int(parts[0], 16)
+    """Offsets of `names` in the library's symbol table; every one must be there."""
+    found = {name: offset for name, (offset, _) in native_symbols.symbols(path, names).items()}
     missing = set(names) - set(found)
     if missing:
         raise RuntimeError(f"{os.path.basename(path)}: symbols not found: {sorted(missing)}")
@@ -83,14 +81,10 @@ def _symbols(path, names):
 
 
 def _load_base(path):
-    """Where the loaded library's first segment (file offset 0) is mapped in this process."""
-    real = os.path.realpath(path)
-    with open("/proc/self/maps") as maps:
-        for line in maps:
-            fields = line.split()
-            if len(fields) >= 6 and fields[2] == "00000000" and os.path.realpath(fields[5]) == real:
-                return int(fields[0].split("-")[0], 16)
-    raise RuntimeError(f"{path} is not mapped")
+    base = native_symbols.load_address(path)
+    if base is None:
+        raise RuntimeError(f"{path} is not mapped")
+    return base
 
 
 _kept = []  # registrations and names the resolver points at: alive for the process

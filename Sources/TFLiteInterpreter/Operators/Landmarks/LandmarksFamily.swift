@@ -25,7 +25,7 @@ enum LandmarksSupport {
         for i in 0..<inputs { try ConvSupport.requireType(try node.input(i), [.float32], "input \(i)", op: op) }
     }
 
-    /// Checks that `tensor` (rank `rank`, batch 1: MediaPipe's kernels compute the first batch only).
+    /// Checks that `tensor` has rank `rank` and batch 1 (MediaPipe's kernels compute the first batch only).
     static func checkBatchOne(_ tensor: RuntimeTensor, rank: Int, _ what: String, op: String) throws {
         try ConvSupport.requireRank(tensor, rank, what, op: op)
         guard tensor.shape[0] == 1 else {
@@ -33,10 +33,13 @@ enum LandmarksSupport {
         }
     }
 
-    /// Checks that `matrix` holds the first two rows of a 4 × 4 transform (8 values).
-    static func checkMatrix(_ matrix: RuntimeTensor, op: String) throws {
+    /// Checks a transform node (`TransformTensorBilinear`, `TransformLandmarks`) as ``checkNode(_:inputs:)``
+    /// with two inputs, the second a matrix holding the first two rows of a 4 × 4 transform (8 values).
+    static func checkTransformNode(_ node: NodeContext) throws {
+        try checkNode(node, inputs: 2)
+        let matrix = try node.input(1)
         guard matrix.elementCount >= 8 else {
-            throw InterpreterError.invalidShape("\(op): the matrix \(matrix.shape) has fewer than the 8 values of a 4 × 4 transform's first two rows")
+            throw InterpreterError.invalidShape("\(node.code.displayName): the matrix \(matrix.shape) has fewer than the 8 values of a 4 × 4 transform's first two rows")
         }
     }
 }

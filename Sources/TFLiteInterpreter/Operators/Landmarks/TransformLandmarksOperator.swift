@@ -8,13 +8,12 @@ final class TransformLandmarksOperator: OperatorKernel {
 
     func prepare(_ node: NodeContext) throws {
         let op = Self.op
-        try LandmarksSupport.checkNode(node, inputs: 2)
+        try LandmarksSupport.checkTransformNode(node)
         let input = try node.input(0), output = try node.output(0)
         try LandmarksSupport.checkBatchOne(input, rank: 3, "landmarks", op: op)
         guard input.shape[2] == 2 || input.shape[2] == 3 else {
             throw InterpreterError.invalidShape("\(op): landmarks \(input.shape) must have 2 or 3 values each")
         }
-        try LandmarksSupport.checkMatrix(try node.input(1), op: op)
         output.type = .float32
         output.shape = input.shape
     }

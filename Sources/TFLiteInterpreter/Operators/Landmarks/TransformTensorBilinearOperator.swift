@@ -10,10 +10,9 @@ final class TransformTensorBilinearOperator: OperatorKernel {
 
     func prepare(_ node: NodeContext) throws {
         let op = Self.op
-        try LandmarksSupport.checkNode(node, inputs: 2)
+        try LandmarksSupport.checkTransformNode(node)
         let input = try node.input(0), output = try node.output(0)
         try LandmarksSupport.checkBatchOne(input, rank: 4, "input", op: op)
-        try LandmarksSupport.checkMatrix(try node.input(1), op: op)
         try LandmarksSupport.checkBatchOne(output, rank: 4, "output", op: op)
         guard output.shape[3] <= input.shape[3] else {
             throw InterpreterError.invalidShape("\(op): output \(output.shape) has more channels than input \(input.shape)")
