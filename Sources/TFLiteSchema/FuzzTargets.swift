@@ -28,6 +28,7 @@ enum FuzzTargets {
                 }
                 _ = try? DetectionPostProcessOptions(customOptions: op.customOptions)
                 _ = try? TransposeConvBiasOptions(customOptions: op.customOptions)
+                _ = try? LandmarksToTransformMatrixOptions(customOptions: op.customOptions)
                 if let map = try? FlexBufferMap(bytes: op.customOptions) { touch(map, depth: 0) }
             }
         }

@@ -5,7 +5,7 @@ import TestSupport
 import XCTest
 
 /// Bounded mutation fuzzing of `.npy` reading and of model load → allocate → invoke on the
-/// hostile and interpreter fixtures (FUZZ_SECONDS per target; see `Scripts/fuzz.sh formats`).
+/// hostile, interpreter and MediaPipe-operator fixtures (FUZZ_SECONDS per target; see `Scripts/fuzz.sh formats`).
 final class FormatFuzzTests: XCTestCase {
     func testMutatedNumPyFilesParseOrThrow() throws {
         let seeds = try [
@@ -26,7 +26,10 @@ final class FormatFuzzTests: XCTestCase {
         let root = TestPaths.fixturesDirectory
         let names = ["hostile/depthwise_resizable.tflite", "hostile/unused_gigabyte_fills.tflite",
                      "hostile/mul_scale_product_overflow.tflite", "hostile/softmax_nan_beta.tflite",
-                     "interpreter/dynamic_chain/model.tflite", "interpreter/two_inputs/model.tflite"]
+                     "interpreter/dynamic_chain/model.tflite", "interpreter/two_inputs/model.tflite",
+                     // MediaPipe's custom operators: options, landmark indices and crop shapes.
+                     "ops/mediapipe/landmarks_to_matrix_varied_photo/model.tflite",
+                     "ops/mediapipe/transform_tensor_bilinear_half_outside/model.tflite"]
         let seeds = try names.map { try [UInt8](Data(contentsOf: root.appendingPathComponent($0))) }
         // A mutated shape may ask for gigabytes legally; 16 MiB per tensor, 64 MiB in all here.
         var limits = ResourceLimits()
