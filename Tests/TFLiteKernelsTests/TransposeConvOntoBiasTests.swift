@@ -5,8 +5,8 @@ import XCTest
 /// The gathered, vectorized Convolution2DTransposeBias kernel against the reference scatter, bit
 /// for bit, on random geometries: strides 1 to 3, filters smaller and larger than the stride (taps
 /// that overlap, and phases with no tap), the padding SAME gives and none, widths below and above
-/// the eight-lane block, several batches and channel counts; with ties (values on a coarse grid)
-/// and signed zeros.
+/// the eight-lane block, several batches and channel counts, output rows in random chunks; with
+/// ties (values on a coarse grid) and signed zeros.
 final class TransposeConvOntoBiasTests: XCTestCase {
     func testMatchesTheReferenceScatterBitForBit() {
         var rng = SeededGenerator(seed: 0x7C0B)
@@ -27,7 +27,14 @@ final class TransposeConvOntoBiasTests: XCTestCase {
             var expected = [Float](repeating: .nan, count: g.outputCount), actual = expected
             var planes = [Float](repeating: .nan, count: TransposeConvOntoBiasOptimized.planeCount(g))
             TransposeConvReference.floatOntoBias(g, input: input, filter: filter, bias: bias, output: &expected)
-            TransposeConvOntoBiasOptimized.run(g, input: input, filter: filter, bias: bias, output: &actual, planes: &planes)
+            TransposeConvOntoBiasOptimized.makePlanes(g, input: input, planes: &planes)
+            // Output rows in random chunks, as the thread pool splits them.
+            var row = 0, rowCount = n * g.outputHeight
+            while row < rowCount {
+                let end = min(rowCount, row + rng.int(1...4))
+                TransposeConvOntoBiasOptimized.run(g, planes: planes, filter: filter, bias: bias, output: &actual, rows: row..<end)
+                row = end
+            }
             XCTAssertEqual(actual.map(\.bitPattern), expected.map(\.bitPattern), "trial \(trial): \(g)")
         }
     }

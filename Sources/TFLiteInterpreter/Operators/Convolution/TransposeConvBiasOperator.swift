@@ -56,9 +56,15 @@ final class TransposeConvBiasOperator: OperatorKernel {
         let output = try node.output(0)
         guard geometry.outputCount > 0 else { return }
         guard let planes else { throw InterpreterError.invocationFailed("\(op): not prepared") }
-        TransposeConvOntoBiasOptimized.run(geometry, input: try input.view(as: Float.self, op).base,
-                                           filter: try filter.view(as: Float.self, op).base,
-                                           bias: try bias.view(as: Float.self, op).base,
-                                           output: try output.mutableView(as: Float.self, op).base, planes: planes.pointer)
+        let g = geometry, plane = planes.pointer
+        let weights = try filter.view(as: Float.self, op).base, biases = try bias.view(as: Float.self, op).base
+        let out = try output.mutableView(as: Float.self, op).base
+        TransposeConvOntoBiasOptimized.makePlanes(g, input: try input.view(as: Float.self, op).base, planes: plane)
+        let rowWork = g.outputWidth * g.outputDepth * max(1, g.inputDepth * g.filterHeight * g.filterWidth
+                                                              / (g.strideHeight * g.strideWidth))
+        node.threads.parallelFor(g.batches * g.outputHeight,
+                                 minChunk: WorkSplitPolicy.minChunk(work: WorkSplitPolicy.floatGEMMMultiplyAdds, workPerUnit: rowWork)) { rows in
+            TransposeConvOntoBiasOptimized.run(g, planes: plane, filter: weights, bias: biases, output: out, rows: rows)
+        }
     }
 }

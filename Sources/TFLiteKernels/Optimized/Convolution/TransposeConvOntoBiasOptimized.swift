@@ -6,41 +6,48 @@
 ///
 /// The outputs of one row whose columns share a phase (`(column + padLeft) mod strideWidth`) take
 /// their products from the same filter columns at consecutive input columns: eight of them run as
-/// the lanes of one vector, over the input laid out in channel planes (`[row][channel][column]`,
-/// one batch at a time in `planes`). Outputs whose taps leave the input run one at a time.
+/// the lanes of one vector, over the input laid out in channel planes (`[batch][row][channel][column]`,
+/// ``makePlanes(_:input:planes:)``). Outputs whose taps leave the input run one at a time. Output
+/// rows are independent: ``run(_:planes:filter:bias:output:rows:)`` takes any range of them.
 public enum TransposeConvOntoBiasOptimized {
-    /// Floats of `planes` scratch ``run(_:input:filter:bias:output:planes:)`` needs: one batch of input.
-    public static func planeCount(_ g: ConvolutionGeometry) -> Int { g.inputHeight * g.inputDepth * g.inputWidth }
+    /// Floats of `planes` scratch the input takes in channel planes.
+    public static func planeCount(_ g: ConvolutionGeometry) -> Int {
+        g.batches * g.inputHeight * g.inputDepth * g.inputWidth
+    }
 
-    /// Runs the transposed convolution onto the bias.
-    /// - Precondition: `g` as for the reference (filter `[outputDepth, fh, fw, inputDepth]`, no
-    ///   dilation, non-negative padding); `planes` holds ``planeCount(_:)`` floats.
-    ///   Complexity: O(output elements × products per output).
-    public static func run(_ g: ConvolutionGeometry, input: UnsafePointer<Float>, filter: UnsafePointer<Float>,
-                           bias: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
-                           planes: UnsafeMutablePointer<Float>) {
-        KernelPrecondition.check(g.padTop >= 0 && g.padLeft >= 0 && g.strideHeight > 0 && g.strideWidth > 0,
-                                 "Convolution2DTransposeBias geometry \(g)")
+    /// Lays `input` (NHWC) out in channel planes (``planeCount(_:)`` floats). Complexity: O(input).
+    public static func makePlanes(_ g: ConvolutionGeometry, input: UnsafePointer<Float>, planes: UnsafeMutablePointer<Float>) {
         let (height, width, depth) = (g.inputHeight, g.inputWidth, g.inputDepth)
-        for b in 0..<g.batches {
-            let batchInput = input + b * height * width * depth
-            for y in 0..<height {
-                for x in 0..<width {
-                    for c in 0..<depth { planes[(y * depth + c) * width + x] = batchInput[(y * width + x) * depth + c] }
-                }
+        for row in 0..<(g.batches * height) {
+            let source = input + row * width * depth, destination = planes + row * depth * width
+            for x in 0..<width {
+                for c in 0..<depth { destination[c * width + x] = source[x * depth + c] }
             }
-            for outY in 0..<g.outputHeight {
-                let rowPosition = outY + g.padTop
-                guard let rows = taps(of: rowPosition, stride: g.strideHeight, filter: g.filterHeight, input: height) else {
-                    let outputRow = output + (b * g.outputHeight + outY) * g.outputWidth * g.outputDepth
-                    for column in 0..<g.outputWidth { (outputRow + column * g.outputDepth).update(from: bias, count: g.outputDepth) }
-                    continue
-                }
-                let outputRow = output + (b * g.outputHeight + outY) * g.outputWidth * g.outputDepth
-                for phase in 0..<g.strideWidth {
-                    runPhase(phase, g, rowPosition: rowPosition, rows: rows, planes: UnsafePointer(planes), filter: filter,
-                             bias: bias, outputRow: outputRow)
-                }
+        }
+    }
+
+    /// Computes output rows `rows` (of `batches × outputHeight`, batch-major) onto the bias from
+    /// the input in `planes` (``makePlanes(_:input:planes:)``).
+    /// - Precondition: `g` as for the reference (filter `[outputDepth, fh, fw, inputDepth]`, no
+    ///   dilation, non-negative padding); `rows` within `0..<batches × outputHeight`.
+    ///   Complexity: O(output elements of `rows` × products per output).
+    public static func run(_ g: ConvolutionGeometry, planes: UnsafePointer<Float>, filter: UnsafePointer<Float>,
+                           bias: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, rows: Range<Int>) {
+        KernelPrecondition.check(g.padTop >= 0 && g.padLeft >= 0 && g.strideHeight > 0 && g.strideWidth > 0
+                                 && rows.lowerBound >= 0 && rows.upperBound <= g.batches * g.outputHeight,
+                                 "Convolution2DTransposeBias geometry \(g), rows \(rows)")
+        let batchPlanes = g.inputHeight * g.inputDepth * g.inputWidth
+        for row in rows {
+            let (b, outY) = row.quotientAndRemainder(dividingBy: g.outputHeight)
+            let rowPosition = outY + g.padTop
+            let outputRow = output + row * g.outputWidth * g.outputDepth
+            guard let inputRows = taps(of: rowPosition, stride: g.strideHeight, filter: g.filterHeight, input: g.inputHeight) else {
+                for column in 0..<g.outputWidth { (outputRow + column * g.outputDepth).update(from: bias, count: g.outputDepth) }
+                continue
+            }
+            for phase in 0..<g.strideWidth {
+                runPhase(phase, g, rowPosition: rowPosition, rows: inputRows, planes: planes + b * batchPlanes, filter: filter,
+                         bias: bias, outputRow: outputRow)
             }
         }
     }
