@@ -203,5 +203,5 @@ extension FloatArithmetic: ExpressibleByArgument {
     /// `automatic`, `reference` or `fused` (``FloatArithmetic/name``).
     public init?(argument: String) { self.init(name: argument) }
 
-    public static var allValueStrings: [String] { ["automatic", "reference", "fused"] }
+    public static var allValueStrings: [String] { allCases.map(\.name) }
 }

@@ -6,7 +6,7 @@
 /// quantize float activations (hybrid layers with int8 weights, QUANTIZE of a float tensor) can
 /// turn such an ulp into a whole quantization step, so there only the reference's rounding keeps
 /// results identical.
-public enum FloatArithmetic: Hashable, Sendable {
+public enum FloatArithmetic: Hashable, Sendable, CaseIterable {
     /// Fused multiply-adds unless the model quantizes float activations (then
     /// ``referenceRounding``). The default.
     case automatic
@@ -28,7 +28,7 @@ public enum FloatArithmetic: Hashable, Sendable {
 
     /// The policy named `name` (see ``name``), or nil.
     public init?(name: String) {
-        guard let policy = [Self.automatic, .referenceRounding, .fusedMultiplyAdd].first(where: { $0.name == name }) else { return nil }
+        guard let policy = Self.allCases.first(where: { $0.name == name }) else { return nil }
         self = policy
     }
 
