@@ -24,6 +24,7 @@ init, free, prepare, invoke, profiling_string (5 pointers), builtin_code (int32)
 (pointer at byte 48), version (int32 at byte 56), then three pointer-sized fields: 96 bytes.
 """
 import ctypes
+import functools
 import glob
 import os
 import subprocess
@@ -87,12 +88,12 @@ def _load_base(path):
     return base
 
 
-_kept = []  # registrations and names the resolver points at: alive for the process
-
-
+@functools.cache
 def custom_op_registerer():
     """A function for `InterpreterWithCustomOps(custom_op_registerers=[...])` that adds
-    MediaPipe's kernels for the operators in KERNELS to the interpreter's op resolver."""
+    MediaPipe's kernels for the operators in KERNELS to the interpreter's op resolver. Made once
+    per process (loading the libraries and reading their symbol tables takes a while); every
+    interpreter then registers the same kernels."""
     import ai_edge_litert
     mediapipe_path = _library()
     litert_path = os.path.join(os.path.dirname(ai_edge_litert.__file__), "libpywrap_litert_common.so")
@@ -117,7 +118,6 @@ def custom_op_registerer():
         copy = ctypes.create_string_buffer(256)  # zero beyond the 96 bytes MediaPipe filled
         ctypes.memmove(copy, address, REGISTRATION_BYTES)
         registrations[name] = (copy, ctypes.c_char_p(name.encode()), version)
-    _kept.append(registrations)
     add_custom = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p, ctypes.c_int)(
         litert_base + add_custom_offset)
 

@@ -113,12 +113,11 @@ def main():
     centre = np.float32(96)
     meshes = {
         "photo": mesh,
-        "upside_down": (2 * centre - mesh[:, :, :2]).astype(np.float32),
+        "upside_down": np.concatenate([(2 * centre - mesh[:, :, :2]).astype(np.float32), mesh[:, :, 2:]], axis=2),
         "random": rng.uniform(0, 192, (1, 468, 3)).astype(np.float32),
         "integer": rng.integers(0, 12, (1, 468, 3)).astype(np.float32),
         "all_equal": np.full((1, 468, 3), 37.5, np.float32),
     }
-    meshes["upside_down"] = np.concatenate([meshes["upside_down"], mesh[:, :, 2:]], axis=2)
     matrices = {}
     for name, points in meshes.items():
         for label, options in [("lips", lips), ("left_eye", left_eye), ("varied", varied)]:
