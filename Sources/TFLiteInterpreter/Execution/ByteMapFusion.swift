@@ -31,8 +31,8 @@ struct ByteMapFusion {
     /// only when its output has no other reader and is not a graph output.
     static func find(_ nodes: [SubgraphExecutor.Node], order: [Int], graphOutputs: Set<Int>)
         -> (fused: [Int: ByteMapFusion], skipped: Set<Int>) {
-        let readers = SubgraphExecutor.readerCounts(nodes, order: order)
-        var producer: [Int: Int] = [:]
+        let readers = TensorTable.readerCounts(nodes, order: order)
+        var producer = TensorTable<Int?>(fallback: nil)
         for k in order {
             let node = nodes[k]
             guard node.kernel.roles.byteMap?.byteMap != nil,

@@ -31,8 +31,8 @@ struct ClampFusion {
     /// output, the clamp's output is not a graph input or output, and both have the same size.
     static func apply(_ nodes: [SubgraphExecutor.Node], order: [Int], graphInputs: Set<Int>,
                       graphOutputs: Set<Int>) -> ClampFusion {
-        let readers = SubgraphExecutor.readerCounts(nodes, order: order)
-        let producer = SubgraphExecutor.producerPositions(nodes, order: order)
+        let readers = TensorTable.readerCounts(nodes, order: order)
+        let producer = TensorTable.producerPositions(nodes, order: order)
         var aliases: [Int: RuntimeTensor] = [:], skipped = Set<Int>()
         for k in order {
             let node = nodes[k]

@@ -28,8 +28,8 @@ struct OutputByteMapFusion {
     /// in `kept`.
     static func apply(_ nodes: [SubgraphExecutor.Node], order: [Int], tables: [Int: ByteMapFusion],
                       graphInputs: Set<Int>, kept: Set<Int>) -> OutputByteMapFusion {
-        let readers = SubgraphExecutor.readerCounts(nodes, order: order)
-        let producer = SubgraphExecutor.producerPositions(nodes, order: order)
+        let readers = TensorTable.readerCounts(nodes, order: order)
+        let producer = TensorTable.producerPositions(nodes, order: order)
         var aliases: [Int: RuntimeTensor] = [:], skipped = Set<Int>()
         for k in order {
             guard let fusion = tables[k] else { continue }

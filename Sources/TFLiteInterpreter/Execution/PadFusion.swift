@@ -58,14 +58,14 @@ enum PadFusion {
     /// `producers`, by output tensor index), and ``foldablePadding(_:input:output:outputReaders:outputIsKept:)``
     /// allows it with `readers` (input slots reading each tensor, over all nodes) and `kept`
     /// (graph inputs, outputs and preserved tensors).
-    static func fold(into k: Int, _ nodes: [SubgraphExecutor.Node], producers: [Int: Int], readers: [Int: Int],
+    static func fold(into k: Int, _ nodes: [SubgraphExecutor.Node], producers: TensorTable<Int?>, readers: TensorTable<Int>,
                      kept: Set<Int>) -> (pad: Int, fold: FoldedPad)? {
         let node = nodes[k]
         guard node.kernel.roles.padFoldable != nil, let x = node.context.inputs.first ?? nil,
               let p = producers[x.index], let constant = nodes[p].kernel.roles.constantPad?.constantPad,
               nodes[p].context.outputs.count == 1, nodes[p].context.outputs[0].index == x.index,
               let input = nodes[p].context.inputs.first ?? nil,
-              let padding = foldablePadding(constant, input: input, output: x, outputReaders: readers[x.index] ?? 0,
+              let padding = foldablePadding(constant, input: input, output: x, outputReaders: readers[x.index],
                                             outputIsKept: kept.contains(x.index)) else { return nil }
         return (p, FoldedPad(input: input, padding: padding))
     }

@@ -45,13 +45,14 @@ struct ResidualAddFusion {
     /// MAX_POOL_2D and PAD after the block's last convolution).
     static func apply(_ nodes: [SubgraphExecutor.Node], order: [Int], clampAliases: [Int: RuntimeTensor],
                       graphInputs: Set<Int>, graphOutputs: Set<Int>) -> ResidualAddFusion {
-        let readers = SubgraphExecutor.readerCounts(nodes, order: order)
+        let readers = TensorTable.readerCounts(nodes, order: order)
         var aliases = clampAliases.mapValues { [$0] }
-        var producer: [Int: Int] = [:]
+        var producer = TensorTable<Int?>(fallback: nil)
         for k in order {
             for output in nodes[k].context.outputs + (aliases[k] ?? []) { producer[output.index] = k }
         }
-        let producedAnywhere = Set(nodes.flatMap { $0.context.outputs.map(\.index) })
+        var producedAnywhere = TensorTable(fallback: false)
+        for node in nodes { for output in node.context.outputs { producedAnywhere[output.index] = true } }
         var reads: [Int: RuntimeTensor] = [:]
         var skipped = Set<Int>()
         /// The fusing node by the position of the ADD it replaces.
@@ -79,7 +80,7 @@ struct ResidualAddFusion {
                 }
                 candidates.append((nil, r))
                 guard let (pad, operand) = candidates.first(where: { _, operand in
-                    (producer[operand.index] != nil || !producedAnywhere.contains(operand.index))
+                    (producer[operand.index] != nil || !producedAnywhere[operand.index])
                         && fusable.fuseResidualAdd(operand, min: clamp.min, max: clamp.max)
                 }) else { continue }
                 if let pad { skipped.insert(pad) }

@@ -28,8 +28,8 @@ struct SiLUFusion {
     /// and neither the LOGISTIC's output nor the MUL's is a graph input or output.
     static func apply(_ nodes: [SubgraphExecutor.Node], order: [Int], graphInputs: Set<Int>,
                       graphOutputs: Set<Int>) -> SiLUFusion {
-        let readers = SubgraphExecutor.readerCounts(nodes, order: order)
-        let producer = SubgraphExecutor.producerPositions(nodes, order: order)
+        let readers = TensorTable.readerCounts(nodes, order: order)
+        let producer = TensorTable.producerPositions(nodes, order: order)
         var aliases: [Int: RuntimeTensor] = [:], skipped = Set<Int>()
         func boundary(_ t: RuntimeTensor) -> Bool { graphInputs.contains(t.index) || graphOutputs.contains(t.index) }
         for k in order {

@@ -220,9 +220,9 @@ final class SubgraphExecutor {
         for index in inputIndices { _ = try TensorLayout.checkedByteCount(tensors[index], "graph input", budget: memory.budget) }
         // Folding a PAD (`PadFusion`) changes how its convolution prepares, so it is decided here,
         // from the nodes already found to run at invoke with fixed shapes (by output tensor).
-        let allReaders = Self.readerCounts(nodes, order: Array(nodes.indices))
+        let allReaders = TensorTable.readerCounts(nodes, order: Array(nodes.indices))
         let boundary = keptIndices.union(graphInputs)
-        var staticProducers: [Int: Int] = [:]
+        var staticProducers = TensorTable<Int?>(count: tensors.count, fallback: nil)
         var foldedPads = Set<Int>()
         foldedInputs = [:]
         for (k, node) in nodes.enumerated() {
@@ -379,15 +379,15 @@ final class SubgraphExecutor {
     /// own scratch.
     func arenaRequests() throws -> (groups: [[Int]], requests: [ArenaPlanner.Request], scratch: [ScratchSlot]) {
         let lastStep = max(0, runOrder.count - 1)
-        var first: [Int: Int] = [:], last: [Int: Int] = [:]
+        var first = TensorTable<Int?>(count: tensors.count, fallback: nil), last = first
         func use(_ index: Int, at step: Int) {
             let t = tensors[index]
             guard !t.isConstant, !blueprint.description.tensors[index].isVariable else { return }
             first[index] = min(first[index] ?? step, step)
             last[index] = max(last[index] ?? step, step)
         }
-        var produced = Set<Int>(inputIndices)
-        for index in inputIndices { use(index, at: 0); use(index, at: lastStep) }
+        var produced = TensorTable(count: tensors.count, fallback: false)
+        for index in inputIndices { use(index, at: 0); use(index, at: lastStep); produced[index] = true }
         for (step, k) in runOrder.enumerated() {
             let node = nodes[k]
             // A fused node reads only the fusion's input (the skipped node's output gets no memory),
@@ -395,16 +395,17 @@ final class SubgraphExecutor {
             let inputs = fusedNodes[k].map { [$0.input] }
                 ?? node.context.inputs.enumerated().compactMap { i, input in i == 0 ? foldedInputs[k] ?? input : input }
             for input in inputs { use(input.index, at: step) }
-            for output in node.context.outputs { use(output.index, at: step); produced.insert(output.index) }
-            for alias in fusedAliases[k] ?? [] { use(alias.index, at: step); produced.insert(alias.index) }
+            for output in node.context.outputs { use(output.index, at: step); produced[output.index] = true }
+            for alias in fusedAliases[k] ?? [] { use(alias.index, at: step); produced[alias.index] = true }
             if let operand = fusedReads[k] { use(operand.index, at: step) }
         }
         for index in outputIndices { use(index, at: lastStep) }
         for index in preservedIndices where first[index] != nil { use(index, at: lastStep) }
         // Tensors nobody writes (malformed but harmless) are kept for the whole run.
-        for index in first.keys where !produced.contains(index) { first[index] = 0; last[index] = lastStep }
+        let used = tensors.indices.filter { first[$0] != nil }
+        for index in used where !produced[index] { first[index] = 0; last[index] = lastStep }
         // Shape-only operators share memory between input 0 and output 0: one request per group.
-        var root: [Int: Int] = [:]
+        var root = TensorTable<Int?>(count: tensors.count, fallback: nil)
         func find(_ i: Int) -> Int { var r = i; while let p = root[r], p != r { r = p }; return r }
         for node in runOrder.map({ nodes[$0] }) where Self.forwardsInput0(node.context.code.builtin) {
             guard let input = node.context.inputs.first ?? nil, let output = node.context.outputs.first,
@@ -418,11 +419,11 @@ final class SubgraphExecutor {
         for (k, aliases) in fusedAliases {
             for alias in aliases { root[find(alias.index)] = find(nodes[k].context.outputs[0].index) }
         }
-        var groups: [Int: [Int]] = [:]
-        for index in first.keys.sorted() { groups[find(index), default: []].append(index) }
+        var groups = TensorTable<[Int]>(count: tensors.count, fallback: [])
+        for index in used { groups[find(index)].append(index) }
         var members: [[Int]] = []
         var requests: [ArenaPlanner.Request] = []
-        for (_, group) in groups.sorted(by: { $0.key < $1.key }) {
+        for group in tensors.indices.lazy.map({ groups[$0] }) where !group.isEmpty {
             var bytes = 0, from = Int.max, to = Int.min
             for index in group {
                 let t = tensors[index]
@@ -462,22 +463,6 @@ final class SubgraphExecutor {
         }
         let stride = max(AlignedBuffer.alignment, slots.map(\.alignedBytesPerThread).max() ?? 0)
         return (slots, slots.map(\.threadCount).max() ?? 0, stride)
-    }
-
-    /// The position (among `order`) of the node that writes each tensor, by tensor index, for
-    /// the fusions, which look up the node producing an operand.
-    static func producerPositions(_ nodes: [Node], order: [Int]) -> [Int: Int] {
-        var producer: [Int: Int] = [:]
-        for k in order { for output in nodes[k].context.outputs { producer[output.index] = k } }
-        return producer
-    }
-
-    /// How many input slots of the nodes at positions `order` read each tensor (by index), for
-    /// the fusions, which need tensors with one reader.
-    static func readerCounts(_ nodes: [Node], order: [Int]) -> [Int: Int] {
-        var readers: [Int: Int] = [:]
-        for k in order { for input in nodes[k].context.inputs.compactMap({ $0 }) { readers[input.index, default: 0] += 1 } }
-        return readers
     }
 
     /// Operators whose output 0 holds exactly the bytes of input 0, so both may share memory.

@@ -70,21 +70,27 @@ enum ArenaPlanner {
     /// placed requests whose lifetimes meet its own.
     private static func place(_ requests: [Request], in order: [Int], alignment: Int) -> Plan {
         var offsets = [Int](repeating: 0, count: requests.count)
+        // By offset, ties in placement order: the live neighbours are visited lowest first.
         var placed: [Int] = []
+        placed.reserveCapacity(requests.count)
         var arenaByteCount = 0
         for index in order {
             let request = requests[index]
             let size = alignUp(request.byteCount, alignment)
-            let neighbours = placed.filter { requests[$0].isLive(togetherWith: request) }
-                .sorted { offsets[$0] < offsets[$1] }
             var candidate = 0
-            for other in neighbours {
+            for other in placed where requests[other].isLive(togetherWith: request) {
                 let start = offsets[other]
                 if candidate + size <= start { break }
                 candidate = max(candidate, alignUp(start + requests[other].byteCount, alignment))
             }
             offsets[index] = candidate
-            placed.append(index)
+            // After the last request at or below `candidate` (binary search).
+            var low = 0, high = placed.count
+            while low < high {
+                let middle = (low + high) / 2
+                if offsets[placed[middle]] <= candidate { low = middle + 1 } else { high = middle }
+            }
+            placed.insert(index, at: low)
             arenaByteCount = max(arenaByteCount, candidate + size)
         }
         return Plan(offsets: offsets, arenaByteCount: arenaByteCount)
