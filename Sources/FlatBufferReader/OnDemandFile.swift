@@ -27,6 +27,10 @@ public struct FileReadError: Error, Equatable, Sendable, CustomStringConvertible
 /// Thread-safe: reads take a lock; a page's bit is set only after its bytes are written.
 final class OnDemandFile: @unchecked Sendable {
     static let pageBytes = 4096
+    /// Reads of at least this many bytes have their pages provided first (Linux).
+    private static let populatedReadBytes = 16 * pageBytes
+    /// `MADV_POPULATE_WRITE` (Linux 5.14), which the C library headers may not name.
+    private static let populateWrite: Int32 = 23
 
     private let descriptor: Int32
     private let size: Int
@@ -80,6 +84,7 @@ final class OnDemandFile: @unchecked Sendable {
             var end = page + 1
             while end <= last, !isResident(end) { end += 1 }
             let start = page * Self.pageBytes, stop = min(size, end * Self.pageBytes)
+            Self.populate(memory + start, byteCount: stop - start)
             try read(start..<stop, into: memory + start)
             for p in page..<end { resident[p >> 6] |= 1 << UInt64(p & 63) }
             page = end
@@ -105,6 +110,18 @@ final class OnDemandFile: @unchecked Sendable {
     }
 
     private func isResident(_ page: Int) -> Bool { resident[page >> 6] & (1 << UInt64(page & 63)) != 0 }
+
+    /// Has the kernel provide the fresh anonymous pages of a long run in one call, before
+    /// `pread` writes them: cheaper than the page fault each would take (a quarter of a 2.5 MB
+    /// model's read on a Zen 4 virtual machine). An older kernel refuses the advice (EINVAL), and
+    /// the faults provide the pages as before. `start` is page-aligned (the storage's mapping).
+    private static func populate(_ start: UnsafeMutableRawPointer, byteCount: Int) {
+        #if os(Linux)
+        if byteCount >= populatedReadBytes, Int(bitPattern: start) % pageBytes == 0 {
+            _ = madvise(start, byteCount, populateWrite)
+        }
+        #endif
+    }
 
     /// `pread` of `range` in full.
     private func read(_ range: Range<Int>, into destination: UnsafeMutableRawPointer) throws {
