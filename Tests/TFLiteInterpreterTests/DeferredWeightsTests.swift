@@ -9,6 +9,8 @@ import XCTest
 /// they are read at prepare, exactly, without the model's memory holding them; a file truncated
 /// or modified in place since the load fails that read with a typed error (never a crash, never
 /// bytes of two versions); a file replaced by a rename does not affect the loaded model.
+/// Float16 weights that a DEQUANTIZE feeds to those layers are converted at prepare in the same
+/// way (`DeferredDequantization`), never folded into float32 constants the model keeps.
 final class DeferredWeightsTests: XCTestCase {
     private var directory: URL!
 
@@ -125,5 +127,71 @@ final class DeferredWeightsTests: XCTestCase {
         try Data(repeating: 7, count: 4096).write(to: other)
         XCTAssertEqual(rename(other.path, path), 0)
         XCTAssertEqual(try output(of: model), try output(of: try Model(data: bytes)))
+    }
+
+    // MARK: float16 weights
+
+    /// Output 0 of a float model for seeded random values in [-1, 1].
+    private func floatOutput(of model: Model) throws -> [Float] {
+        let interpreter = try Interpreter(model: model, options: .init(threadCount: 1))
+        try interpreter.allocateTensors()
+        var rng = SeededGenerator(seed: 47)
+        let values = (0..<(try interpreter.input(at: 0)).shape.dimensions.reduce(1, *)).map { _ in Float.random(in: -1...1, using: &rng) }
+        _ = try interpreter.copy(values.withUnsafeBytes { Data($0) }, toInputAt: 0)
+        try interpreter.invoke()
+        let output = try interpreter.output(at: 0).data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        XCTAssertTrue(output.allSatisfy(\.isFinite) && Set(output).count > 100, "a real output")
+        return output
+    }
+
+    /// face_detection_full_range's 178 DEQUANTIZE operators: those of its 49 CONV_2D layers'
+    /// weights wait for prepare; those of its 40 DEPTHWISE_CONV_2D layers' weights (which the
+    /// float kernels read as they are) and of the 89 biases fold at load.
+    func testFloat16WeightsOfPackingLayersAreConvertedAtPrepareAndNotKept() throws {
+        let model = try Model(path: try TestPaths.model("face_detection_full_range.tflite"))
+        let subgraph = model.file.subgraphs[0], blueprint = model.subgraphs[0]
+        let deferred = blueprint.constants.indices.filter { blueprint.constants[$0]?.dequantization != nil }
+        let weights = Set(subgraph.operators.filter { model.file.operatorCodes[$0.opcodeIndex].builtin == .conv2D }
+                              .map { $0.inputs[1] })
+        XCTAssertEqual(weights.count, 49)
+        XCTAssertEqual(Set(deferred), weights, "every CONV_2D's float16 weights, and nothing else")
+        let dequantizes = subgraph.operators.indices.filter { model.file.operatorCodes[subgraph.operators[$0].opcodeIndex].builtin == .dequantize }
+        XCTAssertEqual(dequantizes.count, 178)
+        XCTAssertTrue(dequantizes.allSatisfy { !blueprint.liveOperators.contains($0) }, "none runs at invoke")
+        XCTAssertEqual(dequantizes.filter { blueprint.constants[subgraph.operators[$0].outputs[0]]?.dequantization == nil }.count, 129,
+                       "the others fold at load")
+
+        let interpreter = try Interpreter(model: model, options: .init(threadCount: 1))
+        try interpreter.allocateTensors()
+        if GeneratedKernels.current != nil {
+            XCTAssertTrue(deferred.allSatisfy { !blueprint.constants[$0]!.dequantization!.isMaterialized },
+                          "the packing layers converted them into the weight scratch")
+        }
+    }
+
+    /// A deferred tensor read through the interpreter holds the float16 values converted one by
+    /// one (``Float16Conversion/float(fromBits:)``), and a model whose weights were so read
+    /// before its first prepare (which then packs them from their home) computes the same.
+    func testFloat16WeightsReadThroughTheInterpreterAreTheDequantizedValues() throws {
+        let path = try TestPaths.model("face_detection_full_range.tflite")
+        let materialized = try Model(path: path)
+        let subgraph = materialized.file.subgraphs[0]
+        let deferred = materialized.subgraphs[0].constants.indices.filter {
+            materialized.subgraphs[0].constants[$0]?.dequantization != nil
+        }
+        var options = Interpreter.Options(threadCount: 1)
+        options.preservedTensorIndices = Set(deferred)
+        let reader = try Interpreter(model: materialized, options: options)
+        for index in deferred {
+            let dequantize = try XCTUnwrap(subgraph.operators.first { $0.outputs == [index] })
+            let half = try materialized.file.bufferBytes(subgraph.tensors[dequantize.inputs[0]].buffer)
+            let expected = stride(from: 0, to: half.count, by: 2).map {
+                Float16Conversion.float(fromBits: UInt16(half[$0]) | UInt16(half[$0 + 1]) << 8).bitPattern
+            }
+            let values = try reader.preservedTensor(at: index).data.withUnsafeBytes { Array($0.bindMemory(to: UInt32.self)) }
+            XCTAssertEqual(values, expected, "tensor \(index)")
+            XCTAssertTrue(materialized.subgraphs[0].constants[index]!.dequantization!.isMaterialized)
+        }
+        XCTAssertEqual(try floatOutput(of: materialized), try floatOutput(of: try Model(path: path)))
     }
 }

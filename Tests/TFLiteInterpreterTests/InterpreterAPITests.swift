@@ -239,6 +239,15 @@ final class InterpreterAPITests: XCTestCase {
         XCTAssertNil(TolerantCompare.mismatch(outputs[0], try golden("float16_weights", "output_0"), tolerance: .float))
     }
 
+    func testFloat16WeightsOfTheBuiltinFullyConnectedAreConvertedAtPrepare() throws {
+        let loaded = try model("float16_weights", resolver: OperatorRegistry.factory(for:))
+        // The built-in layer packs its weights from the float16 values (`DeferredDequantization`).
+        XCTAssertEqual(loaded.subgraphs[0].liveOperators.count, 1)
+        XCTAssertEqual(loaded.derivedConstantByteCount, 0)
+        let outputs = try Interpreter(model: loaded).run([try golden("float16_weights", "input_0")])
+        XCTAssertNil(TolerantCompare.mismatch(outputs[0], try golden("float16_weights", "output_0"), tolerance: .float))
+    }
+
     func testReshapeSharesMemoryWithItsInput() throws {
         let resolver: (OperatorCode) -> OperatorFactory? = { code in
             code.builtin == .reshape ? OperatorRegistry.factory(for: code) : TestKernels.resolver(code)

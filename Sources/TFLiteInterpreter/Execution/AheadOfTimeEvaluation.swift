@@ -62,6 +62,8 @@ enum AheadOfTimeEvaluation {
                          phase: Phase, region: PackingRegion? = nil,
                          reserve: (Int, String) throws -> Void) throws -> [AlignedBuffer] {
         let name = node.code.displayName
+        // A kernel folding on deferred float16 weights reads their float32 values in place.
+        for case let input? in node.inputs { input.dequantization?.materialize() }
         var buffers: [AlignedBuffer] = []
         for output in node.outputs {
             let bytes = try TensorLayout.checkedByteCount(output, name, budget: budget)

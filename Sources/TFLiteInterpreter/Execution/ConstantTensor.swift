@@ -16,6 +16,10 @@ struct ConstantTensor: @unchecked Sendable {
     /// The model file and buffer when the file keeps the bytes until they are needed
     /// (`TFLiteModelFile.isDeferred`): `data` is where they go, zeros until read.
     var deferred: DeferredWeights? = nil
+    /// The float16 weights whose float32 values these are, converted by the prepares of the
+    /// layers that pack them (``DeferredDequantization``): `data` is their home, zeros until
+    /// materialized.
+    var dequantization: DeferredDequantization? = nil
 }
 
 /// Weights a model file keeps until a prepare reads them (`TFLiteModelFile.isDeferred`).

@@ -46,7 +46,13 @@ struct SubgraphBlueprint: @unchecked Sendable {
         let signatureOutputs = file.signatures.filter { $0.subgraphIndex == subgraphIndex }
             .flatMap { $0.outputs.map(\.tensorIndex) }
         let used = Self.usedOperators(subgraph, extraRoots: signatureOutputs)
-        let foldedRegion = Self.foldedOutputRegion(subgraph, constants: constants, used: used)
+        let signatureTensors = file.signatures.filter { $0.subgraphIndex == subgraphIndex }
+            .flatMap { ($0.inputs + $0.outputs).map(\.tensorIndex) }
+        let dequantizations = try Self.deferredDequantizations(subgraph, codes: file.operatorCodes, factories: factories,
+                                                               constants: constants, used: used,
+                                                               signatureTensors: signatureTensors)
+        let foldedRegion = Self.foldedOutputRegion(subgraph, constants: constants,
+                                                   used: used.indices.map { used[$0] && dequantizations[$0] == nil })
         for (position, op) in subgraph.operators.enumerated() where used[position] {
             // The folding kernel's scratch lives only while it folds: checked on top of the budget, not kept in it.
             let context = Self.makeContext(op, codes: file.operatorCodes, tensors: tensors, threads: serial,
@@ -60,6 +66,18 @@ struct SubgraphBlueprint: @unchecked Sendable {
             try KernelErrors.preparing(name) { try kernel.prepare(context) }
             guard try AheadOfTimeEvaluation.evaluatesNow(context, graphInputs: graphInputs, subgraph: subgraph,
                                                          phase: .load, budget: budget) else { live.append(position); continue }
+            if let dequantization = dequantizations[position], let output = context.outputs.first,
+               output.type == .float32, output.byteCount == dequantization.byteCount {
+                // Counted as the folded output it stands for; its pages are provided only if materialized.
+                try budget.reserve(output.byteCount, "\(name) (operator \(position)): constant output '\(output.name)'")
+                output.data = dequantization.home
+                output.isConstant = true
+                output.dequantization = dequantization
+                constants[output.index] = ConstantTensor(data: dequantization.home, type: .float32, shape: output.shape,
+                                                         quantization: output.quantization, byteCount: output.byteCount,
+                                                         dequantization: dequantization)
+                continue
+            }
             storage += try AheadOfTimeEvaluation.evaluate(kernel, context, position: position, budget: budget,
                                                           phase: .load, region: foldedRegion) { try budget.reserve($0, $1) }
             for output in context.outputs {
@@ -160,6 +178,7 @@ struct SubgraphBlueprint: @unchecked Sendable {
             tensor.data = constant?.data
             tensor.constantByteCount = constant?.byteCount
             tensor.deferred = constant?.deferred
+            tensor.dequantization = constant?.dequantization
             return tensor
         }
     }
@@ -217,6 +236,48 @@ struct SubgraphBlueprint: @unchecked Sendable {
                       + "\(writer[input]) writes it (the graph has a cycle or is not in execution order)")
             }
         }
+    }
+
+    /// The DEQUANTIZE operators whose outputs wait for the layers that pack them
+    /// (``DeferredDequantization``), by position: used, reading one float16 constant that is not
+    /// sparse, and writing one tensor that is only ever the weights (input 1) of CONV_2D or
+    /// FULLY_CONNECTED layers whose kernels read them through
+    /// ``NodeContext/preparing(with:_:readsRawWeights:)`` (``PlannedConvolutionOperator``): no
+    /// other operator input, intermediate, graph or signature (`signatureTensors`) input or
+    /// output, and not variable. (The float DEPTHWISE_CONV_2D kernels read their filter as the
+    /// model lays it out: it would be materialized at once.)
+    /// - Throws: ``InterpreterError/resourceLimitExceeded(_:)`` when the system refuses the
+    ///   address space of their homes.
+    private static func deferredDequantizations(_ subgraph: SubgraphDescription, codes: [OperatorCode],
+                                                factories: [OperatorFactory?], constants: [ConstantTensor?], used: [Bool],
+                                                signatureTensors: [Int]) throws -> [Int: DeferredDequantization] {
+        let packs = codes.indices.map { code in
+            [.conv2D, .fullyConnected].contains(codes[code].builtin) && factories[code].map { $0() is PlannedConvolutionOperator } == true
+        }
+        let count = subgraph.tensors.count
+        var weightUses = [Bool](repeating: false, count: count), otherUses = weightUses
+        for index in subgraph.inputs + subgraph.outputs + signatureTensors where (0..<count).contains(index) {
+            otherUses[index] = true
+        }
+        for op in subgraph.operators {
+            let packs = packs[op.opcodeIndex]
+            for (slot, input) in op.inputs.enumerated() where input >= 0 {
+                if packs && slot == 1 { weightUses[input] = true } else { otherUses[input] = true }
+            }
+            for index in op.intermediates where index >= 0 { otherUses[index] = true }
+        }
+        var positions: [Int] = [], sources: [(source: UnsafeRawPointer, count: Int)] = []
+        for (position, op) in subgraph.operators.enumerated() where used[position] {
+            guard codes[op.opcodeIndex].builtin == .dequantize, op.inputs.count == 1, op.outputs.count == 1,
+                  let input = op.inputs.first, input >= 0, let constant = constants[input], constant.type == .float16,
+                  subgraph.tensors[input].sparsity == nil, let values = TensorLayout.elementCount(constant.shape),
+                  constant.byteCount >= 2 * values, values > 0 else { continue }
+            let output = op.outputs[0]
+            guard weightUses[output], !otherUses[output], !subgraph.tensors[output].isVariable else { continue }
+            positions.append(position)
+            sources.append((UnsafeRawPointer(constant.data), values))
+        }
+        return Dictionary(uniqueKeysWithValues: zip(positions, try DeferredDequantization.make(sources)))
     }
 
     /// Where the outputs folded at load go: one region on huge pages (``PackingRegion``) sized by

@@ -85,6 +85,7 @@ extension SubgraphExecutor {
         if let deferred = tensor.deferred {
             try KernelErrors.preparing("tensor '\(tensor.name)'") { try deferred.file.makeBufferResident(deferred.buffer) }
         }
+        tensor.dequantization?.materialize()
         return tensor
     }
 }

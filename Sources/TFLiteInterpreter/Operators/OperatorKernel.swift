@@ -26,6 +26,10 @@ final class RuntimeTensor {
     /// Weights the model file keeps until a prepare needs them (``NodeContext/preparing(with:_:readsRawWeights:)``):
     /// `data` is their place in the model's memory, zeros until they are read there.
     var deferred: DeferredWeights?
+    /// Float32 weights a DEQUANTIZE of float16 constants would have folded, converted when a
+    /// prepare needs them (``DeferredDequantization``): `data` is their home, zeros until
+    /// materialized.
+    var dequantization: DeferredDequantization?
     /// While a prepare reads deferred weights from a scratch copy (`data` points there): their
     /// place in the model's memory, which identifies them as the model's constant.
     var deferredHome: UnsafeMutableRawPointer?
