@@ -41,13 +41,14 @@ public final class PackingRegion: @unchecked Sendable {
     /// Usable bytes.
     public var capacity: Int { memory.byteCount }
 
-    /// Reserves `capacity` bytes of address space, whose first
+    /// Reserves `capacity` bytes of address space (at least the huge part), whose first
     /// `hugeByteCount(expected: expectedByteCount)` bytes are to be huge pages; fails when that
     /// is none, when the system has no transparent huge pages to offer, or when it refuses the
-    /// reservation.
+    /// reservation. (A capacity under one huge page, twice an expected 256 KiB to 1 MiB, used to
+    /// leave no huge part at all.)
     public init?(capacity: Int, expectedByteCount: Int) {
-        guard let memory = HugePageMapping(byteCount: capacity, hugeByteCount: Self.hugeByteCount(expected: expectedByteCount),
-                                           reserveOnly: true) else { return nil }
+        let huge = Self.hugeByteCount(expected: expectedByteCount)
+        guard let memory = HugePageMapping(byteCount: max(capacity, huge), hugeByteCount: huge, reserveOnly: true) else { return nil }
         self.memory = memory
     }
 
