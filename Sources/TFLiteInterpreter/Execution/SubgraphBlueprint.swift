@@ -43,14 +43,11 @@ struct SubgraphBlueprint: @unchecked Sendable {
         let tensors = Self.makeRuntimeTensors(subgraph, constants)
         let graphInputs = Set(subgraph.inputs)
         let serial = ThreadPool(threadCount: 1)
-        let signatureOutputs = file.signatures.filter { $0.subgraphIndex == subgraphIndex }
-            .flatMap { $0.outputs.map(\.tensorIndex) }
-        let used = Self.usedOperators(subgraph, extraRoots: signatureOutputs)
-        let signatureTensors = file.signatures.filter { $0.subgraphIndex == subgraphIndex }
-            .flatMap { ($0.inputs + $0.outputs).map(\.tensorIndex) }
-        let dequantizations = try Self.deferredDequantizations(subgraph, codes: file.operatorCodes, factories: factories,
-                                                               constants: constants, used: used,
-                                                               signatureTensors: signatureTensors)
+        let signatures = file.signatures.filter { $0.subgraphIndex == subgraphIndex }
+        let used = Self.usedOperators(subgraph, extraRoots: signatures.flatMap { $0.outputs.map(\.tensorIndex) })
+        let dequantizations = try Self.deferredDequantizations(
+            subgraph, codes: file.operatorCodes, factories: factories, constants: constants, used: used,
+            signatureTensors: signatures.flatMap { ($0.inputs + $0.outputs).map(\.tensorIndex) })
         let foldedRegion = Self.foldedOutputRegion(subgraph, constants: constants,
                                                    used: used.indices.map { used[$0] && dequantizations[$0] == nil })
         for (position, op) in subgraph.operators.enumerated() where used[position] {
@@ -281,13 +278,14 @@ struct SubgraphBlueprint: @unchecked Sendable {
     }
 
     /// Where the outputs folded at load go: one region on huge pages (``PackingRegion``) sized by
-    /// the declared outputs of the used operators whose inputs are all the file's constants (an
-    /// estimate: shapes may be refined by the kernels, and folded outputs feed further folds),
-    /// with room for twice that; nil where the system offers no huge pages or the estimate asks
-    /// for none (under 256 KiB, ``PackingRegion/hugeByteCount(expected:)``). Measured on the AMD
-    /// Zen 4 (EPYC family 25 model 17): face_detection_full_range folds 178 float16 weights to
-    /// 2.06 MB of float32 at load, whose first-touch faults in 4 KiB pages (about 500) were about
-    /// a quarter of its load.
+    /// the declared outputs of the `used` operators (those not deferred) whose inputs are all the
+    /// file's constants (an estimate: shapes may be refined by the kernels, and folded outputs
+    /// feed further folds), with room for twice that; nil where the system offers no huge pages
+    /// or the estimate asks for none (under 256 KiB, ``PackingRegion/hugeByteCount(expected:)``).
+    /// Measured on the AMD Zen 4 (EPYC family 25 model 17) when face_detection_full_range still
+    /// folded all its 178 float16 weights at load (2.06 MB of float32, before
+    /// ``DeferredDequantization``): their first-touch faults in 4 KiB pages (about 500) were
+    /// about a quarter of its load.
     private static func foldedOutputRegion(_ subgraph: SubgraphDescription, constants: [ConstantTensor?],
                                            used: [Bool]) -> PackingRegion? {
         var expected = 0
