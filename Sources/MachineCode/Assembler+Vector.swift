@@ -233,6 +233,10 @@ extension Assembler {
         case greater = 0x1E
         /// `!(a > b)`: `a ≤ b` or either is NaN (NGT_UQ).
         case notGreater = 0x1A
+        /// `a ≥ b` (false when either is NaN): GE_OQ.
+        case greaterOrEqual = 0x1D
+        /// `!(a ≥ b)`: `a < b` or either is NaN (NGE_UQ).
+        case notGreaterOrEqual = 0x19
     }
 
     /// `vcmpps dst, a, b, predicate` (VEX; registers below 16, xmm or ymm): all ones in the

@@ -212,7 +212,9 @@ final class ElementwiseOptimizedTests: XCTestCase {
                                      ([1, 2, 3, 4], [3, 4]), ([2, 3], [2, 3]), ([3, 40], [1, 40]),
                                      // Short rows, many of them: stretches of whole repeated-alpha periods.
                                      ([1, 9, 7, 8], [1, 1, 8]), ([1, 41, 37], [37]), ([3, 50, 3], [3]), ([1, 33, 24], [24]),
-                                     ([5, 63], [63]), ([1, 300, 2], [2])] {
+                                     ([5, 63], [63]), ([1, 300, 2], [2]),
+                                     // Rows of 64 channels and more, with and without a rest past the last vector.
+                                     ([1, 5, 5, 64], [64]), ([2, 7, 80], [80]), ([1, 3, 3, 100], [1, 1, 100])] {
             let layout = try BroadcastLayout(xShape, alphaShape)
             XCTAssertTrue(layout.repeatsBAlongRows, "\(xShape) with alpha \(alphaShape)")
             var x = rng.floats(layout.elementCount, in: -5...5)

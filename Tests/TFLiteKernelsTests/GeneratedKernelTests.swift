@@ -284,6 +284,54 @@ final class GeneratedKernelTests: XCTestCase {
         }
     }
 
+    func testPreluArgumentBlockLayoutMatchesTheGeneratedCode() {
+        typealias A = GeneratedPreluArguments
+        typealias F = A.Field
+        let fields: [(PartialKeyPath<A>, Int32)] = [
+            (\A.x, F.x), (\A.alpha, F.alpha), (\A.output, F.output), (\A.rows, F.rows),
+            (\A.stepsPerRow, F.stepsPerRow), (\A.rowStride, F.rowStride)]
+        for (path, offset) in fields { XCTAssertEqual(MemoryLayout<A>.offset(of: path), Int(offset), "\(path)") }
+    }
+
+    /// The generated float PRELU equals `x ≥ 0 ? x : α · x` bit for bit (NaNs, signed zeros,
+    /// infinities, a NaN α) on every row width around the vector widths, at every level this CPU
+    /// has; it writes the whole vectors of each row and nothing past them.
+    func testPreluMatchesThePortableExpressionBitForBit() throws {
+        guard let cpu = CPUFeatures.current?.supportedLevel, cpu >= .avx2 else {
+            throw XCTSkip("this CPU has no AVX2+FMA: the generated PRELU cannot run here")
+        }
+        var rng = SeededGenerator(seed: 91)
+        let specials: [Float] = [.nan, -0.0, 0.0, .infinity, -.infinity, .leastNonzeroMagnitude, -.leastNonzeroMagnitude,
+                                 Float(bitPattern: 0x7FA0_0001)]   // a signaling NaN: the product quiets it
+        for level in InstructionSetLevel.allCases where level >= .avx2 && level <= cpu {
+            let kernels = try GeneratedKernels(level: level)
+            defer { withExtendedLifetime(kernels) {} }
+            let kernel = try XCTUnwrap(kernels.preluFloat)
+            XCTAssertEqual(kernel.lanes, level >= .avx512 ? 16 : 8)
+            for width in [8, 15, 16, 17, 40, 64, 71] {
+                let rows = rng.int(1...4)
+                var x = rng.floats(rows * width, in: -3...3), alpha = rng.floats(width, in: -2...2)
+                for k in stride(from: 0, to: x.count, by: 5) { x[k] = specials[k % specials.count] }
+                alpha[width / 2] = .nan
+                var out = [Float](repeating: 7, count: x.count)
+                x.withUnsafeBufferPointer { xs in alpha.withUnsafeBufferPointer { alphas in out.withUnsafeMutableBufferPointer { ys in
+                    var arguments = GeneratedPreluArguments(x: UnsafeRawPointer(xs.baseAddress!), alpha: UnsafeRawPointer(alphas.baseAddress!),
+                                                            output: UnsafeMutableRawPointer(ys.baseAddress!), rows: rows,
+                                                            stepsPerRow: width / kernel.lanes, rowStride: 4 * width)
+                    withUnsafePointer(to: &arguments) { kernel.function(UnsafeRawPointer($0)) }
+                } } }
+                let computed = width / kernel.lanes * kernel.lanes
+                for r in 0..<rows {
+                    for c in 0..<width {
+                        let v = x[r * width + c], got = out[r * width + c]
+                        let want = c < computed ? (v >= 0 ? v : v * alpha[c]) : 7
+                        XCTAssertEqual(got.bitPattern, want.bitPattern, "\(level) width \(width) row \(r) column \(c): x \(v), α \(alpha[c])")
+                    }
+                }
+            }
+        }
+    }
+
     /// The generated AVX512-VBMI byte table equals the per-byte lookup on every count around its
     /// 64-byte step, on random tables and on tables whose halves differ only in the top index bit.
     func testByteTableLookupMatchesThePortableLoop() throws {

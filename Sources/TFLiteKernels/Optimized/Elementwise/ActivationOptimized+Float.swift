@@ -44,7 +44,7 @@ public enum ActivationOptimized {
                 for k in 0..<period { pattern[k] = alpha[k % inner] }
                 let first = rows.lowerBound * inner, count = rows.count * inner
                 let (xs, ys) = (x + first, out + first)
-                var k = 0
+                var k = generatedPrelu(rows: count / period, width: period, xs, UnsafePointer(pattern.baseAddress!), ys) * period
                 while k + period <= count {
                     for c in stride(from: 0, to: period, by: 16) {
                         let v = UnsafeRawPointer(xs + k + c).loadUnaligned(as: SIMD16<Float>.self)
@@ -58,9 +58,12 @@ public enum ActivationOptimized {
             }
             return
         }
+        let done = generatedPrelu(rows: rows.count, width: inner, x + rows.lowerBound * inner, alpha,
+                                  out + rows.lowerBound * inner) == rows.count
+        let generatedColumns = done ? inner / GeneratedKernels.current!.preluFloat!.lanes * GeneratedKernels.current!.preluFloat!.lanes : 0
         for r in rows {
             let (xr, yr) = (x + r * inner, out + r * inner)
-            var c = 0
+            var c = generatedColumns
             while c + 16 <= inner {
                 let v = UnsafeRawPointer(xr + c).loadUnaligned(as: SIMD16<Float>.self)
                 let a = UnsafeRawPointer(alpha + c).loadUnaligned(as: SIMD16<Float>.self)
@@ -69,6 +72,20 @@ public enum ActivationOptimized {
             }
             while c < inner { let v = xr[c]; yr[c] = v >= 0 ? v : v * alpha[c]; c += 1 }
         }
+    }
+
+    /// Runs `PreluFloatAVX` (when generated) over `rows` rows of `width` values at `x` and
+    /// `out` against the `width` values of `alpha`, as far as whole vectors go: the first
+    /// `width / lanes · lanes` values of each row. Returns the rows it ran: `rows`, or 0 without
+    /// the kernel or a whole vector per row (the caller then computes everything).
+    private static func generatedPrelu(rows: Int, width: Int, _ x: UnsafePointer<Float>, _ alpha: UnsafePointer<Float>,
+                                       _ out: UnsafeMutablePointer<Float>) -> Int {
+        guard rows > 0, let (function, lanes) = GeneratedKernels.current?.preluFloat, width >= lanes else { return 0 }
+        var arguments = GeneratedPreluArguments(x: UnsafeRawPointer(x), alpha: UnsafeRawPointer(alpha),
+                                                output: UnsafeMutableRawPointer(out), rows: rows,
+                                                stepsPerRow: width / lanes, rowStride: width * MemoryLayout<Float>.stride)
+        withUnsafePointer(to: &arguments) { function(UnsafeRawPointer($0)) }
+        return rows
     }
 
     /// Floats of alpha repeated for `preluFloat32`'s stretches of rows of `inner` elements

@@ -61,6 +61,8 @@ public final class GeneratedKernels: Sendable {
     /// `OffsetBytesToFloatAVX` for uint8 / int8 inputs, with the values converted per step.
     let offsetUInt8ToFloat: (function: OffsetBytesToFloatAVX.Function, lanes: Int)?
     let offsetInt8ToFloat: (function: OffsetBytesToFloatAVX.Function, lanes: Int)?
+    /// `PreluFloatAVX`, with the values computed per step.
+    let preluFloat: (function: PreluFloatAVX.Function, lanes: Int)?
     /// `FlipSignBitsAVX` (ymm at AVX2, zmm at `.avx512` and up) and the bytes it converts per step.
     let flipSignBits: (function: FlipSignBitsAVX.Function, bytesPerStep: Int)?
     /// `FlipSignBitsPixelSumsAVX` (ymm at AVX2, zmm at `.avx512` and up) and its vector bytes.
@@ -104,7 +106,7 @@ public final class GeneratedKernels: Sendable {
             (floatConv8x16, floatConv8x16Fused, depthwiseRemainderTiles, depthwiseExactRemainderTiles) = (nil, nil, nil, nil)
             (depthwiseFinishingRemainderTiles, depthwiseFinishingExactRemainderTiles, pairLinear) = (nil, nil, nil)
             (quantizedAdd, softmax, byteTableLookup32, depthwiseQuads, resizeBilinearRow) = (nil, nil, nil, nil, nil)
-            (hybridQuantize, exactLogistic, hybridEpilogue) = (nil, nil, nil)
+            (hybridQuantize, exactLogistic, hybridEpilogue, preluFloat) = (nil, nil, nil, nil)
             return
         }
         var a = Assembler()
@@ -156,6 +158,8 @@ public final class GeneratedKernels: Sendable {
         OffsetBytesToFloatAVX.emit(signed: false, width: vectorWidth, into: &a)
         let offsetInt8Entry = a.count
         OffsetBytesToFloatAVX.emit(signed: true, width: vectorWidth, into: &a)
+        let preluEntry = a.count
+        PreluFloatAVX.emit(width: vectorWidth, into: &a)
         let flipEntry = a.count
         FlipSignBitsAVX.emit(width: vectorWidth, into: &a)
         let pixelSumsEntry = a.count
@@ -212,6 +216,7 @@ public final class GeneratedKernels: Sendable {
              ("DepthwiseRequantize16+AVX2.uint8", requantizeUInt8Entry), ("DepthwiseRequantize16+AVX2.int8", requantizeInt8Entry),
              ("DepthwiseRequantize16+AVX512", requantize512Entry),
              ("OffsetBytesToFloat.uint8", offsetUInt8Entry), ("OffsetBytesToFloat.int8", offsetInt8Entry),
+             ("PreluFloat+\(vectorWidth == .zmm ? "AVX512" : "AVX2")", preluEntry),
              ("FlipSignBits+\(vectorWidth == .zmm ? "AVX512" : "AVX2")", flipEntry),
              ("FlipSignBitsPixelSums+\(vectorWidth == .zmm ? "AVX512" : "AVX2")", pixelSumsEntry), ("ByteTableLookup64+AVX512VBMI", byteTableEntry),
              ("ByteTableLookup32+AVX2", byteTable32Entry),
@@ -267,6 +272,7 @@ public final class GeneratedKernels: Sendable {
         let lanes = OffsetBytesToFloatAVX.lanes(vectorWidth)
         offsetUInt8ToFloat = (unsafeBitCast(code.address(at: offsetUInt8Entry), to: OffsetBytesToFloatAVX.Function.self), lanes)
         offsetInt8ToFloat = (unsafeBitCast(code.address(at: offsetInt8Entry), to: OffsetBytesToFloatAVX.Function.self), lanes)
+        preluFloat = (unsafeBitCast(code.address(at: preluEntry), to: PreluFloatAVX.Function.self), PreluFloatAVX.lanes(vectorWidth))
         flipSignBits = (unsafeBitCast(code.address(at: flipEntry), to: FlipSignBitsAVX.Function.self),
                         FlipSignBitsAVX.bytesPerStep(vectorWidth))
         flipSignBitsPixelSums = (unsafeBitCast(code.address(at: pixelSumsEntry), to: FlipSignBitsPixelSumsAVX.Function.self),
@@ -310,6 +316,7 @@ public final class GeneratedKernels: Sendable {
                "DepthwiseConvTiles16+\(vectorWidth == .zmm ? "AVX512" : "AVX") (float; exact sums, FMA\(vectorWidth == .zmm ? "" : "; 8- and 4-channel blocks"))",
                "DepthwiseFloatFinish16+\(vectorWidth == .zmm ? "AVX512" : "AVX")",
                depthwiseRequantize512 == nil ? "DepthwiseRequantize16+AVX2 (uint8, int8)" : "DepthwiseRequantize16+AVX512", "OffsetBytesToFloat+\(vectorWidth == .zmm ? "AVX512" : "AVX2")",
+               "PreluFloat+\(vectorWidth == .zmm ? "AVX512" : "AVX2")",
                "FlipSignBits+\(vectorWidth == .zmm ? "AVX512" : "AVX2") (and pixel sums)",
                "QuantizedPairLinear16+\(vectorWidth == .zmm ? "AVX512" : "AVX2") (int8, uint8)",
                "ResizeBilinearRow\(ResizeBilinearRowAVX.lanes(vectorWidth))+\(vectorWidth == .zmm ? "AVX512" : "AVX2")",
