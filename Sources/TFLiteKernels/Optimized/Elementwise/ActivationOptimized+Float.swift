@@ -31,10 +31,11 @@ public enum ActivationOptimized {
 
     /// PRELU where alpha repeats along the rows (`BroadcastLayout.repeatsBAlongRows`): rows
     /// `rows` of `inner` elements at `x` and `out`, `alpha` one row; `x ≥ 0 ? x : x · alpha` as
-    /// `ActivationReference.preluFloat32`, sixteen lanes at a time (a NaN takes the product, as
-    /// there). Rows shorter than 64 elements run as one stretch against alpha repeated over a
-    /// whole number of vectors (`repeatedAlphaFloats`), so an 8-channel layer is not a row of
-    /// scalars. O(rows.count · inner).
+    /// `ActivationReference.preluFloat32`, in the generated kernel where there is one
+    /// (`PreluFloatAVX`), else sixteen lanes at a time (a NaN takes the product, as there). Rows
+    /// shorter than 64 elements run as one stretch against alpha repeated over a whole number of
+    /// vectors (`repeatedAlphaFloats`), so an 8-channel layer is not a row of scalars.
+    /// O(rows.count · inner).
     public static func preluFloat32(rows: Range<Int>, inner: Int, _ x: UnsafePointer<Float>, _ alpha: UnsafePointer<Float>,
                                     _ out: UnsafeMutablePointer<Float>) {
         KernelPrecondition.check(rows.lowerBound >= 0 && inner >= 0, "rows \(rows) of \(inner)")
@@ -44,7 +45,9 @@ public enum ActivationOptimized {
                 for k in 0..<period { pattern[k] = alpha[k % inner] }
                 let first = rows.lowerBound * inner, count = rows.count * inner
                 let (xs, ys) = (x + first, out + first)
-                var k = generatedPrelu(rows: count / period, width: period, xs, UnsafePointer(pattern.baseAddress!), ys) * period
+                // Whole periods in the generated kernel when there is one (a period is whole vectors).
+                var k = generatedPrelu(rows: count / period, width: period, xs, UnsafePointer(pattern.baseAddress!), ys) == period
+                    ? count / period * period : 0
                 while k + period <= count {
                     for c in stride(from: 0, to: period, by: 16) {
                         let v = UnsafeRawPointer(xs + k + c).loadUnaligned(as: SIMD16<Float>.self)
@@ -58,9 +61,8 @@ public enum ActivationOptimized {
             }
             return
         }
-        let done = generatedPrelu(rows: rows.count, width: inner, x + rows.lowerBound * inner, alpha,
-                                  out + rows.lowerBound * inner) == rows.count
-        let generatedColumns = done ? inner / GeneratedKernels.current!.preluFloat!.lanes * GeneratedKernels.current!.preluFloat!.lanes : 0
+        let generatedColumns = generatedPrelu(rows: rows.count, width: inner, x + rows.lowerBound * inner, alpha,
+                                              out + rows.lowerBound * inner)
         for r in rows {
             let (xr, yr) = (x + r * inner, out + r * inner)
             var c = generatedColumns
@@ -75,9 +77,9 @@ public enum ActivationOptimized {
     }
 
     /// Runs `PreluFloatAVX` (when generated) over `rows` rows of `width` values at `x` and
-    /// `out` against the `width` values of `alpha`, as far as whole vectors go: the first
-    /// `width / lanes · lanes` values of each row. Returns the rows it ran: `rows`, or 0 without
-    /// the kernel or a whole vector per row (the caller then computes everything).
+    /// `out` against the `width` values of `alpha`, as far as whole vectors go. Returns the
+    /// values of each row it computed, `width / lanes · lanes`: 0 without the kernel, without a
+    /// row or without a whole vector (the caller computes the rest).
     private static func generatedPrelu(rows: Int, width: Int, _ x: UnsafePointer<Float>, _ alpha: UnsafePointer<Float>,
                                        _ out: UnsafeMutablePointer<Float>) -> Int {
         guard rows > 0, let (function, lanes) = GeneratedKernels.current?.preluFloat, width >= lanes else { return 0 }
@@ -85,7 +87,7 @@ public enum ActivationOptimized {
                                                 output: UnsafeMutableRawPointer(out), rows: rows,
                                                 stepsPerRow: width / lanes, rowStride: width * MemoryLayout<Float>.stride)
         withUnsafePointer(to: &arguments) { function(UnsafeRawPointer($0)) }
-        return rows
+        return width / lanes * lanes
     }
 
     /// Floats of alpha repeated for `preluFloat32`'s stretches of rows of `inner` elements
