@@ -60,7 +60,7 @@ extension NodeContext {
         }
         try prepare()
         guard readsRawWeights() else { return }
-        try weights.makeModels()
+        try weights.makeResident()
         tensor.data = home
         tensor.deferredHome = nil
         try prepare()
@@ -103,7 +103,7 @@ private enum PendingWeights {
     }
 
     /// Puts the weights in their home in the model's memory.
-    func makeModels() throws {
+    func makeResident() throws {
         switch self {
         case .file(let deferred): try deferred.file.makeBufferResident(deferred.buffer)
         case .float16(let dequantization): dequantization.materialize()
