@@ -4,7 +4,8 @@ import TFLiteSchema
 /// A loaded model, ready to be run by one or more ``Interpreter``s: the parsed file, the
 /// resolved operator kernels, and the constant tensors (model buffers, plus the outputs of
 /// operators whose inputs are all constant, such as float16 `DEQUANTIZE` or `DENSIFY` of
-/// weights, evaluated once here).
+/// weights, evaluated once here; the float16 weights of layers that pack them are converted by
+/// those layers' prepares instead, see `DeferredDequantization`).
 ///
 /// A `Model` is immutable after `init` and `Sendable`: several interpreters (one per thread)
 /// can share it, and with it the memory of all constant tensors and of the weights the

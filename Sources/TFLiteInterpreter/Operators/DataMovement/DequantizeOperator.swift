@@ -2,7 +2,8 @@ import TFLiteKernels
 import TFLiteSchema
 
 /// DEQUANTIZE: uint8/int8/int16 → float32 (per tensor or per channel) and float16 → float32.
-/// Constant inputs (float16 or int8 weights) are folded by the interpreter at prepare.
+/// Constant inputs (float16 or int8 weights) are folded by the interpreter at load, except the
+/// float16 weights of layers that pack them (`DeferredDequantization`).
 final class DequantizeOperator: OperatorKernel {
     /// The conversion of input 0's elements into output 0's floats, with the element count and
     /// the quantization captured.
