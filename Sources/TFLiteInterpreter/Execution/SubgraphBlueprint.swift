@@ -268,7 +268,8 @@ struct SubgraphBlueprint: @unchecked Sendable {
             guard codes[op.opcodeIndex].builtin == .dequantize, op.inputs.count == 1, op.outputs.count == 1,
                   let input = op.inputs.first, input >= 0, let constant = constants[input], constant.type == .float16,
                   subgraph.tensors[input].sparsity == nil, let values = TensorLayout.elementCount(constant.shape),
-                  constant.byteCount >= 2 * values, values > 0 else { continue }
+                  let bytes = TensorLayout.byteCount(constant.shape, .float16), constant.byteCount >= bytes,
+                  values > 0 else { continue }
             let output = op.outputs[0]
             guard weightUses[output], !otherUses[output], !subgraph.tensors[output].isVariable else { continue }
             positions.append(position)
