@@ -134,6 +134,17 @@ extension Assembler {
         vectorInstruction(0x31, map: .map0F38, prefix: .p66, width: dst.width, reg: dst.index, vvvv: 0,
                           .memory(src), mask: mask, zeroing: zeroing, memoryBytes: dst.width.bytes / 4)
     }
+    /// `vpmovsxbw dst, [src]`: half a register of signed bytes (16 for ymm, 32 for zmm with
+    /// AVX512-BW), each sign-extended to a 16-bit lane.
+    public mutating func vpmovsxbw(_ dst: VectorRegister, _ src: MemoryOperand) {
+        vectorInstruction(0x20, map: .map0F38, prefix: .p66, width: dst.width, reg: dst.index, vvvv: 0,
+                          .memory(src), memoryBytes: dst.width.bytes / 2)
+    }
+    /// `vpmovzxbw dst, [src]`: half a register of unsigned bytes, each zero-extended to a 16-bit lane.
+    public mutating func vpmovzxbw(_ dst: VectorRegister, _ src: MemoryOperand) {
+        vectorInstruction(0x30, map: .map0F38, prefix: .p66, width: dst.width, reg: dst.index, vvvv: 0,
+                          .memory(src), memoryBytes: dst.width.bytes / 2)
+    }
     /// `vpgatherdd dst{mask}, [base + index·scale + disp]` (AVX-512F): 32-bit lane `i` of `dst`
     /// is loaded from the address with `index`'s lane `i` where `mask` bit `i` is set; lanes whose
     /// bit is clear keep `dst`'s value and read nothing. The gather clears `mask` as it goes (all

@@ -197,6 +197,11 @@ extension Assembler {
         threeOperand(0xFE, map: .map0F, prefix: .p66, dst, a, b)
     }
 
+    /// `vpaddw dst, a, b`: 16-bit lane sums, wrapping.
+    public mutating func vpaddw(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorSource) {
+        threeOperand(0xFD, map: .map0F, prefix: .p66, dst, a, b)
+    }
+
     /// `vpmaddwd dst, a, b`: each 32-bit lane gets the sum of its two signed 16-bit products.
     public mutating func vpmaddwd(_ dst: VectorRegister, _ a: VectorRegister, _ b: VectorSource) {
         threeOperand(0xF5, map: .map0F, prefix: .p66, dst, a, b)
@@ -313,6 +318,7 @@ extension Assembler {
     public mutating func vdivps(_ d: VectorRegister, _ a: VectorRegister, _ b: VectorRegister) { vdivps(d, a, .register(b)) }
     public mutating func vpaddd(_ d: VectorRegister, _ a: VectorRegister, _ b: VectorRegister) { vpaddd(d, a, .register(b)) }
     public mutating func vpmaddwd(_ d: VectorRegister, _ a: VectorRegister, _ b: VectorRegister) { vpmaddwd(d, a, .register(b)) }
+    public mutating func vpaddw(_ d: VectorRegister, _ a: VectorRegister, _ b: VectorRegister) { vpaddw(d, a, .register(b)) }
     public mutating func vpdpwssd(_ d: VectorRegister, _ a: VectorRegister, _ b: VectorRegister) { vpdpwssd(d, a, .register(b)) }
     public mutating func vpdpbusd(_ d: VectorRegister, _ a: VectorRegister, _ b: VectorRegister) { vpdpbusd(d, a, .register(b)) }
     public mutating func vpxor(_ d: VectorRegister, _ a: VectorRegister, _ b: VectorRegister) { vpxor(d, a, .register(b)) }

@@ -51,8 +51,10 @@ final class PackedWeightCacheTests: XCTestCase {
 
     /// The huge-page part of the region (`expectedPackedByteCount`) follows what packing writes
     /// at the level in use: about the constant bytes, with the 8-bit ones counted twice without
-    /// VNNI (int16 pairs, not int8 quads; yolov8n_dynamic_range_640's hybrid layers too). Run at
-    /// `LITEVISION_ISA=avx2` for the pair level.
+    /// VNNI (int16 pairs, not int8 quads; yolov8n_dynamic_range_640's hybrid layers too). Where
+    /// the pairs' weights of small layers stay bytes (`QuantizedGEMM.packsPairWeightsAsBytes`:
+    /// AVX2, AVX-512 without VNNI) it is an upper bound: packing writes between half of it (every
+    /// 8-bit weight a byte) and all of it. Run at `LITEVISION_ISA=avx2` for the pair level.
     func testExpectedPackedBytesFollowTheLayout() throws {
         let models = [try TestPaths.model("efficientnet_lite0.tflite"), try TestPaths.sharedModel("ssd_fish_uint8.tflite"),
                       try TestPaths.sharedModel("yolov8n_int8_640.tflite"), try TestPaths.sharedModel("yolov8n_dynamic_range_640.tflite")]
@@ -61,8 +63,13 @@ final class PackedWeightCacheTests: XCTestCase {
             let cache = model.subgraphs[0].packedWeights
             try Interpreter(model: model, options: .init(threadCount: 1)).allocateTensors()
             let written = Double(cache.byteCount), expected = Double(cache.expectedPackedByteCount)
-            XCTAssertEqual(expected / written, 1, accuracy: 0.1,
-                           "\(path): expected \(expected) bytes, packing reserved \(written) (quads: \(QuantizedGEMM.prefersInt8Quads))")
+            let message = "\(path): expected \(expected) bytes, packing reserved \(written) (quads: \(QuantizedGEMM.prefersInt8Quads))"
+            if QuantizedGEMM.packsPairWeightsAsBytes {
+                XCTAssertLessThanOrEqual(written, expected * 1.1, message)
+                XCTAssertGreaterThanOrEqual(written, expected * 0.45, message)
+            } else {
+                XCTAssertEqual(expected / written, 1, accuracy: 0.1, message)
+            }
         }
     }
 

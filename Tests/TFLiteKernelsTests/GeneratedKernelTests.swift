@@ -151,7 +151,7 @@ final class GeneratedKernelTests: XCTestCase {
             (\A.bias, F.bias), (\A.multipliers, F.multipliers),
             (\A.activationMin, F.activationMin), (\A.activationMax, F.activationMax), (\A.panelStride, F.panelStride),
             (\A.rowTerms, F.rowTerms), (\A.laneMasks, F.laneMasks), (\A.roundingTerms, F.roundingTerms),
-            (\A.tableBase, F.tableBase)]
+            (\A.tableBase, F.tableBase), (\A.filterOffsets, F.filterOffsets)]
         for (path, offset) in fields { XCTAssertEqual(MemoryLayout<A>.offset(of: path), Int(offset), "\(path)") }
     }
 
@@ -181,7 +181,12 @@ final class GeneratedKernelTests: XCTestCase {
         }
         let kernels = try XCTUnwrap(GeneratedKernels.current)
         let gemm = try XCTUnwrap(kernels.gemm8x16)
-        for output in QuantizedGEMM8x16AVX2.Output.allCases { XCTAssertNotNil(gemm.kernel(.int16Pairs, output)) }
+        for output in QuantizedGEMM8x16AVX2.Output.allCases {
+            XCTAssertNotNil(gemm.kernel(.int16Pairs, output))
+            // Byte weights widened as they load, wherever the pairs run without VNNI.
+            XCTAssertEqual(gemm.kernel(.int8WeightPairs, output) != nil, !gemm.avxVNNI)
+            XCTAssertEqual(gemm.kernel(.uint8WeightPairs, output) != nil, !gemm.avxVNNI)
+        }
         // AVX-VNNI kernels exactly where the level allows them and the CPU has them.
         XCTAssertEqual(gemm.avxVNNI, policy.level >= .avxvnni && features.avxvnni)
         XCTAssertEqual(gemm.kernel(.uint8Quads, .int8) != nil, gemm.avxVNNI)
@@ -205,6 +210,7 @@ final class GeneratedKernelTests: XCTestCase {
         XCTAssertTrue(QuantizedGEMMKernel.compiled.contains(.generated))
         #if !LITEVISION_AVX512
         XCTAssertEqual(QuantizedGEMMKernel.best, .generated)
+        XCTAssertEqual(QuantizedGEMM.packsPairWeightsAsBytes, !gemm.avxVNNI && kernels.vnniGEMM == nil)
         let splitsZMM = CPUFeatures.current?.splitsZMMOperations == true
         let expected: FloatConvKernelShape = policy.level >= .avx512 ? (splitsZMM ? .generated8x16 : .generated8x32) : .generated6x16
         XCTAssertEqual(FloatConvKernelShape.native(outputDepth: 64, depth: 576), expected)

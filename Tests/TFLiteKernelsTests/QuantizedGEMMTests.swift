@@ -107,7 +107,7 @@ final class QuantizedGEMMTests: XCTestCase {
     private func runGEMM<E: ConvIntegerEpilogue, X, W>(_ g: ConvolutionGeometry, _ kernel: QuantizedGEMMKernel,
                                                        layout: QuantizedGEMMLayout = .int16Pairs, input: [X],
                                                        packed: [W], bias: [Int32]?, epilogue: E, output: inout [E.Output],
-                                                       rng: inout SeededGenerator) {
+                                                       filterOffset: Int32 = 0, rng: inout SeededGenerator) {
         for part in rng.chunks(QuantizedGEMM.tileCount(g)) {
             input.withUnsafeBufferPointer { x in
                 packed.withUnsafeBufferPointer { w in
@@ -116,8 +116,8 @@ final class QuantizedGEMMTests: XCTestCase {
                             let workspace = PoisonedWorkspace(byteCount: QuantizedGEMM.workspaceBytes(g))
                             QuantizedGEMM.run(g, layout: layout, input: UnsafeRawPointer(x.baseAddress!),
                                               packedFilter: UnsafeRawPointer(w.baseAddress!), bias: b,
-                                              epilogue: epilogue, output: y.baseAddress!, tiles: part, kernel: kernel,
-                                              workspace: workspace.workspace)
+                                              epilogue: epilogue, output: y.baseAddress!, tiles: part,
+                                              filterOffset: filterOffset, kernel: kernel, workspace: workspace.workspace)
                             workspace.assertGuardIntact("\(kernel) \(layout) \(g)")
                         }
                     }
@@ -145,9 +145,19 @@ final class QuantizedGEMMTests: XCTestCase {
         return expected
     }
 
+    /// `filter`'s bytes packed for the byte-weight pair layouts (`Int16PairPacking.packBytesAligned`).
+    private func bytePairs<T: FixedWidthInteger>(_ filter: [T], _ g: ConvolutionGeometry) throws -> [UInt8] {
+        let packed = try filter.withUnsafeBytes {
+            try Int16PairPacking.packBytesAligned($0.bindMemory(to: UInt8.self).baseAddress!, outputDepth: g.outputDepth,
+                                                  taps: g.filterHeight * g.filterWidth, inputDepth: g.inputDepth)
+        }
+        return Array(UnsafeBufferPointer(start: packed.pointer, count: packed.count))
+    }
+
     /// The int16-pair check shared by the uint8/int8 CONV_2D and FULLY_CONNECTED tests: packs
     /// `filter` and `input` (filter and input offsets of `q`), runs `kernel` over random chunks and
-    /// compares with the reference's `expected`, bit for bit.
+    /// compares with the reference's `expected`, bit for bit; then again with the weights as
+    /// bytes (`uint8WeightPairs`, or `int8WeightPairs` for a filter offset of 0).
     private func checkPairs<T: FixedWidthInteger & SIMDScalar>(
         _ g: ConvolutionGeometry, _ kernel: QuantizedGEMMKernel, _ q: QuantizedConvolutionParameters, input: [T], filter: [T],
         bias: [Int32]?, expected: [T], rng: inout SeededGenerator, _ message: String
@@ -159,6 +169,13 @@ final class QuantizedGEMMTests: XCTestCase {
         runGEMM(g, kernel, input: paired, packed: packed, bias: bias,
                 epilogue: ConvRequantizeEpilogue<T>(requantizer: ConvRequantizer(q)), output: &actual, rng: &rng)
         XCTAssertEqual(actual, expected, message)
+        let byteLayout: QuantizedGEMMLayout = T.self == UInt8.self ? .uint8WeightPairs : .int8WeightPairs
+        guard byteLayout == .uint8WeightPairs || q.filterOffset == 0 else { return }
+        var fromBytes = [T](repeating: 0, count: expected.count)
+        runGEMM(g, kernel, layout: byteLayout, input: paired, packed: try! bytePairs(filter, g), bias: bias,
+                epilogue: ConvRequantizeEpilogue<T>(requantizer: ConvRequantizer(q)), output: &fromBytes,
+                filterOffset: q.filterOffset, rng: &rng)
+        XCTAssertEqual(fromBytes, expected, "\(byteLayout) " + message)
     }
 
     /// Quantizes each of `batches` rows of `input` on the fly (asymmetric, as hybrid kernels do).
@@ -186,14 +203,18 @@ final class QuantizedGEMMTests: XCTestCase {
                                            taps: g.filterHeight * g.filterWidth, inputDepth: g.inputDepth)
         let paired = pairedInput(quantized, g, offsets: offsets.map { -$0 })
         var actual = [Float](repeating: .nan, count: expected.count)
+        var fromBytes = actual
+        let bytes = try! bytePairs(filter, g)
         scales.withUnsafeBufferPointer { s in
             bias.withUnsafeBufferPointer { bb in
-                runGEMM(g, kernel, input: paired, packed: packed, bias: nil,
-                        epilogue: ConvHybridEpilogue(parameters: p, inputScales: s.baseAddress!, bias: bb.baseAddress!),
-                        output: &actual, rng: &rng)
+                let epilogue = ConvHybridEpilogue(parameters: p, inputScales: s.baseAddress!, bias: bb.baseAddress!)
+                runGEMM(g, kernel, input: paired, packed: packed, bias: nil, epilogue: epilogue, output: &actual, rng: &rng)
+                runGEMM(g, kernel, layout: .int8WeightPairs, input: paired, packed: bytes, bias: nil, epilogue: epilogue,
+                        output: &fromBytes, rng: &rng)
             }
         }
         XCTAssertEqual(actual, expected, message)
+        XCTAssertEqual(fromBytes, expected, "int8WeightPairs " + message)
     }
 
     private func checkQuantizedConv<T: FixedWidthInteger & SIMDScalar>(_ type: T.Type, seed: UInt64) {
@@ -664,6 +685,35 @@ final class AlignedPackingTests: XCTestCase {
             }
             XCTAssertEqual(gotSigned.withUnsafeBufferPointer { Array($0) }, wantSigned, "int8 \(s)")
             XCTAssertEqual(Int(bitPattern: gotSigned.pointer) % AlignedArray<Int16>.alignment, 0)
+        }
+    }
+
+    /// The byte-weight pairs (`packBytesAligned`) are `pack`'s pairs with offset 0, one byte each:
+    /// widened as signed bytes they equal the int8 packing, as unsigned ones the uint8 packing,
+    /// padding included.
+    func testBytePairsAreThePairsAsBytes() throws {
+        var rng = SeededGenerator(seed: 79)
+        for s in Self.shapes {
+            let count = s.outputDepth * s.taps * s.inputDepth
+            let unsigned = (0..<count).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+            let signed = unsigned.map { Int8(bitPattern: $0) }
+            let packedCount = Int16PairPacking.packedCount(outputDepth: s.outputDepth, taps: s.taps, inputDepth: s.inputDepth)
+            _ = try AlignedArray<UInt8>(repeating: 0x5A, count: packedCount)
+            let bytes = try unsigned.withUnsafeBufferPointer {
+                try Int16PairPacking.packBytesAligned($0.baseAddress!, outputDepth: s.outputDepth, taps: s.taps,
+                                                      inputDepth: s.inputDepth)
+            }
+            XCTAssertEqual(bytes.count, packedCount, "\(s)")
+            XCTAssertEqual(Int(bitPattern: bytes.pointer) % AlignedArray<UInt8>.alignment, 0)
+            let got = bytes.withUnsafeBufferPointer { Array($0) }
+            let wantUnsigned = unsigned.withUnsafeBufferPointer {
+                Int16PairPacking.pack($0.baseAddress!, offset: 0, outputDepth: s.outputDepth, taps: s.taps, inputDepth: s.inputDepth)
+            }
+            let wantSigned = signed.withUnsafeBufferPointer {
+                Int16PairPacking.pack($0.baseAddress!, offset: 0, outputDepth: s.outputDepth, taps: s.taps, inputDepth: s.inputDepth)
+            }
+            XCTAssertEqual(got.map { Int16($0) }, wantUnsigned, "uint8 \(s)")
+            XCTAssertEqual(got.map { Int16(Int8(bitPattern: $0)) }, wantSigned, "int8 \(s)")
         }
     }
 

@@ -21,10 +21,12 @@ import TFLiteKernels
 /// pages: made at the first packing, with room for three times the subgraph's constant bytes
 /// (an address-space reservation only; forms that do not fit are allocated one by one), and
 /// huge pages up to ``expectedPackedByteCount``: the constant bytes, with the 8-bit ones
-/// counted twice where the integer GEMM widens its weights to int16 pairs (every level without
+/// counted twice where the integer GEMM may pack its weights as int16 pairs (every level without
 /// VNNI). Packed weights are most of the constants, so that is close to what packing writes
-/// (measured on efficientnet_lite0, ssd_fish_uint8, yolov8n_int8_640 and
-/// yolov8n_dynamic_range_640: within 7%); huge pages past the end are address space only, and the unused
+/// with int16 pairs (measured on efficientnet_lite0, ssd_fish_uint8, yolov8n_int8_640 and
+/// yolov8n_dynamic_range_640: within 7%), and an upper bound where layers of few pixels keep
+/// their weights as bytes (``QuantizedGEMM/pairLayout(signedWeights:filterOffset:outputPixels:)``);
+/// huge pages past the end are address space only, and the unused
 /// part of the last one written is given back (``releaseUnusedMemory()``). A form replaced after
 /// a resize keeps its space in the region until the model goes; the region's bound caps that.
 ///

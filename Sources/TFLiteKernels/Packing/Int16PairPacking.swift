@@ -127,6 +127,72 @@ public enum Int16PairPacking {
         }
     }
 
+    /// The 8-bit weights of `filter` (`[outputDepth, taps, inputDepth]`, int8 or uint8 as bit
+    /// patterns) in the order of `pack`'s pairs, one byte per weight and no offset (the layouts
+    /// `int8WeightPairs` and `uint8WeightPairs`, whose kernels widen each byte and add the filter
+    /// offset): `packedCount` bytes, half of `pack`'s. Padding channels and padding lanes are 0.
+    /// Written as `packAligned` writes its pairs: in destination order, 8 words of a full panel's
+    /// 16 lanes transposed in registers at a time.
+    /// - Precondition: as `pack`'s. Checked under `LITEVISION_INTERNAL_CHECKS` as far as the
+    ///   arguments show it.
+    /// - Throws: `AlignedArrayAllocationError` when the system cannot provide the memory.
+    public static func packBytesAligned(_ filter: UnsafePointer<UInt8>, outputDepth: Int, taps: Int,
+                                        inputDepth: Int) throws -> AlignedArray<UInt8> {
+        KernelPrecondition.check(outputDepth >= 0 && taps >= 0 && inputDepth >= 0,
+                                 "Int16PairPacking.packBytesAligned: outputDepth \(outputDepth), taps \(taps), inputDepth \(inputDepth)")
+        let count = packedCount(outputDepth: outputDepth, taps: taps, inputDepth: inputDepth)
+        let words = pairedDepth(inputDepth) / 2, fullWords = inputDepth / 2
+        let laneStride = taps &* inputDepth
+        let wordBlockBytes = 2 &* panelWidth
+        return try AlignedArray(count: count) { buffer in
+            guard count > 0, let start = buffer.baseAddress else { return }
+            var d = UnsafeMutableRawPointer(start)
+            forEachPanelTap(outputDepth: outputDepth, taps: taps) { firstChannel, lanes, t in
+                let row = filter + (firstChannel &* taps &+ t) &* inputDepth
+                var j = 0
+                if lanes == panelWidth {
+                    while j &+ 8 <= fullWords {
+                        transposeBytePairBlocks(row + 2 &* j, laneStride: laneStride, into: d)
+                        d += 8 &* wordBlockBytes
+                        j &+= 8
+                    }
+                }
+                for j in j..<words {
+                    let hasHigh = 2 &* j &+ 1 < inputDepth
+                    for l in 0..<panelWidth {
+                        var pair: UInt16 = 0
+                        if l < lanes {
+                            let bytes = row + (l &* laneStride &+ 2 &* j)
+                            pair = UInt16(bytes[0]) | (hasHigh ? UInt16(bytes[1]) &<< 8 : 0)
+                        }
+                        d.storeBytes(of: pair, toByteOffset: 2 &* l, as: UInt16.self)
+                    }
+                    d += wordBlockBytes
+                }
+            }
+            precondition(d == UnsafeMutableRawPointer(start) + count,
+                         "byte pair packing wrote \(d - UnsafeMutableRawPointer(start)) of \(count) bytes")
+        }
+    }
+
+    /// Writes eight byte pairs of each of the panel's 16 lanes (lane `l`'s 16 bytes at `source +
+    /// l·laneStride`) in the packed order: pair 0 of every lane, then pair 1, … (8 × 32 bytes).
+    @inline(__always)
+    private static func transposeBytePairBlocks(_ source: UnsafePointer<UInt8>, laneStride: Int,
+                                                into d: UnsafeMutableRawPointer) {
+        @inline(__always) func pairs(_ lane: Int) -> SIMD8<UInt16> {
+            UnsafeRawPointer(source + lane &* laneStride).loadUnaligned(as: SIMD8<UInt16>.self)
+        }
+        let wordBlockBytes = 2 &* panelWidth
+        for l in stride(from: 0, to: panelWidth, by: 4) {
+            let r0 = pairs(l), r1 = pairs(l &+ 1), r2 = pairs(l &+ 2), r3 = pairs(l &+ 3)
+            for k in 0..<8 {
+                d.storeBytes(of: SIMD4(r0[k], r1[k], r2[k], r3[k]), toByteOffset: k &* wordBlockBytes &+ 2 &* l,
+                             as: SIMD4<UInt16>.self)
+            }
+        }
+    }
+
     /// Calls `body(firstChannel, lanes, tap)` for every tap of every panel, in packed order: the
     /// loop of the destination-order packings (`packAligned` here and in `Int8QuadPacking`),
     /// whose `body` writes one tap's words of the panel's `lanes` channels (the rest padding).

@@ -9,15 +9,15 @@ enum PackedGEMMPlan {
     case float(PackedFloatGEMM)
     /// float32 with one output pixel covering the input: `FloatSinglePixelGEMV`.
     case floatSinglePixel(SinglePixelFloatGEMV)
-    /// uint8 activations and weights as int16 pairs.
+    /// uint8 activations as int16 pairs, weights as int16 pairs or bytes (`PairWeights`).
     case uint8Pairs(Int16PairGEMM)
-    /// int8 activations and weights as int16 pairs.
+    /// int8 activations as int16 pairs, weights as int16 pairs or bytes (`PairWeights`).
     case int8Pairs(Int16PairGEMM)
     /// int8 weights (symmetric) against unsigned activation quads `x + 128`.
     case int8Quads(Int8QuadGEMM)
     /// uint8 weights against signed activation quads `x − 128`, with window sums.
     case uint8Quads(UInt8QuadGEMM)
-    /// Float activations quantized per row, int8 weights, as int16 pairs.
+    /// Float activations quantized per row as int16 pairs, int8 weights as int16 pairs or bytes.
     case hybridPairs(HybridPairGEMM)
     /// Float activations quantized symmetrically per row, int8 weights, as byte quads.
     case hybridQuads(HybridQuadGEMM)
@@ -30,11 +30,13 @@ enum PackedGEMMPlan {
         case .uint8Pairs(let gemm):
             gemm.run(o, threads: threads, source: UInt8.self, conversion: .init(gather: QuantizedConvPatches.gatherPairs,
                                                                                 convert: Int16PairPacking.convert),
-                     kernel: { QuantizedGEMM.uint8($0, $1, input: $2, packedFilter: $3, bias: $4, output: $5, tiles: $6, workspace: $7) })
+                     kernel: { QuantizedGEMM.uint8($0, $1, input: $2, packedFilter: $3.pointer, layout: $3.layout, bias: $4,
+                                                   output: $5, tiles: $6, workspace: $7) })
         case .int8Pairs(let gemm):
             gemm.run(o, threads: threads, source: Int8.self, conversion: .init(gather: QuantizedConvPatches.gatherPairs,
                                                                                convert: Int16PairPacking.convert),
-                     kernel: { QuantizedGEMM.int8($0, $1, input: $2, packedFilter: $3, bias: $4, output: $5, tiles: $6, workspace: $7) })
+                     kernel: { QuantizedGEMM.int8($0, $1, input: $2, packedFilter: $3.pointer, layout: $3.layout, bias: $4,
+                                                  output: $5, tiles: $6, workspace: $7) })
         case .int8Quads(let gemm): gemm.run(o, threads: threads)
         case .uint8Quads(let gemm): gemm.run(o, threads: threads)
         case .hybridPairs(let gemm): gemm.run(o, threads: threads)
@@ -182,13 +184,33 @@ struct SinglePixelFloatGEMV {
     }
 }
 
+/// The packed filter of an int16-pair GEMM and its layout (`QuantizedGEMM.pairLayout`): int16
+/// pairs `w + offset`, or the weight bytes in the same order that the kernel widens.
+struct PairWeights {
+    let layout: QuantizedGEMMLayout
+    /// The memory at `pointer` (an `AlignedArray` of `Int16` or `UInt8`, maybe shared through the
+    /// model's cache), kept alive with the plan.
+    private let storage: AnyObject
+    let pointer: UnsafeRawPointer
+
+    init(_ packed: AlignedArray<Int16>) {
+        layout = .int16Pairs; storage = packed; pointer = UnsafeRawPointer(packed.pointer)
+    }
+
+    /// `packed` bytes (`Int16PairPacking.packBytesAligned`) in `layout`, a byte-weight pair layout.
+    init(_ packed: AlignedArray<UInt8>, layout: QuantizedGEMMLayout) {
+        precondition(layout.widensByteWeights, "PairWeights: \(layout) does not widen byte weights")
+        self.layout = layout; storage = packed; pointer = UnsafeRawPointer(packed.pointer)
+    }
+}
+
 /// The integer GEMM on int16 pairs (`Int16PairPacking`) for uint8 or int8 layers.
 struct Int16PairGEMM {
     /// The layer's geometry.
     let layer: ConvolutionGeometry
     let layout: GEMMLayout
     let requantizer: ConvRequantizer
-    let weights: AlignedArray<Int16>
+    let weights: PairWeights
     /// Activations in pairs (arena scratch); the trailing zero pixel is zeroed per invoke.
     let activations: ScratchArray<Int16>
     /// The kernel's per-thread workspace (`QuantizedGEMM.workspaceBytes`).
@@ -199,7 +221,7 @@ struct Int16PairGEMM {
     /// Converts the input (`Source` elements) into pairs with the input offset added, then runs
     /// `kernel` over the GEMM's tiles.
     func run<Source>(_ o: ConvolutionOperands, threads: ThreadPool, source: Source.Type,
-                     conversion: PairedActivations<Source>, kernel: (ConvolutionGeometry, ConvRequantizer, UnsafePointer<Int16>, UnsafePointer<Int16>,
+                     conversion: PairedActivations<Source>, kernel: (ConvolutionGeometry, ConvRequantizer, UnsafePointer<Int16>, PairWeights,
                               UnsafePointer<Int32>?, UnsafeMutablePointer<Source>, Range<Int>, KernelWorkspace) -> Void) {
         let (g, gemm, q) = (layer, layout.geometry, requantizer)
         let (x, bias, y) = (o.input(Source.self), o.bias(Int32.self), o.output(Source.self))
@@ -207,7 +229,7 @@ struct Int16PairGEMM {
         activations.withUnsafeMutableBufferPointer { paired in
             let xp = paired.baseAddress!
             layout.zeroPairedPaddingPixel(xp)
-            let (xin, w) = (UnsafePointer(xp), UnsafePointer(weights.pointer))
+            let (xin, w) = (UnsafePointer(xp), weights)
             layout.convertAndRun(threads: threads, workspace: workspace) { batch, pixels in
                 conversion.fill(g, layout: layout, batch: batch, pixels: pixels, into: xp,
                                 source: x + batch * g.inputHeight * g.inputWidth * g.inputDepth, offset: offset)
@@ -226,7 +248,7 @@ struct HybridPairGEMM {
     let layout: GEMMLayout
     let parameters: HybridConvolutionParameters
     let scratch: HybridInputScratch
-    let weights: AlignedArray<Int16>
+    let weights: PairWeights
     /// Activations in pairs (arena scratch); the trailing zero pixel is zeroed per invoke.
     let activations: ScratchArray<Int16>
     /// The kernel's per-thread workspace (`QuantizedGEMM.workspaceBytes`).
@@ -236,7 +258,7 @@ struct HybridPairGEMM {
         let (g, gemm, p) = (layer, layout.geometry, parameters)
         let (b, y) = (o.bias(Float.self), o.output(Float.self))
         let rowSize = g.inputHeight * g.inputWidth * g.inputDepth
-        let w = UnsafePointer(weights.pointer)
+        let w = weights
         let conversion = PairedActivations<Int8>(gather: QuantizedConvPatches.gatherPairs, convert: Int16PairPacking.convert)
         scratch.quantize(o.input(Float.self), threads: threads) { q, scales, offsets in
             activations.withUnsafeMutableBufferPointer { paired in
@@ -247,8 +269,8 @@ struct HybridPairGEMM {
                     conversion.fill(g, layout: layout, batch: batch, pixels: pixels, into: xp,
                                     source: q + batch * rowSize, offset: -offsets[batch])
                 } gemm: { part, workspace in
-                    QuantizedGEMM.hybrid(gemm, p, input: xin, inputScales: scales, packedFilter: w, bias: b, output: y,
-                                         tiles: part, workspace: workspace)
+                    QuantizedGEMM.hybrid(gemm, p, input: xin, inputScales: scales, packedFilter: w.pointer, layout: w.layout,
+                                         bias: b, output: y, tiles: part, workspace: workspace)
                 }
             }
         }

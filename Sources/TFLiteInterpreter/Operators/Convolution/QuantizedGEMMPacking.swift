@@ -5,7 +5,8 @@ import TFLiteKernels
 /// choosing the layout:
 /// int8 quads for int8 with symmetric weights, uint8-weight quads for uint8 and int8 quads for
 /// hybrid layers with symmetrically quantized inputs, where the build has a native kernel for
-/// them (VNNI); int16 pairs otherwise (asymmetric hybrid inputs, other builds).
+/// them (VNNI); int16 pairs otherwise (asymmetric hybrid inputs, other builds), whose weights
+/// stay bytes where the generated ymm kernel widens them (`QuantizedGEMM.pairLayout`).
 /// Layers with few input channels run in patch form (`GEMMLayout`).
 enum QuantizedGEMMPacking {
     /// Whether `arithmetic` takes a quad layout in this build.
@@ -43,7 +44,20 @@ enum QuantizedGEMMPacking {
             return overflow ? Int.max : total
         }
         let depth = g.inputDepth + 1   // ≥ the paired depth
-        return product(2, panels, taps, depth, Int16PairPacking.panelWidth)
+        return product(pairWeightLayout(arithmetic, geometry: g).weightWordBytes / 2, panels, taps, depth,
+                       Int16PairPacking.panelWidth)
+    }
+
+    /// The layout of `arithmetic`'s weights when layer `g` (its GEMM form) runs on pairs
+    /// (`QuantizedGEMM.pairLayout`).
+    static func pairWeightLayout(_ arithmetic: ConvolutionArithmetic, geometry g: ConvolutionGeometry) -> QuantizedGEMMLayout {
+        let pixels = g.batches * g.outputHeight * g.outputWidth
+        switch arithmetic {
+        case .uint8(let q): return QuantizedGEMM.pairLayout(signedWeights: false, filterOffset: q.filterOffset, outputPixels: pixels)
+        case .int8(let q): return QuantizedGEMM.pairLayout(signedWeights: true, filterOffset: q.filterOffset, outputPixels: pixels)
+        case .hybrid: return QuantizedGEMM.pairLayout(signedWeights: true, filterOffset: 0, outputPixels: pixels)
+        case .float, .int16x8: return .int16Pairs
+        }
     }
 
     /// The integer GEMM plan of layer `g` (groups == 1) for `arithmetic` (uint8, int8 or hybrid),
@@ -85,19 +99,13 @@ enum QuantizedGEMMPacking {
                 requantizer: ConvRequantizer(q), filterOffset: q.filterOffset,
                 pixelSums: try node.requestScratch(Int32.self, count: pixels, "the integer GEMM's pixel sums")))
         case .uint8(let q):
-            let key = "uint8 pairs \(layout.packedShape) filter offset \(q.filterOffset)"
-            let weights = try node.packedWeights(of: tensor, key: key, byteCount: packedBytes, what) {
-                try Int16PairPacking.packAligned(try tensor.view(as: UInt8.self, "uint8 weights").base, offset: q.filterOffset,
-                                                 outputDepth: g.outputDepth, taps: taps, inputDepth: g.inputDepth)
-            }
+            let weights = try pairWeights(tensor, arithmetic, layout: layout, filterOffset: q.filterOffset, byteCount: packedBytes,
+                                          node: node, what: what)
             return .uint8Pairs(Int16PairGEMM(layer: layer, layout: layout, requantizer: ConvRequantizer(q), weights: weights,
                                              activations: try pairedActivations(layout, node: node), workspace: workspace))
         case .int8(let q):
-            let key = "int8 pairs \(layout.packedShape) filter offset \(q.filterOffset)"
-            let weights = try node.packedWeights(of: tensor, key: key, byteCount: packedBytes, what) {
-                try Int16PairPacking.packAligned(try tensor.view(as: Int8.self, "int8 weights").base, offset: q.filterOffset,
-                                                 outputDepth: g.outputDepth, taps: taps, inputDepth: g.inputDepth)
-            }
+            let weights = try pairWeights(tensor, arithmetic, layout: layout, filterOffset: q.filterOffset, byteCount: packedBytes,
+                                          node: node, what: what)
             return .int8Pairs(Int16PairGEMM(layer: layer, layout: layout, requantizer: ConvRequantizer(q), weights: weights,
                                             activations: try pairedActivations(layout, node: node), workspace: workspace))
         case .hybrid(let p, let scratch) where usesQuads(arithmetic):
@@ -107,17 +115,40 @@ enum QuantizedGEMMPacking {
                                            node: node, workspace: workspace),
                 parameters: p, scratch: scratch))
         case .hybrid(let p, let scratch):
-            let weights = try node.packedWeights(of: tensor, key: "int8 pairs \(layout.packedShape) filter offset 0",
-                                                 byteCount: packedBytes, what) {
-                try Int16PairPacking.packAligned(try tensor.view(as: Int8.self, "int8 weights").base, offset: 0,
-                                                 outputDepth: g.outputDepth, taps: taps, inputDepth: g.inputDepth)
-            }
+            let weights = try pairWeights(tensor, arithmetic, layout: layout, filterOffset: 0, byteCount: packedBytes,
+                                          node: node, what: what)
             return .hybridPairs(HybridPairGEMM(layer: layer, layout: layout, parameters: p, scratch: scratch,
                                                weights: weights, activations: try pairedActivations(layout, node: node),
                                                workspace: workspace))
         case .float, .int16x8:
             return nil
         }
+    }
+
+    /// The 8-bit weights of `arithmetic` (uint8, int8 or hybrid) packed for the pairs of `layout`
+    /// in their layout (`pairWeightLayout`), or taken from the model's cache
+    /// (``NodeContext/packedWeights(of:key:byteCount:_:_:)``).
+    private static func pairWeights(_ tensor: RuntimeTensor, _ arithmetic: ConvolutionArithmetic, layout: GEMMLayout,
+                                    filterOffset: Int32, byteCount: Int, node: NodeContext, what: String) throws -> PairWeights {
+        let g = layout.geometry
+        let taps = g.filterHeight * g.filterWidth
+        let weightLayout = pairWeightLayout(arithmetic, geometry: g)
+        let signed: Bool
+        if case .uint8 = arithmetic { signed = false } else { signed = true }
+        let key = "\(signed ? "int8" : "uint8") \(weightLayout.rawValue) \(layout.packedShape) filter offset \(filterOffset)"
+        if weightLayout.widensByteWeights {
+            // Packing moves bytes unchanged, so both types pack as their bit patterns.
+            let bytes = try tensor.byteView("\(signed ? "int8" : "uint8") weights").base
+            return PairWeights(try node.packedWeights(of: tensor, key: key, byteCount: byteCount, what) {
+                try Int16PairPacking.packBytesAligned(bytes, outputDepth: g.outputDepth, taps: taps, inputDepth: g.inputDepth)
+            }, layout: weightLayout)
+        }
+        return PairWeights(try node.packedWeights(of: tensor, key: key, byteCount: byteCount, what) {
+            signed ? try Int16PairPacking.packAligned(try tensor.view(as: Int8.self, "int8 weights").base, offset: filterOffset,
+                                                      outputDepth: g.outputDepth, taps: taps, inputDepth: g.inputDepth)
+                : try Int16PairPacking.packAligned(try tensor.view(as: UInt8.self, "uint8 weights").base, offset: filterOffset,
+                                                   outputDepth: g.outputDepth, taps: taps, inputDepth: g.inputDepth)
+        })
     }
 
     /// The int8 `weights` (symmetric) of `layout` packed in quads with the correction for

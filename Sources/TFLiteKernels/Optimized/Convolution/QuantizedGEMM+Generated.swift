@@ -8,11 +8,12 @@ extension QuantizedGEMM {
     ///   far as the arguments show it (`GeneratedIntegerTileArguments.violation`, once per call).
     @inline(never)
     static func generated8x16Sums(_ sums: QuantizedGEMM8x16AVX2.Function, _ pointers: UnsafePointer<UnsafeRawPointer>,
-                                  taps: Int, words: Int, weights: UnsafeRawPointer, rows: Int,
+                                  taps: Int, words: Int, weights: UnsafeRawPointer, rows: Int, filterOffset: Int32,
                                   into acc: UnsafeMutablePointer<Int32>) {
         var arguments = GeneratedIntegerTileArguments(table: UnsafeRawPointer(pointers), taps: taps, words: words,
                                                       weights: weights, rows: rows)
         arguments.accumulators = UnsafeMutableRawPointer(acc)
+        arguments.filterOffset = filterOffset
         KernelPrecondition.holds(arguments.violation(requantizing: false, panels: 1))
         withUnsafePointer(to: &arguments) { sums(UnsafeRawPointer($0)) }
     }
@@ -174,8 +175,8 @@ extension QuantizedGEMM {
 }
 
 /// A generated kernel that requantizes in registers, with the requantizer whose tables it reads:
-/// `QuantizedGEMM8x32AVX512VNNI` `.bytes` (every layout; a partial last panel masked), else
-/// `QuantizedGEMM8x16AVX2` `.uint8` / `.int8` (int16 pairs, and the quads with AVX-VNNI; a
+/// `QuantizedGEMM8x32AVX512VNNI` `.bytes` (int16 pairs and quads; a partial last panel masked), else
+/// `QuantizedGEMM8x16AVX2` `.uint8` / `.int8` (the pair layouts, and the quads with AVX-VNNI; a
 /// last panel of 8 channels stores half the bytes, other partial last panels take the
 /// generated sums and the requantizer's scalar path).
 struct FusedRequantization {
@@ -194,7 +195,7 @@ struct FusedRequantization {
     init?(_ requantization: (requantizer: ConvRequantizer, signed: Bool)?, layout: QuantizedGEMMLayout) {
         guard let requantization, let generated = GeneratedKernels.current else { return nil }
         let unsigned = requantization.requantizer.unsignedRounding     // the AVX2 form's terms
-        if let vnni = generated.vnniGEMM, !unsigned {
+        if let vnni = generated.vnniGEMM, !unsigned, !layout.widensByteWeights {
             kernels = .vnni(onePanel: vnni.kernel(layout, panels: 1, output: .bytes),
                             twoPanels: vnni.kernel(layout, panels: 2, output: .bytes),
                             onePixel: (vnni.kernel(layout, panels: 1, output: .bytes, pixelRows: 1),
@@ -212,14 +213,14 @@ struct FusedRequantization {
     /// Tiles `tiles` of `g` (as `QuantizedGEMM.run`, with its workspace), bias optional.
     @inline(never)
     func run(_ g: ConvolutionGeometry, layout: QuantizedGEMMLayout, input: UnsafeRawPointer, packedFilter: UnsafeRawPointer,
-             bias: UnsafePointer<Int32>?, windowSums: QuantizedGEMMWindowSums?, output: UnsafeMutableRawPointer,
-             tiles: Range<Int>, workspace: KernelWorkspace?) {
+             bias: UnsafePointer<Int32>?, windowSums: QuantizedGEMMWindowSums?, filterOffset: Int32,
+             output: UnsafeMutableRawPointer, tiles: Range<Int>, workspace: KernelWorkspace?) {
         let n = QuantizedGEMM.tilePixels, panelWidth = Int16PairPacking.panelWidth
         let pixels = g.batches * g.outputHeight * g.outputWidth
         let taps = g.filterHeight * g.filterWidth
         let pixelBytes = QuantizedGEMM.pixelBytes(layout, depth: g.inputDepth)
         let words = pixelBytes / 4
-        let panelStride = taps * words * panelWidth * 4
+        let panelStride = taps * words * panelWidth * layout.weightWordBytes
         let p = requantizer.parameters
         KernelWorkspace.using(workspace, orTemporary: QuantizedGEMM.workspaceBytes(g)) { workspace in
             let pointers = workspace.take(UnsafeRawPointer.self, count: taps * n)
@@ -247,6 +248,7 @@ struct FusedRequantization {
             arguments.activationMax = p.activationMax
             arguments.panelStride = panelStride
             arguments.rowTerms = UnsafeRawPointer(rowTerms)
+            arguments.filterOffset = filterOffset
             /// Points the arguments at the panels from channel `n0` on.
             func select(channel n0: Int, first: Int) {
                 arguments.weights = packedFilter + n0 / panelWidth * panelStride
@@ -306,7 +308,8 @@ struct FusedRequantization {
                         continue
                     }
                     QuantizedGEMM.generated8x16Sums(sumsKernel, pointers, taps: taps, words: words,
-                                                    weights: packedFilter + fullPanels * panelStride, rows: rows, into: acc)
+                                                    weights: packedFilter + fullPanels * panelStride, rows: rows,
+                                                    filterOffset: filterOffset, into: acc)
                     let lanes = g.outputDepth - n0
                     for r in 0..<rows {
                         var sums = UnsafeRawPointer(acc + r * 2 * panelWidth).loadUnaligned(as: SIMD16<Int32>.self)

@@ -4,7 +4,7 @@ import MachineCode
 enum QuantizedGEMMKernel: Sendable, CaseIterable {
     /// Generated at run time: 8 pixels × 32 channels for AVX512-VNNI (`QuantizedGEMM8x32AVX512VNNI`,
     /// every layout), else 8 pixels × 16 channels in ymm (`QuantizedGEMM8x16AVX2`: every layout
-    /// with AVX-VNNI; int16 pairs only with AVX2, the other layouts falling back to `portable`).
+    /// with AVX-VNNI; the pair layouts only with AVX2, the other layouts falling back to `portable`).
     case generated
     /// 8 pixels × 32 channels with `vpdpwssd` (builds with `LITEVISION_AVX512`).
     case avx512
@@ -38,7 +38,7 @@ enum QuantizedGEMMKernel: Sendable, CaseIterable {
 }
 
 /// The operand layout of a `QuantizedGEMM` call: both are 32-bit words per input-channel group.
-enum QuantizedGEMMLayout: String, Sendable {
+public enum QuantizedGEMMLayout: String, Sendable {
     /// `Int16PairPacking`: 2 channels per word, `x + inputOffset` against `w + filterOffset`.
     case int16Pairs
     /// `Int8QuadPacking`: 4 channels per word, unsigned `x + 128` against signed int8 weights
@@ -48,6 +48,22 @@ enum QuantizedGEMMLayout: String, Sendable {
     /// `x − 128` activations; the weight zero point's term needs each pixel's window sum
     /// (`QuantizedGEMMWindowSums`).
     case uint8WeightQuads
+    /// `int16Pairs` whose weights stay int8 bytes in the pairs' order (`Int16PairPacking.packBytesAligned`),
+    /// sign-extended by the kernel as it loads them: half the memory of `int16Pairs`. The filter
+    /// offset must be 0 (symmetric int8 weights, hybrid).
+    case int8WeightPairs
+    /// `int16Pairs` whose weights stay uint8 bytes in the pairs' order, zero-extended by the
+    /// kernel as it loads them, the filter offset added in 16-bit lanes.
+    case uint8WeightPairs
+
+    /// Whether the activations are int16 pairs (`Int16PairPacking.convert`), else byte quads.
+    public var pairsActivations: Bool { self == .int16Pairs || self == .int8WeightPairs || self == .uint8WeightPairs }
+
+    /// Whether the weights are bytes the kernel widens to int16 pairs.
+    public var widensByteWeights: Bool { self == .int8WeightPairs || self == .uint8WeightPairs }
+
+    /// Bytes of packed weights per 32-bit input word and output channel.
+    public var weightWordBytes: Int { widensByteWeights ? 2 : 4 }
 }
 
 /// Per-pixel window sums for the `uint8WeightQuads` layout: output pixel `p` gets
@@ -72,7 +88,8 @@ public struct QuantizedGEMMWindowSums {
 /// for taps outside the input), and a microkernel sums the products of one or two 16-channel
 /// weight panels in exact Int32; the epilogue adds the bias and requantizes (or rescales, for
 /// hybrid) the finished rows. Operands are in the int16-pair layout of `Int16PairPacking` (every
-/// mode) or the int8-quad layout of `Int8QuadPacking` (int8 with symmetric weights). Results are
+/// mode; its weights as int16 or as bytes, `QuantizedGEMMLayout`) or the int8-quad layout of
+/// `Int8QuadPacking` (int8 with symmetric weights). Results are
 /// bit-exact with `Conv2DReference` / `FullyConnectedReference`.
 public enum QuantizedGEMM {
     /// Output pixels per tile (the unit the thread pool splits).
@@ -88,9 +105,33 @@ public enum QuantizedGEMM {
         #endif
     }
 
+    /// The layout of an int16-pair GEMM's weights, 8-bit and `signed` or not, with `filterOffset`
+    /// (the negated weight zero point), for a layer of `outputPixels` output pixels (all batches):
+    /// bytes that the kernel widens (`int8WeightPairs` for signed weights with offset 0,
+    /// `uint8WeightPairs` for unsigned ones) where the generated ymm kernel runs the pairs (AVX2,
+    /// AVX-512 without VNNI) and the layer has at most `bytePairMaximumPixels`, else `int16Pairs`.
+    public static func pairLayout(signedWeights: Bool, filterOffset: Int32, outputPixels: Int) -> QuantizedGEMMLayout {
+        guard packsPairWeightsAsBytes, outputPixels <= bytePairMaximumPixels else { return .int16Pairs }
+        if !signedWeights { return .uint8WeightPairs }
+        return filterOffset == 0 ? .int8WeightPairs : .int16Pairs
+    }
+
+    /// The most output pixels of a layer whose pair weights stay bytes. Widening costs the same
+    /// per weight and tile, so its share of a layer's time does not depend on the layer, while the
+    /// memory it saves is the weights': layers of few pixels (the late, wide ones) save the most
+    /// memory for the least time. 400 takes a 20 × 20 map (YOLO at 640, SSD's 19 × 19) and every
+    /// FULLY_CONNECTED of up to 400 rows.
+    public static let bytePairMaximumPixels = 400
+
+    /// Whether the int16-pair GEMM keeps 8-bit weights as bytes (see `pairLayout`).
+    public static var packsPairWeightsAsBytes: Bool {
+        QuantizedGEMMKernel.best == .generated && GeneratedKernels.current?.vnniGEMM == nil
+            && GeneratedKernels.current?.gemm8x16?.kernel(.uint8WeightPairs, .accumulators) != nil
+    }
+
     /// Bytes per input pixel run of `layout` for `depth` input channels (whole 32-bit words).
     static func pixelBytes(_ layout: QuantizedGEMMLayout, depth: Int) -> Int {
-        layout == .int16Pairs ? Int16PairPacking.pairedDepth(depth) * 2 : Int8QuadPacking.quadDepth(depth)
+        layout.pairsActivations ? Int16PairPacking.pairedDepth(depth) * 2 : Int8QuadPacking.quadDepth(depth)
     }
 
     /// Number of tiles covering the output of `g`.
@@ -104,21 +145,28 @@ public enum QuantizedGEMM {
     ///
     /// uint8 CONV_2D tiles, bit-exact with `Conv2DReference.uint8`. `input` is the paired
     /// activation buffer (`Int16PairPacking.convert`, with its trailing zero pixel), the filter
-    /// packed by `Int16PairPacking.pack` with the filter offset. Needs `groups == 1`.
+    /// in `layout` (a pair layout): packed by `Int16PairPacking.pack` with the filter offset
+    /// (`int16Pairs`), or by `packBytes` (`uint8WeightPairs`, the offset taken from `q`).
+    /// Needs `groups == 1`.
     public static func uint8(_ g: ConvolutionGeometry, _ q: ConvRequantizer, input: UnsafePointer<Int16>,
-                             packedFilter: UnsafePointer<Int16>, bias: UnsafePointer<Int32>?,
-                             output: UnsafeMutablePointer<UInt8>, tiles: Range<Int>,
-                            workspace: KernelWorkspace? = nil) {
-        run(g, layout: .int16Pairs, input: UnsafeRawPointer(input), packedFilter: UnsafeRawPointer(packedFilter), bias: bias,
-            epilogue: ConvRequantizeEpilogue<UInt8>(requantizer: q), output: output, tiles: tiles, workspace: workspace)
+                             packedFilter: UnsafeRawPointer, layout: QuantizedGEMMLayout = .int16Pairs,
+                             bias: UnsafePointer<Int32>?, output: UnsafeMutablePointer<UInt8>, tiles: Range<Int>,
+                             workspace: KernelWorkspace? = nil) {
+        precondition(layout == .int16Pairs || layout == .uint8WeightPairs, "uint8 pairs: int16 or uint8-byte weights")
+        run(g, layout: layout, input: UnsafeRawPointer(input), packedFilter: packedFilter, bias: bias,
+            epilogue: ConvRequantizeEpilogue<UInt8>(requantizer: q), output: output, tiles: tiles,
+            filterOffset: q.parameters.filterOffset, workspace: workspace)
     }
 
-    /// int8 CONV_2D tiles, bit-exact with `Conv2DReference.int8` (see `uint8`).
+    /// int8 CONV_2D tiles, bit-exact with `Conv2DReference.int8` (see `uint8`; the byte layout is
+    /// `int8WeightPairs`, for a filter offset of 0).
     public static func int8(_ g: ConvolutionGeometry, _ q: ConvRequantizer, input: UnsafePointer<Int16>,
-                            packedFilter: UnsafePointer<Int16>, bias: UnsafePointer<Int32>?,
-                            output: UnsafeMutablePointer<Int8>, tiles: Range<Int>,
+                            packedFilter: UnsafeRawPointer, layout: QuantizedGEMMLayout = .int16Pairs,
+                            bias: UnsafePointer<Int32>?, output: UnsafeMutablePointer<Int8>, tiles: Range<Int>,
                             workspace: KernelWorkspace? = nil) {
-        run(g, layout: .int16Pairs, input: UnsafeRawPointer(input), packedFilter: UnsafeRawPointer(packedFilter), bias: bias,
+        precondition(layout == .int16Pairs || (layout == .int8WeightPairs && q.parameters.filterOffset == 0),
+                     "int8 pairs: int16 weights, or int8-byte weights with filter offset 0")
+        run(g, layout: layout, input: UnsafeRawPointer(input), packedFilter: packedFilter, bias: bias,
             epilogue: ConvRequantizeEpilogue<Int8>(requantizer: q), output: output, tiles: tiles, workspace: workspace)
     }
 
@@ -148,12 +196,14 @@ public enum QuantizedGEMM {
     }
 
     /// Hybrid CONV_2D tiles: `input` holds each batch's on-the-fly quantized input minus its
-    /// offset, with per-batch `inputScales`; the filter was packed with offset 0.
+    /// offset, with per-batch `inputScales`; the filter was packed with offset 0 (`int16Pairs`)
+    /// or as bytes (`int8WeightPairs`).
     public static func hybrid(_ g: ConvolutionGeometry, _ p: HybridConvolutionParameters, input: UnsafePointer<Int16>,
-                              inputScales: UnsafePointer<Float>, packedFilter: UnsafePointer<Int16>,
-                              bias: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>, tiles: Range<Int>,
-                            workspace: KernelWorkspace? = nil) {
-        run(g, layout: .int16Pairs, input: UnsafeRawPointer(input), packedFilter: UnsafeRawPointer(packedFilter), bias: nil,
+                              inputScales: UnsafePointer<Float>, packedFilter: UnsafeRawPointer,
+                              layout: QuantizedGEMMLayout = .int16Pairs, bias: UnsafePointer<Float>?,
+                              output: UnsafeMutablePointer<Float>, tiles: Range<Int>, workspace: KernelWorkspace? = nil) {
+        precondition(layout == .int16Pairs || layout == .int8WeightPairs, "hybrid pairs: int16 or int8-byte weights")
+        run(g, layout: layout, input: UnsafeRawPointer(input), packedFilter: packedFilter, bias: nil,
             epilogue: ConvHybridEpilogue(parameters: p, inputScales: inputScales, bias: bias),
             output: output, tiles: tiles, workspace: workspace)
     }
@@ -193,13 +243,13 @@ public enum QuantizedGEMM {
     static func run<E: ConvIntegerEpilogue>(
         _ g: ConvolutionGeometry, layout: QuantizedGEMMLayout, input: UnsafeRawPointer, packedFilter: UnsafeRawPointer,
         bias: UnsafePointer<Int32>?, epilogue: E, output: UnsafeMutablePointer<E.Output>, tiles: Range<Int>,
-        windowSums: QuantizedGEMMWindowSums? = nil, kernel: QuantizedGEMMKernel = .best,
+        windowSums: QuantizedGEMMWindowSums? = nil, filterOffset: Int32 = 0, kernel: QuantizedGEMMKernel = .best,
         workspace: KernelWorkspace? = nil
     ) {
         precondition((layout == .uint8WeightQuads) == (windowSums != nil), "window sums belong to the uint8-weight quads")
         if kernel == .generated, let fused = FusedRequantization(epilogue.generatedRequantization, layout: layout) {
             fused.run(g, layout: layout, input: input, packedFilter: packedFilter, bias: bias, windowSums: windowSums,
-                      output: UnsafeMutableRawPointer(output), tiles: tiles, workspace: workspace)
+                      filterOffset: filterOffset, output: UnsafeMutableRawPointer(output), tiles: tiles, workspace: workspace)
             return
         }
         let pixels = g.batches * g.outputHeight * g.outputWidth
@@ -227,8 +277,9 @@ public enum QuantizedGEMM {
                 var panel = 0
                 while panel < panels {
                     let block = accumulate(kernel, layout: layout, pointers: pointers, taps: taps, words: words, rows: rows,
-                                           weights: packedFilter + panel * panelStride * 4, panelStride: panelStride,
-                                           panelsLeft: panels - panel, into: acc)
+                                           weights: packedFilter + panel * panelStride * layout.weightWordBytes,
+                                           panelStride: panelStride, panelsLeft: panels - panel, filterOffset: filterOffset,
+                                           into: acc)
                     if windowSums == nil,
                        epilogue.storeTile(acc, bias: bias, firstPixel: first, rows: rows, pixelsPerImage: perImage,
                                           channel: panel * panelWidth, panels: block, outputDepth: g.outputDepth, to: output) {
@@ -262,23 +313,25 @@ public enum QuantizedGEMM {
 
     /// Runs `kernel` on one tile for the panels starting at `weights` (`panelStride` 32-bit words
     /// apart); writes the sums of pixel `r`, panel `k` to `acc[r·32 + k·16 ..< +16]`. Returns how
-    /// many panels (1 or 2) it did. Kernels this build lacks fall back to the portable ones.
+    /// many panels (1 or 2) it did. Kernels this build lacks fall back to the portable ones; the
+    /// byte-weight pair layouts run on the generated ymm kernel or the portable one.
     @inline(__always)
     static func accumulate(_ kernel: QuantizedGEMMKernel, layout: QuantizedGEMMLayout,
                            pointers: UnsafePointer<UnsafeRawPointer>, taps: Int, words: Int, rows: Int,
-                           weights: UnsafeRawPointer, panelStride: Int, panelsLeft: Int,
+                           weights: UnsafeRawPointer, panelStride: Int, panelsLeft: Int, filterOffset: Int32 = 0,
                            into acc: UnsafeMutablePointer<Int32>) -> Int {
         let n = tilePixels
-        if kernel == .generated, let vnni = GeneratedKernels.current?.vnniGEMM {
+        if kernel == .generated, !layout.widensByteWeights, let vnni = GeneratedKernels.current?.vnniGEMM {
             return generatedVNNISums(vnni, layout: layout, pointers, taps: taps, words: words, weights: weights,
                                      panelStride: panelStride, panelsLeft: panelsLeft, into: acc)
         }
         if kernel == .generated, let sums = GeneratedKernels.current?.gemm8x16?.kernel(layout, .accumulators) {
-            generated8x16Sums(sums, pointers, taps: taps, words: words, weights: weights, rows: rows, into: acc)
+            generated8x16Sums(sums, pointers, taps: taps, words: words, weights: weights, rows: rows,
+                              filterOffset: filterOffset, into: acc)
             return 1
         }
         #if LITEVISION_AVX512
-        if kernel == .avx512 {
+        if kernel == .avx512, !layout.widensByteWeights {
             // Each call passes its step and width literally, so inlining leaves one instruction per
             // product and the width's own accumulators, no call.
             @inline(__always) func tile(_ step: AVX512WordStep) -> Int {
@@ -295,6 +348,7 @@ public enum QuantizedGEMM {
             case .int16Pairs: return tile(avx512PairStep)
             case .uint8Quads: return tile(avx512QuadStep)
             case .uint8WeightQuads: return tile(avx512UnsignedWeightQuadStep)
+            case .int8WeightPairs, .uint8WeightPairs: break
             }
         }
         #endif
@@ -320,6 +374,12 @@ public enum QuantizedGEMM {
             case .uint8WeightQuads:
                 portableQuadTile4x16(pointers + half, rowStride: n, taps: taps, words: words, weights: weights,
                                      into: acc + half * 32, input: Int8.self, weight: UInt8.self)
+            case .int8WeightPairs:
+                portableBytePairTile4x16(pointers + half, rowStride: n, taps: taps, words: words, weights: weights,
+                                         filterOffset: 0, into: acc + half * 32, weight: Int8.self)
+            case .uint8WeightPairs:
+                portableBytePairTile4x16(pointers + half, rowStride: n, taps: taps, words: words, weights: weights,
+                                         filterOffset: filterOffset, into: acc + half * 32, weight: UInt8.self)
             }
         }
         return 1

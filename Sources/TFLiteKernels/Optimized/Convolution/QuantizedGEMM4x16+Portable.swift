@@ -28,6 +28,35 @@ extension QuantizedGEMM {
         portableStore(a0, a1, a2, a3, into: acc)
     }
 
+    /// `portablePairTile4x16` for a panel of byte weights in the pairs' order (`int8WeightPairs`,
+    /// `uint8WeightPairs`): each weight widened from `Weight` with `filterOffset` added.
+    @inline(__always)
+    static func portableBytePairTile4x16<Weight: FixedWidthInteger & SIMDScalar>(
+        _ pointers: UnsafePointer<UnsafeRawPointer>, rowStride: Int, taps: Int, words: Int, weights: UnsafeRawPointer,
+        filterOffset: Int32, into acc: UnsafeMutablePointer<Int32>, weight: Weight.Type
+    ) {
+        var a0 = SIMD16<Int32>(), a1 = a0, a2 = a0, a3 = a0
+        var w = weights
+        let offset = SIMD16<Int32>(repeating: filterOffset)
+        for t in 0..<taps {
+            let row = pointers + t * rowStride
+            let x0 = row[0].assumingMemoryBound(to: Int16.self), x1 = row[1].assumingMemoryBound(to: Int16.self)
+            let x2 = row[2].assumingMemoryBound(to: Int16.self), x3 = row[3].assumingMemoryBound(to: Int16.self)
+            for j in 0..<words {
+                let packed = w.loadUnaligned(as: SIMD32<Weight>.self)
+                let even = SIMD16<Int32>(truncatingIfNeeded: packed.evenHalf) &+ offset
+                let odd = SIMD16<Int32>(truncatingIfNeeded: packed.oddHalf) &+ offset
+                let c = 2 * j
+                a0 = a0 &+ even &* SIMD16(repeating: Int32(x0[c])) &+ odd &* SIMD16(repeating: Int32(x0[c + 1]))
+                a1 = a1 &+ even &* SIMD16(repeating: Int32(x1[c])) &+ odd &* SIMD16(repeating: Int32(x1[c + 1]))
+                a2 = a2 &+ even &* SIMD16(repeating: Int32(x2[c])) &+ odd &* SIMD16(repeating: Int32(x2[c + 1]))
+                a3 = a3 &+ even &* SIMD16(repeating: Int32(x3[c])) &+ odd &* SIMD16(repeating: Int32(x3[c + 1]))
+                w += 32
+            }
+        }
+        portableStore(a0, a1, a2, a3, into: acc)
+    }
+
     /// Runs 4 pixels against a quad panel at `weights` (4 channels per word, one operand unsigned
     /// and the other signed); sums of pixel `r` land at `acc[32·r ..< 32·r + 16]`. `Input` and
     /// `Weight` are `UInt8`/`Int8` for the int8 quads and `Int8`/`UInt8` for the uint8-weight quads.

@@ -13,8 +13,8 @@ public final class GeneratedKernels: Sendable {
     public let level: InstructionSetLevel
     /// Names of the generated kernels (for `bench` and `tflite-dump --engine`).
     public let kernelNames: [String]
-    /// `QuantizedGEMM8x16AVX2`: int16 pairs with AVX2, or every layout with AVX-VNNI where the
-    /// CPU has it (at `.avxvnni` and up).
+    /// `QuantizedGEMM8x16AVX2`: the pair layouts (int16 and byte weights) with AVX2, or int16
+    /// pairs and quads with AVX-VNNI where the CPU has it (at `.avxvnni` and up).
     let gemm8x16: GEMM8x16Kernels?
     /// `FloatConv6x16AVX`, products and sums rounded separately / fused multiply-adds.
     let floatConv6x16: FloatConv6x16AVX.Function?

@@ -4,7 +4,9 @@ import MachineCode
 /// two passes of 4 pixels whose sums stay in 8 ymm accumulators. Each 32-bit word step loads the
 /// panel's two weight vectors once, broadcasts each pixel's input word (`vpbroadcastd`) and adds
 /// its products, all exact (`Products`):
-/// - AVX2, int16 pairs: `vpmaddwd` then `vpaddd`;
+/// - AVX2, int16 pairs: `vpmaddwd` then `vpaddd`; the byte-weight pair layouts load their
+///   weights widened (`vpmovsxbw` for int8, `vpmovzxbw` then the filter offset `vpaddw` for
+///   uint8), half the bytes per step;
 /// - AVX-VNNI (the VEX forms, on CPUs without AVX-512 such as recent desktop cores), one
 ///   instruction per half panel: int16 pairs with `vpdpwssd`; int8 quads (unsigned `x + 128` ×
 ///   int8 weights) and uint8-weight quads (uint8 weights × signed `x − 128`) with `vpdpbusd`.
@@ -32,13 +34,13 @@ enum QuantizedGEMM8x16AVX2 {
 
     /// The instructions of a word step.
     enum Products: Equatable {
-        /// int16 pairs with AVX2 `vpmaddwd` + `vpaddd`.
-        case avx2Pairs
+        /// `layout` (`int16Pairs` or a byte-weight pair layout) with AVX2 `vpmaddwd` + `vpaddd`.
+        case avx2(QuantizedGEMMLayout)
         /// `layout` with AVX-VNNI.
         case avxVNNI(QuantizedGEMMLayout)
     }
 
-    static func emit(_ output: Output, products: Products = .avx2Pairs, into a: inout Assembler) {
+    static func emit(_ output: Output, products: Products = .avx2(.int16Pairs), into a: inout Assembler) {
         typealias Field = GeneratedIntegerTileArguments.Field
         let fields = GeneratedIntegerTileArguments.requantizationFields
         let args = GeneralRegister.rdi
@@ -58,7 +60,10 @@ enum QuantizedGEMM8x16AVX2 {
             a.mov(destination, .mem(args, disp: output == .accumulators ? Field.accumulators : Field.output))
             a.mov(rows, .mem(args, disp: Field.rows))
             let half = a.newLabel(), tap = a.newLabel(), step = a.newLabel()
+            let widened: QuantizedGEMMLayout? = if case .avx2(let layout) = products, layout.widensByteWeights { layout } else { nil }
+            let filterOffsets = ymm(13)
             a.bind(half)
+            if widened == .uint8WeightPairs { a.vpbroadcastd(filterOffsets, .mem(args, disp: Field.filterOffsets)) }
             for v in 0..<8 { a.vpxor(ymm(v), ymm(v), ymm(v)) }
             a.mov(w, weights)
             a.mov(tapRow, table)
@@ -67,23 +72,36 @@ enum QuantizedGEMM8x16AVX2 {
             for (r, p) in pixels.enumerated() { a.mov(p, .mem(tapRow, disp: Int32(8 * r))) }
             a.mov(offset, .mem(args, disp: Field.tableBase))
             a.bind(step)
-            a.vmovups(ymm(8), .mem(w))
-            a.vmovups(ymm(9), .mem(w, disp: 32))
+            switch widened {
+            case .int8WeightPairs?:
+                a.vpmovsxbw(ymm(8), .mem(w))
+                a.vpmovsxbw(ymm(9), .mem(w, disp: 16))
+            case .uint8WeightPairs?:
+                a.vpmovzxbw(ymm(8), .mem(w))
+                a.vpmovzxbw(ymm(9), .mem(w, disp: 16))
+                a.vpaddw(ymm(8), ymm(8), filterOffsets)
+                a.vpaddw(ymm(9), ymm(9), filterOffsets)
+            default:
+                a.vmovups(ymm(8), .mem(w))
+                a.vmovups(ymm(9), .mem(w, disp: 32))
+            }
             for (r, p) in pixels.enumerated() {
                 a.vpbroadcastd(ymm(10), .mem(p, index: offset, scale: 1))
                 for h in 0..<2 {
                     let acc = ymm(2 * r + h), weights = ymm(8 + h)
                     switch products {
-                    case .avx2Pairs:
+                    case .avx2:
                         a.vpmaddwd(ymm(11 + h), ymm(10), weights)
                         a.vpaddd(acc, acc, ymm(11 + h))
                     case .avxVNNI(.int16Pairs): a.vpdpwssd(acc, ymm(10), weights)
                     case .avxVNNI(.uint8Quads): a.vpdpbusd(acc, ymm(10), weights)
                     case .avxVNNI(.uint8WeightQuads): a.vpdpbusd(acc, weights, ymm(10))
+                    case .avxVNNI(.int8WeightPairs), .avxVNNI(.uint8WeightPairs):
+                        preconditionFailure("the AVX-VNNI kernels take int16 pairs and quads")
                     }
                 }
             }
-            a.closeTapLoops(weights: w, weightBytes: 64, offset: offset, end: end, step: step,
+            a.closeTapLoops(weights: w, weightBytes: widened == nil ? 64 : 32, offset: offset, end: end, step: step,
                             table: tapRow, tableBytes: 64, taps: tapCount, tap: tap)
             if output == .accumulators {
                 for r in 0..<4 {
@@ -141,10 +159,11 @@ enum QuantizedGEMM8x16AVX2 {
     }
 }
 
-/// The variants of `QuantizedGEMM8x16AVX2` in one generated block: every output of the int16
-/// pairs with AVX2, or of every layout with AVX-VNNI.
+/// The variants of `QuantizedGEMM8x16AVX2` in one generated block: every output of the pair
+/// layouts (int16 and byte weights) with AVX2, or of the int16 pairs and quads with AVX-VNNI.
 struct GEMM8x16Kernels: @unchecked Sendable {
     private static let vnniLayouts: [QuantizedGEMMLayout] = [.int16Pairs, .uint8Quads, .uint8WeightQuads]
+    private static let avx2Layouts: [QuantizedGEMMLayout] = [.int16Pairs, .int8WeightPairs, .uint8WeightPairs]
     /// Whether the kernels use AVX-VNNI (and so cover the quad layouts).
     let avxVNNI: Bool
     private let functions: [QuantizedGEMM8x16AVX2.Function]
@@ -152,12 +171,12 @@ struct GEMM8x16Kernels: @unchecked Sendable {
     /// Emits the variants; returns their names and entry offsets in `kernel(_:_:)`'s order.
     static func emit(avxVNNI: Bool, into a: inout Assembler) -> [(name: String, offset: Int)] {
         var entries: [(name: String, offset: Int)] = []
-        for layout in avxVNNI ? vnniLayouts : [.int16Pairs] {
+        for layout in avxVNNI ? vnniLayouts : avx2Layouts {
             for output in QuantizedGEMM8x16AVX2.Output.allCases {
                 // Raw values, not `"\(layout)"`: interpolating an enum reflects on it, whose first use
                 // scanned the process's conformance records (0.3 ms of code generation).
                 entries.append((layout.rawValue + "." + output.rawValue, a.count))
-                QuantizedGEMM8x16AVX2.emit(output, products: avxVNNI ? .avxVNNI(layout) : .avx2Pairs, into: &a)
+                QuantizedGEMM8x16AVX2.emit(output, products: avxVNNI ? .avxVNNI(layout) : .avx2(layout), into: &a)
             }
         }
         return entries
@@ -169,9 +188,10 @@ struct GEMM8x16Kernels: @unchecked Sendable {
         functions = entries.map { unsafeBitCast(code.address(at: $0), to: QuantizedGEMM8x16AVX2.Function.self) }
     }
 
-    /// The variant for `layout` and `output`, or nil for the quad layouts without AVX-VNNI.
+    /// The variant for `layout` and `output`, or nil for the quad layouts without AVX-VNNI and
+    /// the byte-weight pairs with it.
     func kernel(_ layout: QuantizedGEMMLayout, _ output: QuantizedGEMM8x16AVX2.Output) -> QuantizedGEMM8x16AVX2.Function? {
-        guard let l = (avxVNNI ? Self.vnniLayouts : [.int16Pairs]).firstIndex(of: layout),
+        guard let l = (avxVNNI ? Self.vnniLayouts : Self.avx2Layouts).firstIndex(of: layout),
               let o = QuantizedGEMM8x16AVX2.Output.allCases.firstIndex(of: output) else { return nil }
         return functions[l * QuantizedGEMM8x16AVX2.Output.allCases.count + o]
     }
@@ -205,6 +225,14 @@ struct GeneratedIntegerTileArguments {
     /// Added to every `table` entry before it is read through: 0 for a table of input pointers,
     /// a tile's window origin address for the shared table of byte offsets (`GEMMOffsetTable`).
     var tableBase = 0
+    /// The filter offset of the `uint8WeightPairs` layout, added to each widened weight
+    /// (`QuantizedGEMM8x16AVX2`, which reads it as `filterOffsets`: the value in both 16-bit halves).
+    var filterOffset: Int32 {
+        get { Int32(Int16(truncatingIfNeeded: filterOffsets)) }
+        set { filterOffsets = UInt32(UInt16(truncatingIfNeeded: newValue)) &* 0x1_0001 }
+    }
+    /// `filterOffset` as two 16-bit lanes.
+    var filterOffsets: UInt32 = 0
 
     init(table: UnsafeRawPointer, taps: Int, words: Int, weights: UnsafeRawPointer, rows: Int) {
         self.table = table; self.taps = taps; self.words = words; self.weights = weights; self.rows = rows
@@ -222,7 +250,7 @@ struct GeneratedIntegerTileArguments {
         static let rows: Int32 = 40, output: Int32 = 48, outputStride: Int32 = 56, bias: Int32 = 64
         static let multipliers: Int32 = 72, activationMin: Int32 = 80, activationMax: Int32 = 84
         static let panelStride: Int32 = 88, rowTerms: Int32 = 96, laneMasks: Int32 = 104, roundingTerms: Int32 = 112
-        static let tableBase: Int32 = 120
+        static let tableBase: Int32 = 120, filterOffsets: Int32 = 128
     }
 }
 

@@ -39,6 +39,7 @@ enum QuantizedGEMM8x32AVX512VNNI {
     static func emit(_ layout: QuantizedGEMMLayout, panels: Int, output: Output, pixelRows: Int = 8, into a: inout Assembler) {
         precondition(panels == 1 || panels == 2, "one or two panels")
         precondition(pixelRows == 1 || pixelRows == 8, "8 pixel rows, or 1")
+        precondition(!layout.widensByteWeights, "the VNNI kernels take int16 pairs and quads")
         typealias Field = GeneratedIntegerTileArguments.Field
         let args = GeneralRegister.rdi
         let tapRow = GeneralRegister.r11, tapCount = GeneralRegister.rax, end = GeneralRegister.rdx
@@ -82,6 +83,7 @@ enum QuantizedGEMM8x32AVX512VNNI {
                     case .int16Pairs: a.vpdpwssd(accumulator(r, k), panelWeights[k], .memory(input))
                     case .uint8Quads: a.vpdpbusd(accumulator(r, k), zmm(18), panelWeights[k])
                     case .uint8WeightQuads: a.vpdpbusd(accumulator(r, k), panelWeights[k], .memory(input))
+                    case .int8WeightPairs, .uint8WeightPairs: break
                     }
                 }
             }
