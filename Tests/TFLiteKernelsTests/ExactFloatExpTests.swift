@@ -14,7 +14,8 @@ import XCTest
 final class ExactFloatExpTests: XCTestCase {
     func testExpMatchesTheCLibraryBitForBit() {
         var rng = SeededGenerator(seed: 71)
-        var inputs: [Float] = [0, -0, 1, -1, 0.5, -9, 16.619047, 88, -88, 88.72284, -103.97, -104, 89,
+        // The two floats where the two reductions of C libraries differ (`reducesInOneRounding`).
+        var inputs: [Float] = Self.reductionWitnesses + [0, -0, 1, -1, 0.5, -9, 16.619047, 88, -88, 88.72284, -103.97, -104, 89,
                                .infinity, -.infinity, .nan, .leastNonzeroMagnitude, .greatestFiniteMagnitude,
                                -.greatestFiniteMagnitude]
         // Every float of |x| < 20 at a stride, and random bit patterns.
@@ -46,6 +47,51 @@ final class ExactFloatExpTests: XCTestCase {
             if ours.bitPattern != libm.bitPattern && !(ours.isNaN && libm.isNaN) { differing.append(x) }
         }
         XCTAssertEqual(differing.count, 0, "differs from expf at \(differing.prefix(5)) (of \(inputs.count) inputs)")
+    }
+
+    /// −63.09946 and 32.564632: the only floats of the table range where rounding the reduced
+    /// argument once or twice gives different `expf`s (found exhaustively).
+    static let reductionWitnesses = [Float(bitPattern: 0xC27C_65D9), Float(bitPattern: 0x4202_422F)]
+
+    /// Both reductions, at the witnesses, against their results in glibc 2.36's two variants
+    /// (the FMA one here, the baseline one on CPUs without FMA and AVX2): the Swift form with
+    /// either setting, and the generated logistic of each width emitted both ways (below −9 the
+    /// logistic is `exp`, above 16.6 it is 1, so the witness −63.09946 shows in both and
+    /// −32.564632 in neither, as the kernel's `1 / (1 + e)` rounds it away).
+    func testBothReductionsMatchTheirLibraries() throws {
+        let (low, high) = (Self.reductionWitnesses[0], Self.reductionWitnesses[1])
+        XCTAssertEqual(ExactFloatExp.exp(low, oneRounding: true).bitPattern, 0x11FA_2993)
+        XCTAssertEqual(ExactFloatExp.exp(low, oneRounding: false).bitPattern, 0x11FA_2992)
+        XCTAssertEqual(ExactFloatExp.exp(high, oneRounding: true).bitPattern, 0x56FC_9F1C)
+        XCTAssertEqual(ExactFloatExp.exp(high, oneRounding: false).bitPattern, 0x56FC_9F1B)
+        XCTAssertEqual(ExactFloatExp.reducesInOneRounding, expf(low).bitPattern == 0x11FA_2993)
+        guard let cpu = CPUFeatures.current?.supportedLevel, cpu >= .avx2 else {
+            throw XCTSkip("this CPU has no AVX2+FMA: the generated logistic cannot run here")
+        }
+        let x = Self.reductionWitnesses.flatMap { [$0, -$0] } + logisticInputs()
+        for width in cpu >= .avx512 ? [VectorRegister.Width.ymm, .zmm] : [.ymm] {
+            for oneRounding in [true, false] {
+                var a = Assembler()
+                a.prefersEVEX = width == .zmm
+                ExactLogisticAVX.emit(width: width, fused: oneRounding, into: &a)
+                let code = try ExecutableCode(try a.finish())
+                let kernel = unsafeBitCast(code.address(at: 0), to: ExactLogisticAVX.Function.self)
+                var got = [Float](repeating: 7, count: x.count)
+                let n = ExactFloatExp.table.withUnsafeBytes { table in
+                    x.withUnsafeBytes { source in
+                        got.withUnsafeMutableBytes { destination in
+                            var arguments = GeneratedLogisticArguments(source: source.baseAddress!, destination: destination.baseAddress!,
+                                                                       count: x.count, table: table.baseAddress!)
+                            return withExtendedLifetime(code) { withUnsafePointer(to: &arguments) { kernel(UnsafeRawPointer($0)) } }
+                        }
+                    }
+                }
+                XCTAssertGreaterThan(n, x.count / 2, "\(width) stopped early")
+                let differing = (0..<n).filter { got[$0].bitPattern != ExactFloatExp.logistic(x[$0], oneRounding: oneRounding).bitPattern }
+                XCTAssertEqual(differing.count, 0, "\(width) one rounding \(oneRounding): differs at \(differing.prefix(5).map { x[$0] })")
+                XCTAssertEqual(got[0].bitPattern, oneRounding ? 0x11FA_2993 : 0x11FA_2992, "\(width) at the witness")
+            }
+        }
     }
 
     func testOptimizedLogisticIsBitExactWithTheReference() {

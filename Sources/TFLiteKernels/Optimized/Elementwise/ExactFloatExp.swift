@@ -1,8 +1,10 @@
 // `expf` bit for bit as the C library computes it, without a call per element: the same
 // method (x·32/ln2 = k + r with |r| ≤ 1/2, 2^(k/32) from a 32-entry table of doubles, a cubic
 // in r, all in double precision, one rounding to float at the end) gives the same float for
-// every input in the fast range. Checked against `expf` over 3.3e8 inputs, every float of
-// |x| < 20 at a stride of 7 and random bit patterns (none differ), and in the kernel tests.
+// every input in the fast range. The C library computes r in one of two ways (see
+// `reducesInOneRounding`); with the matching one, every float of the table range (−104 to 88.7,
+// 2.24e9 inputs) gives glibc 2.36's `expf` on the AMD Zen 4 (EPYC family 25 model 17), checked
+// exhaustively, and the kernel tests check selected ranges wherever they run.
 // Used where the optimized kernels must equal the reference exactly: a one-ulp difference in
 // a float LOGISTIC moves a value across a rounding boundary of the hybrid kernels' on-the-fly
 // input quantization, and one flipped int8 input changes thousands of outputs by 1e-2.
@@ -26,6 +28,25 @@ enum ExactFloatExp {
     static let c0: Double = 0x1.c6af84b912394p-5 / 32768
     static let c1: Double = 0x1.ebfce50fac4f3p-3 / 1024
     static let c2: Double = 0x1.62e42ff0c52d6p-1 / 32
+    /// `invLn2N` as a high part of 26 significant bits plus the rest: the products of either
+    /// with a float (24 significant bits) are exact doubles.
+    static let invLn2NHigh = Double(bitPattern: invLn2N.bitPattern & ~UInt64((1 << 27) - 1))
+    static let invLn2NLow = invLn2N - invLn2NHigh
+
+    /// Whether the C library rounds the reduced argument `r = x·32/ln2 − k` once, as one fused
+    /// multiply-add (glibc's FMA variant of `expf`, the one it runs on x86-64 CPUs with FMA and
+    /// AVX2; ARM's optimized routines compiled with contraction), rather than rounding the
+    /// product first (glibc's baseline variant, musl without FMA). The two differ at exactly two
+    /// floats of the table range (−63.09946 and 32.564632, exhaustively), so the library is asked:
+    /// `expf(−63.09946)` is `0x11FA2993` one way and `0x11FA2992` the other. Here the single
+    /// rounding is `(invLn2NHigh · x − k) + invLn2NLow · x`: exact products and an exact
+    /// difference, one rounding.
+    static let reducesInOneRounding = libraryExp(bits: 0xC27C_65D9).bitPattern == 0x11FA_2993
+
+    /// The C library's `expf` of the float with `bits`, computed at run time: a constant
+    /// argument would be folded at compile time, by the compiler's own exp.
+    @_optimize(none)
+    private static func libraryExp(bits: UInt32) -> Float { ElementwiseMath.exp(Float(bitPattern: bits)) }
     /// The lowest argument of the table method: below it the C library's `expf` returns 0 without
     /// it (e^x < 2^-150). Down to it the method holds, subnormal results included (its double
     /// result rounds to the float subnormal as the C library's does).
@@ -34,15 +55,17 @@ enum ExactFloatExp {
     static let logisticOne: Float = 16.619047164916992188
 
     /// `e^x`, equal to the C library's `expf(x)` for every float (|x| ≥ 88, infinities and
-    /// NaN go to `expf` itself).
+    /// NaN go to `expf` itself); `oneRounding` (tests) chooses the reduction of the other kind
+    /// of library.
     @inline(__always)
-    static func exp(_ x: Float) -> Float {
+    static func exp(_ x: Float, oneRounding: Bool = reducesInOneRounding) -> Float {
         if (x.bitPattern >> 20) & 0x7FF >= 0x42B { return ElementwiseMath.exp(x) }
-        let z = invLn2N * Double(x)
+        let xd = Double(x)
+        let z = invLn2N * xd
         var kd = z + shift
         let ki = kd.bitPattern
         kd -= shift
-        let r = z - kd
+        let r = oneRounding ? (invLn2NHigh * xd - kd) + invLn2NLow * xd : z - kd
         let scale = table.withUnsafeBufferPointer { Double(bitPattern: $0[Int(ki & 31)] &+ (ki &<< 47)) }
         let p = c0 * r + c1
         let y = p * (r * r) + (c2 * r + 1)
@@ -51,10 +74,10 @@ enum ExactFloatExp {
 
     /// The reference's float logistic (`ActivationReference.logistic`) with this exp.
     @inline(__always)
-    static func logistic(_ x: Float) -> Float {
+    static func logistic(_ x: Float, oneRounding: Bool = reducesInOneRounding) -> Float {
         if x > logisticOne { return 1 }
-        if x < -9 { return exp(x) }
-        return 1 / (1 + exp(-x))
+        if x < -9 { return exp(x, oneRounding: oneRounding) }
+        return 1 / (1 + exp(-x, oneRounding: oneRounding))
     }
 
     /// Whether every lane of `x` lies in the range of the eight-lane `exp`: below 88 and no NaN
@@ -67,9 +90,11 @@ enum ExactFloatExp {
     @inline(__always)
     static func exp(_ x: SIMD8<Float>) -> SIMD8<Float> {
         // Whole-vector conversions and integer steps; only the table reads go lane by lane.
-        let z = invLn2N * SIMD8<Double>(x)
+        let xd = SIMD8<Double>(x)
+        let z = invLn2N * xd
         let shifted = z + SIMD8(repeating: shift)
-        let r = z - (shifted - SIMD8(repeating: shift))
+        let kd = shifted - SIMD8(repeating: shift)
+        let r = reducesInOneRounding ? (invLn2NHigh * xd - kd) + invLn2NLow * xd : z - kd
         let ki = unsafeBitCast(shifted, to: SIMD8<UInt64>.self)
         let index = ki & 31
         let entries = table.withUnsafeBufferPointer { t in

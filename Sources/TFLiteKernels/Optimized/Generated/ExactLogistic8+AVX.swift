@@ -2,9 +2,12 @@ import MachineCode
 
 /// The generated float LOGISTIC of `ExactFloatExp.logistic`, bit for bit, 8 values per step: the
 /// C library's `expf` method in double precision (`z = x·32/ln2`, `k` and `r = z − k` through
-/// the `1.5·2^52` shift, `2^(k/32)` from the 32-entry table plus `k << 47`, the cubic with
-/// every product and sum rounded apart, one rounding to float), then `1 / (1 + e)` in float,
-/// `e` itself below −9 and 1 above 16.619047.
+/// the `1.5·2^52` shift, `2^(k/32)` from the 32-entry table plus `k << 47`, the cubic, one
+/// rounding to float), then `1 / (1 + e)` in float, `e` itself below −9 and 1 above 16.619047.
+/// Where the C library reduces in one rounding (`ExactFloatExp.reducesInOneRounding`), `r` is
+/// one `vfmsub213pd` and the cubic three fused multiply-adds (`c0·r + c1`, `c2·r + 1`, then
+/// `p·r² + q`), which gives glibc's FMA variant for every float of the table range
+/// (exhaustively); otherwise every product and sum is rounded apart.
 /// - AVX-512: the eight doubles in one zmm; the table lookup is two `vpermi2q` over the table in
 ///   four registers, chosen by index bit 4; the float comparisons are opmasks.
 /// - AVX2: two ymm halves of four doubles; the table lookup is `vpgatherqq`; the comparisons
@@ -27,7 +30,8 @@ enum ExactLogisticAVX {
     static let lanes = 8
 
     /// Emits the kernel for `width` (ymm: AVX2; zmm: AVX-512).
-    static func emit(width: VectorRegister.Width, timesInput: Bool = false, into a: inout Assembler) {
+    static func emit(width: VectorRegister.Width, timesInput: Bool = false,
+                     fused: Bool = ExactFloatExp.reducesInOneRounding, into a: inout Assembler) {
         precondition(width == .ymm || width == .zmm, "ymm (AVX2) or zmm (AVX-512)")
         typealias Field = GeneratedLogisticArguments.Field
         let args = GeneralRegister.rdi, source = GeneralRegister.rsi, destination = GeneralRegister.rdx
@@ -41,9 +45,11 @@ enum ExactLogisticAVX {
             a.mov(total, steps)
             a.j(.equal, stop)
             if width == .zmm {
-                emitAVX512Loop(source: source, destination: destination, steps: steps, stop: stop, timesInput: timesInput, into: &a)
+                emitAVX512Loop(source: source, destination: destination, steps: steps, stop: stop, timesInput: timesInput,
+                               fused: fused, into: &a)
             } else {
-                emitAVX2Loop(source: source, destination: destination, steps: steps, stop: stop, timesInput: timesInput, into: &a)
+                emitAVX2Loop(source: source, destination: destination, steps: steps, stop: stop, timesInput: timesInput,
+                             fused: fused, into: &a)
             }
             a.bind(stop)
             a.mov(.rax, total)
@@ -65,19 +71,38 @@ enum ExactLogisticAVX {
         }
     }
 
-    /// `r` and `shifted` of the doubles in `z`: `z = invLn2N·x`, `shifted = z + shift` (k in its
-    /// low bits), `r = z − (shifted − shift)`, written over `z`; `scratch` is clobbered.
+    /// `r` and `shifted` of the doubles `x` in `z`: `z = invLn2N·x`, `shifted = z + shift` (k in
+    /// its low bits), `r = z − (shifted − shift)`, or `invLn2N·x − (shifted − shift)` in one
+    /// rounding when `fused`, written over `z`; `scratch` is clobbered.
     private static func emitReduction(_ d: DoubleConstants, z: VectorRegister, shifted: VectorRegister,
-                                      scratch: VectorRegister, into a: inout Assembler) {
+                                      scratch: VectorRegister, fused: Bool, into a: inout Assembler) {
+        if fused {
+            a.vmulpd(scratch, z, d.inverseLn2N)
+            a.vaddpd(shifted, scratch, d.shift)
+            a.vsubpd(scratch, shifted, d.shift)
+            a.vfmsub213pd(z, d.inverseLn2N, scratch)
+            return
+        }
         a.vmulpd(z, z, d.inverseLn2N)
         a.vaddpd(shifted, z, d.shift)
         a.vsubpd(scratch, shifted, d.shift)
         a.vsubpd(z, z, scratch)
     }
 
-    /// `(c0·r + c1)·(r·r) + (c2·r + 1)` times `scale`, into `result`; `scratch` is clobbered.
+    /// `(c0·r + c1)·(r·r) + (c2·r + 1)` times `scale`, into `result` (the three sums fused with
+    /// their products when `fused`); `r` and `scratch` are clobbered.
     private static func emitPolynomial(_ d: DoubleConstants, r: VectorRegister, scale: VectorRegister, result: VectorRegister,
-                                       scratch: VectorRegister, into a: inout Assembler) {
+                                       scratch: VectorRegister, fused: Bool, into a: inout Assembler) {
+        if fused {
+            a.vmovaps(result, r)
+            a.vfmadd213pd(result, d.c0, d.c1)
+            a.vmovaps(scratch, r)
+            a.vfmadd213pd(scratch, d.c2, d.one)
+            a.vmulpd(r, r, r)
+            a.vfmadd213pd(result, r, scratch)
+            a.vmulpd(result, result, scale)
+            return
+        }
         a.vmulpd(result, d.c0, r)
         a.vaddpd(result, result, d.c1)
         a.vmulpd(scratch, r, r)
@@ -89,7 +114,7 @@ enum ExactLogisticAVX {
     }
 
     private static func emitAVX512Loop(source: GeneralRegister, destination: GeneralRegister, steps: GeneralRegister,
-                                       stop: Assembler.Label, timesInput: Bool, into a: inout Assembler) {
+                                       stop: Assembler.Label, timesInput: Bool, fused: Bool, into a: inout Assembler) {
         typealias Field = GeneratedLogisticArguments.Field
         let d = DoubleConstants(inverseLn2N: zmm(16), shift: zmm(17), c0: zmm(18), c1: zmm(19), c2: zmm(20), one: zmm(21))
         d.load(into: &a)
@@ -114,7 +139,7 @@ enum ExactLogisticAVX {
             a.vpblendmd(argument, argument, v, mask: k(2))
             let r = zmm(2), shifted = zmm(3), scale = zmm(5), upper = zmm(6), bits = zmm(7)
             a.vcvtps2pd(r, argument)
-            emitReduction(d, z: r, shifted: shifted, scratch: bits, into: &a)
+            emitReduction(d, z: r, shifted: shifted, scratch: bits, fused: fused, into: &a)
             // 2^(k/32) for k mod 32: entries 0–15 and 16–31, chosen by bit 4 of the index.
             a.vmovaps(scale, shifted)
             a.vpermi2q(scale, table[0], table[1])
@@ -126,7 +151,7 @@ enum ExactLogisticAVX {
             a.vpsllq(bits, shifted, 47)
             a.vpaddq(scale, scale, bits)
             let y = zmm(6)
-            emitPolynomial(d, r: r, scale: scale, result: y, scratch: bits, into: &a)
+            emitPolynomial(d, r: r, scale: scale, result: y, scratch: bits, fused: fused, into: &a)
             let e = ymm(6), result = ymm(7)
             a.vcvtpd2ps(e, y)
             a.vaddps(result, e, one)
@@ -141,7 +166,7 @@ enum ExactLogisticAVX {
     }
 
     private static func emitAVX2Loop(source: GeneralRegister, destination: GeneralRegister, steps: GeneralRegister,
-                                     stop: Assembler.Label, timesInput: Bool, into a: inout Assembler) {
+                                     stop: Assembler.Label, timesInput: Bool, fused: Bool, into a: inout Assembler) {
         typealias Field = GeneratedLogisticArguments.Field
         let d = DoubleConstants(inverseLn2N: ymm(15), shift: ymm(14), c0: ymm(13), c1: ymm(12), c2: ymm(11), one: ymm(10))
         d.load(into: &a)
@@ -169,14 +194,14 @@ enum ExactLogisticAVX {
                     a.vextracti128(xmm(4), argument, 1)
                     a.vcvtps2pd(r, xmm(4))
                 }
-                emitReduction(d, z: r, shifted: shifted, scratch: index, into: &a)
+                emitReduction(d, z: r, shifted: shifted, scratch: index, fused: fused, into: &a)
                 a.vpsllq(index, shifted, 59)
                 a.vpsrlq(index, index, 59)
                 a.vpcmpeqd(gatherMask, gatherMask, gatherMask)
                 a.vpgatherqq(scale, .mem(table, index: index, scale: 8), gatherMask)
                 a.vpsllq(index, shifted, 47)
                 a.vpaddq(scale, scale, index)
-                emitPolynomial(d, r: r, scale: scale, result: shifted, scratch: index, into: &a)
+                emitPolynomial(d, r: r, scale: scale, result: shifted, scratch: index, fused: fused, into: &a)
                 a.vcvtpd2ps(xmm(1 + half), shifted)
             }
             let e = ymm(1), result = ymm(2), selector = ymm(3)
