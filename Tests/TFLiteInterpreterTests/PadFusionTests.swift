@@ -4,12 +4,13 @@ import TFLiteSchema
 import TestSupport
 import XCTest
 
-/// An 8-bit PAD read only by a CONV_2D or DEPTHWISE_CONV_2D is folded into it (`PadFusion`): the
-/// convolution reads the PAD's input with the PAD's spatial padding, the PAD leaves the run
-/// order and its output gets no memory. The fused run must equal the node-by-node run bit for
-/// bit (bit-exactness against the reference runtime is `ModelGoldenTests`); PADs that cannot fold
-/// (float, channel padding, a padding value other than the zero point, a second reader, a graph
-/// output) keep running.
+/// An 8-bit or float PAD read only by a CONV_2D or DEPTHWISE_CONV_2D is folded into it
+/// (`PadFusion`): the convolution reads the PAD's input with the PAD's spatial padding, the PAD
+/// leaves the run order and its output gets no memory. The fused run must equal the node-by-node
+/// run bit for bit (bit-exactness against the reference runtime is `ModelGoldenTests` and
+/// `compare-outputs.py`); PADs that cannot fold (channel padding, a padding value other than the
+/// zero point or +0.0, a second reader, a graph output, a float layer with a non-finite weight)
+/// keep running.
 final class PadFusionTests: XCTestCase {
     /// yolov8n_int8_640: 7 PADs, each before a stride-2 VALID int8 CONV_2D.
     func testYOLOPadsFoldIntoTheirConvolutions() throws {
@@ -31,10 +32,48 @@ final class PadFusionTests: XCTestCase {
         try checkFolds(path: path, expected: [:], input: .floats, pads: 8)
     }
 
-    /// classifier_utensils_float: float PADs before convolutions do not fold (only 8-bit ones do).
-    func testFloatPadsDoNotFold() throws {
+    /// classifier_utensils_float (a Keras MobileNetV2): its float PADs of +0.0 before the
+    /// stride-2 convolutions fold.
+    func testFloatPadsFoldIntoTheirConvolutions() throws {
         let path = try TestPaths.sharedModel("classifier_utensils_float.tflite")
-        try checkFolds(path: path, expected: [:], input: .floats)
+        try checkFolds(path: path, expected: [.conv2D: 1, .depthwiseConv2D: 4], input: .floats)
+    }
+
+    /// MediaPipe's pose_detection: the 5 of its 8 PADs that pad height and width before a
+    /// convolution fold (the other 3 pad the channels of residual shortcuts).
+    func testPoseDetectorFloatPadsFold() throws {
+        let path = try TestPaths.model("mediapipe/pose_detection.tflite")
+        try checkFolds(path: path, expected: [.conv2D: 1, .depthwiseConv2D: 4], input: .floats, pads: 8)
+    }
+
+    /// A float layer with a non-finite weight reads the padded tensor: `0 · ∞` is NaN where the
+    /// PAD's zeros meet it, which a folded layer would not add. One weight of the first folded
+    /// layer of classifier_utensils_float set to +∞ in a copy of the file: that PAD runs, the
+    /// others still fold.
+    func testAFloatLayerWithANonFiniteWeightKeepsItsPad() throws {
+        let path = try TestPaths.sharedModel("classifier_utensils_float.tflite")
+        let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        let model = try Model(file: TFLiteModelFile(bytes: original))
+        let executor = SubgraphExecutor(blueprint: model.subgraphs[0], threads: ThreadPool(threadCount: 1))
+        try executor.prepare()
+        let first = try XCTUnwrap(executor.foldedInputs.keys.min())
+        let filter = try XCTUnwrap(executor.nodes[first].context.inputs[1])
+        let weights = try filter.view(as: Float.self, "filter")
+        // The first 16 weights locate the filter in the file (a pattern found once).
+        let pattern = (0..<16).flatMap { withUnsafeBytes(of: weights[$0].bitPattern.littleEndian, Array.init) }
+        let offsets = (0...(original.count - pattern.count)).filter { original[$0] == pattern[0] && Array(original[$0..<$0 + 16 * 4]) == pattern }
+        XCTAssertEqual(offsets.count, 1, "the filter's first weights are not unique in the file")
+        var changed = original
+        let infinity = withUnsafeBytes(of: Float.infinity.bitPattern.littleEndian, Array.init)
+        changed.replaceSubrange(offsets[0] + 4 ..< offsets[0] + 8, with: infinity)
+        let broken = try Model(file: TFLiteModelFile(bytes: changed))
+        let fused = SubgraphExecutor(blueprint: broken.subgraphs[0], threads: ThreadPool(threadCount: 1))
+        try fused.prepare()
+        XCTAssertNil(fused.foldedInputs[first], "the layer with +∞ reads its PAD's output")
+        XCTAssertEqual(Set(fused.foldedInputs.keys), Set(executor.foldedInputs.keys).subtracting([first]))
+        let pad = try XCTUnwrap(fused.nodes.indices.first { fused.nodes[$0].context.outputs[0].index == fused.nodes[first].context.inputs[0]?.index })
+        XCTAssertTrue(fused.runOrder.contains(pad))
+        withExtendedLifetime((model, broken)) {}
     }
 
     // MARK: The decision
@@ -74,9 +113,19 @@ final class PadFusionTests: XCTestCase {
         XCTAssertNil(PadFusion.foldablePadding(pad(code: 0), input: x, output: y, outputReaders: 1, outputIsKept: true))
     }
 
-    func testDecisionRefusesFloatAndMismatchedQuantization() {
+    func testDecisionFoldsFloatZerosOnly() {
         let (f, g) = tensors(.float32, zeroPoint: 0)
-        XCTAssertNil(PadFusion.foldablePadding(pad(code: 0), input: f, output: g, outputReaders: 1, outputIsKept: false))
+        let zeros = ConstantPad(before: [0, 1, 2, 0], after: [0, 3, 4, 0], code: nil, padsFloatZeros: true)
+        XCTAssertEqual(PadFusion.foldablePadding(zeros, input: f, output: g, outputReaders: 1, outputIsKept: false),
+                       SpatialPadding(nhwcBefore: [0, 1, 2, 0], after: [0, 3, 4, 0]))
+        XCTAssertNil(PadFusion.foldablePadding(pad(code: 0), input: f, output: g, outputReaders: 1, outputIsKept: false),
+                     "a float PAD of another value, or one not known at prepare")
+        XCTAssertNil(PadFusion.foldablePadding(zeros, input: f, output: g, outputReaders: 2, outputIsKept: false))
+        let (x, _) = tensors(.int8, zeroPoint: 0)
+        XCTAssertNil(PadFusion.foldablePadding(zeros, input: x, output: g, outputReaders: 1, outputIsKept: false), "types differ")
+    }
+
+    func testDecisionRefusesMismatchedQuantization() {
         let (x, y) = tensors(.int8, zeroPoint: 5)
         y.quantization = Quantization(scales: [0.5], zeroPoints: [5])
         XCTAssertNil(PadFusion.foldablePadding(pad(code: 5), input: x, output: y, outputReaders: 1, outputIsKept: false),

@@ -74,4 +74,61 @@ final class ExplicitPaddingTests: XCTestCase {
             }
         }
     }
+
+    /// The float reference kernels, which skip padding taps, with explicit padding equal the
+    /// convolution of the input padded with +0.0 (which adds `+0 · w`) bit for bit, signed zeros
+    /// included: a sum that starts at +0 is never −0, so adding a zero product changes no partial
+    /// sum (``PadFusion``'s argument for folding float PADs into layers with finite weights). The
+    /// inputs are zeros of both signs, ±1 and random values; the weights include −0.0 and
+    /// negative values, so padding products are −0 as often as +0; no bias, so a −0 would show.
+    func testFloatConvAndDepthwiseWithExplicitPaddingEqualTheConvolutionOfThePaddedInput() {
+        var rng = SeededGenerator(seed: 43)
+        let cases = [(9, 8, 3, 3, 2, 1, 1, 1, 1, 1), (8, 9, 4, 3, 2, 1, 0, 1, 0, 1), (6, 7, 2, 3, 1, 2, 2, 0, 1, 3),
+                     (5, 5, 2, 2, 1, 1, 3, 4, 0, 2)]
+        for (h, w, c, f, s, d, top, bottom, left, right) in cases {
+            for own in [ConvolutionPadding.valid, .same] {
+                let rows = ConvolutionAxis(inputSize: h, filterSize: f, stride: s, dilation: d, padding: own,
+                                           extendBefore: top, extendAfter: bottom)
+                let cols = ConvolutionAxis(inputSize: w, filterSize: f, stride: s, dilation: d, padding: own,
+                                           extendBefore: left, extendAfter: right)
+                let paddedRows = ConvolutionAxis(inputSize: top + h + bottom, filterSize: f, stride: s, dilation: d, padding: own)
+                let paddedCols = ConvolutionAxis(inputSize: left + w + right, filterSize: f, stride: s, dilation: d, padding: own)
+                for depthwise in [false, true] {
+                    let cout = depthwise ? c * 2 : 5
+                    let explicit = ConvolutionGeometry(
+                        batches: 2, inputHeight: h, inputWidth: w, inputDepth: c, filterHeight: f, filterWidth: f,
+                        filterInputDepth: depthwise ? 1 : c, outputHeight: rows.outputSize, outputWidth: cols.outputSize,
+                        outputDepth: cout, strideHeight: s, strideWidth: s, dilationHeight: d, dilationWidth: d,
+                        padTop: rows.padBefore, padLeft: cols.padBefore)
+                    var unfused = explicit
+                    (unfused.inputHeight, unfused.inputWidth, unfused.padTop, unfused.padLeft)
+                        = (top + h + bottom, left + w + right, paddedRows.padBefore, paddedCols.padBefore)
+                    for values in [[Float(-0.0)], [0, -0.0], [-0.0, 1, -1], [Float]()] {
+                        let input = (0..<explicit.inputCount).map { _ in values.isEmpty ? rng.float() * 4 - 2 : values[rng.int(0...(values.count - 1))] }
+                        var padded = [Float](repeating: 0, count: unfused.inputCount)
+                        for b in 0..<2 { for y in 0..<h { for x in 0..<w { for ch in 0..<c {
+                            padded[((b * unfused.inputHeight + y + top) * unfused.inputWidth + x + left) * c + ch]
+                                = input[((b * h + y) * w + x) * c + ch]
+                        } } } }
+                        let weights: [Float] = [-0.0, -1, 1, -0.5, 2]
+                        let filter = (0..<(depthwise ? f * f * cout : explicit.filterCount)).map { _ in weights[rng.int(0...4)] }
+                        var a = [Float](repeating: .nan, count: explicit.outputCount), b = a
+                        if depthwise {
+                            DepthwiseConv2DReference.float(explicit, activationMin: -.infinity, activationMax: .infinity, input: input,
+                                                           filter: filter, bias: nil, output: &a)
+                            DepthwiseConv2DReference.float(unfused, activationMin: -.infinity, activationMax: .infinity, input: padded,
+                                                           filter: filter, bias: nil, output: &b)
+                        } else {
+                            Conv2DReference.float(explicit, activationMin: -.infinity, activationMax: .infinity, input: input,
+                                                  filter: filter, bias: nil, output: &a)
+                            Conv2DReference.float(unfused, activationMin: -.infinity, activationMax: .infinity, input: padded,
+                                                  filter: filter, bias: nil, output: &b)
+                        }
+                        XCTAssertEqual(a.map(\.bitPattern), b.map(\.bitPattern),
+                                       "\(h)x\(w)x\(c) filter \(f) stride \(s) pads \(top) \(bottom) \(left) \(right) \(own) depthwise \(depthwise) \(values)")
+                    }
+                }
+            }
+        }
+    }
 }

@@ -42,12 +42,17 @@ protocol PadFoldable: AnyObject {
 /// input with the PAD's spatial padding as explicit padding, its kernels treating taps outside
 /// that input as padding taps, and the PAD leaves the run order.
 ///
-/// Only 8-bit quantized PADs fold, whose padding code is the convolution input's zero point: a
+/// 8-bit quantized PADs fold when their padding code is the convolution input's zero point: a
 /// padding tap then adds `w · (zeroPoint − zeroPoint) = 0` to an exact integer sum, whether the
 /// kernel skips it (reference) or reads a padding pixel (generated kernels), so the outputs are
-/// bit-exact. Float convolutions do not fold: the reference kernels skip padding taps where the
-/// unfused layer adds `w · 0`, which differs for a -0 sum or a non-finite weight; hybrid layers
-/// quantize their input from its range, which the padding zeros change.
+/// bit-exact. Float PADs of +0.0 fold into float layers whose weights are all finite
+/// (``PadFoldable/dropInexactFloatFold(_:)``, decided by the layer's prepare, where its weights
+/// are readable): the unfused layer adds `x · w` with `x = +0` for a padding tap, a signed zero,
+/// and a float sum that starts at +0 is never −0 (in round-to-nearest, `a + b` is −0 only when
+/// both are), so adding a zero leaves every partial sum unchanged, whether the folded layer's
+/// kernel skips the tap (reference, depthwise) or multiplies a zero (the float GEMM). A
+/// non-finite weight would make `0 · w` a NaN, so its layer reads the padded tensor; so do hybrid
+/// layers, which quantize their input from its range, which the padding zeros change.
 ///
 /// The decision is made in `prepare()` just before the convolution's own prepare, which needs
 /// it; the PAD stays in the order the later fusion passes see (its read of its input stands for
@@ -72,16 +77,39 @@ enum PadFusion {
 
     /// The padding a convolution reading `output` applies in place of the PAD `pad` from `input`
     /// to `output`, or nil when the PAD must run: `output` has one reader and is not kept; both
-    /// tensors are int8 or uint8 of rank 4 with the same per-tensor scale and zero point; the
-    /// padding code is that zero point; only height and width are padded, by non-negative amounts
-    /// (``SpatialPadding/init(nhwcBefore:after:)``).
+    /// tensors are of rank 4 and either int8 or uint8 with the same per-tensor scale and zero
+    /// point and a padding code of that zero point, or float32 padded with +0.0 (the layer then
+    /// checks its weights, ``PadFoldable/dropInexactFloatFold(_:)``); only height and width are
+    /// padded, by non-negative amounts (``SpatialPadding/init(nhwcBefore:after:)``).
     static func foldablePadding(_ pad: ConstantPad, input: RuntimeTensor, output: RuntimeTensor, outputReaders: Int,
                                 outputIsKept: Bool) -> SpatialPadding? {
-        guard outputReaders == 1, !outputIsKept, input.type == output.type, input.type == .int8 || input.type == .uint8,
-              input.shape.count == 4, output.shape.count == 4,
-              let q = input.quantization, let r = output.quantization,
+        guard outputReaders == 1, !outputIsKept, input.type == output.type, input.shape.count == 4,
+              output.shape.count == 4 else { return nil }
+        if input.type == .float32 {
+            guard pad.padsFloatZeros else { return nil }
+            return SpatialPadding(nhwcBefore: pad.before, after: pad.after)
+        }
+        guard input.type == .int8 || input.type == .uint8, let q = input.quantization, let r = output.quantization,
               q.scales.count == 1, q.zeroPoints.count == 1, q.scales == r.scales, q.zeroPoints == r.zeroPoints,
               let code = pad.code, Int64(code) == q.zeroPoints[0] else { return nil }
         return SpatialPadding(nhwcBefore: pad.before, after: pad.after)
+    }
+
+    /// Whether a layer with `filter` applies a folded float PAD exactly: float32 weights, all
+    /// finite (read once, O(count)). Nil or unreadable weights do not.
+    static func appliesFloatPadding(filter: RuntimeTensor?) -> Bool {
+        guard let filter, filter.type == .float32, let weights = try? filter.view(as: Float.self, "the filter") else { return false }
+        return UnsafeBufferPointer(start: weights.base, count: filter.elementCount).allSatisfy(\.isFinite)
+    }
+}
+
+extension PadFoldable {
+    /// Drops `padFold` when it is a float PAD the layer cannot apply exactly (its weights are not
+    /// float32, or one is not finite: see ``PadFusion``), so the layer reads the padded tensor.
+    /// The layer's prepare calls it first, with its weights readable; the executor keeps the PAD
+    /// in the run order when the fold is gone after the prepare.
+    func dropInexactFloatFold(_ node: NodeContext) {
+        guard let fold = padFold, fold.input.type == .float32 else { return }
+        if !PadFusion.appliesFloatPadding(filter: node.inputs.count > 1 ? node.inputs[1] : nil) { padFold = nil }
     }
 }

@@ -232,7 +232,8 @@ final class SubgraphExecutor {
                 ? PadFusion.fold(into: k, nodes, producers: staticProducers, readers: allReaders, kept: boundary) : nil
             node.kernel.roles.padFoldable?.padFold = fold?.fold
             try KernelErrors.preparing(name) { try node.kernel.prepare(node.context) }
-            if let fold {
+            // The layer may have declined a float fold (``PadFoldable/dropInexactFloatFold(_:)``).
+            if let fold, node.kernel.roles.padFoldable?.padFold != nil {
                 foldedPads.insert(fold.pad)
                 foldedInputs[k] = fold.fold.input
             }

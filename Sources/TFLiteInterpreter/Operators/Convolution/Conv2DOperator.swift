@@ -10,6 +10,7 @@ final class Conv2DOperator: PlannedConvolutionOperator {
 
     func prepareLayer(_ node: NodeContext) throws {
         plan = .unprepared
+        dropInexactFloatFold(node)
         let layer = try ConvolutionLayer(node, op: op, folded: padFold)
         try layer.requireWindowRanks()
         let options = try node.options(Conv2DOptions.self)

@@ -11,6 +11,7 @@ final class DepthwiseConv2DOperator: PlannedConvolutionOperator {
 
     func prepareLayer(_ node: NodeContext) throws {
         plan = .unprepared
+        dropInexactFloatFold(node)
         let layer = try ConvolutionLayer(node, op: op, folded: padFold)
         try layer.requireWindowRanks()
         let options = try node.options(DepthwiseConv2DOptions.self)
