@@ -196,8 +196,9 @@ final class ExactFloatExpTests: XCTestCase {
         }
     }
 
-    /// The generated kernel itself stops before a step holding a NaN, having
-    /// written nothing of that step, and otherwise writes `count / 8 · 8` values.
+    /// The generated kernel itself stops before a step holding a NaN, having written nothing of
+    /// that step (the steps before it written, the other step of its pair included), and
+    /// otherwise writes `count / 8 · 8` values.
     func testGeneratedLogisticStopsBeforeStepsItCannotCompute() throws {
         guard let cpu = CPUFeatures.current?.supportedLevel, cpu >= .avx2 else {
             throw XCTSkip("this CPU has no AVX2+FMA: the generated logistic cannot run here")
@@ -207,7 +208,10 @@ final class ExactFloatExpTests: XCTestCase {
             for (timesInput, kernel) in [(false, try XCTUnwrap(kernels.exactLogistic).plain),
                                          (true, try XCTUnwrap(kernels.exactLogistic).timesInput)] {
                 let lowest = ExactFloatExp.lowestTableArgument
+                // NaNs in either step of a pair (AVX-512 runs two steps at a time) and in a last single step.
                 for (special, position, count, written) in [(Float.nan, 19, 40, 16), (-Float.nan, 3, 40, 0),
+                                                            (Float.nan, 27, 40, 24), (Float.nan, 10, 40, 8),
+                                                            (Float.nan, 33, 40, 32), (Float.nan, 36, 43, 32),
                                                             (lowest, 8, 40, 40), (lowest.nextDown, 3, 40, 40),
                                                             (-1000, 3, 40, 40), (-88, 8, 40, 40),
                                                             (.infinity, 0, 43, 40), (-.infinity, 39, 40, 40)] {
