@@ -3,15 +3,16 @@
 /// `QuantizedGEMM.accumulate`, and the tile loop of the variants that requantize in registers.
 extension QuantizedGEMM {
     /// The generated ymm sums-only kernel `sums` on one tile (see `accumulate`).
-    /// - Precondition: `taps ≥ 1`, `words ≥ 1`, `1 ≤ rows ≤ 8`; `pointers` holds `taps · 8` input
-    ///   pointers, `acc` room for 8 rows of 32 sums. Checked under `LITEVISION_INTERNAL_CHECKS` as
+    /// - Precondition: `taps ≥ 1`, `words ≥ 1`, `1 ≤ rows ≤ 8`; `table` holds `taps · 8` input
+    ///   runs (pointers, or offsets from its base), `acc` room for 8 rows of 32 sums. Checked under `LITEVISION_INTERNAL_CHECKS` as
     ///   far as the arguments show it (`GeneratedIntegerTileArguments.violation`, once per call).
     @inline(never)
-    static func generated8x16Sums(_ sums: QuantizedGEMM8x16AVX2.Function, _ pointers: UnsafePointer<UnsafeRawPointer>,
+    static func generated8x16Sums(_ sums: QuantizedGEMM8x16AVX2.Function, _ table: TileTable,
                                   taps: Int, words: Int, weights: UnsafeRawPointer, rows: Int, filterOffset: Int32,
                                   into acc: UnsafeMutablePointer<Int32>) {
-        var arguments = GeneratedIntegerTileArguments(table: UnsafeRawPointer(pointers), taps: taps, words: words,
+        var arguments = GeneratedIntegerTileArguments(table: table.entries, taps: taps, words: words,
                                                       weights: weights, rows: rows)
+        arguments.tableBase = table.base
         arguments.accumulators = UnsafeMutableRawPointer(acc)
         arguments.filterOffset = filterOffset
         KernelPrecondition.holds(arguments.violation(requantizing: false, panels: 1))
@@ -21,18 +22,19 @@ extension QuantizedGEMM {
     /// The generated AVX512-VNNI sums-only kernel on one tile (see `accumulate`): two panels
     /// when `panelsLeft ≥ 2`, else one. Returns the number of panels done.
     /// - Precondition: `taps ≥ 1`, `words ≥ 1`, `panelsLeft ≥ 1`; with two panels,
-    ///   `panelStride` (32-bit words) at least one panel (`16 · taps · words`); `pointers` holds
-    ///   `taps · 8` input pointers, `acc` room for 8 rows of 32 sums. Checked under
+    ///   `panelStride` (32-bit words) at least one panel (`16 · taps · words`); `table` holds
+    ///   `taps · 8` input runs (pointers, or offsets from its base), `acc` room for 8 rows of 32 sums. Checked under
     ///   `LITEVISION_INTERNAL_CHECKS` as far as the arguments show it
     ///   (`GeneratedIntegerTileArguments.violation`, once per call).
     @inline(never)
     static func generatedVNNISums(_ kernels: VNNIQuantizedGEMMKernels, layout: QuantizedGEMMLayout,
-                                  _ pointers: UnsafePointer<UnsafeRawPointer>, taps: Int, words: Int,
+                                  _ table: TileTable, taps: Int, words: Int,
                                   weights: UnsafeRawPointer, panelStride: Int, panelsLeft: Int,
                                   into acc: UnsafeMutablePointer<Int32>) -> Int {
         let panels = min(2, panelsLeft)
-        var arguments = GeneratedIntegerTileArguments(table: UnsafeRawPointer(pointers), taps: taps, words: words,
+        var arguments = GeneratedIntegerTileArguments(table: table.entries, taps: taps, words: words,
                                                       weights: weights, rows: tilePixels)
+        arguments.tableBase = table.base
         arguments.accumulators = UnsafeMutableRawPointer(acc)
         arguments.panelStride = panelStride * 4
         KernelPrecondition.holds(arguments.violation(requantizing: false, panels: panels))
@@ -307,7 +309,8 @@ struct FusedRequantization {
                         arguments.laneMasks.0 = 0xFFFF
                         continue
                     }
-                    QuantizedGEMM.generated8x16Sums(sumsKernel, pointers, taps: taps, words: words,
+                    QuantizedGEMM.generated8x16Sums(sumsKernel, QuantizedGEMM.TileTable(entries: UnsafeRawPointer(pointers), base: 0),
+                                                    taps: taps, words: words,
                                                     weights: packedFilter + fullPanels * panelStride, rows: rows,
                                                     filterOffset: filterOffset, into: acc)
                     let lanes = g.outputDepth - n0

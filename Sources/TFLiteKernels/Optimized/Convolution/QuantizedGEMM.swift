@@ -264,6 +264,10 @@ public enum QuantizedGEMM {
         KernelWorkspace.using(workspace, orTemporary: workspaceBytes(g)) { workspace in
             let pointers = workspace.take(UnsafeRawPointer.self, count: taps * n)
             let acc = workspace.take(Int32.self, count: accumulatorCount)
+            // Interior tiles of the generated kernels read the layer's shared tap offsets.
+            let offsets = workspace.take(Int.self, count: taps * n)
+            let sharesOffsets = kernel == .generated && generatedSums(layout)
+            if sharesOffsets { GEMMOffsetTable.fill(g, pixelBytes: pixelBytes, into: offsets) }
             // Per-row window-sum terms (uint8WeightQuads), after the accumulators.
             let rowTerms = acc + n * 2 * panelWidth
             for r in 0..<n { rowTerms[r] = 0 }
@@ -272,11 +276,16 @@ public enum QuantizedGEMM {
                 if tile > tiles.lowerBound { origin.advance(g, by: n) }
                 let first = origin.pixel
                 let rows = min(n, pixels - first)
-                fillTable(g, origin: origin, rows: rows, input: input, pixelBytes: pixelBytes, into: pointers)
+                var table = TileTable(entries: UnsafeRawPointer(pointers), base: 0)
+                if sharesOffsets, let base = GEMMOffsetTable.base(g, origin: origin, rows: rows, input: input, pixelBytes: pixelBytes) {
+                    table = TileTable(entries: UnsafeRawPointer(offsets), base: base)
+                } else {
+                    fillTable(g, origin: origin, rows: rows, input: input, pixelBytes: pixelBytes, into: pointers)
+                }
                 if let windowSums { windowSumTerms(g, origin: origin, rows: rows, windowSums, into: rowTerms) }
                 var panel = 0
                 while panel < panels {
-                    let block = accumulate(kernel, layout: layout, pointers: pointers, taps: taps, words: words, rows: rows,
+                    let block = accumulate(kernel, layout: layout, table: table, taps: taps, words: words, rows: rows,
                                            weights: packedFilter + panel * panelStride * layout.weightWordBytes,
                                            panelStride: panelStride, panelsLeft: panels - panel, filterOffset: filterOffset,
                                            into: acc)
@@ -311,25 +320,44 @@ public enum QuantizedGEMM {
         }
     }
 
+    /// A tile's table of input runs: `entries[t·8 + r] + base` is pixel `r`'s run for tap `t`
+    /// (pointers and base 0, or the layer's shared offsets and the tile's window origin, which only
+    /// the generated kernels read: `GEMMOffsetTable`).
+    struct TileTable {
+        let entries: UnsafeRawPointer
+        let base: Int
+        /// The entries as pointers (base 0).
+        var pointers: UnsafePointer<UnsafeRawPointer> { entries.assumingMemoryBound(to: UnsafeRawPointer.self) }
+    }
+
+    /// Whether `accumulate` runs `layout` on a generated kernel (which reads a shared offset table).
+    static func generatedSums(_ layout: QuantizedGEMMLayout) -> Bool {
+        (!layout.widensByteWeights && GeneratedKernels.current?.vnniGEMM != nil)
+            || GeneratedKernels.current?.gemm8x16?.kernel(layout, .accumulators) != nil
+    }
+
     /// Runs `kernel` on one tile for the panels starting at `weights` (`panelStride` 32-bit words
     /// apart); writes the sums of pixel `r`, panel `k` to `acc[r·32 + k·16 ..< +16]`. Returns how
     /// many panels (1 or 2) it did. Kernels this build lacks fall back to the portable ones; the
-    /// byte-weight pair layouts run on the generated ymm kernel or the portable one.
+    /// byte-weight pair layouts run on the generated ymm kernel or the portable one. A `table`
+    /// with a base (shared offsets) needs `kernel == .generated` and `generatedSums(layout)`.
     @inline(__always)
     static func accumulate(_ kernel: QuantizedGEMMKernel, layout: QuantizedGEMMLayout,
-                           pointers: UnsafePointer<UnsafeRawPointer>, taps: Int, words: Int, rows: Int,
+                           table: TileTable, taps: Int, words: Int, rows: Int,
                            weights: UnsafeRawPointer, panelStride: Int, panelsLeft: Int, filterOffset: Int32 = 0,
                            into acc: UnsafeMutablePointer<Int32>) -> Int {
         let n = tilePixels
         if kernel == .generated, !layout.widensByteWeights, let vnni = GeneratedKernels.current?.vnniGEMM {
-            return generatedVNNISums(vnni, layout: layout, pointers, taps: taps, words: words, weights: weights,
+            return generatedVNNISums(vnni, layout: layout, table, taps: taps, words: words, weights: weights,
                                      panelStride: panelStride, panelsLeft: panelsLeft, into: acc)
         }
         if kernel == .generated, let sums = GeneratedKernels.current?.gemm8x16?.kernel(layout, .accumulators) {
-            generated8x16Sums(sums, pointers, taps: taps, words: words, weights: weights, rows: rows,
+            generated8x16Sums(sums, table, taps: taps, words: words, weights: weights, rows: rows,
                               filterOffset: filterOffset, into: acc)
             return 1
         }
+        precondition(table.base == 0, "QuantizedGEMM.accumulate: shared offsets need a generated kernel")
+        let pointers = table.pointers
         #if LITEVISION_AVX512
         if kernel == .avx512, !layout.widensByteWeights {
             // Each call passes its step and width literally, so inlining leaves one instruction per
