@@ -90,41 +90,60 @@ public enum Int16PairPacking {
         KernelPrecondition.check(outputDepth >= 0 && taps >= 0 && inputDepth >= 0,
                                  "Int16PairPacking.packAligned: outputDepth \(outputDepth), taps \(taps), inputDepth \(inputDepth)")
         let count = packedCount(outputDepth: outputDepth, taps: taps, inputDepth: inputDepth)
-        let words = pairedDepth(inputDepth) / 2, fullWords = inputDepth / 2
-        let laneStride = taps &* inputDepth
         let o = Int16(truncatingIfNeeded: offset)
-        let wordBlockBytes = 4 &* panelWidth   // one pair of every lane: a cache line
         return try AlignedArray(count: count) { buffer in
             guard count > 0, let start = buffer.baseAddress else { return }
-            var d = UnsafeMutableRawPointer(start)
-            forEachPanelTap(outputDepth: outputDepth, taps: taps) { firstChannel, lanes, t in
-                let row = filter + (firstChannel &* taps &+ t) &* inputDepth
-                var j = 0
-                if lanes == panelWidth {
-                    while j &+ 8 <= fullWords {
-                        transposePairBlocks(row + 2 &* j, laneStride: laneStride, offset: o, into: d)
-                        d += 8 &* wordBlockBytes
-                        j &+= 8
-                    }
-                }
-                for j in j..<words {
-                    let hasHigh = 2 &* j &+ 1 < inputDepth
-                    for l in 0..<panelWidth {
-                        var word: UInt32 = 0
-                        if l < lanes {
-                            let pair = row + (l &* laneStride &+ 2 &* j)
-                            let low = Int16(truncatingIfNeeded: pair[0]) &+ o
-                            let high = hasHigh ? Int16(truncatingIfNeeded: pair[1]) &+ o : 0
-                            word = UInt32(UInt16(bitPattern: low)) | UInt32(UInt16(bitPattern: high)) &<< 16
-                        }
-                        d.storeBytes(of: word, toByteOffset: 4 &* l, as: UInt32.self)
-                    }
-                    d += wordBlockBytes
+            let end = writePairPanels(filter, outputDepth: outputDepth, taps: taps, inputDepth: inputDepth,
+                                      wordBytes: 4, to: UnsafeMutableRawPointer(start)) { row, laneStride, d in
+                transposePairBlocks(row, laneStride: laneStride, offset: o, into: d)
+            } word: { pair, hasHigh in
+                guard let pair else { return 0 as UInt32 }
+                let low = Int16(truncatingIfNeeded: pair[0]) &+ o
+                let high = hasHigh ? Int16(truncatingIfNeeded: pair[1]) &+ o : 0
+                return UInt32(UInt16(bitPattern: low)) | UInt32(UInt16(bitPattern: high)) &<< 16
+            }
+            precondition(end == UnsafeMutableRawPointer(start) + 2 &* count,
+                         "pair packing wrote \(end - UnsafeMutableRawPointer(start)) of \(2 &* count) bytes")
+        }
+    }
+
+    /// The destination-order loop of both aligned pair packings (`wordBytes` per lane and word:
+    /// 4 for int16 pairs, 2 for byte pairs), from `start`: for every tap of every panel, 8 words of
+    /// a full panel at a time through `block(row, laneStride, destination)` (the lanes' weights
+    /// from `row`, `laneStride` apart), the other words lane by lane through `word(pair, hasHigh)`
+    /// (the lane's two weights, the second past the input depth when `hasHigh` is false; nil for
+    /// a padding lane). Writes every byte once; returns the end.
+    @inline(__always)
+    private static func writePairPanels<Weight, Word: FixedWidthInteger>(
+        _ filter: UnsafePointer<Weight>, outputDepth: Int, taps: Int, inputDepth: Int, wordBytes: Int,
+        to start: UnsafeMutableRawPointer, block: (UnsafePointer<Weight>, Int, UnsafeMutableRawPointer) -> Void,
+        word: (_ pair: UnsafePointer<Weight>?, _ hasHigh: Bool) -> Word
+    ) -> UnsafeMutableRawPointer {
+        precondition(MemoryLayout<Word>.size == wordBytes, "writePairPanels: \(Word.self) is not \(wordBytes) bytes")
+        let words = pairedDepth(inputDepth) / 2, fullWords = inputDepth / 2
+        let laneStride = taps &* inputDepth
+        let wordBlockBytes = wordBytes &* panelWidth   // one pair of every lane
+        var d = start
+        forEachPanelTap(outputDepth: outputDepth, taps: taps) { firstChannel, lanes, t in
+            let row = filter + (firstChannel &* taps &+ t) &* inputDepth
+            var j = 0
+            if lanes == panelWidth {
+                while j &+ 8 <= fullWords {
+                    block(row + 2 &* j, laneStride, d)
+                    d += 8 &* wordBlockBytes
+                    j &+= 8
                 }
             }
-            precondition(d == UnsafeMutableRawPointer(start) + 2 &* count,
-                         "pair packing wrote \(d - UnsafeMutableRawPointer(start)) of \(2 &* count) bytes")
+            for j in j..<words {
+                let hasHigh = 2 &* j &+ 1 < inputDepth
+                for l in 0..<panelWidth {
+                    let value = word(l < lanes ? row + (l &* laneStride &+ 2 &* j) : nil, hasHigh)
+                    d.storeBytes(of: value, toByteOffset: wordBytes &* l, as: Word.self)
+                }
+                d += wordBlockBytes
+            }
         }
+        return d
     }
 
     /// The 8-bit weights of `filter` (`[outputDepth, taps, inputDepth]`, int8 or uint8 as bit
@@ -141,37 +160,17 @@ public enum Int16PairPacking {
         KernelPrecondition.check(outputDepth >= 0 && taps >= 0 && inputDepth >= 0,
                                  "Int16PairPacking.packBytesAligned: outputDepth \(outputDepth), taps \(taps), inputDepth \(inputDepth)")
         let count = packedCount(outputDepth: outputDepth, taps: taps, inputDepth: inputDepth)
-        let words = pairedDepth(inputDepth) / 2, fullWords = inputDepth / 2
-        let laneStride = taps &* inputDepth
-        let wordBlockBytes = 2 &* panelWidth
         return try AlignedArray(count: count) { buffer in
             guard count > 0, let start = buffer.baseAddress else { return }
-            var d = UnsafeMutableRawPointer(start)
-            forEachPanelTap(outputDepth: outputDepth, taps: taps) { firstChannel, lanes, t in
-                let row = filter + (firstChannel &* taps &+ t) &* inputDepth
-                var j = 0
-                if lanes == panelWidth {
-                    while j &+ 8 <= fullWords {
-                        transposeBytePairBlocks(row + 2 &* j, laneStride: laneStride, into: d)
-                        d += 8 &* wordBlockBytes
-                        j &+= 8
-                    }
-                }
-                for j in j..<words {
-                    let hasHigh = 2 &* j &+ 1 < inputDepth
-                    for l in 0..<panelWidth {
-                        var pair: UInt16 = 0
-                        if l < lanes {
-                            let bytes = row + (l &* laneStride &+ 2 &* j)
-                            pair = UInt16(bytes[0]) | (hasHigh ? UInt16(bytes[1]) &<< 8 : 0)
-                        }
-                        d.storeBytes(of: pair, toByteOffset: 2 &* l, as: UInt16.self)
-                    }
-                    d += wordBlockBytes
-                }
+            let end = writePairPanels(filter, outputDepth: outputDepth, taps: taps, inputDepth: inputDepth,
+                                      wordBytes: 2, to: UnsafeMutableRawPointer(start)) { row, laneStride, d in
+                transposeBytePairBlocks(row, laneStride: laneStride, into: d)
+            } word: { pair, hasHigh in
+                guard let pair else { return 0 as UInt16 }
+                return UInt16(pair[0]) | (hasHigh ? UInt16(pair[1]) &<< 8 : 0)
             }
-            precondition(d == UnsafeMutableRawPointer(start) + count,
-                         "byte pair packing wrote \(d - UnsafeMutableRawPointer(start)) of \(count) bytes")
+            precondition(end == UnsafeMutableRawPointer(start) + count,
+                         "byte pair packing wrote \(end - UnsafeMutableRawPointer(start)) of \(count) bytes")
         }
     }
 

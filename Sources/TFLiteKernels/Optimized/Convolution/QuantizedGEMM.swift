@@ -146,7 +146,7 @@ public enum QuantizedGEMM {
     /// uint8 CONV_2D tiles, bit-exact with `Conv2DReference.uint8`. `input` is the paired
     /// activation buffer (`Int16PairPacking.convert`, with its trailing zero pixel), the filter
     /// in `layout` (a pair layout): packed by `Int16PairPacking.pack` with the filter offset
-    /// (`int16Pairs`), or by `packBytes` (`uint8WeightPairs`, the offset taken from `q`).
+    /// (`int16Pairs`), or by `packBytesAligned` (`uint8WeightPairs`, the offset taken from `q`).
     /// Needs `groups == 1`.
     public static func uint8(_ g: ConvolutionGeometry, _ q: ConvRequantizer, input: UnsafePointer<Int16>,
                              packedFilter: UnsafeRawPointer, layout: QuantizedGEMMLayout = .int16Pairs,
@@ -403,10 +403,10 @@ public enum QuantizedGEMM {
                 portableQuadTile4x16(pointers + half, rowStride: n, taps: taps, words: words, weights: weights,
                                      into: acc + half * 32, input: Int8.self, weight: UInt8.self)
             case .int8WeightPairs:
-                portableBytePairTile4x16(pointers + half, rowStride: n, taps: taps, words: words, weights: weights,
+                portablePairTile4x16(pointers + half, rowStride: n, taps: taps, words: words, weights: weights,
                                          filterOffset: 0, into: acc + half * 32, weight: Int8.self)
             case .uint8WeightPairs:
-                portableBytePairTile4x16(pointers + half, rowStride: n, taps: taps, words: words, weights: weights,
+                portablePairTile4x16(pointers + half, rowStride: n, taps: taps, words: words, weights: weights,
                                          filterOffset: filterOffset, into: acc + half * 32, weight: UInt8.self)
             }
         }

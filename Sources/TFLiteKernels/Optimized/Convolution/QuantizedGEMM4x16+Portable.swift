@@ -7,31 +7,15 @@ extension QuantizedGEMM {
     @inline(__always)
     static func portablePairTile4x16(_ pointers: UnsafePointer<UnsafeRawPointer>, rowStride: Int, taps: Int, words: Int,
                                      weights: UnsafeRawPointer, into acc: UnsafeMutablePointer<Int32>) {
-        var a0 = SIMD16<Int32>(), a1 = a0, a2 = a0, a3 = a0
-        var w = weights
-        for t in 0..<taps {
-            let row = pointers + t * rowStride
-            let x0 = row[0].assumingMemoryBound(to: Int16.self), x1 = row[1].assumingMemoryBound(to: Int16.self)
-            let x2 = row[2].assumingMemoryBound(to: Int16.self), x3 = row[3].assumingMemoryBound(to: Int16.self)
-            for j in 0..<words {
-                let packed = w.loadUnaligned(as: SIMD32<Int16>.self)
-                let even = SIMD16<Int32>(truncatingIfNeeded: packed.evenHalf)
-                let odd = SIMD16<Int32>(truncatingIfNeeded: packed.oddHalf)
-                let c = 2 * j
-                a0 = a0 &+ even &* SIMD16(repeating: Int32(x0[c])) &+ odd &* SIMD16(repeating: Int32(x0[c + 1]))
-                a1 = a1 &+ even &* SIMD16(repeating: Int32(x1[c])) &+ odd &* SIMD16(repeating: Int32(x1[c + 1]))
-                a2 = a2 &+ even &* SIMD16(repeating: Int32(x2[c])) &+ odd &* SIMD16(repeating: Int32(x2[c + 1]))
-                a3 = a3 &+ even &* SIMD16(repeating: Int32(x3[c])) &+ odd &* SIMD16(repeating: Int32(x3[c + 1]))
-                w += 64
-            }
-        }
-        portableStore(a0, a1, a2, a3, into: acc)
+        portablePairTile4x16(pointers, rowStride: rowStride, taps: taps, words: words, weights: weights, filterOffset: 0,
+                                 into: acc, weight: Int16.self)
     }
 
-    /// `portablePairTile4x16` for a panel of byte weights in the pairs' order (`int8WeightPairs`,
-    /// `uint8WeightPairs`): each weight widened from `Weight` with `filterOffset` added.
+    /// The pair tile for a panel of `Weight` values in the pairs' order: `Int16` (the
+    /// int16 pairs, `filterOffset` 0), or the bytes of `int8WeightPairs` and `uint8WeightPairs`,
+    /// each widened with `filterOffset` added.
     @inline(__always)
-    static func portableBytePairTile4x16<Weight: FixedWidthInteger & SIMDScalar>(
+    static func portablePairTile4x16<Weight: FixedWidthInteger & SIMDScalar>(
         _ pointers: UnsafePointer<UnsafeRawPointer>, rowStride: Int, taps: Int, words: Int, weights: UnsafeRawPointer,
         filterOffset: Int32, into acc: UnsafeMutablePointer<Int32>, weight: Weight.Type
     ) {
@@ -51,7 +35,7 @@ extension QuantizedGEMM {
                 a1 = a1 &+ even &* SIMD16(repeating: Int32(x1[c])) &+ odd &* SIMD16(repeating: Int32(x1[c + 1]))
                 a2 = a2 &+ even &* SIMD16(repeating: Int32(x2[c])) &+ odd &* SIMD16(repeating: Int32(x2[c + 1]))
                 a3 = a3 &+ even &* SIMD16(repeating: Int32(x3[c])) &+ odd &* SIMD16(repeating: Int32(x3[c + 1]))
-                w += 32
+                w += 32 * MemoryLayout<Weight>.size
             }
         }
         portableStore(a0, a1, a2, a3, into: acc)
