@@ -203,4 +203,22 @@ private struct QuadRing {
         run(end..<pixels, from: UnsafeRawPointer(byteRow + end * s * c))
     }
 }
+#else
+/// Tuned AVX-512 builds (`LITEVISION_AVX512`) generate no code, so they have no tap-quad
+/// kernels: the quad rows never take a layer there, and the interpreter's plan, compiled in
+/// both configurations, sees that through these entry points.
+extension DepthwiseConv2DOptimized {
+    /// Always false: no tap-quad kernels in this build.
+    public static func takesTapQuads(_ g: ConvolutionGeometry) -> Bool { false }
+    /// Always false: no tap-quad kernels in this build.
+    public static func takesTapQuads(_ requantizer: ConvRequantizer) -> Bool { false }
+    /// 0: no tap-quad kernels in this build.
+    public static func tapQuadWorkspaceBytes(_ g: ConvolutionGeometry) -> Int { 0 }
+    /// Precondition: never called (`takesTapQuads` is false in this build).
+    public static func tapQuads(_ g: ConvolutionGeometry, _ q: ConvRequantizer, input: UnsafeRawPointer, signedInput: Bool,
+                                packed: UnsafePointer<Int32>, parts: Int, bias: UnsafePointer<Int32>, output: UnsafeMutableRawPointer,
+                                rows: Range<Int>, workspace: KernelWorkspace) {
+        preconditionFailure("depthwise quads: tuned AVX-512 builds have no tap-quad kernels")
+    }
+}
 #endif
