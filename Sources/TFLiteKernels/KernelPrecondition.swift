@@ -9,8 +9,8 @@
 @usableFromInline
 enum KernelPrecondition {
     /// Traps with `message` when `condition` is false, in builds with internal checks only.
-    /// (`fatalError`, not `precondition`: a tuned build compiles the kernels with `-Ounchecked`,
-    /// which drops preconditions, and asking for internal checks there must still check.)
+    /// (`fatalError`, not `precondition`: kernels compiled with `-Ounchecked`, as tuned builds
+    /// once were, drop preconditions, and asking for internal checks there must still check.)
     @inlinable @inline(__always)
     static func check(_ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String,
                       file: StaticString = #fileID, line: UInt = #line) {
