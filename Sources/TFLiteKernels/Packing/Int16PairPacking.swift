@@ -179,15 +179,23 @@ public enum Int16PairPacking {
     @inline(__always)
     private static func transposeBytePairBlocks(_ source: UnsafePointer<UInt8>, laneStride: Int,
                                                 into d: UnsafeMutableRawPointer) {
-        @inline(__always) func pairs(_ lane: Int) -> SIMD8<UInt16> {
+        storeTransposed(into: d) { lane in
             UnsafeRawPointer(source + lane &* laneStride).loadUnaligned(as: SIMD8<UInt16>.self)
         }
-        let wordBlockBytes = 2 &* panelWidth
+    }
+
+    /// Stores word `k` of every lane's eight (`words(lane)`, lanes 0–15) as block `k` of the packed
+    /// order: lane 0's word, lane 1's, … (8 blocks of 16 words), four lanes per store.
+    @inline(__always)
+    private static func storeTransposed<Word: SIMDScalar & FixedWidthInteger>(into d: UnsafeMutableRawPointer,
+                                                                               _ words: (Int) -> SIMD8<Word>) {
+        let size = MemoryLayout<Word>.size
+        let wordBlockBytes = size &* panelWidth
         for l in stride(from: 0, to: panelWidth, by: 4) {
-            let r0 = pairs(l), r1 = pairs(l &+ 1), r2 = pairs(l &+ 2), r3 = pairs(l &+ 3)
+            let r0 = words(l), r1 = words(l &+ 1), r2 = words(l &+ 2), r3 = words(l &+ 3)
             for k in 0..<8 {
-                d.storeBytes(of: SIMD4(r0[k], r1[k], r2[k], r3[k]), toByteOffset: k &* wordBlockBytes &+ 2 &* l,
-                             as: SIMD4<UInt16>.self)
+                d.storeBytes(of: SIMD4(r0[k], r1[k], r2[k], r3[k]), toByteOffset: k &* wordBlockBytes &+ size &* l,
+                             as: SIMD4<Word>.self)
             }
         }
     }
@@ -211,20 +219,12 @@ public enum Int16PairPacking {
     private static func transposePairBlocks<Weight: FixedWidthInteger>(
         _ source: UnsafePointer<Weight>, laneStride: Int, offset: Int16, into d: UnsafeMutableRawPointer
     ) {
-        @inline(__always) func pairs(_ lane: Int) -> SIMD8<UInt32> {
+        storeTransposed(into: d) { lane in
             // Widened from concrete byte vectors: the generic conversion is a call per vector.
             let bytes = UnsafeRawPointer(source + lane &* laneStride).loadUnaligned(as: SIMD16<UInt8>.self)
             let values = Weight.isSigned ? SIMD16<Int16>(truncatingIfNeeded: unsafeBitCast(bytes, to: SIMD16<Int8>.self))
                                          : SIMD16<Int16>(truncatingIfNeeded: bytes)
             return unsafeBitCast(values &+ SIMD16(repeating: offset), to: SIMD8<UInt32>.self)
-        }
-        let wordBlockBytes = 4 &* panelWidth
-        for l in stride(from: 0, to: panelWidth, by: 4) {
-            let r0 = pairs(l), r1 = pairs(l &+ 1), r2 = pairs(l &+ 2), r3 = pairs(l &+ 3)
-            for k in 0..<8 {
-                d.storeBytes(of: SIMD4(r0[k], r1[k], r2[k], r3[k]), toByteOffset: k &* wordBlockBytes &+ 4 &* l,
-                             as: SIMD4<UInt32>.self)
-            }
         }
     }
 

@@ -127,6 +127,20 @@ extension QuantizedGEMM {
         }
     }
 
+    /// The run table of the tile at `origin` (`rows` pixels): the layer's shared `offsets` from the
+    /// tile's window origin where they describe the tile (`GEMMOffsetTable.base`), else `pointers`,
+    /// filled for this tile (`fillTable`); always the pointers when `offsets` is nil (kernels that
+    /// read pointers only).
+    @inline(__always)
+    static func tileTable(_ g: ConvolutionGeometry, origin: GEMMTileOrigin, rows: Int, input: UnsafeRawPointer, pixelBytes: Int,
+                          offsets: UnsafePointer<Int>?, pointers: UnsafeMutablePointer<UnsafeRawPointer>) -> TileTable {
+        if let offsets, let base = GEMMOffsetTable.base(g, origin: origin, rows: rows, input: input, pixelBytes: pixelBytes) {
+            return TileTable(entries: UnsafeRawPointer(offsets), base: base)
+        }
+        fillTable(g, origin: origin, rows: rows, input: input, pixelBytes: pixelBytes, into: pointers)
+        return TileTable(entries: UnsafeRawPointer(pointers), base: 0)
+    }
+
     /// `terms[r]` = the window-sum term of output pixel `origin.pixel + r` (uint8-weight quads), `r < rows`.
     /// A tile whose windows lie inside the input (`interiorWindowOrigin`) sums its 8 pixels'
     /// windows together, a vector of pixel sums per tap, without bounds checks.
@@ -264,15 +278,9 @@ struct FusedRequantization {
                 if tile > tiles.lowerBound { origin.advance(g, by: n) }
                 let first = origin.pixel
                 let rows = min(n, pixels - first)
-                if !partialYMMPanel,
-                   let base = GEMMOffsetTable.base(g, origin: origin, rows: rows, input: input, pixelBytes: pixelBytes) {
-                    arguments.table = UnsafeRawPointer(offsets)
-                    arguments.tableBase = base
-                } else {
-                    QuantizedGEMM.fillTable(g, origin: origin, rows: rows, input: input, pixelBytes: pixelBytes, into: pointers)
-                    arguments.table = UnsafeRawPointer(pointers)
-                    arguments.tableBase = 0
-                }
+                let table = QuantizedGEMM.tileTable(g, origin: origin, rows: rows, input: input, pixelBytes: pixelBytes,
+                                                    offsets: partialYMMPanel ? nil : UnsafePointer(offsets), pointers: pointers)
+                (arguments.table, arguments.tableBase) = (table.entries, table.base)
                 if let windowSums { QuantizedGEMM.windowSumTerms(g, origin: origin, rows: rows, windowSums, into: rowTerms) }
                 arguments.rows = rows
                 switch kernels {

@@ -276,12 +276,8 @@ public enum QuantizedGEMM {
                 if tile > tiles.lowerBound { origin.advance(g, by: n) }
                 let first = origin.pixel
                 let rows = min(n, pixels - first)
-                var table = TileTable(entries: UnsafeRawPointer(pointers), base: 0)
-                if sharesOffsets, let base = GEMMOffsetTable.base(g, origin: origin, rows: rows, input: input, pixelBytes: pixelBytes) {
-                    table = TileTable(entries: UnsafeRawPointer(offsets), base: base)
-                } else {
-                    fillTable(g, origin: origin, rows: rows, input: input, pixelBytes: pixelBytes, into: pointers)
-                }
+                let table = tileTable(g, origin: origin, rows: rows, input: input, pixelBytes: pixelBytes,
+                                      offsets: sharesOffsets ? UnsafePointer(offsets) : nil, pointers: pointers)
                 if let windowSums { windowSumTerms(g, origin: origin, rows: rows, windowSums, into: rowTerms) }
                 var panel = 0
                 while panel < panels {
